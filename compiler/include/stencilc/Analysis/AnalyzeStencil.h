@@ -1,0 +1,23 @@
+//===- AnalyzeStencil.h - The Analysis stage -------------------*- C++ -*-===//
+///
+/// \file
+/// Runs every analysis of one stencil in order: access checks (races,
+/// arrays never written), footprint (intents, offsets, halo) and cost.
+/// Expects a well-formed IR stencil from the Frontend; reports user errors
+/// through \p Diags and still returns what it could compute.
+///
+//===----------------------------------------------------------------------===//
+#ifndef STENCILC_ANALYSIS_ANALYZESTENCIL_H
+#define STENCILC_ANALYSIS_ANALYZESTENCIL_H
+
+#include "stencilc/Analysis/StencilInfo.h"
+#include "stencilc/Basic/Diagnostic.h"
+#include "stencilc/IR/Stencil.h"
+
+namespace stencilc::analysis {
+
+StencilInfo analyzeStencil(const ir::Stencil &S, DiagnosticSink &Diags);
+
+} // namespace stencilc::analysis
+
+#endif // STENCILC_ANALYSIS_ANALYZESTENCIL_H

@@ -1,0 +1,49 @@
+//===- StencilInfo.h - What analysis knows about a stencil -----*- C++ -*-===//
+///
+/// \file
+/// Per array: its intent, the offsets it is read at, its halo per dimension
+/// and side; per stencil: the union halo and the cost per point.
+///
+//===----------------------------------------------------------------------===//
+#ifndef STENCILC_ANALYSIS_STENCILINFO_H
+#define STENCILC_ANALYSIS_STENCILINFO_H
+
+#include "stencilc/IR/Expr.h"
+#include <array>
+#include <vector>
+
+namespace stencilc::analysis {
+
+enum class Intent { In, Out, InOut };
+const char *intentName(Intent I);
+
+/// Points needed on each side of a dimension: Lo on the negative side.
+struct HaloWidth {
+  int Lo = 0;
+  int Hi = 0;
+};
+using Halo = std::array<HaloWidth, ir::MaxDims>;
+
+struct ArrayInfo {
+  unsigned Param = 0; ///< Index into Stencil::Params.
+  Intent Use = Intent::In;
+  bool Read = false;
+  bool Written = false;
+  std::vector<ir::Offset> ReadOffsets; ///< Sorted, unique.
+  Halo Width{};
+};
+
+struct StencilInfo {
+  std::vector<ArrayInfo> Arrays; ///< Array parameters, in parameter order.
+  Halo Width{};                  ///< Union over the arrays read.
+  /// Floating-point operations per point: + - * / and math calls on floating
+  /// types; loops count trip-count times, if/else and ?: their costlier side.
+  double FlopsPerPoint = 0;
+  /// Bytes of memory traffic per point with perfect reuse of neighbours:
+  /// each array read once and each array written once.
+  double BytesPerPoint = 0;
+};
+
+} // namespace stencilc::analysis
+
+#endif // STENCILC_ANALYSIS_STENCILINFO_H

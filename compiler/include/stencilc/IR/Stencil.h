@@ -1,0 +1,66 @@
+//===- Stencil.h - A stencil and a module of stencils ----------*- C++ -*-===//
+///
+/// \file
+/// One stencil as the Frontend found it: its parameters (the index, scalars,
+/// arrays), its locals and its body, plus what the runtime needs to find the
+/// generated code again (the functor's type key or the function's name).
+///
+//===----------------------------------------------------------------------===//
+#ifndef STENCILC_IR_STENCIL_H
+#define STENCILC_IR_STENCIL_H
+
+#include "stencilc/IR/Stmt.h"
+#include <string>
+#include <vector>
+
+namespace stencilc::ir {
+
+enum class ParamKind { Index, Scalar, Array };
+
+struct Param {
+  ParamKind Kind;
+  std::string Name;
+  Type Ty;              ///< Scalar type, or element type of an array.
+  bool ReadOnly = false; ///< Array declared `const T*`.
+  /// The parameter's canonical C++ type as clang spells it ("const float *",
+  /// "const stencil::Index<3> &"): generated code declares the same signature.
+  std::string CppType;
+  SourceRange Range;
+};
+
+struct Local {
+  std::string Name; ///< Unique within the stencil (the Frontend renames clashes).
+  Type Ty;
+};
+
+/// How the user wrote the stencil; decides how the runtime identifies it.
+enum class StencilForm { Function, Functor };
+
+struct Stencil {
+  std::string Name;                    ///< Unqualified ("Diffusion3d").
+  std::vector<std::string> Namespaces; ///< Enclosing namespaces, outermost first.
+  StencilForm Form = StencilForm::Functor;
+  /// Functor: the Itanium-mangled type name, as typeid(T).name() returns it.
+  std::string TypeKey;
+  unsigned Dims = 3;
+  std::vector<Param> Params; ///< Params[0] is the index.
+  std::vector<Local> Locals;
+  StmtRef Body;
+  PresumedLoc Loc; ///< The declaration, for comments and the IR dump.
+  SourceRange Range;
+
+  /// "ns::Name".
+  std::string qualifiedName() const;
+  /// A C identifier unique within a module ("ns_Name"), for emitted symbols.
+  std::string symbolName() const;
+};
+
+/// Every stencil of one translation unit, in source order.
+struct Module {
+  std::string InputFile;
+  std::vector<Stencil> Stencils;
+};
+
+} // namespace stencilc::ir
+
+#endif // STENCILC_IR_STENCIL_H

@@ -1,0 +1,96 @@
+// stencil/generated.hpp - the interface between generated code and the runtime.
+//
+// Every file stencilc emits includes this header and registers one entry per
+// stencil and backend at static-initialisation time. Engines find the entry
+// by the stencil's identity (the functor's type or the function's address),
+// check the argument types, and call its launcher over a region.
+#ifndef STENCIL_GENERATED_HPP
+#define STENCIL_GENERATED_HPP
+
+#include <cstring>
+#include <typeinfo>
+#include <vector>
+
+namespace stencil {
+
+/// Where the arrays of one launch live: every array of a stencil has the same
+/// extents (halo included), x contiguous.
+struct Grid {
+  int dims = 3;
+  long long extent[4] = {1, 1, 1, 1};
+  /// Global coordinate of element 0 per dimension (idx.i() adds it).
+  long long origin[4] = {0, 0, 0, 0};
+};
+
+/// A half-open box of points to compute: [lo, hi) per dimension. Overlap
+/// launches the interior and the boundary as separate regions.
+struct Region {
+  long long lo[4] = {0, 0, 0, 0};
+  long long hi[4] = {1, 1, 1, 1};
+};
+
+/// How to launch on a GPU; ignored by the OpenMP backend.
+struct LaunchConfig {
+  int block[3] = {64, 4, 1};
+  void *stream = nullptr; ///< cudaStream_t; null is the default stream.
+};
+
+enum class Backend { OpenMP, Cuda };
+
+inline const char *backendName(Backend B) { return B == Backend::Cuda ? "cuda" : "openmp"; }
+
+/// Runs a stencil over \p R; \p Args points at each argument after the index,
+/// converted to the stencil's parameter types. Returns null or an error text.
+using GeneratedLaunchFn = const char *(*)(const Grid &G, const Region &R,
+                                          const LaunchConfig &C, void *const *Args);
+
+struct GeneratedStencil {
+  const char *name;         ///< Qualified name, for messages.
+  const char *typeKey;      ///< Functor: typeid(F).name(); else null.
+  const void *functionKey;  ///< Free function: its address; else null.
+  Backend backend;
+  int dims;
+  const std::type_info *signature; ///< typeid(void(P...)) of the parameters after the index.
+  GeneratedLaunchFn launch;
+  const char *variant;      ///< "grid" (one thread per point), ...
+  const char *source;       ///< "file:line" of the stencil.
+};
+
+namespace detail {
+inline std::vector<GeneratedStencil> &registry() {
+  static std::vector<GeneratedStencil> Entries;
+  return Entries;
+}
+/// typeid names of types with internal linkage start with '*' on GCC.
+inline const char *stripTypeName(const char *Name) { return Name[0] == '*' ? Name + 1 : Name; }
+} // namespace detail
+
+/// Called by generated code during static initialisation.
+inline bool registerGenerated(const GeneratedStencil &Entry) {
+  detail::registry().push_back(Entry);
+  return true;
+}
+
+/// The entry for a functor type, or null.
+inline const GeneratedStencil *findGenerated(Backend B, const std::type_info &Functor) {
+  const char *Name = detail::stripTypeName(Functor.name());
+  for (const GeneratedStencil &E : detail::registry())
+    if (E.backend == B && E.typeKey && std::strcmp(detail::stripTypeName(E.typeKey), Name) == 0)
+      return &E;
+  return nullptr;
+}
+
+/// The entry for a free function, or null.
+inline const GeneratedStencil *findGenerated(Backend B, const void *Function) {
+  for (const GeneratedStencil &E : detail::registry())
+    if (E.backend == B && E.functionKey == Function)
+      return &E;
+  return nullptr;
+}
+
+/// All registered entries, e.g. for a listing.
+inline const std::vector<GeneratedStencil> &generatedStencils() { return detail::registry(); }
+
+} // namespace stencil
+
+#endif // STENCIL_GENERATED_HPP

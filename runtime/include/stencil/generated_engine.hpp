@@ -1,0 +1,100 @@
+// stencil/generated_engine.hpp - engines that run stencilc's generated code.
+#ifndef STENCIL_GENERATED_ENGINE_HPP
+#define STENCIL_GENERATED_ENGINE_HPP
+
+#include <stencil/generated.hpp>
+#include <stencil/loop_range.hpp>
+#include <stencil/stencil_traits.hpp>
+#include <stdexcept>
+#include <string>
+#include <tuple>
+#include <utility>
+
+namespace stencil {
+
+namespace detail {
+
+template <typename StencilT> const GeneratedStencil *lookupGenerated(Backend B, const StencilT &S) {
+  if constexpr (std::is_function_v<std::remove_pointer_t<StencilT>>) {
+    // A function's identity is its address; the generated code takes it too.
+    return findGenerated(B, reinterpret_cast<const void *>(&S));
+  } else {
+    return findGenerated(B, typeid(StencilT));
+  }
+}
+
+template <typename StencilT> std::string stencilDisplayName(const StencilT &) {
+  if constexpr (std::is_function_v<std::remove_pointer_t<StencilT>>)
+    return "a free-function stencil";
+  else
+    return std::string("stencil type '") + stripTypeName(typeid(StencilT).name()) + "'";
+}
+
+template <typename Tuple, std::size_t... I>
+void launchGenerated(const GeneratedStencil &E, const Grid &G, const Region &R,
+                     const LaunchConfig &C, Tuple &Values, std::index_sequence<I...>) {
+  void *Args[] = {static_cast<void *>(&std::get<I>(Values))..., nullptr};
+  if (const char *Error = E.launch(G, R, C, Args))
+    throw std::runtime_error(std::string("stencil: ") + E.name + " (" + backendName(E.backend) +
+                             "): " + Error);
+}
+
+/// Finds the generated code for \p S, converts \p A to its parameter types
+/// and launches it over \p R.
+template <typename StencilT, typename... P, typename... Args>
+void runGenerated(Backend B, const StencilT &S, ParamList<P...>, const Grid &G, const Region &R,
+                  const LaunchConfig &C, Args &&...A) {
+  static_assert(sizeof...(P) == sizeof...(Args),
+                "wrong number of arguments for this stencil (the index is not passed)");
+  const GeneratedStencil *E = lookupGenerated(B, S);
+  if (!E)
+    throw std::runtime_error("stencil: no generated " + std::string(backendName(B)) +
+                             " code for " + stencilDisplayName(S) +
+                             "; build its source with stencilc_add_sources(... BACKENDS " +
+                             backendName(B) + ")");
+  if (*E->signature != typeid(void(P...)))
+    throw std::runtime_error(std::string("stencil: generated code for ") + E->name +
+                             " has other parameter types than the program: regenerate it");
+  std::tuple<P...> Values(std::forward<Args>(A)...);
+  launchGenerated(*E, G, R, C, Values, std::index_sequence_for<P...>());
+}
+
+} // namespace detail
+
+/// Runs stencilc's generated code for backend B over a Loop's range. The
+/// CUDA engine expects device pointers and launches asynchronously on the
+/// default stream (call stencil::deviceSynchronize() before reading back).
+template <int Dims, Backend B> class GeneratedLoopEngine {
+public:
+  explicit GeneratedLoopEngine(const LoopRange *Ranges) {
+    Geometry.dims = Dims;
+    for (int D = 0; D < Dims; ++D) {
+      Geometry.extent[D] = Ranges[D].n;
+      Box.lo[D] = Ranges[D].begin;
+      Box.hi[D] = Ranges[D].end;
+    }
+  }
+
+  template <typename StencilT, typename... Args> void operator()(const StencilT &S, Args &&...A) {
+    using Params = typename detail::StencilTraits<StencilT>::Params;
+    detail::runGenerated(B, S, Params(), Geometry, Box, Config, std::forward<Args>(A)...);
+  }
+
+  /// The fixed launch configuration of DeviceLoopEngine: (64, 4, 1) threads.
+  LaunchConfig Config;
+
+private:
+  Grid Geometry;
+  Region Box;
+};
+
+using OpenMPLoopEngine2D = GeneratedLoopEngine<2, Backend::OpenMP>;
+using OpenMPLoopEngine3D = GeneratedLoopEngine<3, Backend::OpenMP>;
+using OpenMPLoopEngine4D = GeneratedLoopEngine<4, Backend::OpenMP>;
+using DeviceLoopEngine2D = GeneratedLoopEngine<2, Backend::Cuda>;
+using DeviceLoopEngine3D = GeneratedLoopEngine<3, Backend::Cuda>;
+using DeviceLoopEngine4D = GeneratedLoopEngine<4, Backend::Cuda>;
+
+} // namespace stencil
+
+#endif // STENCIL_GENERATED_ENGINE_HPP

@@ -1,0 +1,60 @@
+// stencil/host_engine.hpp - HostLoopEngine*: the serial reference.
+#ifndef STENCIL_HOST_ENGINE_HPP
+#define STENCIL_HOST_ENGINE_HPP
+
+#include <stencil/index.hpp>
+#include <stencil/loop_range.hpp>
+#include <utility>
+
+namespace stencil {
+
+/// Calls the user's own function at every point, x fastest. This is what
+/// every generated variant is checked against.
+template <int Dims> class HostLoopEngine {
+public:
+  explicit HostLoopEngine(const LoopRange *Ranges) : r_(Ranges) {}
+
+  template <typename StencilT, typename... Args>
+  void operator()(const StencilT &Stencil, Args &&...A) const {
+    Index<Dims> Idx = makeIndex(std::make_integer_sequence<int, Dims>());
+    int P[4] = {r_[0].begin, r_[1].begin, Dims > 2 ? r_[2].begin : 0, Dims > 3 ? r_[3].begin : 0};
+    if (empty())
+      return;
+    for (;;) {
+      setPos(Idx, P, std::make_integer_sequence<int, Dims>());
+      Stencil(Idx, A...);
+      int D = 0;
+      while (D < Dims && ++P[D] == r_[D].end) {
+        P[D] = r_[D].begin;
+        ++D;
+      }
+      if (D == Dims)
+        return;
+    }
+  }
+
+private:
+  bool empty() const {
+    for (int D = 0; D < Dims; ++D)
+      if (r_[D].begin >= r_[D].end)
+        return true;
+    return false;
+  }
+  template <int... D> Index<Dims> makeIndex(std::integer_sequence<int, D...>) const {
+    return Index<Dims>(r_[D].n...);
+  }
+  template <int... D>
+  static void setPos(Index<Dims> &Idx, const int *P, std::integer_sequence<int, D...>) {
+    Idx.set_pos(P[D]...);
+  }
+
+  const LoopRange *r_;
+};
+
+using HostLoopEngine2D = HostLoopEngine<2>;
+using HostLoopEngine3D = HostLoopEngine<3>;
+using HostLoopEngine4D = HostLoopEngine<4>;
+
+} // namespace stencil
+
+#endif // STENCIL_HOST_ENGINE_HPP
