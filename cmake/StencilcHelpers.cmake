@@ -1,0 +1,1 @@
+# stencilc_add_sources (being written).

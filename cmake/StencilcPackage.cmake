@@ -1,0 +1,1 @@
+# Package export (being written).
