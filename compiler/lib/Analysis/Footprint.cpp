@@ -1,1 +1,95 @@
-// placeholder: being written
+//===- Footprint.cpp - Intents, offsets and halo of each array ------------===//
+///
+/// \file
+/// One walk over the body records, per array parameter, whether it is stored
+/// to and every offset it is loaded at. The walk is static: loads in branches
+/// that are never taken at run time still count, since the halo must be
+/// valid for every point.
+///
+//===----------------------------------------------------------------------===//
+#include "stencilc/Analysis/Footprint.h"
+#include "llvm/Support/Casting.h"
+#include <algorithm>
+#include <cassert>
+
+using namespace stencilc;
+using namespace stencilc::analysis;
+using namespace stencilc::ir;
+
+const char *stencilc::analysis::intentName(Intent I) {
+  switch (I) {
+  case Intent::In:
+    return "in";
+  case Intent::Out:
+    return "out";
+  case Intent::InOut:
+    return "inout";
+  }
+  return "in";
+}
+
+static Intent intentOf(const ArrayInfo &A) {
+  if (!A.Written)
+    return Intent::In; // Read only, or never touched.
+  return A.Read ? Intent::InOut : Intent::Out;
+}
+
+static Halo haloOf(const std::vector<Offset> &Offsets) {
+  Halo Width{};
+  for (const Offset &Off : Offsets)
+    for (unsigned D = 0; D < MaxDims; ++D) {
+      Width[D].Lo = std::max(Width[D].Lo, -Off[D]);
+      Width[D].Hi = std::max(Width[D].Hi, Off[D]);
+    }
+  return Width;
+}
+
+void stencilc::analysis::inferFootprint(const Stencil &S, StencilInfo &Info) {
+  Info.Arrays.clear();
+  Info.Width = Halo{};
+
+  // Parameter index -> position in Info.Arrays (or -1 for non-arrays).
+  std::vector<int> ArrayOf(S.Params.size(), -1);
+  for (unsigned P = 0; P < S.Params.size(); ++P) {
+    if (S.Params[P].Kind != ParamKind::Array)
+      continue;
+    ArrayOf[P] = static_cast<int>(Info.Arrays.size());
+    ArrayInfo A;
+    A.Param = P;
+    Info.Arrays.push_back(A);
+  }
+  auto ArrayFor = [&](unsigned Param) -> ArrayInfo & {
+    assert(Param < ArrayOf.size() && ArrayOf[Param] >= 0 &&
+           "access to a parameter that is not an array");
+    return Info.Arrays[static_cast<unsigned>(ArrayOf[Param])];
+  };
+
+  if (S.Body)
+    walkStmt(
+        *S.Body,
+        [&](const Stmt &St) {
+          if (const auto *Store = llvm::dyn_cast<StoreStmt>(&St))
+            ArrayFor(Store->Param).Written = true;
+        },
+        [&](const Expr &Top) {
+          walkExpr(Top, [&](const Expr &E) {
+            if (const auto *Load = llvm::dyn_cast<LoadExpr>(&E)) {
+              ArrayInfo &A = ArrayFor(Load->Param);
+              A.Read = true;
+              A.ReadOffsets.push_back(Load->Off);
+            }
+          });
+        });
+
+  for (ArrayInfo &A : Info.Arrays) {
+    std::sort(A.ReadOffsets.begin(), A.ReadOffsets.end());
+    A.ReadOffsets.erase(std::unique(A.ReadOffsets.begin(), A.ReadOffsets.end()),
+                        A.ReadOffsets.end());
+    A.Use = intentOf(A);
+    A.Width = haloOf(A.ReadOffsets);
+    for (unsigned D = 0; D < MaxDims; ++D) {
+      Info.Width[D].Lo = std::max(Info.Width[D].Lo, A.Width[D].Lo);
+      Info.Width[D].Hi = std::max(Info.Width[D].Hi, A.Width[D].Hi);
+    }
+  }
+}

@@ -1,1 +1,128 @@
-// placeholder: being written
+//===- IRJson.cpp - The --emit=ir JSON document ---------------------------===//
+#include "stencilc/Driver/IRJson.h"
+#include "stencilc/IR/IRPrinter.h"
+#include <regex>
+#include <cassert>
+#include <cmath>
+#include <cstdint>
+#include <nlohmann/json.hpp>
+
+using namespace stencilc;
+using namespace stencilc::ir;
+using Json = nlohmann::ordered_json;
+
+static const char *formName(StencilForm F) {
+  return F == StencilForm::Functor ? "functor" : "function";
+}
+
+static const char *paramKindName(ParamKind K) {
+  switch (K) {
+  case ParamKind::Index:
+    return "index";
+  case ParamKind::Scalar:
+    return "scalar";
+  case ParamKind::Array:
+    return "array";
+  }
+  return "scalar";
+}
+
+/// Counts print as integers ("13", not "13.0") so golden files stay stable.
+static Json number(double V) {
+  if (std::isfinite(V) && V == std::floor(V) && std::fabs(V) < 9.0e15)
+    return static_cast<std::int64_t>(V);
+  return V;
+}
+
+/// [[lo, hi], ...] for the stencil's dimensions only.
+static Json halo(const analysis::Halo &Width, unsigned Dims) {
+  Json Out = Json::array();
+  for (unsigned D = 0; D < Dims; ++D)
+    Out.push_back(Json::array({Width[D].Lo, Width[D].Hi}));
+  return Out;
+}
+
+static Json offset(const Offset &Off, unsigned Dims) {
+  Json Out = Json::array();
+  for (unsigned D = 0; D < Dims; ++D)
+    Out.push_back(Off[D]);
+  return Out;
+}
+
+static Json stencilJson(const Stencil &S, const analysis::StencilInfo &Info) {
+  Json J;
+  J["name"] = S.Name;
+  J["qualified_name"] = S.qualifiedName();
+  J["form"] = formName(S.Form);
+  if (S.Form == StencilForm::Functor)
+    J["type_key"] = S.TypeKey; // what typeid(T).name() returns at run time
+  J["dims"] = S.Dims;
+  J["source"] = {
+      {"file", S.Loc.File}, {"line", S.Loc.Line}, {"column", S.Loc.Column}};
+
+  Json Params = Json::array();
+  for (const Param &P : S.Params) {
+    Json JP;
+    JP["name"] = P.Name;
+    JP["kind"] = paramKindName(P.Kind);
+    // The index has no scalar type of its own; cpp_type says which index it is.
+    JP["type"] = P.Kind == ParamKind::Index ? "index" : P.Ty.irName();
+    JP["cpp_type"] = P.CppType;
+    Params.push_back(std::move(JP));
+  }
+  J["params"] = std::move(Params);
+
+  Json Arrays = Json::array();
+  for (const analysis::ArrayInfo &A : Info.Arrays) {
+    const Param &P = S.Params[A.Param];
+    Json JA;
+    JA["name"] = P.Name;
+    JA["type"] = P.Ty.irName();
+    JA["intent"] = analysis::intentName(A.Use);
+    Json Offsets = Json::array();
+    for (const Offset &Off : A.ReadOffsets)
+      Offsets.push_back(offset(Off, S.Dims));
+    JA["offsets"] = std::move(Offsets);
+    JA["halo"] = halo(A.Width, S.Dims);
+    Arrays.push_back(std::move(JA));
+  }
+  J["arrays"] = std::move(Arrays);
+
+  J["halo"] = halo(Info.Width, S.Dims);
+  J["flops_per_point"] = number(Info.FlopsPerPoint);
+  J["bytes_per_point"] = number(Info.BytesPerPoint);
+  J["body"] = S.Body ? printStmt(S, *S.Body) : std::string();
+  return J;
+}
+
+/// Puts arrays of plain numbers ([dx, dy, dz], [lo, hi]) on one line: the
+/// dump stays readable and golden tests can match one offset per line.
+static std::string collapseNumberLists(const std::string &Text) {
+  static const std::regex NumberList(R"(\[\s*(-?[0-9.eE+-]+(\s*,\s*-?[0-9.eE+-]+)*)\s*\])");
+  static const std::regex Spaces(R"(\s*,\s*)");
+  std::string Out;
+  auto Begin = std::sregex_iterator(Text.begin(), Text.end(), NumberList);
+  size_t Last = 0;
+  for (auto It = Begin; It != std::sregex_iterator(); ++It) {
+    Out += Text.substr(Last, It->position() - Last);
+    // Only the dump's own multi-line lists; "[0,0,0]" inside strings stays.
+    if (It->str().find('\n') == std::string::npos)
+      Out += It->str();
+    else
+      Out += "[" + std::regex_replace((*It)[1].str(), Spaces, ", ") + "]";
+    Last = It->position() + It->length();
+  }
+  return Out + Text.substr(Last);
+}
+
+std::string
+stencilc::printIRJson(const Module &M,
+                      const std::vector<analysis::StencilInfo> &Infos) {
+  assert(Infos.size() == M.Stencils.size() && "one StencilInfo per stencil");
+  Json Stencils = Json::array();
+  for (size_t I = 0; I < M.Stencils.size(); ++I)
+    Stencils.push_back(stencilJson(M.Stencils[I], Infos[I]));
+  Json Doc;
+  Doc["stencils"] = std::move(Stencils);
+  return collapseNumberLists(Doc.dump(2)) + "\n";
+}

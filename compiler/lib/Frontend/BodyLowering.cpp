@@ -1,1 +1,955 @@
-// placeholder: being written
+//===- BodyLowering.cpp - A stencil's body as IR --------------------------===//
+//
+// Expressions are lowered with clang's types and implicit conversions made
+// explicit, so the IR computes exactly what the C++ computes. Helper calls
+// are inlined: their statements are emitted before the statement that uses
+// the result, which lives in a fresh local.
+//
+//===----------------------------------------------------------------------===//
+#include "BodyLowering.h"
+#include "ClangDiagnosticSink.h"
+#include "MathFunctions.h"
+#include "TypeMapping.h"
+#include "stencilc/IR/IRPrinter.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Decl.h"
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/DeclTemplate.h"
+#include "clang/AST/Expr.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/Stmt.h"
+#include "clang/AST/StmtCXX.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/StringSet.h"
+
+using namespace clang;
+using namespace stencilc;
+using stencilc::ir::ExprRef;
+using stencilc::ir::StmtRef;
+
+namespace {
+
+/// What a variable of the source stands for in the IR.
+struct Binding {
+  enum KindT { Scalar, Array, Index, Local } Kind;
+  unsigned Id; ///< Param index (Scalar, Array, Index) or local index.
+};
+
+/// One function being lowered: the stencil itself, or an inlined helper.
+struct Frame {
+  const FunctionDecl *Fn = nullptr;
+  llvm::DenseMap<const VarDecl *, Binding> Vars;
+  std::optional<unsigned> Result; ///< Local receiving a helper's return value.
+  clang::SourceRange CallRange;   ///< Where the helper was called.
+};
+
+using StmtList = std::vector<StmtRef>;
+
+class BodyLowering {
+public:
+  BodyLowering(ASTContext &Ctx, ir::Stencil &S, DiagnosticSink &Diags)
+      : Ctx(Ctx), S(S), Diags(Diags) {}
+
+  bool run(const FunctionDecl *FD);
+
+private:
+  // Reporting: an error inside inlined helpers gets a note per call site.
+  void error(DiagId Id, clang::SourceRange R, llvm::ArrayRef<std::string> Args);
+  void error(DiagId Id, const Stmt *St, llvm::ArrayRef<std::string> Args) {
+    error(Id, St->getSourceRange(), Args);
+  }
+
+  // Statements.
+  StmtRef lowerBlock(const Stmt *St);
+  void lowerStmt(const Stmt *St, StmtList &Out);
+  void lowerDecl(const VarDecl *VD, StmtList &Out);
+  void lowerFor(const ForStmt *For, StmtList &Out);
+  void lowerIf(const IfStmt *If, StmtList &Out, bool TailReturn);
+  void lowerExprStmt(const Expr *E, StmtList &Out);
+  void lowerAssign(const Expr *LHS, const Expr *E, ExprRef Value, StmtList &Out);
+  void lowerTail(const Stmt *St, StmtList &Out);
+
+  // Expressions: null after reporting an error.
+  ExprRef lowerExpr(const Expr *E, StmtList &Out);
+  ExprRef lowerCast(const CastExpr *E, StmtList &Out);
+  ExprRef lowerDeclRef(const DeclRefExpr *E);
+  ExprRef lowerUnary(const UnaryOperator *E, StmtList &Out);
+  ExprRef lowerBinary(const BinaryOperator *E, StmtList &Out);
+  ExprRef lowerLoad(const ArraySubscriptExpr *E);
+  ExprRef lowerMemberCall(const CXXMemberCallExpr *E);
+  ExprRef lowerCall(const CallExpr *E, StmtList &Out);
+  ExprRef inlineHelper(const CallExpr *E, const FunctionDecl *Def, StmtList &Out);
+  ExprRef constantOf(const Expr *E);
+
+  // Pieces.
+  std::optional<ir::Type> typeOf(const Expr *E);
+  std::optional<Binding> lookup(const Expr *E);
+  std::optional<ir::Offset> ixOffsets(const Expr *Index, unsigned &Count);
+  std::optional<std::pair<unsigned, ir::Offset>> arrayAccess(const ArraySubscriptExpr *E);
+  unsigned addLocal(llvm::StringRef Name, ir::Type Ty);
+  ExprRef castTo(ir::Type Ty, ExprRef E, clang::SourceRange R);
+  ExprRef localRef(unsigned Local, clang::SourceRange R) {
+    return std::make_shared<ir::LocalRefExpr>(S.Locals[Local].Ty, Local, toIRRange(R));
+  }
+  Frame &frame() { return Frames.back(); }
+
+  ASTContext &Ctx;
+  ir::Stencil &S;
+  DiagnosticSink &Diags;
+  std::vector<Frame> Frames;
+  llvm::StringSet<> LocalNames;
+  /// > 0 while lowering an operand that C++ evaluates only conditionally
+  /// (?: branches, right side of && and ||). Inlined helpers are hoisted
+  /// out of it, which is only correct when they write no array.
+  unsigned ConditionalDepth = 0;
+  bool Failed = false;
+};
+
+} // namespace
+
+void BodyLowering::error(DiagId Id, clang::SourceRange R, llvm::ArrayRef<std::string> Args) {
+  Failed = true;
+  Diags.report(Id, toIRRange(R), Args);
+  for (size_t I = Frames.size(); I-- > 1;)
+    Diags.report(DiagId::note_inlined_from, toIRRange(Frames[I].CallRange),
+                 {Frames[I].Fn->getNameAsString()});
+}
+
+bool BodyLowering::run(const FunctionDecl *FD) {
+  Frames.push_back({FD, {}, std::nullopt, {}});
+  for (unsigned I = 0; I < FD->getNumParams(); ++I) {
+    Binding::KindT Kind = S.Params[I].Kind == ir::ParamKind::Index    ? Binding::Index
+                          : S.Params[I].Kind == ir::ParamKind::Array ? Binding::Array
+                                                                     : Binding::Scalar;
+    frame().Vars[FD->getParamDecl(I)] = {Kind, I};
+  }
+  StmtList Body;
+  const auto *CS = cast<CompoundStmt>(FD->getBody());
+  for (const Stmt *Child : CS->body()) {
+    // A bare `return;` ends the stencil; only at the end is it harmless.
+    if (isa<ReturnStmt>(Child) && Child == CS->body_back())
+      continue;
+    lowerStmt(Child, Body);
+  }
+  S.Body = std::make_shared<ir::BlockStmt>(std::move(Body), toIRRange(CS->getSourceRange()));
+  return !Failed;
+}
+
+//===-- Pieces -----------------------------------------------------------===//
+
+std::optional<ir::Type> BodyLowering::typeOf(const Expr *E) {
+  if (std::optional<ir::Type> Ty = stencilc::frontend::toScalarType(E->getType()))
+    return Ty;
+  if (E->getType()->isPointerType()) {
+    if (std::optional<Binding> B = lookup(E); B && B->Kind == Binding::Array) {
+      error(DiagId::err_array_escape, E, {S.Params[B->Id].Name});
+      return std::nullopt;
+    }
+  }
+  error(DiagId::err_unsupported_type, E, {E->getType().getAsString(Ctx.getPrintingPolicy())});
+  return std::nullopt;
+}
+
+std::optional<Binding> BodyLowering::lookup(const Expr *E) {
+  const auto *Ref = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
+  if (!Ref)
+    return std::nullopt;
+  const auto *VD = dyn_cast<VarDecl>(Ref->getDecl());
+  if (!VD)
+    return std::nullopt;
+  auto It = frame().Vars.find(VD);
+  if (It == frame().Vars.end())
+    return std::nullopt;
+  return It->second;
+}
+
+unsigned BodyLowering::addLocal(llvm::StringRef Name, ir::Type Ty) {
+  std::string Unique = Name.empty() ? "tmp" : Name.str();
+  // Parameters keep their names in generated code, so locals avoid them too.
+  auto Taken = [&](const std::string &N) {
+    if (LocalNames.count(N))
+      return true;
+    for (const ir::Param &P : S.Params)
+      if (P.Name == N)
+        return true;
+    return false;
+  };
+  for (unsigned Suffix = 1; Taken(Unique); ++Suffix)
+    Unique = (Name.empty() ? std::string("tmp") : Name.str()) + "_" + std::to_string(Suffix);
+  LocalNames.insert(Unique);
+  S.Locals.push_back({Unique, Ty});
+  return static_cast<unsigned>(S.Locals.size() - 1);
+}
+
+ExprRef BodyLowering::castTo(ir::Type Ty, ExprRef E, clang::SourceRange R) {
+  if (!E || E->type() == Ty)
+    return E;
+  return std::make_shared<ir::CastExpr>(Ty, std::move(E), toIRRange(R));
+}
+
+std::optional<ir::Offset> BodyLowering::ixOffsets(const Expr *Index, unsigned &Count) {
+  const auto *Call = dyn_cast<CXXMemberCallExpr>(Index->IgnoreParenImpCasts());
+  if (!Call || !Call->getMethodDecl() || Call->getMethodDecl()->getName() != "ix")
+    return std::nullopt;
+  std::optional<Binding> Obj = lookup(Call->getImplicitObjectArgument());
+  if (!Obj || Obj->Kind != Binding::Index)
+    return std::nullopt;
+  ir::Offset Off{};
+  Count = 0;
+  const TemplateArgumentList *Args = Call->getMethodDecl()->getTemplateSpecializationArgs();
+  auto Add = [&](const TemplateArgument &A) {
+    if (A.getKind() == TemplateArgument::Integral && Count < ir::MaxDims)
+      Off[Count] = static_cast<int>(A.getAsIntegral().getSExtValue());
+    ++Count;
+  };
+  if (Args)
+    for (const TemplateArgument &A : Args->asArray()) {
+      if (A.getKind() == TemplateArgument::Pack)
+        for (const TemplateArgument &P : A.pack_elements())
+          Add(P);
+      else
+        Add(A);
+    }
+  return Off;
+}
+
+std::optional<std::pair<unsigned, ir::Offset>>
+BodyLowering::arrayAccess(const ArraySubscriptExpr *E) {
+  const Expr *Base = E->getBase()->IgnoreParenImpCasts();
+  std::optional<Binding> Array = lookup(Base);
+  if (!Array || Array->Kind != Binding::Array) {
+    // (f + 1)[...], (*p)[...]: anything but a named array.
+    std::string Name = "?";
+    if (const auto *BO = dyn_cast<BinaryOperator>(Base))
+      if (std::optional<Binding> B = lookup(BO->getLHS()); B && B->Kind == Binding::Array)
+        Name = S.Params[B->Id].Name;
+    if (Name != "?")
+      error(DiagId::err_pointer_arithmetic, Base, {Name});
+    else
+      error(DiagId::err_unsupported_expr, E, {"subscript of something other than an array parameter"});
+    return std::nullopt;
+  }
+  const std::string &Name = S.Params[Array->Id].Name;
+  unsigned Count = 0;
+  std::optional<ir::Offset> Off = ixOffsets(E->getIdx(), Count);
+  if (!Off) {
+    error(DiagId::err_non_constant_offset, E->getIdx(), {Name});
+    return std::nullopt;
+  }
+  if (Count != 0 && Count != S.Dims) {
+    error(DiagId::err_offset_dims, E->getIdx(),
+          {Name, std::to_string(Count), std::to_string(S.Dims)});
+    return std::nullopt;
+  }
+  return std::make_pair(Array->Id, *Off);
+}
+
+//===-- Statements -------------------------------------------------------===//
+
+StmtRef BodyLowering::lowerBlock(const Stmt *St) {
+  StmtList Body;
+  if (const auto *CS = dyn_cast<CompoundStmt>(St))
+    for (const Stmt *Child : CS->body())
+      lowerStmt(Child, Body);
+  else
+    lowerStmt(St, Body);
+  return std::make_shared<ir::BlockStmt>(std::move(Body), toIRRange(St->getSourceRange()));
+}
+
+void BodyLowering::lowerStmt(const Stmt *St, StmtList &Out) {
+  if (const auto *CS = dyn_cast<CompoundStmt>(St)) {
+    Out.push_back(lowerBlock(CS));
+    return;
+  }
+  if (isa<NullStmt>(St))
+    return;
+  if (const auto *DS = dyn_cast<DeclStmt>(St)) {
+    for (const Decl *D : DS->decls()) {
+      if (const auto *VD = dyn_cast<VarDecl>(D))
+        lowerDecl(VD, Out);
+      else if (!isa<TypedefNameDecl, StaticAssertDecl, UsingDecl, UsingDirectiveDecl>(D))
+        error(DiagId::err_unsupported_stmt, D->getSourceRange(),
+              {std::string("declaration of a ") + D->getDeclKindName()});
+    }
+    return;
+  }
+  if (const auto *For = dyn_cast<ForStmt>(St))
+    return lowerFor(For, Out);
+  if (const auto *If = dyn_cast<IfStmt>(St))
+    return lowerIf(If, Out, /*TailReturn=*/false);
+  if (isa<WhileStmt, DoStmt, CXXForRangeStmt>(St)) {
+    error(DiagId::err_loop_trip_count, St, {});
+    return;
+  }
+  if (isa<ReturnStmt>(St)) {
+    if (Frames.size() > 1)
+      error(DiagId::err_helper_return, St, {frame().Fn->getNameAsString()});
+    else
+      error(DiagId::err_unsupported_stmt, St, {"'return' before the end of the stencil"});
+    return;
+  }
+  if (const auto *E = dyn_cast<Expr>(St))
+    return lowerExprStmt(E, Out);
+  std::string What = St->getStmtClassName();
+  if (isa<BreakStmt>(St))
+    What = "'break'";
+  else if (isa<ContinueStmt>(St))
+    What = "'continue'";
+  else if (isa<SwitchStmt>(St))
+    What = "'switch'";
+  else if (isa<GotoStmt>(St))
+    What = "'goto'";
+  error(DiagId::err_unsupported_stmt, St, {What});
+}
+
+void BodyLowering::lowerDecl(const VarDecl *VD, StmtList &Out) {
+  if (!VD->isLocalVarDecl() || VD->isStaticLocal()) {
+    error(DiagId::err_unsupported_stmt, VD->getSourceRange(), {"static local variable"});
+    return;
+  }
+  std::optional<ir::Type> Ty = stencilc::frontend::toScalarType(VD->getType());
+  if (!Ty || VD->getType()->isReferenceType()) {
+    if (VD->getType()->isPointerType())
+      if (const Expr *Init = VD->getInit())
+        if (std::optional<Binding> B = lookup(Init); B && B->Kind == Binding::Array) {
+          error(DiagId::err_array_escape, VD->getSourceRange(), {S.Params[B->Id].Name});
+          return;
+        }
+    error(DiagId::err_unsupported_type, VD->getSourceRange(),
+          {VD->getType().getAsString(Ctx.getPrintingPolicy())});
+    return;
+  }
+  // Bound before the initialiser is lowered, so an error there does not
+  // cascade into every later use of the variable.
+  unsigned Local = addLocal(VD->getName(), *Ty);
+  frame().Vars[VD] = {Binding::Local, Local};
+  ExprRef Init;
+  if (const Expr *InitE = VD->getInit()) {
+    if (const auto *List = dyn_cast<InitListExpr>(InitE->IgnoreImplicit())) {
+      if (List->getNumInits() > 1) {
+        error(DiagId::err_unsupported_expr, InitE, {"initializer list"});
+        return;
+      }
+      InitE = List->getNumInits() ? List->getInit(0) : nullptr;
+    }
+    if (InitE) {
+      Init = castTo(*Ty, lowerExpr(InitE, Out), InitE->getSourceRange());
+      if (!Init)
+        return;
+    } else {
+      Init = std::make_shared<ir::ConstantExpr>(*Ty, 0, 0.0, toIRRange(VD->getSourceRange()));
+    }
+  }
+  Out.push_back(std::make_shared<ir::LocalDeclStmt>(Local, std::move(Init),
+                                                    toIRRange(VD->getSourceRange())));
+}
+
+/// Reports the first assignment to \p Var inside \p St.
+static const Stmt *findWriteTo(const Stmt *St, const VarDecl *Var) {
+  if (!St)
+    return nullptr;
+  auto IsVar = [&](const Expr *E) {
+    const auto *Ref = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
+    return Ref && Ref->getDecl() == Var;
+  };
+  if (const auto *BO = dyn_cast<BinaryOperator>(St); BO && BO->isAssignmentOp() && IsVar(BO->getLHS()))
+    return St;
+  if (const auto *UO = dyn_cast<UnaryOperator>(St); UO && UO->isIncrementDecrementOp() && IsVar(UO->getSubExpr()))
+    return St;
+  for (const Stmt *Child : St->children())
+    if (const Stmt *W = findWriteTo(Child, Var))
+      return W;
+  return nullptr;
+}
+
+void BodyLowering::lowerFor(const ForStmt *For, StmtList &Out) {
+  auto Fail = [&](const Stmt *At) { error(DiagId::err_loop_trip_count, At ? At : For, {}); };
+  // for (T v = Begin; v OP End; ++v | --v | v += c | v -= c)
+  const auto *Init = dyn_cast_or_null<DeclStmt>(For->getInit());
+  const VarDecl *Var = Init && Init->isSingleDecl() ? dyn_cast<VarDecl>(Init->getSingleDecl()) : nullptr;
+  Expr::EvalResult BeginV, EndV, StepV;
+  if (!Var || !Var->getInit() || !Var->getType()->isIntegerType() ||
+      !Var->getInit()->EvaluateAsInt(BeginV, Ctx))
+    return Fail(For->getInit());
+  const auto *Cond = dyn_cast_or_null<BinaryOperator>(For->getCond() ? For->getCond()->IgnoreParenImpCasts() : nullptr);
+  auto IsVar = [&](const Expr *E) {
+    const auto *Ref = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
+    return Ref && Ref->getDecl() == Var;
+  };
+  if (!Cond || !Cond->isComparisonOp() || Cond->getOpcode() == BO_EQ || !IsVar(Cond->getLHS()) ||
+      !Cond->getRHS()->EvaluateAsInt(EndV, Ctx))
+    return Fail(For->getCond());
+  int64_t Step = 0;
+  const Expr *Inc = For->getInc() ? For->getInc()->IgnoreParens() : nullptr;
+  if (const auto *UO = dyn_cast_or_null<UnaryOperator>(Inc); UO && UO->isIncrementDecrementOp() && IsVar(UO->getSubExpr()))
+    Step = UO->isIncrementOp() ? 1 : -1;
+  else if (const auto *CA = dyn_cast_or_null<CompoundAssignOperator>(Inc);
+           CA && IsVar(CA->getLHS()) && (CA->getOpcode() == BO_AddAssign || CA->getOpcode() == BO_SubAssign) &&
+           CA->getRHS()->EvaluateAsInt(StepV, Ctx))
+    Step = (CA->getOpcode() == BO_AddAssign ? 1 : -1) * StepV.Val.getInt().getSExtValue();
+  if (Step == 0)
+    return Fail(For->getInc());
+
+  int64_t Begin = BeginV.Val.getInt().getSExtValue();
+  int64_t End = EndV.Val.getInt().getSExtValue();
+  int64_t Trips = -1;
+  auto CeilDiv = [](int64_t A, int64_t B) { return A <= 0 ? 0 : (A + B - 1) / B; };
+  switch (Cond->getOpcode()) {
+  case BO_LT:
+    if (Step > 0) Trips = CeilDiv(End - Begin, Step);
+    break;
+  case BO_LE:
+    if (Step > 0) Trips = CeilDiv(End - Begin + 1, Step);
+    break;
+  case BO_GT:
+    if (Step < 0) Trips = CeilDiv(Begin - End, -Step);
+    break;
+  case BO_GE:
+    if (Step < 0) Trips = CeilDiv(Begin - End + 1, -Step);
+    break;
+  case BO_NE:
+    if ((End - Begin) % Step == 0 && (End - Begin) / Step >= 0) Trips = (End - Begin) / Step;
+    break;
+  default:
+    break;
+  }
+  if (Trips < 0)
+    return Fail(For->getCond());
+  if (const Stmt *W = findWriteTo(For->getBody(), Var)) {
+    error(DiagId::err_loop_var_modified, W, {Var->getNameAsString()});
+    return;
+  }
+  std::optional<ir::Type> VarTy = stencilc::frontend::toScalarType(Var->getType());
+  if (!VarTy)
+    return Fail(Init);
+  unsigned Local = addLocal(Var->getName(), *VarTy);
+  frame().Vars[Var] = {Binding::Local, Local};
+  StmtRef Body = lowerBlock(For->getBody());
+  Out.push_back(std::make_shared<ir::ForStmt>(Local, Begin, Step, Trips, std::move(Body),
+                                              toIRRange(For->getSourceRange())));
+}
+
+void BodyLowering::lowerIf(const IfStmt *If, StmtList &Out, bool TailReturn) {
+  if (If->getConditionVariable() || If->isConstexpr()) {
+    error(DiagId::err_unsupported_stmt, If,
+          {If->isConstexpr() ? "'if constexpr'" : "a declaration in an if condition"});
+    return;
+  }
+  StmtList Scope;
+  StmtList &Target = If->getInit() ? Scope : Out;
+  if (If->getInit())
+    lowerStmt(If->getInit(), Scope);
+  ExprRef Cond = lowerExpr(If->getCond(), Target);
+  auto Branch = [&](const Stmt *St) -> StmtRef {
+    if (!TailReturn)
+      return lowerBlock(St);
+    StmtList Body;
+    lowerTail(St, Body);
+    return std::make_shared<ir::BlockStmt>(std::move(Body), toIRRange(St->getSourceRange()));
+  };
+  StmtRef Then = Branch(If->getThen());
+  StmtRef Else = If->getElse() ? Branch(If->getElse()) : nullptr;
+  if (!Cond)
+    return;
+  Target.push_back(std::make_shared<ir::IfStmt>(std::move(Cond), std::move(Then), std::move(Else),
+                                                toIRRange(If->getSourceRange())));
+  if (If->getInit())
+    Out.push_back(std::make_shared<ir::BlockStmt>(std::move(Scope), toIRRange(If->getSourceRange())));
+}
+
+/// The statement that ends a helper: a return, a block ending in one, or an
+/// if/else whose branches both end in one. The value goes to the result local.
+void BodyLowering::lowerTail(const Stmt *St, StmtList &Out) {
+  if (const auto *Ret = dyn_cast<ReturnStmt>(St)) {
+    if (!Ret->getRetValue())
+      return;
+    ExprRef V = lowerExpr(Ret->getRetValue(), Out);
+    if (V && frame().Result)
+      Out.push_back(std::make_shared<ir::AssignStmt>(
+          *frame().Result, castTo(S.Locals[*frame().Result].Ty, V, Ret->getSourceRange()),
+          toIRRange(Ret->getSourceRange())));
+    return;
+  }
+  if (const auto *CS = dyn_cast<CompoundStmt>(St)) {
+    StmtList Body;
+    for (const Stmt *Child : CS->body()) {
+      if (Child == CS->body_back())
+        lowerTail(Child, Body);
+      else
+        lowerStmt(Child, Body);
+    }
+    Out.push_back(std::make_shared<ir::BlockStmt>(std::move(Body), toIRRange(CS->getSourceRange())));
+    return;
+  }
+  if (const auto *If = dyn_cast<IfStmt>(St); If && If->getElse())
+    return lowerIf(If, Out, /*TailReturn=*/true);
+  if (frame().Result) {
+    // A value-returning helper must end in a return on every path.
+    error(DiagId::err_helper_return, St, {frame().Fn->getNameAsString()});
+    return;
+  }
+  lowerStmt(St, Out);
+}
+
+void BodyLowering::lowerExprStmt(const Expr *E, StmtList &Out) {
+  E = E->IgnoreParens();
+  if (const auto *EWC = dyn_cast<ExprWithCleanups>(E))
+    E = EWC->getSubExpr()->IgnoreParens();
+  if (const auto *BO = dyn_cast<BinaryOperator>(E); BO && BO->isAssignmentOp()) {
+    ExprRef RHS = lowerExpr(BO->getRHS(), Out);
+    if (!RHS)
+      return;
+    return lowerAssign(BO->getLHS(), BO, RHS, Out);
+  }
+  if (const auto *UO = dyn_cast<UnaryOperator>(E); UO && UO->isIncrementDecrementOp())
+    return lowerAssign(UO->getSubExpr(), UO, nullptr, Out);
+  if (const auto *Cast = dyn_cast<ExplicitCastExpr>(E); Cast && Cast->getType()->isVoidType()) {
+    (void)lowerExpr(Cast->getSubExpr(), Out); // (void)x: checked, then dropped
+    return;
+  }
+  if (const auto *Call = dyn_cast<CallExpr>(E); Call && Call->getType()->isVoidType()) {
+    (void)lowerCall(Call, Out);
+    return;
+  }
+  (void)lowerExpr(E, Out); // a value nobody uses: checked, then dropped
+}
+
+/// LHS = Value, LHS op= Value, ++LHS, LHS--: \p Op is the assignment
+/// expression, \p Value its lowered right-hand side (null for ++/--).
+void BodyLowering::lowerAssign(const Expr *LHS, const Expr *Op, ExprRef Value, StmtList &Out) {
+  LHS = LHS->IgnoreParens();
+  ExprRef Current; // the old value, for compound forms
+  std::optional<unsigned> StoreParam, AssignLocal;
+  ir::Type Ty;
+  if (const auto *Sub = dyn_cast<ArraySubscriptExpr>(LHS)) {
+    std::optional<std::pair<unsigned, ir::Offset>> Access = arrayAccess(Sub);
+    if (!Access)
+      return;
+    if (Access->second != ir::Offset{}) {
+      error(DiagId::err_write_off_centre, Sub,
+            {S.Params[Access->first].Name, ir::printOffset(Access->second, S.Dims)});
+      return;
+    }
+    StoreParam = Access->first;
+    Ty = S.Params[Access->first].Ty;
+    Current = std::make_shared<ir::LoadExpr>(Ty, Access->first, ir::Offset{}, toIRRange(Sub->getSourceRange()));
+  } else if (std::optional<Binding> B = lookup(LHS); B && B->Kind == Binding::Local) {
+    AssignLocal = B->Id;
+    Ty = S.Locals[B->Id].Ty;
+    Current = localRef(B->Id, LHS->getSourceRange());
+  } else {
+    std::string What = "assignment to something other than a local variable or 'array[idx.ix()]'";
+    if (B && B->Kind == Binding::Scalar)
+      What = "assignment to parameter '" + S.Params[B->Id].Name + "' (copy it into a local)";
+    error(DiagId::err_unsupported_expr, Op, {What});
+    return;
+  }
+
+  stencilc::SourceRange R = toIRRange(Op->getSourceRange());
+  if (const auto *UO = dyn_cast<UnaryOperator>(Op)) {
+    // x++ is x = x + 1 computed in x's type (after promotion for small ints).
+    ir::Type OpTy = Ty.isFloat() ? Ty : (Ty.bytes() < 4 ? ir::Type(ir::ScalarKind::Int32) : Ty);
+    ExprRef One = std::make_shared<ir::ConstantExpr>(OpTy, 1, 1.0, R);
+    ExprRef Sum = std::make_shared<ir::BinaryExpr>(
+        OpTy, UO->isIncrementOp() ? ir::BinaryOp::Add : ir::BinaryOp::Sub,
+        castTo(OpTy, Current, Op->getSourceRange()), One, R);
+    Value = castTo(Ty, Sum, Op->getSourceRange());
+  } else if (const auto *CA = dyn_cast<CompoundAssignOperator>(Op)) {
+    std::optional<ir::Type> LhsTy = stencilc::frontend::toScalarType(CA->getComputationLHSType());
+    std::optional<ir::Type> ResTy = stencilc::frontend::toScalarType(CA->getComputationResultType());
+    if (!LhsTy || !ResTy) {
+      error(DiagId::err_unsupported_type, Op, {CA->getComputationResultType().getAsString()});
+      return;
+    }
+    static const std::pair<BinaryOperatorKind, ir::BinaryOp> Ops[] = {
+        {BO_MulAssign, ir::BinaryOp::Mul}, {BO_DivAssign, ir::BinaryOp::Div},
+        {BO_RemAssign, ir::BinaryOp::Rem}, {BO_AddAssign, ir::BinaryOp::Add},
+        {BO_SubAssign, ir::BinaryOp::Sub}, {BO_ShlAssign, ir::BinaryOp::Shl},
+        {BO_ShrAssign, ir::BinaryOp::Shr}, {BO_AndAssign, ir::BinaryOp::BitAnd},
+        {BO_XorAssign, ir::BinaryOp::BitXor}, {BO_OrAssign, ir::BinaryOp::BitOr}};
+    ir::BinaryOp IROp = ir::BinaryOp::Add;
+    for (const auto &P : Ops)
+      if (P.first == CA->getOpcode())
+        IROp = P.second;
+    ExprRef Combined = std::make_shared<ir::BinaryExpr>(
+        *ResTy, IROp, castTo(*LhsTy, Current, Op->getSourceRange()),
+        castTo(*ResTy, Value, Op->getSourceRange()), R);
+    Value = castTo(Ty, Combined, Op->getSourceRange());
+  } else {
+    Value = castTo(Ty, Value, Op->getSourceRange());
+  }
+  if (StoreParam)
+    Out.push_back(std::make_shared<ir::StoreStmt>(*StoreParam, std::move(Value), R));
+  else
+    Out.push_back(std::make_shared<ir::AssignStmt>(*AssignLocal, std::move(Value), R));
+}
+
+//===-- Expressions ------------------------------------------------------===//
+
+ExprRef BodyLowering::lowerExpr(const Expr *E, StmtList &Out) {
+  E = E->IgnoreParens();
+  if (const auto *M = dyn_cast<MaterializeTemporaryExpr>(E))
+    return lowerExpr(M->getSubExpr(), Out);
+  if (const auto *EWC = dyn_cast<ExprWithCleanups>(E))
+    return lowerExpr(EWC->getSubExpr(), Out);
+  if (const auto *Def = dyn_cast<CXXDefaultArgExpr>(E))
+    return lowerExpr(Def->getExpr(), Out);
+  if (const auto *C = dyn_cast<CastExpr>(E))
+    return lowerCast(C, Out);
+  if (isa<IntegerLiteral, FloatingLiteral, CXXBoolLiteralExpr, CharacterLiteral>(E))
+    return constantOf(E);
+  if (const auto *Ref = dyn_cast<DeclRefExpr>(E))
+    return lowerDeclRef(Ref);
+  if (const auto *UO = dyn_cast<UnaryOperator>(E))
+    return lowerUnary(UO, Out);
+  if (const auto *BO = dyn_cast<BinaryOperator>(E))
+    return lowerBinary(BO, Out);
+  if (const auto *CO = dyn_cast<ConditionalOperator>(E)) {
+    std::optional<ir::Type> Ty = typeOf(CO);
+    ExprRef Cond = lowerExpr(CO->getCond(), Out);
+    ++ConditionalDepth;
+    ExprRef T = lowerExpr(CO->getTrueExpr(), Out);
+    ExprRef F = lowerExpr(CO->getFalseExpr(), Out);
+    --ConditionalDepth;
+    if (!Ty || !Cond || !T || !F)
+      return nullptr;
+    return std::make_shared<ir::SelectExpr>(*Ty, Cond, castTo(*Ty, T, CO->getSourceRange()),
+                                            castTo(*Ty, F, CO->getSourceRange()),
+                                            toIRRange(CO->getSourceRange()));
+  }
+  if (const auto *Sub = dyn_cast<ArraySubscriptExpr>(E))
+    return lowerLoad(Sub);
+  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(E))
+    return lowerMemberCall(MC);
+  if (const auto *Call = dyn_cast<CallExpr>(E); Call && !isa<CXXOperatorCallExpr>(E))
+    return lowerCall(Call, Out);
+  if (const auto *ME = dyn_cast<MemberExpr>(E)) {
+    if (isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts())) {
+      error(DiagId::err_functor_member, E, {S.Name, ME->getMemberDecl()->getNameAsString()});
+      return nullptr;
+    }
+  }
+  error(DiagId::err_unsupported_expr, E, {E->getStmtClassName()});
+  return nullptr;
+}
+
+ExprRef BodyLowering::constantOf(const Expr *E) {
+  std::optional<ir::Type> Ty = typeOf(E);
+  if (!Ty)
+    return nullptr;
+  stencilc::SourceRange R = toIRRange(E->getSourceRange());
+  if (const auto *FL = dyn_cast<FloatingLiteral>(E))
+    return std::make_shared<ir::ConstantExpr>(*Ty, 0, FL->getValueAsApproximateDouble(), R);
+  Expr::EvalResult Result;
+  if (!E->EvaluateAsRValue(Result, Ctx) || Result.HasSideEffects) {
+    error(DiagId::err_unsupported_expr, E, {"a constant that cannot be evaluated"});
+    return nullptr;
+  }
+  const APValue &V = Result.Val;
+  if (V.isFloat()) {
+    bool LosesInfo = false;
+    llvm::APFloat F = V.getFloat();
+    F.convert(llvm::APFloat::IEEEdouble(), llvm::APFloat::rmNearestTiesToEven, &LosesInfo);
+    return std::make_shared<ir::ConstantExpr>(*Ty, 0, F.convertToDouble(), R);
+  }
+  if (V.isInt()) {
+    const llvm::APSInt &I = V.getInt();
+    int64_t Value = I.isSigned() ? I.getSExtValue() : static_cast<int64_t>(I.getZExtValue());
+    return std::make_shared<ir::ConstantExpr>(*Ty, Value, static_cast<double>(Value), R);
+  }
+  error(DiagId::err_unsupported_expr, E, {"a constant of unsupported kind"});
+  return nullptr;
+}
+
+ExprRef BodyLowering::lowerCast(const CastExpr *E, StmtList &Out) {
+  switch (E->getCastKind()) {
+  case CK_LValueToRValue:
+  case CK_NoOp:
+    return lowerExpr(E->getSubExpr(), Out);
+  case CK_IntegralCast:
+  case CK_FloatingCast:
+  case CK_IntegralToFloating:
+  case CK_FloatingToIntegral:
+  case CK_IntegralToBoolean:
+  case CK_FloatingToBoolean: {
+    std::optional<ir::Type> Ty = typeOf(E);
+    ExprRef Sub = lowerExpr(E->getSubExpr(), Out);
+    if (!Ty || !Sub)
+      return nullptr;
+    return castTo(*Ty, Sub, E->getSourceRange());
+  }
+  default:
+    break;
+  }
+  if (E->getSubExpr()->getType()->isPointerType())
+    if (std::optional<Binding> B = lookup(E->getSubExpr()); B && B->Kind == Binding::Array) {
+      error(DiagId::err_array_escape, E, {S.Params[B->Id].Name});
+      return nullptr;
+    }
+  error(DiagId::err_unsupported_expr, E, {std::string("conversion '") + E->getCastKindName() + "'"});
+  return nullptr;
+}
+
+ExprRef BodyLowering::lowerDeclRef(const DeclRefExpr *E) {
+  stencilc::SourceRange R = toIRRange(E->getSourceRange());
+  if (isa<EnumConstantDecl>(E->getDecl()))
+    return constantOf(E);
+  const auto *VD = dyn_cast<VarDecl>(E->getDecl());
+  if (!VD) {
+    error(DiagId::err_unsupported_expr, E, {"reference to a function"});
+    return nullptr;
+  }
+  auto It = frame().Vars.find(VD);
+  if (It == frame().Vars.end()) {
+    // Globals: only compile-time constants, folded into the IR.
+    if (VD->hasGlobalStorage() && VD->getType().isConstQualified())
+      if (Expr::EvalResult Result; E->EvaluateAsRValue(Result, Ctx))
+        return constantOf(E);
+    error(DiagId::err_unsupported_global, E, {VD->getNameAsString()});
+    return nullptr;
+  }
+  const Binding &B = It->second;
+  switch (B.Kind) {
+  case Binding::Scalar:
+    return std::make_shared<ir::ParamRefExpr>(S.Params[B.Id].Ty, B.Id, R);
+  case Binding::Local:
+    return std::make_shared<ir::LocalRefExpr>(S.Locals[B.Id].Ty, B.Id, R);
+  case Binding::Array:
+    error(DiagId::err_array_escape, E, {S.Params[B.Id].Name});
+    return nullptr;
+  case Binding::Index:
+    error(DiagId::err_index_escape, E, {S.Params[B.Id].Name});
+    return nullptr;
+  }
+  return nullptr;
+}
+
+ExprRef BodyLowering::lowerUnary(const UnaryOperator *E, StmtList &Out) {
+  ir::UnaryOp Op;
+  switch (E->getOpcode()) {
+  case UO_Minus:
+    Op = ir::UnaryOp::Neg;
+    break;
+  case UO_Plus:
+    Op = ir::UnaryOp::Plus;
+    break;
+  case UO_LNot:
+    Op = ir::UnaryOp::LNot;
+    break;
+  case UO_Not:
+    Op = ir::UnaryOp::BitNot;
+    break;
+  case UO_Deref:
+    if (std::optional<Binding> B = lookup(E->getSubExpr()); B && B->Kind == Binding::Array) {
+      error(DiagId::err_pointer_arithmetic, E, {S.Params[B->Id].Name});
+      return nullptr;
+    }
+    if (const auto *BO = dyn_cast<BinaryOperator>(E->getSubExpr()->IgnoreParenImpCasts()))
+      if (std::optional<Binding> B = lookup(BO->getLHS()); B && B->Kind == Binding::Array) {
+        error(DiagId::err_pointer_arithmetic, E, {S.Params[B->Id].Name});
+        return nullptr;
+      }
+    [[fallthrough]];
+  default:
+    error(DiagId::err_unsupported_expr, E,
+          {E->isIncrementDecrementOp() ? "increment or decrement inside an expression"
+                                       : std::string("operator '") +
+                                             UnaryOperator::getOpcodeStr(E->getOpcode()).str() + "'"});
+    return nullptr;
+  }
+  std::optional<ir::Type> Ty = typeOf(E);
+  ExprRef Sub = lowerExpr(E->getSubExpr(), Out);
+  if (!Ty || !Sub)
+    return nullptr;
+  return std::make_shared<ir::UnaryExpr>(*Ty, Op, Sub, toIRRange(E->getSourceRange()));
+}
+
+ExprRef BodyLowering::lowerBinary(const BinaryOperator *E, StmtList &Out) {
+  if (E->getLHS()->getType()->isPointerType() || E->getRHS()->getType()->isPointerType()) {
+    std::string Name = "?";
+    for (const Expr *Side : {E->getLHS(), E->getRHS()})
+      if (std::optional<Binding> B = lookup(Side); B && B->Kind == Binding::Array)
+        Name = S.Params[B->Id].Name;
+    error(DiagId::err_pointer_arithmetic, E, {Name});
+    return nullptr;
+  }
+  if (E->isAssignmentOp() || E->getOpcode() == BO_Comma) {
+    error(DiagId::err_unsupported_expr, E,
+          {E->isAssignmentOp() ? "assignment inside an expression" : "comma operator"});
+    return nullptr;
+  }
+  static const std::pair<BinaryOperatorKind, ir::BinaryOp> Ops[] = {
+      {BO_Mul, ir::BinaryOp::Mul},    {BO_Div, ir::BinaryOp::Div},       {BO_Rem, ir::BinaryOp::Rem},
+      {BO_Add, ir::BinaryOp::Add},    {BO_Sub, ir::BinaryOp::Sub},       {BO_Shl, ir::BinaryOp::Shl},
+      {BO_Shr, ir::BinaryOp::Shr},    {BO_LT, ir::BinaryOp::LT},         {BO_GT, ir::BinaryOp::GT},
+      {BO_LE, ir::BinaryOp::LE},      {BO_GE, ir::BinaryOp::GE},         {BO_EQ, ir::BinaryOp::EQ},
+      {BO_NE, ir::BinaryOp::NE},      {BO_And, ir::BinaryOp::BitAnd},    {BO_Xor, ir::BinaryOp::BitXor},
+      {BO_Or, ir::BinaryOp::BitOr},   {BO_LAnd, ir::BinaryOp::LAnd},     {BO_LOr, ir::BinaryOp::LOr}};
+  std::optional<ir::BinaryOp> Op;
+  for (const auto &P : Ops)
+    if (P.first == E->getOpcode())
+      Op = P.second;
+  if (!Op) {
+    error(DiagId::err_unsupported_expr, E, {"operator '" + E->getOpcodeStr().str() + "'"});
+    return nullptr;
+  }
+  std::optional<ir::Type> Ty = typeOf(E);
+  ExprRef L = lowerExpr(E->getLHS(), Out);
+  bool ShortCircuit = *Op == ir::BinaryOp::LAnd || *Op == ir::BinaryOp::LOr;
+  ConditionalDepth += ShortCircuit;
+  ExprRef R = lowerExpr(E->getRHS(), Out);
+  ConditionalDepth -= ShortCircuit;
+  if (!Ty || !L || !R)
+    return nullptr;
+  return std::make_shared<ir::BinaryExpr>(*Ty, *Op, L, R, toIRRange(E->getSourceRange()));
+}
+
+ExprRef BodyLowering::lowerLoad(const ArraySubscriptExpr *E) {
+  std::optional<std::pair<unsigned, ir::Offset>> Access = arrayAccess(E);
+  if (!Access)
+    return nullptr;
+  return std::make_shared<ir::LoadExpr>(S.Params[Access->first].Ty, Access->first, Access->second,
+                                        toIRRange(E->getSourceRange()));
+}
+
+ExprRef BodyLowering::lowerMemberCall(const CXXMemberCallExpr *E) {
+  std::optional<Binding> Obj = lookup(E->getImplicitObjectArgument());
+  const CXXMethodDecl *MD = E->getMethodDecl();
+  if (Obj && Obj->Kind == Binding::Index && MD) {
+    static const char *Coords[] = {"i", "j", "k", "w"};
+    for (unsigned D = 0; D < ir::MaxDims; ++D)
+      if (MD->getName() == Coords[D] && D < S.Dims) {
+        std::optional<ir::Type> Ty = typeOf(E);
+        if (!Ty)
+          return nullptr;
+        return std::make_shared<ir::CoordExpr>(*Ty, D, toIRRange(E->getSourceRange()));
+      }
+    error(DiagId::err_index_escape, E, {S.Params[Obj->Id].Name});
+    return nullptr;
+  }
+  error(DiagId::err_unsupported_expr, E, {"call of a member function (make it a free function)"});
+  return nullptr;
+}
+
+ExprRef BodyLowering::lowerCall(const CallExpr *E, StmtList &Out) {
+  const FunctionDecl *FD = E->getDirectCallee();
+  if (!FD) {
+    error(DiagId::err_unsupported_expr, E, {"indirect call"});
+    return nullptr;
+  }
+  if (std::optional<ir::MathFunc> F = stencilc::frontend::recognizeMathFunction(FD)) {
+    std::optional<ir::Type> Ty = typeOf(E);
+    std::vector<ExprRef> Args;
+    bool Ok = Ty.has_value();
+    for (unsigned I = 0; I < E->getNumArgs(); ++I) {
+      ExprRef A = lowerExpr(E->getArg(I), Out);
+      Ok &= A != nullptr;
+      if (A)
+        // Arguments bound to references (std::min) arrive without a conversion.
+        if (std::optional<ir::Type> PT = stencilc::frontend::toScalarType(FD->getParamDecl(I)->getType().getNonReferenceType()))
+          A = castTo(*PT, A, E->getArg(I)->getSourceRange());
+      Args.push_back(A);
+    }
+    if (!Ok)
+      return nullptr;
+    return std::make_shared<ir::CallExpr>(*Ty, *F, std::move(Args), toIRRange(E->getSourceRange()));
+  }
+  const FunctionDecl *Def = nullptr;
+  if (!FD->hasBody(Def) || !Def) {
+    error(DiagId::err_call_no_definition, E, {FD->getQualifiedNameAsString()});
+    return nullptr;
+  }
+  return inlineHelper(E, Def, Out);
+}
+
+ExprRef BodyLowering::inlineHelper(const CallExpr *E, const FunctionDecl *Def, StmtList &Out) {
+  std::string Name = Def->getNameAsString();
+  for (const Frame &F : Frames)
+    if (F.Fn->getCanonicalDecl() == Def->getCanonicalDecl()) {
+      error(DiagId::err_recursive_call, E, {Name});
+      return nullptr;
+    }
+  if (isa<CXXMethodDecl>(Def)) {
+    error(DiagId::err_unsupported_expr, E, {"call of a member function (make it a free function)"});
+    return nullptr;
+  }
+  // Bind parameters in the caller's frame, then enter the helper's.
+  Frame Callee{Def, {}, std::nullopt, E->getSourceRange()};
+  StmtList Body;
+  bool Ok = true;
+  for (unsigned I = 0; I < Def->getNumParams() && I < E->getNumArgs(); ++I) {
+    const ParmVarDecl *P = Def->getParamDecl(I);
+    const Expr *Arg = E->getArg(I);
+    QualType PT = P->getType();
+    if (stencilc::frontend::indexDims(PT)) {
+      std::optional<Binding> B = lookup(Arg);
+      if (B && B->Kind == Binding::Index) {
+        Callee.Vars[P] = *B;
+        continue;
+      }
+    } else if (stencilc::frontend::arrayElementType(PT)) {
+      std::optional<Binding> B = lookup(Arg);
+      if (B && B->Kind == Binding::Array) {
+        Callee.Vars[P] = *B;
+        continue;
+      }
+      if (isa<BinaryOperator>(Arg->IgnoreParenImpCasts())) {
+        (void)lowerExpr(Arg, Out); // reports the pointer arithmetic
+        Ok = false;
+        continue;
+      }
+    } else if (std::optional<ir::Type> Ty = stencilc::frontend::toScalarType(PT.getNonReferenceType());
+               Ty && (!PT->isReferenceType() || PT.getNonReferenceType().isConstQualified())) {
+      // Scalars (also const T&) become locals initialised with the argument.
+      ExprRef V = lowerExpr(Arg, Out);
+      if (!V) {
+        Ok = false;
+        continue;
+      }
+      unsigned Local = addLocal(P->getName(), *Ty);
+      Out.push_back(std::make_shared<ir::LocalDeclStmt>(Local, castTo(*Ty, V, Arg->getSourceRange()),
+                                                        toIRRange(Arg->getSourceRange())));
+      Callee.Vars[P] = {Binding::Local, Local};
+      continue;
+    }
+    error(DiagId::err_helper_param, Arg,
+          {P->getNameAsString(), Name, PT.getAsString(Ctx.getPrintingPolicy())});
+    Ok = false;
+  }
+  if (!Ok)
+    return nullptr;
+
+  ExprRef Result;
+  if (!Def->getReturnType()->isVoidType()) {
+    std::optional<ir::Type> Ty = stencilc::frontend::toScalarType(Def->getReturnType());
+    if (!Ty) {
+      error(DiagId::err_unsupported_type, E, {Def->getReturnType().getAsString(Ctx.getPrintingPolicy())});
+      return nullptr;
+    }
+    unsigned Local = addLocal(Name + "_result", *Ty);
+    Out.push_back(std::make_shared<ir::LocalDeclStmt>(Local, nullptr, toIRRange(E->getSourceRange())));
+    Callee.Result = Local;
+    Result = localRef(Local, E->getSourceRange());
+  }
+  Frames.push_back(std::move(Callee));
+  lowerTail(Def->getBody(), Body);
+  Frames.pop_back();
+  if (ConditionalDepth > 0) {
+    bool Stores = false;
+    for (const StmtRef &St : Body)
+      ir::walkStmt(*St, [&](const ir::Stmt &Child) { Stores |= isa<ir::StoreStmt>(&Child); },
+                   [](const ir::Expr &) {});
+    if (Stores) {
+      error(DiagId::err_unsupported_expr, E,
+            {"call of helper '" + Name + "', which writes arrays, in a conditional expression"});
+      return nullptr;
+    }
+  }
+  Out.insert(Out.end(), Body.begin(), Body.end());
+  return Result;
+}
+
+bool stencilc::frontend::lowerBody(ASTContext &Ctx, const FunctionDecl *FD, ir::Stencil &S,
+                         DiagnosticSink &Diags) {
+  return BodyLowering(Ctx, S, Diags).run(FD);
+}

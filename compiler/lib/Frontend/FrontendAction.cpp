@@ -1,1 +1,198 @@
-// placeholder: being written
+//===- FrontendAction.cpp - Clang AST to stencil IR -----------------------===//
+#include "stencilc/Frontend/FrontendAction.h"
+#include "BodyLowering.h"
+#include "ClangDiagnosticSink.h"
+#include "SignatureLowering.h"
+#include "StencilFinder.h"
+#include "stencilc/Analysis/AnalyzeStencil.h"
+#include "clang/AST/ASTConsumer.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/DeclTemplate.h"
+#include "clang/AST/Mangle.h"
+#include "clang/Basic/SourceManager.h"
+#include "clang/Frontend/CompilerInstance.h"
+#include "clang/Frontend/FrontendAction.h"
+#include "clang/Frontend/Utils.h"
+#include "clang/Tooling/Tooling.h"
+#include "llvm/Support/raw_ostream.h"
+#include <algorithm>
+
+using namespace clang;
+using namespace stencilc;
+
+namespace {
+
+/// Lowers and analyses one annotated declaration into the result.
+class StencilLowering {
+public:
+  StencilLowering(ASTContext &Ctx, DiagnosticSink &Diags, FrontendResult &Out)
+      : Ctx(Ctx), Diags(Diags), Out(Out),
+        Mangler(ItaniumMangleContext::create(Ctx, Ctx.getDiagnostics())) {}
+
+  void lower(const Decl *D);
+
+private:
+  const FunctionDecl *callOperator(const CXXRecordDecl *RD, ir::Stencil &S);
+  void describe(const Decl *D, ir::Stencil &S);
+
+  ASTContext &Ctx;
+  DiagnosticSink &Diags;
+  FrontendResult &Out;
+  std::unique_ptr<MangleContext> Mangler;
+};
+
+} // namespace
+
+void StencilLowering::describe(const Decl *D, ir::Stencil &S) {
+  S.Name = cast<NamedDecl>(D)->getNameAsString();
+  for (const DeclContext *DC = D->getDeclContext(); DC; DC = DC->getParent()) {
+    if (const auto *NS = dyn_cast<NamespaceDecl>(DC))
+      S.Namespaces.insert(S.Namespaces.begin(),
+                          NS->isAnonymousNamespace() ? std::string("anonymous") : NS->getNameAsString());
+    else if (const auto *RD = dyn_cast<RecordDecl>(DC))
+      S.Namespaces.insert(S.Namespaces.begin(), RD->getNameAsString());
+  }
+  const SourceManager &SM = Ctx.getSourceManager();
+  clang::PresumedLoc P = SM.getPresumedLoc(SM.getExpansionLoc(D->getLocation()));
+  if (P.isValid())
+    S.Loc = {P.getFilename(), P.getLine(), P.getColumn()};
+  S.Range = toIRRange(clang::SourceRange(D->getLocation()));
+}
+
+const FunctionDecl *StencilLowering::callOperator(const CXXRecordDecl *RD, ir::Stencil &S) {
+  std::vector<const FunctionDecl *> Calls;
+  bool Template = false;
+  for (const Decl *Member : RD->decls()) {
+    const auto *FTD = dyn_cast<FunctionTemplateDecl>(Member);
+    const auto *FD = FTD ? FTD->getTemplatedDecl() : dyn_cast<FunctionDecl>(Member);
+    if (FD && FD->getOverloadedOperator() == OO_Call) {
+      Calls.push_back(FD);
+      Template |= FTD != nullptr;
+    }
+  }
+  if (Calls.size() != 1 || Template) {
+    Diags.report(DiagId::err_functor_operator, S.Range, {S.Name});
+    return nullptr;
+  }
+  const FunctionDecl *Def = Calls.front()->getDefinition();
+  if (!Def) {
+    Diags.report(DiagId::err_call_no_definition, toIRRange(Calls.front()->getSourceRange()),
+                 {S.Name + "::operator()"});
+    return nullptr;
+  }
+  return Def;
+}
+
+void StencilLowering::lower(const Decl *D) {
+  ir::Stencil S;
+  describe(D, S);
+  const FunctionDecl *FD = nullptr;
+  if (const auto *RD = dyn_cast<CXXRecordDecl>(D)) {
+    if (isa<ClassTemplateSpecializationDecl>(RD))
+      return; // an instance of a template already reported on its pattern
+    if (RD->getDescribedClassTemplate()) {
+      Diags.report(DiagId::err_stencil_template, S.Range, {S.Name});
+      return;
+    }
+    S.Form = ir::StencilForm::Functor;
+    llvm::raw_string_ostream OS(S.TypeKey);
+    Mangler->mangleCXXRTTIName(QualType(RD->getTypeForDecl(), 0), OS);
+    OS.flush();
+    // typeid(T).name() is the RTTI name without the "_ZTS" symbol prefix.
+    if (llvm::StringRef(S.TypeKey).startswith("_ZTS"))
+      S.TypeKey.erase(0, 4);
+    FD = callOperator(RD, S);
+  } else if (const auto *Fn = dyn_cast<FunctionDecl>(D)) {
+    if (Fn->isTemplateInstantiation())
+      return;
+    S.Form = ir::StencilForm::Function;
+    if (Fn->getDescribedFunctionTemplate()) {
+      Diags.report(DiagId::err_stencil_template, S.Range, {S.Name});
+      return;
+    }
+    if (isa<CXXMethodDecl>(Fn)) {
+      Diags.report(DiagId::err_stencil_member_function, S.Range, {S.Name});
+      return;
+    }
+    // Generated code finds a free function by its address, so it must link.
+    if (Fn->getFormalLinkage() != ExternalLinkage || Fn->isInlined()) {
+      Diags.report(DiagId::err_free_stencil_linkage, S.Range, {S.Name});
+      return;
+    }
+    FD = Fn;
+  }
+  if (!FD || !stencilc::frontend::lowerSignature(Ctx, FD, S, Diags))
+    return;
+  if (!stencilc::frontend::lowerBody(Ctx, FD, S, Diags))
+    return;
+  analysis::StencilInfo Info = analysis::analyzeStencil(S, Diags);
+  Out.Module.Stencils.push_back(std::move(S));
+  Out.Infos.push_back(std::move(Info));
+}
+
+namespace {
+
+class StencilConsumer : public ASTConsumer {
+public:
+  StencilConsumer(std::vector<FrontendResult> &Results,
+                  std::shared_ptr<DependencyCollector> Deps)
+      : Results(Results), Deps(std::move(Deps)) {}
+
+  void HandleTranslationUnit(ASTContext &Ctx) override {
+    FrontendResult Result;
+    const SourceManager &SM = Ctx.getSourceManager();
+    if (OptionalFileEntryRef Main = SM.getFileEntryRefForID(SM.getMainFileID()))
+      Result.Module.InputFile = Main->getName().str();
+    // C++ errors were already reported; stencils of a broken TU are not lowered.
+    if (!Ctx.getDiagnostics().hasErrorOccurred()) {
+      ClangDiagnosticSink Sink(Ctx.getDiagnostics());
+      StencilLowering Lowering(Ctx, Sink, Result);
+      for (const Decl *D : stencilc::frontend::findAnnotatedStencils(Ctx))
+        Lowering.lower(D);
+    }
+    Result.HadErrors = Ctx.getDiagnostics().hasErrorOccurred();
+    Result.Dependencies = Deps->getDependencies();
+    Results.push_back(std::move(Result));
+  }
+
+private:
+  std::vector<FrontendResult> &Results;
+  std::shared_ptr<DependencyCollector> Deps;
+};
+
+class StencilAction : public ASTFrontendAction {
+public:
+  explicit StencilAction(std::vector<FrontendResult> &Results) : Results(Results) {}
+
+  bool BeginSourceFileAction(CompilerInstance &CI) override {
+    // The preprocessor exists by now; attach directly so every #include counts.
+    Deps->attachToPreprocessor(CI.getPreprocessor());
+    return true;
+  }
+  std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &, StringRef) override {
+    return std::make_unique<StencilConsumer>(Results, Deps);
+  }
+
+private:
+  std::vector<FrontendResult> &Results;
+  std::shared_ptr<DependencyCollector> Deps = std::make_shared<DependencyCollector>();
+};
+
+class StencilActionFactory : public tooling::FrontendActionFactory {
+public:
+  explicit StencilActionFactory(std::vector<FrontendResult> &Results) : Results(Results) {}
+  std::unique_ptr<FrontendAction> create() override {
+    return std::make_unique<StencilAction>(Results);
+  }
+
+private:
+  std::vector<FrontendResult> &Results;
+};
+
+} // namespace
+
+std::unique_ptr<tooling::FrontendActionFactory>
+stencilc::createStencilActionFactory(std::vector<FrontendResult> &Results) {
+  return std::make_unique<StencilActionFactory>(Results);
+}

@@ -1,1 +1,46 @@
-// placeholder: being written
+//===- MathFunctions.cpp - Which calls are math functions -----------------===//
+#include "MathFunctions.h"
+#include "clang/AST/Decl.h"
+#include "llvm/ADT/StringRef.h"
+
+using namespace clang;
+using namespace stencilc;
+
+/// True for the global namespace (also through extern "C") and std.
+static bool isMathContext(const DeclContext *DC) {
+  DC = DC->getRedeclContext();
+  if (DC->isTranslationUnit())
+    return true;
+  while (const auto *NS = dyn_cast<NamespaceDecl>(DC)) {
+    if (!NS->isInline())
+      return NS->getName() == "std" &&
+             NS->getDeclContext()->getRedeclContext()->isTranslationUnit();
+    DC = NS->getDeclContext()->getRedeclContext();
+  }
+  return false;
+}
+
+static std::optional<ir::MathFunc> lookupName(llvm::StringRef Name) {
+  for (unsigned I = 0; I <= static_cast<unsigned>(ir::MathFunc::Max); ++I) {
+    auto F = static_cast<ir::MathFunc>(I);
+    if (Name == ir::mathFuncName(F))
+      return F;
+  }
+  return std::nullopt;
+}
+
+std::optional<ir::MathFunc> frontend::recognizeMathFunction(const FunctionDecl *FD) {
+  if (!FD || !FD->getIdentifier() || !isMathContext(FD->getDeclContext()))
+    return std::nullopt;
+  llvm::StringRef Name = FD->getName();
+  std::optional<ir::MathFunc> F = lookupName(Name);
+  // C's float versions: sqrtf, fabsf, ... (min/max/abs have none).
+  if (!F && Name.size() > 1 && Name.back() == 'f') {
+    F = lookupName(Name.drop_back());
+    if (F && (*F == ir::MathFunc::Min || *F == ir::MathFunc::Max || *F == ir::MathFunc::Abs))
+      F.reset();
+  }
+  if (!F || FD->getNumParams() != ir::mathFuncArity(*F))
+    return std::nullopt;
+  return F;
+}

@@ -1,8 +1,8 @@
 //===- AnalyzeStencil.h - The Analysis stage -------------------*- C++ -*-===//
 ///
 /// \file
-/// Runs every analysis of one stencil in order: access checks (races,
-/// arrays never written), footprint (intents, offsets, halo) and cost.
+/// Runs every analysis of one stencil in order: footprint (intents, offsets,
+/// halo), access checks on it (races, stencils that write nothing) and cost.
 /// Expects a well-formed IR stencil from the Frontend; reports user errors
 /// through \p Diags and still returns what it could compute.
 ///

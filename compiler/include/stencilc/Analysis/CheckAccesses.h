@@ -10,7 +10,8 @@ namespace stencilc::analysis {
 
 /// Reports arrays that are written and read off the centre (a race between
 /// neighbouring points) and stencils that write nothing. Needs the footprint.
-void checkAccesses(const ir::Stencil &S, const StencilInfo &Info, DiagnosticSink &Diags);
+void checkAccesses(const ir::Stencil &S, const StencilInfo &Info,
+                   DiagnosticSink &Diags);
 
 } // namespace stencilc::analysis
 

@@ -5,7 +5,11 @@
 /// {"stencils":[{"name","qualified_name","form","dims","source",
 ///   "params":[...], "arrays":[{"name","type","intent","offsets","halo"}],
 ///   "halo", "flops_per_point","bytes_per_point","body"}]}
-/// Halo per dimension in x,y,z(,w) order as [lo, hi], lo the negative side.
+/// Halo per dimension in x,y,z(,w) order as [lo, hi], lo the negative side;
+/// offsets and halos have exactly "dims" components. A parameter's "type" is
+/// its IR name ("f32", an array's element type), or "index" for the index.
+/// Arrays are listed in parameter order with intent "in", "out" or "inout",
+/// offsets sorted; counts print as integers when they are integral.
 ///
 //===----------------------------------------------------------------------===//
 #ifndef STENCILC_DRIVER_IRJSON_H
@@ -19,7 +23,8 @@
 namespace stencilc {
 
 /// The JSON text (two-space indent, keys in a fixed order, final newline).
-std::string printIRJson(const ir::Module &M, const std::vector<analysis::StencilInfo> &Infos);
+std::string printIRJson(const ir::Module &M,
+                        const std::vector<analysis::StencilInfo> &Infos);
 
 } // namespace stencilc
 

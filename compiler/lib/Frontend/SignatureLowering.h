@@ -1,0 +1,22 @@
+//===- SignatureLowering.h - A stencil's parameters as IR ------*- C++ -*-===//
+#ifndef STENCILC_LIB_FRONTEND_SIGNATURELOWERING_H
+#define STENCILC_LIB_FRONTEND_SIGNATURELOWERING_H
+
+#include "stencilc/Basic/Diagnostic.h"
+#include "stencilc/IR/Stencil.h"
+
+namespace clang {
+class ASTContext;
+class FunctionDecl;
+} // namespace clang
+
+namespace stencilc::frontend {
+
+/// Fills S.Params and S.Dims from \p FD: the index first, then scalars by
+/// value and pointers to scalars. Returns false after reporting an error.
+bool lowerSignature(clang::ASTContext &Ctx, const clang::FunctionDecl *FD, ir::Stencil &S,
+                    DiagnosticSink &Diags);
+
+} // namespace stencilc::frontend
+
+#endif // STENCILC_LIB_FRONTEND_SIGNATURELOWERING_H

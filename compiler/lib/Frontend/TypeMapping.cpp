@@ -1,0 +1,62 @@
+//===- TypeMapping.cpp - clang types as IR types --------------------------===//
+#include "TypeMapping.h"
+#include "clang/AST/Decl.h"
+#include "clang/AST/DeclTemplate.h"
+
+using namespace clang;
+using namespace stencilc;
+
+std::optional<ir::Type> frontend::toScalarType(QualType T) {
+  // Enumerators compute as their underlying integer type.
+  if (const auto *ET = T.getCanonicalType()->getAs<EnumType>())
+    T = ET->getDecl()->getIntegerType();
+  if (T.isNull())
+    return std::nullopt;
+  const auto *BT = T.getCanonicalType()->getAs<BuiltinType>();
+  if (!BT)
+    return std::nullopt;
+  switch (BT->getKind()) {
+  case BuiltinType::Bool:
+    return ir::Type(ir::ScalarKind::Bool);
+  case BuiltinType::Int:
+    return ir::Type(ir::ScalarKind::Int32);
+  case BuiltinType::UInt:
+    return ir::Type(ir::ScalarKind::UInt32);
+  case BuiltinType::Long:
+  case BuiltinType::LongLong:
+    return ir::Type(ir::ScalarKind::Int64);
+  case BuiltinType::ULong:
+  case BuiltinType::ULongLong:
+    return ir::Type(ir::ScalarKind::UInt64);
+  case BuiltinType::Float:
+    return ir::Type(ir::ScalarKind::Float32);
+  case BuiltinType::Double:
+    return ir::Type(ir::ScalarKind::Float64);
+  default:
+    return std::nullopt;
+  }
+}
+
+unsigned frontend::indexDims(QualType T) {
+  T = T.getNonReferenceType().getCanonicalType();
+  const auto *Spec =
+      dyn_cast_or_null<ClassTemplateSpecializationDecl>(T->getAsCXXRecordDecl());
+  if (!Spec || Spec->getName() != "Index")
+    return 0;
+  const auto *NS = dyn_cast<NamespaceDecl>(Spec->getDeclContext()->getRedeclContext());
+  if (!NS || NS->getName() != "stencil" ||
+      !NS->getDeclContext()->getRedeclContext()->isTranslationUnit())
+    return 0;
+  const TemplateArgumentList &Args = Spec->getTemplateArgs();
+  if (Args.size() != 1 || Args[0].getKind() != TemplateArgument::Integral)
+    return 0;
+  int64_t Dims = Args[0].getAsIntegral().getSExtValue();
+  return Dims >= 2 && Dims <= 4 ? static_cast<unsigned>(Dims) : 0;
+}
+
+std::optional<ir::Type> frontend::arrayElementType(QualType T) {
+  const auto *PT = T.getCanonicalType()->getAs<PointerType>();
+  if (!PT)
+    return std::nullopt;
+  return toScalarType(PT->getPointeeType());
+}

@@ -1,0 +1,12 @@
+// RUN: %stencilc %s -- -I %mock_include -Xclang -verify
+#include <stencil/dsl.hpp>
+
+STENCIL_KERNEL void aliasArray(const stencil::Index3D &idx, const float *f, float *fn) {
+  const float *g = f; // expected-error {{array 'f' may only be indexed with 'idx.ix<...>()' or passed to a helper function}}
+  fn[idx.ix()] = 0.0f;
+}
+
+STENCIL_KERNEL void storeIndex(const stencil::Index3D &idx, float *fn) {
+  long c = idx.ix(); // expected-error {{the stencil index 'idx' may only be used as 'ix<...>()', 'i()', 'j()', 'k()', 'w()' or passed to a helper function}}
+  fn[idx.ix()] = 0.0f;
+}

@@ -1,0 +1,31 @@
+// RUN: %stencilc %s --emit=ir -o - -- -I %mock_include | FileCheck %s
+//
+// Helpers defined in the translation unit are inlined: scalars become
+// locals, arrays and the index are passed through, results land in a local.
+#include <stencil/dsl.hpp>
+
+inline float laplacian(const stencil::Index3D &idx, const float *f) {
+  return f[idx.ix<-1, 0, 0>()] + f[idx.ix<1, 0, 0>()] - 2.0f * f[idx.ix()];
+}
+
+inline float limit(float x, float hi) {
+  if (x > hi)
+    return hi;
+  else
+    return x;
+}
+
+inline void store(const stencil::Index3D &idx, float v, float *out) { out[idx.ix()] = v; }
+
+STENCIL_KERNEL void useHelpers(const stencil::Index3D &idx, float nu, const float *f, float *out) {
+  float x = nu * laplacian(idx, f);
+  store(idx, limit(x, 1.0f), out);
+}
+
+// CHECK:      "name": "f",
+// CHECK:      "offsets": [
+// CHECK-NEXT:   [-1, 0, 0],
+// CHECK-NEXT:   [0, 0, 0],
+// CHECK-NEXT:   [1, 0, 0]
+// CHECK-NEXT: ],
+// CHECK:      "body": "local laplacian_result: f32\nlaplacian_result = ((f[-1,0,0] + f[1,0,0]) - (2:f32 * f[0,0,0]))\nlocal x: f32 = (nu * laplacian_result)\nlocal x_1: f32 = x\nlocal hi: f32 = 1:f32\nlocal limit_result: f32\nif (x_1 > hi)\n  limit_result = hi\nelse\n  limit_result = x_1\nlocal v: f32 = limit_result\nout[0,0,0] = v\n"
