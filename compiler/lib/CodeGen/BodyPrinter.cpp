@@ -1,1 +1,408 @@
-// placeholder: being written
+//===- BodyPrinter.cpp - A stencil's body as C++ statements ---------------===//
+#include "stencilc/CodeGen/BodyPrinter.h"
+#include "llvm/Support/Casting.h"
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <set>
+
+using namespace stencilc;
+using namespace stencilc::codegen;
+using llvm::cast;
+using llvm::dyn_cast;
+
+BodyPrinterHooks::~BodyPrinterHooks() = default;
+
+//===----------------------------------------------------------------------===//
+// Names
+//===----------------------------------------------------------------------===//
+
+/// Identifiers the generated code defines or calls around and inside a body;
+/// user names that equal one of them get renamed.
+static const char *const ReservedNames[] = {
+    // Kernel, loop nest and launcher.
+    "g", "r", "cfg", "args", "c", "i", "j", "k", "w", "sy", "sz", "sw", "nx",
+    "ny", "nz", "nw", "gx", "gy", "gz", "zblocks", "block", "grid", "err",
+    // Namespaces, helpers and CUDA built-ins the generated code names.
+    "std", "stencil", "stencilc_generated", "stencilc_min", "stencilc_max",
+    "threadIdx", "blockIdx", "blockDim", "gridDim", "dim3", "cudaStream_t",
+    "cudaError_t", "cudaSuccess", "cudaGetLastError", "cudaGetErrorString",
+    "abs", "llabs", "min", "max"};
+
+BodyNames::BodyNames(const ir::Stencil &S) {
+  std::set<std::string> Taken(std::begin(ReservedNames),
+                              std::end(ReservedNames));
+  // CUDA calls math functions unqualified: "sqrt", "sqrtf", ...
+  for (unsigned F = 0; F <= static_cast<unsigned>(ir::MathFunc::Max); ++F) {
+    std::string Name = ir::mathFuncName(static_cast<ir::MathFunc>(F));
+    Taken.insert(Name);
+    Taken.insert(Name + "f");
+  }
+  auto Unique = [&Taken](std::string Name) {
+    while (Taken.count(Name))
+      Name += '_';
+    Taken.insert(Name);
+    return Name;
+  };
+  for (const ir::Param &P : S.Params)
+    Params.push_back(Unique(P.Name));
+  for (const ir::Local &L : S.Locals)
+    Locals.push_back(Unique(L.Name));
+}
+
+//===----------------------------------------------------------------------===//
+// Scanning
+//===----------------------------------------------------------------------===//
+
+BodyUses codegen::scanBody(const ir::Stencil &S) {
+  BodyUses Uses;
+  Uses.Params.assign(S.Params.size(), false);
+  if (!S.Body)
+    return Uses;
+  auto OnExpr = [&Uses](const ir::Expr &Top) {
+    ir::walkExpr(Top, [&Uses](const ir::Expr &E) {
+      if (const auto *P = dyn_cast<ir::ParamRefExpr>(&E))
+        Uses.Params[P->Param] = true;
+      else if (const auto *L = dyn_cast<ir::LoadExpr>(&E))
+        Uses.Params[L->Param] = true;
+      else if (const auto *C = dyn_cast<ir::CallExpr>(&E)) {
+        if (C->Func == ir::MathFunc::Min || C->Func == ir::MathFunc::Max)
+          Uses.MinMax = true;
+        else
+          Uses.MathCalls = true;
+      }
+    });
+  };
+  auto OnStmt = [&Uses](const ir::Stmt &St) {
+    if (const auto *Store = dyn_cast<ir::StoreStmt>(&St))
+      Uses.Params[Store->Param] = true;
+  };
+  ir::walkStmt(*S.Body, OnStmt, OnExpr);
+  return Uses;
+}
+
+//===----------------------------------------------------------------------===//
+// Literals and indices
+//===----------------------------------------------------------------------===//
+
+static std::string parenthesiseNegative(std::string Text) {
+  return Text[0] == '-' ? "(" + Text + ")" : Text;
+}
+
+static std::string printFloat(ir::Type Ty, double Value) {
+  const bool F32 = Ty.kind() == ir::ScalarKind::Float32;
+  if (std::isnan(Value)) {
+    std::string NaN = F32 ? "__builtin_nanf(\"\")" : "__builtin_nan(\"\")";
+    return std::signbit(Value) ? "(-" + NaN + ")" : NaN;
+  }
+  if (std::isinf(Value)) {
+    std::string Inf = F32 ? "__builtin_huge_valf()" : "__builtin_huge_val()";
+    return Value < 0 ? "(-" + Inf + ")" : Inf;
+  }
+  // fmt prints the shortest text that reads back as the same value.
+  std::string Text = F32 ? fmt::format("{}", static_cast<float>(Value))
+                         : fmt::format("{}", Value);
+  if (Text.find_first_of(".e") == std::string::npos)
+    Text += ".0";
+  if (F32)
+    Text += 'f';
+  return parenthesiseNegative(Text);
+}
+
+std::string codegen::printConstant(ir::Type Ty, std::int64_t IntValue,
+                                   double FloatValue) {
+  switch (Ty.kind()) {
+  case ir::ScalarKind::Bool:
+    return IntValue ? "true" : "false";
+  case ir::ScalarKind::Int32: {
+    auto V = static_cast<std::int32_t>(IntValue);
+    if (V == std::numeric_limits<std::int32_t>::min())
+      return "(-2147483647 - 1)";
+    return parenthesiseNegative(std::to_string(V));
+  }
+  case ir::ScalarKind::UInt32:
+    return std::to_string(static_cast<std::uint32_t>(IntValue)) + "U";
+  case ir::ScalarKind::Int64:
+    if (IntValue == std::numeric_limits<std::int64_t>::min())
+      return "(-9223372036854775807LL - 1)";
+    return parenthesiseNegative(std::to_string(IntValue) + "LL");
+  case ir::ScalarKind::UInt64:
+    return std::to_string(static_cast<std::uint64_t>(IntValue)) + "ULL";
+  case ir::ScalarKind::Float32:
+  case ir::ScalarKind::Float64:
+    return printFloat(Ty, FloatValue);
+  }
+  return "0";
+}
+
+std::string codegen::printLinearIndex(const ir::Offset &Off, unsigned Dims) {
+  static const char *const Strides[] = {"", "sy", "sz", "sw"};
+  std::string Out = "c";
+  for (unsigned D = 0; D < Dims && D < ir::MaxDims; ++D) {
+    long long Delta = Off[D];
+    if (Delta == 0)
+      continue;
+    Out += Delta < 0 ? " - " : " + ";
+    long long Magnitude = Delta < 0 ? -Delta : Delta;
+    if (D == 0)
+      Out += std::to_string(Magnitude);
+    else if (Magnitude == 1)
+      Out += Strides[D];
+    else
+      Out += fmt::format("{} * {}", Magnitude, Strides[D]);
+  }
+  return Out;
+}
+
+//===----------------------------------------------------------------------===//
+// Expressions
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+class ExprPrinter {
+public:
+  ExprPrinter(const ir::Stencil &S, const BodyNames &Names,
+              const BodyPrinterHooks &Hooks)
+      : S(S), Names(Names), Hooks(Hooks) {}
+
+  /// \p Top: the expression stands alone (a statement's right-hand side, a
+  /// condition, an argument), so its outermost parentheses are left out.
+  std::string print(const ir::Expr &E, bool Top = false) const;
+
+private:
+  std::string printCall(const ir::CallExpr &C) const;
+  std::string wrap(std::string Text, bool Top) const {
+    return Top ? Text : "(" + Text + ")";
+  }
+
+  const ir::Stencil &S;
+  const BodyNames &Names;
+  const BodyPrinterHooks &Hooks;
+};
+
+} // namespace
+
+std::string ExprPrinter::print(const ir::Expr &E, bool Top) const {
+  switch (E.kind()) {
+  case ir::ExprKind::Constant: {
+    const auto *C = cast<ir::ConstantExpr>(&E);
+    std::string Text = printConstant(C->type(), C->IntValue, C->FloatValue);
+    // "(-1.5f)" needs no parentheses where it stands alone.
+    if (Top && Text.size() > 2 && Text.front() == '(' && Text[1] == '-' &&
+        Text.find('(', 1) == std::string::npos)
+      return Text.substr(1, Text.size() - 2);
+    return Text;
+  }
+  case ir::ExprKind::ParamRef:
+    return Names.param(cast<ir::ParamRefExpr>(&E)->Param);
+  case ir::ExprKind::LocalRef:
+    return Names.local(cast<ir::LocalRefExpr>(&E)->Local);
+  case ir::ExprKind::Load: {
+    const auto *L = cast<ir::LoadExpr>(&E);
+    return fmt::format("{}[{}]", Names.param(L->Param),
+                       printLinearIndex(L->Off, S.Dims));
+  }
+  case ir::ExprKind::Coord: {
+    static const char *const Positions[] = {"i", "j", "k", "w"};
+    unsigned Dim = cast<ir::CoordExpr>(&E)->Dim;
+    // As Index::i(): origin plus position, converted to int.
+    return fmt::format("static_cast<int>(g.origin[{}] + {})", Dim,
+                       Positions[Dim]);
+  }
+  case ir::ExprKind::Unary: {
+    const auto *U = cast<ir::UnaryExpr>(&E);
+    return wrap(ir::opSpelling(U->Op) + print(*U->Operand), Top);
+  }
+  case ir::ExprKind::Binary: {
+    const auto *B = cast<ir::BinaryExpr>(&E);
+    return wrap(fmt::format("{} {} {}", print(*B->LHS), ir::opSpelling(B->Op),
+                            print(*B->RHS)),
+                Top);
+  }
+  case ir::ExprKind::Select: {
+    const auto *Sel = cast<ir::SelectExpr>(&E);
+    return wrap(fmt::format("{} ? {} : {}", print(*Sel->Cond),
+                            print(*Sel->TrueValue), print(*Sel->FalseValue)),
+                Top);
+  }
+  case ir::ExprKind::Call:
+    return printCall(*cast<ir::CallExpr>(&E));
+  case ir::ExprKind::Cast: {
+    const auto *C = cast<ir::CastExpr>(&E);
+    return fmt::format("static_cast<{}>({})", C->type().cppName(),
+                       print(*C->Operand, /*Top=*/true));
+  }
+  }
+  return "0";
+}
+
+std::string ExprPrinter::printCall(const ir::CallExpr &C) const {
+  ir::Type Ty = C.type();
+  std::string Args;
+  if (C.Func == ir::MathFunc::Min || C.Func == ir::MathFunc::Max) {
+    // The explicit template argument converts both operands like std::min<T>.
+    for (const ir::ExprRef &A : C.Args)
+      Args += (Args.empty() ? "" : ", ") + print(*A, /*Top=*/true);
+    return fmt::format("{}<{}>({})",
+                       C.Func == ir::MathFunc::Min ? "stencilc_min"
+                                                   : "stencilc_max",
+                       Ty.cppName(), Args);
+  }
+  // The call is computed in its own type: an argument of another type is
+  // converted first, so the overload (or f-suffixed function) matches.
+  for (const ir::ExprRef &A : C.Args) {
+    std::string Arg = print(*A, /*Top=*/true);
+    if (A->type() != Ty)
+      Arg = fmt::format("static_cast<{}>({})", Ty.cppName(), Arg);
+    Args += (Args.empty() ? "" : ", ") + Arg;
+  }
+  return fmt::format("{}({})", Hooks.mathCallee(C.Func, Ty), Args);
+}
+
+std::string codegen::printExpression(const ir::Stencil &S,
+                                     const BodyNames &Names,
+                                     const BodyPrinterHooks &Hooks,
+                                     const ir::Expr &E) {
+  return ExprPrinter(S, Names, Hooks).print(E, /*Top=*/true);
+}
+
+//===----------------------------------------------------------------------===//
+// Statements
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+class StmtPrinter {
+public:
+  StmtPrinter(const ir::Stencil &S, const BodyNames &Names,
+              const BodyPrinterHooks &Hooks, CodeWriter &W)
+      : S(S), Names(Names), Hooks(Hooks), Exprs(S, Names, Hooks), W(W) {}
+
+  void print(const ir::Stmt &St);
+  /// A block's statements without braces (the caller prints them).
+  void printInner(const ir::Stmt &St);
+
+private:
+  void printIf(const ir::IfStmt &If, bool Chained);
+  void printFor(const ir::ForStmt &F);
+  std::string expr(const ir::ExprRef &E) const { return Exprs.print(*E, true); }
+
+  const ir::Stencil &S;
+  const BodyNames &Names;
+  const BodyPrinterHooks &Hooks;
+  ExprPrinter Exprs;
+  CodeWriter &W;
+};
+
+} // namespace
+
+void StmtPrinter::printInner(const ir::Stmt &St) {
+  if (const auto *B = dyn_cast<ir::BlockStmt>(&St)) {
+    for (const ir::StmtRef &Child : B->Body)
+      print(*Child);
+    return;
+  }
+  print(St);
+}
+
+void StmtPrinter::print(const ir::Stmt &St) {
+  switch (St.kind()) {
+  case ir::StmtKind::Block:
+    // A nested block keeps its own scope, as in the source.
+    W.open("{");
+    printInner(St);
+    W.close();
+    return;
+  case ir::StmtKind::LocalDecl: {
+    const auto *D = cast<ir::LocalDeclStmt>(&St);
+    const char *Ty = S.Locals[D->Local].Ty.cppName();
+    if (D->Init)
+      W.line("{} {} = {};", Ty, Names.local(D->Local), expr(D->Init));
+    else
+      W.line("{} {};", Ty, Names.local(D->Local));
+    return;
+  }
+  case ir::StmtKind::Assign: {
+    const auto *A = cast<ir::AssignStmt>(&St);
+    W.line("{} = {};", Names.local(A->Local), expr(A->Value));
+    return;
+  }
+  case ir::StmtKind::Store: {
+    const auto *Store = cast<ir::StoreStmt>(&St);
+    W.line("{}[c] = {};", Names.param(Store->Param), expr(Store->Value));
+    return;
+  }
+  case ir::StmtKind::If:
+    printIf(*cast<ir::IfStmt>(&St), /*Chained=*/false);
+    return;
+  case ir::StmtKind::For:
+    printFor(*cast<ir::ForStmt>(&St));
+    return;
+  }
+}
+
+void StmtPrinter::printIf(const ir::IfStmt &If, bool Chained) {
+  std::string Head = fmt::format("if ({}) {{", expr(If.Cond));
+  if (Chained) {
+    W.dedent();
+    W.open("} else " + Head);
+  } else {
+    W.open(Head);
+  }
+  printInner(*If.Then);
+  if (If.Else) {
+    if (const auto *ElseIf = dyn_cast<ir::IfStmt>(If.Else.get())) {
+      printIf(*ElseIf, /*Chained=*/true);
+      return; // The chained if closed the whole chain.
+    }
+    W.dedent();
+    W.open("} else {");
+    printInner(*If.Else);
+  }
+  W.close();
+}
+
+void StmtPrinter::printFor(const ir::ForStmt &F) {
+  ir::Type Ty = S.Locals[F.Var].Ty;
+  const std::string &Var = Names.local(F.Var);
+  auto Literal = [Ty](std::int64_t V) { return printConstant(Ty, V, 0.0); };
+  std::string Cond, Step;
+  if (!Ty.isSigned())
+    // Unsigned counters wrap: stop at the exact end value instead of
+    // comparing (the end of a downward loop may be below zero).
+    Cond = fmt::format("{} != {}", Var, Literal(F.end()));
+  else
+    Cond =
+        fmt::format("{} {} {}", Var, F.Step < 0 ? ">" : "<", Literal(F.end()));
+  if (F.Step == 1)
+    Step = "++" + Var;
+  else if (F.Step == -1)
+    Step = "--" + Var;
+  else if (F.Step < 0)
+    Step = fmt::format("{} -= {}", Var, Literal(-F.Step));
+  else
+    Step = fmt::format("{} += {}", Var, Literal(F.Step));
+  if (!Hooks.loopPragma().empty())
+    W.line("{}", Hooks.loopPragma());
+  W.open(fmt::format("for ({} {} = {}; {}; {}) {{", Ty.cppName(), Var,
+                     Literal(F.Begin), Cond, Step));
+  printInner(*F.Body);
+  W.close();
+}
+
+void codegen::printBody(const ir::Stencil &S, const BodyNames &Names,
+                        const BodyPrinterHooks &Hooks, CodeWriter &W) {
+  if (S.Body)
+    StmtPrinter(S, Names, Hooks, W).printInner(*S.Body);
+}
+
+void codegen::printMinMaxHelpers(CodeWriter &W, std::string_view Qualifiers) {
+  W.line("// min and max exactly as std::min and std::max compute them.");
+  W.line("template <typename T> {} T stencilc_min(T a, T b) {{ return b < a ? "
+         "b : a; }}",
+         Qualifiers);
+  W.line("template <typename T> {} T stencilc_max(T a, T b) {{ return a < b ? "
+         "b : a; }}",
+         Qualifiers);
+}

@@ -1,1 +1,137 @@
-// placeholder: being written
+//===- OpenMPEmitter.cpp - The OpenMP C++ backend -------------------------===//
+///
+/// \file
+/// One function per stencil with the launcher's signature: a loop nest over
+/// the region, the outer dimensions shared among OpenMP threads and x
+/// innermost, running the printed body at every point. Compiled by the host
+/// compiler with the user's flags, so it reproduces the host reference
+/// bit-for-bit.
+///
+//===----------------------------------------------------------------------===//
+#include "stencilc/CodeGen/BodyPrinter.h"
+#include "stencilc/CodeGen/CodeWriter.h"
+#include "stencilc/CodeGen/Emitter.h"
+#include "stencilc/CodeGen/RegistrationGlue.h"
+
+using namespace stencilc;
+using namespace stencilc::codegen;
+
+namespace {
+
+class HostHooks : public BodyPrinterHooks {
+public:
+  std::string mathCallee(ir::MathFunc F, ir::Type) const override {
+    // <cmath>'s overloads pick the float version for float arguments.
+    return std::string("std::") + ir::mathFuncName(F);
+  }
+  std::string_view loopPragma() const override { return {}; }
+};
+
+class OpenMPEmitter : public Emitter {
+public:
+  std::string emit(const planning::ModulePlan &Plan) const override;
+  const char *fileSuffix() const override { return ".stencil.cpp"; }
+
+private:
+  void emitGrid(CodeWriter &W, const ir::Stencil &S,
+                const std::string &Symbol) const;
+};
+
+} // namespace
+
+static const char *const Positions[] = {"i", "j", "k", "w"};
+
+void OpenMPEmitter::emitGrid(CodeWriter &W, const ir::Stencil &S,
+                             const std::string &Symbol) const {
+  BodyNames Names(S);
+  BodyUses Uses = scanBody(S);
+  // Parameters the body never names are not unpacked (no unused variables).
+  bool UsesArgs = false;
+  for (unsigned P = 1; P < S.Params.size(); ++P)
+    UsesArgs |= Uses.Params[P];
+
+  W.line("{}", stencilComment(S, planning::VariantKind::Grid));
+  W.open(launcherSignature("stencilc_" + Symbol + "_openmp",
+                           /*UsesConfig=*/false, UsesArgs) +
+         " {");
+  printArgumentUnpacking(W, S, Names, Uses.Params);
+  W.line("const long long sy = g.extent[0];");
+  if (S.Dims >= 3)
+    W.line("const long long sz = sy * g.extent[1];");
+  if (S.Dims >= 4)
+    W.line("const long long sw = sz * g.extent[2];");
+
+  // Every dimension but x is shared among threads; x stays innermost.
+  unsigned Outer = S.Dims - 1;
+  if (Outer > 1)
+    W.line("#pragma omp parallel for collapse({}) schedule(static)", Outer);
+  else
+    W.line("#pragma omp parallel for schedule(static)");
+  for (unsigned D = S.Dims; D-- > 0;)
+    W.open(fmt::format("for (long long {0} = r.lo[{1}]; {0} < r.hi[{1}]; "
+                       "++{0}) {{",
+                       Positions[D], D));
+  std::string Centre = "i + j * sy";
+  if (S.Dims >= 3)
+    Centre += " + k * sz";
+  if (S.Dims >= 4)
+    Centre += " + w * sw";
+  W.line("const long long c = {};", Centre);
+  HostHooks Hooks;
+  printBody(S, Names, Hooks, W);
+  for (unsigned D = 0; D < S.Dims; ++D)
+    W.close();
+  W.line("return nullptr;");
+  W.close();
+}
+
+std::string OpenMPEmitter::emit(const planning::ModulePlan &Plan) const {
+  bool MathCalls = false, MinMax = false;
+  for (const planning::StencilPlan &SP : Plan.Stencils) {
+    BodyUses Uses = scanBody(*SP.Stencil);
+    MathCalls |= Uses.MathCalls;
+    MinMax |= Uses.MinMax;
+  }
+  std::vector<std::string> Includes = {"<stencil/generated.hpp>"};
+  if (needsFunctionDeclarations(Plan))
+    Includes.push_back("<stencil/index.hpp>");
+  if (MathCalls)
+    Includes.push_back("<cmath>");
+
+  CodeWriter W;
+  printFileHeader(W, *Plan.Module, Includes);
+  printUserFunctionDeclarations(W, Plan);
+  W.blank();
+  W.line("namespace stencilc_generated {{");
+  W.line("namespace {{");
+  if (MinMax) {
+    W.blank();
+    printMinMaxHelpers(W, "inline");
+  }
+
+  std::vector<std::string> Symbols = uniqueSymbolNames(Plan);
+  for (size_t I = 0; I < Plan.Stencils.size(); ++I) {
+    const planning::StencilPlan &SP = Plan.Stencils[I];
+    for (planning::VariantKind V : SP.Variants) {
+      switch (V) {
+      case planning::VariantKind::Grid:
+        W.blank();
+        emitGrid(W, *SP.Stencil, Symbols[I]);
+        W.blank();
+        printRegistration(W, *SP.Stencil, Symbols[I],
+                          "stencil::Backend::OpenMP",
+                          "stencilc_" + Symbols[I] + "_openmp", V);
+        break;
+      }
+    }
+  }
+
+  W.blank();
+  W.line("}} // namespace");
+  W.line("}} // namespace stencilc_generated");
+  return W.str();
+}
+
+std::unique_ptr<Emitter> codegen::createOpenMPEmitter() {
+  return std::make_unique<OpenMPEmitter>();
+}

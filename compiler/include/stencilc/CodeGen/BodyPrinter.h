@@ -1,0 +1,88 @@
+//===- BodyPrinter.h - A stencil's body as C++ statements -----*- C++ -*-===//
+///
+/// \file
+/// Prints the IR body of one stencil as C++ that both backends place inside
+/// their loop nest (OpenMP) or kernel (CUDA). The printed code computes
+/// bit-for-bit what the user's code computes on the host: every operation is
+/// parenthesised in the source's order, every conversion is an explicit
+/// static_cast, min/max are spelled as std::min/std::max evaluate them, and
+/// math functions are called in the call's type.
+///
+/// The code around the body must define these names (all `long long` except
+/// `g`), which is why BodyNames keeps user identifiers away from them:
+///   g           the stencil::Grid (its origin turns positions into
+///   coordinates) i, j, k, w  the point's position in the arrays, per dimension
+///   used c           the centre's linear index: i + j * sy + k * sz + w * sw
+///   sy, sz, sw  the strides of y, z and w, per dimension used
+///
+//===----------------------------------------------------------------------===//
+#ifndef STENCILC_CODEGEN_BODYPRINTER_H
+#define STENCILC_CODEGEN_BODYPRINTER_H
+
+#include "stencilc/CodeGen/CodeWriter.h"
+#include "stencilc/IR/Stencil.h"
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace stencilc::codegen {
+
+/// What differs between backends when printing a body.
+class BodyPrinterHooks {
+public:
+  virtual ~BodyPrinterHooks();
+  /// The function to call for \p F computed in \p Ty ("std::sqrt", "sqrtf").
+  /// Never asked for MathFunc::Min or MathFunc::Max (see printMinMaxHelpers).
+  virtual std::string mathCallee(ir::MathFunc F, ir::Type Ty) const = 0;
+  /// A line printed before every constant-trip loop ("#pragma unroll"), or
+  /// empty for none.
+  virtual std::string_view loopPragma() const = 0;
+};
+
+/// The identifiers of a stencil's parameters and locals in generated code:
+/// the user's names, with '_' appended where one would clash with a name the
+/// generated code defines itself (see the list above) or with another one.
+class BodyNames {
+public:
+  explicit BodyNames(const ir::Stencil &S);
+  const std::string &param(unsigned I) const { return Params[I]; }
+  const std::string &local(unsigned I) const { return Locals[I]; }
+
+private:
+  std::vector<std::string> Params;
+  std::vector<std::string> Locals;
+};
+
+/// What a body needs from its surroundings.
+struct BodyUses {
+  std::vector<bool> Params; ///< Parallel to Stencil::Params: read or written.
+  bool MathCalls = false;   ///< Calls a math function other than min/max.
+  bool MinMax = false;      ///< Calls min or max (needs printMinMaxHelpers).
+};
+BodyUses scanBody(const ir::Stencil &S);
+
+/// Prints the statements of \p S's body at \p W's current indentation.
+void printBody(const ir::Stencil &S, const BodyNames &Names,
+               const BodyPrinterHooks &Hooks, CodeWriter &W);
+
+/// One expression as C++, without parentheses around the outermost operation.
+std::string printExpression(const ir::Stencil &S, const BodyNames &Names,
+                            const BodyPrinterHooks &Hooks, const ir::Expr &E);
+
+/// The linear index of the point at \p Off from the centre: "c", "c - 1",
+/// "c + sy", "c + 1 - 2 * sz".
+std::string printLinearIndex(const ir::Offset &Off, unsigned Dims);
+
+/// A literal of type \p Ty: "1.5f", "0.1", "3", "7U", "-2LL", "true".
+/// Negative values come parenthesised.
+std::string printConstant(ir::Type Ty, std::int64_t IntValue,
+                          double FloatValue);
+
+/// Defines stencilc_min and stencilc_max, which the body calls for min and
+/// max with std::min/std::max's exact semantics (operands evaluated once).
+/// \p Qualifiers precede each definition ("inline", "__device__ inline").
+void printMinMaxHelpers(CodeWriter &W, std::string_view Qualifiers);
+
+} // namespace stencilc::codegen
+
+#endif // STENCILC_CODEGEN_BODYPRINTER_H
