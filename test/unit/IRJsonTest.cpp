@@ -121,7 +121,7 @@ TEST(IRJsonTest, FormattingAndKeyOrder) {
   EXPECT_EQ(keysOf(Doc), (std::vector<std::string>{"stencils"}));
   const Json &S = Doc["stencils"][0];
   EXPECT_EQ(keysOf(S), (std::vector<std::string>{
-                           "name", "qualified_name", "form", "dims", "source",
+                           "name", "qualified_name", "form", "type_key", "dims", "source",
                            "params", "arrays", "halo", "flops_per_point",
                            "bytes_per_point", "body"}));
   EXPECT_EQ(keysOf(S["source"]),
@@ -131,6 +131,9 @@ TEST(IRJsonTest, FormattingAndKeyOrder) {
   EXPECT_EQ(
       keysOf(S["arrays"][0]),
       (std::vector<std::string>{"name", "type", "intent", "offsets", "halo"}));
+  // Offsets and halos stay on one line each; strings are left alone.
+  EXPECT_NE(Text.find("\n            [-1, 0, 0],\n"), std::string::npos) << Text;
+  EXPECT_NE(Text.find("f[-1,0,0]"), std::string::npos) << Text;
   // The same input prints the same text.
   EXPECT_EQ(printModule(M), Text);
 }
