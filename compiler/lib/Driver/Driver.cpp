@@ -20,6 +20,8 @@
 #include "llvm/Config/llvm-config.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
+#include <cmath>
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 #include <set>
@@ -130,6 +132,13 @@ static std::string haloText(const analysis::Halo &H, unsigned Dims) {
   return Out;
 }
 
+/// Counts as integers when they are whole ("13"), as the JSON prints them.
+static std::string formatCount(double V) {
+  if (V == std::floor(V) && std::fabs(V) < 1e15)
+    return std::to_string(static_cast<long long>(V));
+  return llvm::formatv("{0:g}", V).str();
+}
+
 static void printListing(const FrontendResult &R, llvm::raw_ostream &OS) {
   for (size_t I = 0; I < R.Module.Stencils.size(); ++I) {
     const ir::Stencil &S = R.Module.Stencils[I];
@@ -137,7 +146,8 @@ static void printListing(const FrontendResult &R, llvm::raw_ostream &OS) {
     OS << S.Loc.File << ":" << S.Loc.Line << ": " << S.qualifiedName() << " ("
        << (S.Form == ir::StencilForm::Functor ? "functor" : "function") << ", " << S.Dims
        << "-D): halo " << haloText(Info.Width, S.Dims) << ", flops/point "
-       << Info.FlopsPerPoint << ", bytes/point " << Info.BytesPerPoint << "\n";
+       << formatCount(Info.FlopsPerPoint) << ", bytes/point " << formatCount(Info.BytesPerPoint)
+       << "\n";
     for (const analysis::ArrayInfo &A : Info.Arrays) {
       const ir::Param &P = S.Params[A.Param];
       OS << "  " << P.Name << ": " << analysis::intentName(A.Use) << " " << P.Ty.irName();
@@ -201,6 +211,10 @@ int stencilc::runDriver(int Argc, const char **Argv) {
   bool ToStdout = OutputDir == "-";
   if (ToStdout && (Outputs.size() != 1 || Sources.size() != 1)) {
     llvm::errs() << "stencilc: error: '-o -' needs exactly one input and one --emit kind\n";
+    return ExitUsageError;
+  }
+  if (ToStdout && !DepfilePath.empty()) {
+    llvm::errs() << "stencilc: error: --depfile needs output files; it cannot be used with '-o -'\n";
     return ExitUsageError;
   }
 

@@ -1,6 +1,8 @@
 //===- MathFunctions.cpp - Which calls are math functions -----------------===//
 #include "MathFunctions.h"
+#include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
+#include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/StringRef.h"
 
 using namespace clang;
@@ -32,6 +34,13 @@ static std::optional<ir::MathFunc> lookupName(llvm::StringRef Name) {
 std::optional<ir::MathFunc> frontend::recognizeMathFunction(const FunctionDecl *FD) {
   if (!FD || !FD->getIdentifier() || !isMathContext(FD->getDeclContext()))
     return std::nullopt;
+  // A function the user defined is a helper to inline, whatever its name.
+  const FunctionDecl *Def = nullptr;
+  if (FD->hasBody(Def) && Def) {
+    const SourceManager &SM = FD->getASTContext().getSourceManager();
+    if (!SM.isInSystemHeader(SM.getExpansionLoc(Def->getLocation())))
+      return std::nullopt;
+  }
   llvm::StringRef Name = FD->getName();
   std::optional<ir::MathFunc> F = lookupName(Name);
   // C's float versions: sqrtf, fabsf, ... (min/max/abs have none).

@@ -5,8 +5,13 @@
 #include <stencil/generated.hpp>
 #include <stencil/loop_range.hpp>
 #include <stencil/stencil_traits.hpp>
+#include <cstdlib>
+#include <memory>
 #include <stdexcept>
 #include <string>
+#if defined(__GNUG__)
+#include <cxxabi.h>
+#endif
 #include <tuple>
 #include <utility>
 
@@ -23,11 +28,24 @@ template <typename StencilT> const GeneratedStencil *lookupGenerated(Backend B, 
   }
 }
 
+/// A readable type name for messages ("ns::Diffusion3d", not "N2ns11Diffusion3dE").
+inline std::string readableTypeName(const char *Mangled) {
+  Mangled = stripTypeName(Mangled);
+#if defined(__GNUG__)
+  int Status = 0;
+  std::unique_ptr<char, void (*)(void *)> Name(abi::__cxa_demangle(Mangled, nullptr, nullptr, &Status),
+                                               std::free);
+  if (Status == 0 && Name)
+    return Name.get();
+#endif
+  return Mangled;
+}
+
 template <typename StencilT> std::string stencilDisplayName(const StencilT &) {
   if constexpr (std::is_function_v<std::remove_pointer_t<StencilT>>)
     return "a free-function stencil";
   else
-    return std::string("stencil type '") + stripTypeName(typeid(StencilT).name()) + "'";
+    return "stencil '" + readableTypeName(typeid(StencilT).name()) + "'";
 }
 
 template <typename Tuple, std::size_t... I>
