@@ -1,1 +1,157 @@
-# stencilc_add_sources (being written).
+# StencilcHelpers.cmake - the CMake function that runs stencilc in a build.
+#
+# Included by the top-level CMakeLists.txt (in-tree use) and by
+# StencilcConfig.cmake (after find_package(Stencilc)).
+#
+# stencilc_add_sources
+# --------------------
+#
+#   stencilc_add_sources(<target>
+#                        FILES <file>...
+#                        [BACKENDS <backend>...])
+#
+# Runs stencilc on each DSL source <file> at build time and adds the generated
+# code to <target>; the sources themselves are not added (add them to the
+# target as usual: they hold main() and the host reference).
+#
+#   FILES     DSL sources, relative to the current source directory or absolute.
+#   BACKENDS  Which generated code to build: `openmp` (OpenMP C++, <stem>.stencil.cpp)
+#             and/or `cuda` (<stem>.stencil.cu). Default: openmp, plus cuda when
+#             the calling project has enabled the CUDA language. Asking for cuda
+#             without CUDA enabled is an error: call enable_language(CUDA) first.
+#
+# stencilc sees the target's include directories and compile definitions
+# (evaluated at generation time, usage requirements of linked targets included),
+# the runtime's include directory and -std=c++17. The generated files go to
+#   ${CMAKE_CURRENT_BINARY_DIR}/stencilc/<target>/<stem>.stencil.{cpp,cu,d}
+# and are rebuilt when a DSL source, any header it includes (through a
+# depfile), or stencilc itself changes. <target> gets Stencilc::runtime and
+# OpenMP::OpenMP_CXX, and CUDA::cudart for the cuda backend, as PRIVATE link
+# dependencies.
+#
+# Example:
+#
+#   find_package(Stencilc REQUIRED)
+#   add_executable(diffusion3d diffusion3d.cpp)
+#   stencilc_add_sources(diffusion3d FILES diffusion3d.cpp BACKENDS openmp cuda)
+#
+# Call it in the directory that defines <target> (the outputs of a custom
+# command are attached to the targets of its own directory).
+
+# Functions record the policies in effect where they are defined; this file's
+# own settings keep the helper's behaviour independent of the caller's
+# cmake_minimum_required (include() gives it its own policy scope).
+cmake_policy(VERSION 3.20...3.28)
+
+function(stencilc_add_sources target)
+  cmake_parse_arguments(PARSE_ARGV 1 ARG "" "" "FILES;BACKENDS")
+  if(ARG_UNPARSED_ARGUMENTS)
+    message(FATAL_ERROR "stencilc_add_sources(${target}): unknown arguments: "
+                        "${ARG_UNPARSED_ARGUMENTS} (expected FILES <file>... [BACKENDS <backend>...])")
+  endif()
+  if(ARG_KEYWORDS_MISSING_VALUES)
+    message(FATAL_ERROR "stencilc_add_sources(${target}): ${ARG_KEYWORDS_MISSING_VALUES} "
+                        "needs at least one value")
+  endif()
+  if(NOT TARGET ${target})
+    message(FATAL_ERROR "stencilc_add_sources: '${target}' is not a target "
+                        "(create it with add_executable or add_library first)")
+  endif()
+  if(NOT ARG_FILES)
+    message(FATAL_ERROR "stencilc_add_sources(${target}): no FILES given")
+  endif()
+  if(NOT TARGET Stencilc::stencilc)
+    message(FATAL_ERROR "stencilc_add_sources(${target}): the stencilc compiler is not known "
+                        "to this project: call find_package(Stencilc REQUIRED) first")
+  endif()
+
+  get_property(languages GLOBAL PROPERTY ENABLED_LANGUAGES)
+  if(NOT DEFINED ARG_BACKENDS)
+    set(ARG_BACKENDS openmp)
+    if(CUDA IN_LIST languages)
+      list(APPEND ARG_BACKENDS cuda)
+    endif()
+  endif()
+  list(REMOVE_DUPLICATES ARG_BACKENDS)
+  set(emit "")
+  set(suffixes "")
+  foreach(backend IN LISTS ARG_BACKENDS)
+    if(backend STREQUAL "openmp")
+      list(APPEND emit cpu)
+      list(APPEND suffixes .stencil.cpp)
+    elseif(backend STREQUAL "cuda")
+      if(NOT CUDA IN_LIST languages)
+        message(FATAL_ERROR "stencilc_add_sources(${target}): BACKENDS cuda needs the CUDA "
+                            "language: call enable_language(CUDA) (or list CUDA in project()) first")
+      endif()
+      list(APPEND emit cuda)
+      list(APPEND suffixes .stencil.cu)
+    else()
+      message(FATAL_ERROR "stencilc_add_sources(${target}): unknown backend '${backend}' "
+                          "(known backends: openmp, cuda)")
+    endif()
+  endforeach()
+  list(JOIN emit "," emit)
+
+  # What stencilc's parser needs to see the sources as the target's compiler does.
+  set(includes "$<TARGET_PROPERTY:${target},INCLUDE_DIRECTORIES>")
+  set(definitions "$<TARGET_PROPERTY:${target},COMPILE_DEFINITIONS>")
+  set(runtime_includes "$<TARGET_PROPERTY:Stencilc::runtime,INTERFACE_INCLUDE_DIRECTORIES>")
+  # $<SEMICOLON> keeps each expression one list element here; COMMAND_EXPAND_LISTS
+  # splits the evaluated "-Ia;-Ib" into arguments. Empty lists give no argument.
+  set(clang_args
+      -std=c++17
+      "$<$<BOOL:${includes}>:-I$<JOIN:${includes},$<SEMICOLON>-I>>"
+      "$<$<BOOL:${definitions}>:-D$<JOIN:${definitions},$<SEMICOLON>-D>>"
+      "$<$<BOOL:${runtime_includes}>:-I$<JOIN:${runtime_includes},$<SEMICOLON>-I>>")
+
+  set(out_dir "${CMAKE_CURRENT_BINARY_DIR}/stencilc/${target}")
+  file(MAKE_DIRECTORY "${out_dir}")
+  set(stems "")
+  set(generated "")
+  foreach(file IN LISTS ARG_FILES)
+    get_filename_component(source "${file}" ABSOLUTE BASE_DIR "${CMAKE_CURRENT_SOURCE_DIR}")
+    get_source_file_property(is_generated "${source}" GENERATED)
+    if(NOT EXISTS "${source}" AND NOT is_generated)
+      message(FATAL_ERROR "stencilc_add_sources(${target}): FILES entry '${file}' does not exist "
+                          "(a misspelled keyword? the keywords are FILES and BACKENDS)")
+    endif()
+    get_filename_component(stem "${source}" NAME_WLE)
+    if(stem IN_LIST stems)
+      message(FATAL_ERROR "stencilc_add_sources(${target}): two FILES named '${stem}': their "
+                          "generated files would collide; rename one or use another target")
+    endif()
+    list(APPEND stems "${stem}")
+    set(outputs "")
+    foreach(suffix IN LISTS suffixes)
+      list(APPEND outputs "${out_dir}/${stem}${suffix}")
+    endforeach()
+    set(depfile "${out_dir}/${stem}.stencil.d")
+    file(RELATIVE_PATH shown "${CMAKE_BINARY_DIR}" "${out_dir}/${stem}")
+    add_custom_command(
+      OUTPUT ${outputs}
+      COMMAND Stencilc::stencilc "${source}" -o "${out_dir}" "--emit=${emit}"
+              "--depfile=${depfile}" -- ${clang_args}
+      DEPENDS "${source}" Stencilc::stencilc
+      DEPFILE "${depfile}"
+      COMMENT "stencilc: generating ${shown}.stencil.* (${ARG_BACKENDS})"
+      COMMAND_EXPAND_LISTS
+      VERBATIM)
+    list(APPEND generated ${outputs})
+  endforeach()
+
+  target_sources(${target} PRIVATE ${generated})
+  source_group("stencilc generated" FILES ${generated})
+
+  if(NOT TARGET OpenMP::OpenMP_CXX)
+    find_package(OpenMP REQUIRED COMPONENTS CXX)
+  endif()
+  target_link_libraries(${target} PRIVATE Stencilc::runtime OpenMP::OpenMP_CXX)
+  if("cuda" IN_LIST ARG_BACKENDS)
+    if(NOT TARGET CUDA::cudart)
+      find_package(CUDAToolkit REQUIRED)
+    endif()
+    target_link_libraries(${target} PRIVATE CUDA::cudart)
+    target_compile_features(${target} PRIVATE cuda_std_17)
+  endif()
+endfunction()

@@ -1,0 +1,90 @@
+#!/usr/bin/env bash
+# gpu_check.sh - runs on the GPU machine (nvcc, no Clang 16): builds every
+# example of a bundle made by tools/make_gpu_bundle.sh with nvcc, and runs
+# each with --backend=cuda --check at a few sizes (one of them not a multiple
+# of the CUDA block), plus the OpenMP code once. Prints the GPU, the CUDA
+# version, pass/fail and the time per step; exits 1 on any failure.
+#
+#   gpu_check.sh [BUNDLE_DIR]     (default: ./gpu-bundle)
+#
+# Environment: CUDA_ARCH (default sm_90), STEPS (default 10), NVCC (default nvcc).
+set -uo pipefail
+
+bundle=$(cd "${1:-gpu-bundle}" && pwd)
+arch=${CUDA_ARCH:-sm_90}
+steps=${STEPS:-10}
+nvcc=${NVCC:-nvcc}
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+include="$bundle/runtime/include"
+[[ -d $include ]] || include="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/runtime/include"
+
+echo "== nvidia-smi"
+nvidia-smi || echo "gpu_check: nvidia-smi failed"
+echo
+echo "== nvcc"
+"$nvcc" --version | tail -n 2
+[[ -f $bundle/MANIFEST ]] && { echo; echo "== bundle"; cat "$bundle/MANIFEST"; }
+
+# Sizes per example: a small one, and a larger one that no block size divides.
+declare -A sizes=(
+  [diffusion3d]="64,64,64 253,251,127"
+  [varcoef3d]="64,64,64 253,251,127"
+  [heat2d]="256,256 2049,1023"
+)
+
+results=()
+failed=0
+record() { # name status detail
+  results+=("$(printf '%-12s %-28s %-5s %s' "$1" "$2" "$3" "$4")")
+  [[ $3 == PASS ]] || failed=1
+}
+
+for dir in "$bundle"/*/gen; do
+  example=$(basename "$(dirname "$dir")")
+  source="$bundle/$example/$example.cpp"
+  binary="$work/$example"
+  echo
+  echo "== $example: build"
+  build=("$nvcc" -std=c++17 -O3 "-arch=$arch" -Xcompiler -fopenmp -I "$include"
+         "$source" "$dir"/*.stencil.cu "$dir"/*.stencil.cpp -o "$binary" -lgomp)
+  echo "${build[*]}"
+  if ! "${build[@]}"; then
+    record "$example" "build" FAIL "nvcc failed"
+    continue
+  fi
+  runs=()
+  for size in ${sizes[$example]:-64,64,64}; do
+    runs+=("cuda $size")
+  done
+  runs+=("openmp ${sizes[$example]%% *}")
+  for run in "${runs[@]}"; do
+    read -r backend size <<<"$run"
+    echo
+    echo "== $example --backend=$backend --size=$size --steps=$steps --check"
+    log="$work/$example.log"
+    "$binary" --backend="$backend" --size="$size" --steps="$steps" --check 2>&1 | tee "$log"
+    rc=${PIPESTATUS[0]}
+    time=$(grep -o 'time per step: [0-9.]* ms' "$log" | head -n 1 | sed 's/time per step: //')
+    check=$(grep -m1 '^check:' "$log" | sed 's/.*reference: //')
+    if [[ $rc -eq 0 ]]; then
+      record "$example" "$backend $size" PASS "${time:-?} per step; ${check}"
+    else
+      record "$example" "$backend $size" FAIL "exit code $rc; ${check}"
+    fi
+  done
+done
+
+echo
+echo "== summary ($(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -n 1), $("$nvcc" --version | grep -o 'release [0-9.]*'))"
+printf '%s\n' "${results[@]}"
+if ((${#results[@]} == 0)); then
+  echo "gpu_check: no examples found in $bundle (expected <example>/gen/)"
+  exit 1
+fi
+if ((failed)); then
+  echo "gpu_check: FAIL"
+  exit 1
+fi
+echo "gpu_check: PASS"
