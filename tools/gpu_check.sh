@@ -27,9 +27,20 @@ echo "== nvcc"
 "$nvcc" --version | tail -n 2
 [[ -f $bundle/MANIFEST ]] && { echo; echo "== bundle"; cat "$bundle/MANIFEST"; }
 
+# The ceiling for memory-bound kernels, measured in the same run: effective
+# bandwidths below are also given as a ratio to it.
+echo
+echo "== device-to-device copy bandwidth"
+copy_gbs=""
+if "$nvcc" -O3 "-arch=$arch" "$bundle/copy_bandwidth.cu" -o "$work/copy_bandwidth"; then
+  copy_line=$("$work/copy_bandwidth" 1024) && echo "$copy_line"
+  copy_gbs=$(sed -n 's/^copy bandwidth: \([0-9.]*\) GB\/s.*/\1/p' <<<"${copy_line:-}")
+fi
+[[ -n $copy_gbs ]] || echo "gpu_check: copy bandwidth not measured"
+
 # Sizes per example: a small one, and a larger one that no block size divides.
 declare -A sizes=(
-  [diffusion3d]="64,64,64 253,251,127"
+  [diffusion3d]="64,64,64 253,251,127 512,512,256"
   [varcoef3d]="64,64,64 253,251,127"
   [heat2d]="256,256 2049,1023"
 )
@@ -67,6 +78,10 @@ for dir in "$bundle"/*/gen; do
     "$binary" --backend="$backend" --size="$size" --steps="$steps" --check 2>&1 | tee "$log"
     rc=${PIPESTATUS[0]}
     time=$(grep -o 'time per step: [0-9.]* ms' "$log" | head -n 1 | sed 's/time per step: //')
+    gbs=$(sed -n 's/.* \([0-9.]*\) GB\/s effective.*/\1/p' "$log" | head -n 1)
+    if [[ $backend == cuda && -n $gbs && -n $copy_gbs ]]; then
+      time="$time ($gbs GB/s, $(awk -v a="$gbs" -v b="$copy_gbs" 'BEGIN { printf "%.2f", a / b }') of copy)"
+    fi
     check=$(grep -m1 '^check:' "$log" | sed 's/.*reference: //')
     if [[ $rc -eq 0 ]]; then
       record "$example" "$backend $size" PASS "${time:-?} per step; ${check}"

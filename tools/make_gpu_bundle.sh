@@ -12,7 +12,7 @@
 #   <example>/gen/<example>.stencil.{cu,cpp}  stencilc's CUDA and OpenMP code
 #   common/                                   the examples' shared harness
 #   runtime/include/                          the runtime headers
-#   gpu_check.sh, MANIFEST                    the check, and what made the bundle
+#   gpu_check.sh, copy_bandwidth.cu, MANIFEST the check, the copy ceiling, what made the bundle
 # On the GPU machine: bash gpu-bundle/gpu_check.sh gpu-bundle
 set -euo pipefail
 
@@ -32,6 +32,7 @@ mkdir -p "$out/runtime"
 cp -r "$root/runtime/include" "$out/runtime/include"
 cp -r "$root/dsl-examples/common" "$out/common"
 cp "$root/tools/gpu_check.sh" "$out/gpu_check.sh"
+cp "$root/tools/copy_bandwidth.cu" "$out/copy_bandwidth.cu"
 for example in "${examples[@]}"; do
   mkdir -p "$out/$example/gen"
   cp "$root/dsl-examples/$example/$example.cpp" "$out/$example/"
