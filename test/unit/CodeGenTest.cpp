@@ -505,7 +505,9 @@ TEST_F(CodeGenTest, OpenMPFile) {
                      "float, float, float, float, const float *, float *)),\n"
                      "    /*launch=*/&stencilc_ns_Diffusion3d_openmp,\n"
                      "    /*variant=*/\"grid\",\n"
-                     "    /*source=*/\"diffusion.cpp:12\"});\n"),
+                     "    /*source=*/\"diffusion.cpp:12\",\n"
+                     "    /*halo=*/{{0, 0}, {0, 0}, {0, 0}, {0, 0}},\n"
+                     "    /*irHash=*/\""),
             std::string::npos)
       << Out;
   EXPECT_NE(Out.find("    /*typeKey=*/nullptr,\n"

@@ -186,7 +186,7 @@ std::string CudaEmitter::emit(const planning::ModulePlan &Plan) const {
         W.blank();
         emitGridLauncher(W, *SP.Stencil, Symbols[I]);
         W.blank();
-        printRegistration(W, *SP.Stencil, Symbols[I], "stencil::Backend::Cuda",
+        printRegistration(W, *SP.Stencil, *SP.Info, Symbols[I], "stencil::Backend::Cuda",
                           "stencilc_" + Symbols[I] + "_cuda_launch", V);
         break;
       }

@@ -118,7 +118,7 @@ std::string OpenMPEmitter::emit(const planning::ModulePlan &Plan) const {
         W.blank();
         emitGrid(W, *SP.Stencil, Symbols[I]);
         W.blank();
-        printRegistration(W, *SP.Stencil, Symbols[I],
+        printRegistration(W, *SP.Stencil, *SP.Info, Symbols[I],
                           "stencil::Backend::OpenMP",
                           "stencilc_" + Symbols[I] + "_openmp", V);
         break;

@@ -1,5 +1,6 @@
 //===- RegistrationGlue.cpp - Where generated code meets the runtime ------===//
 #include "stencilc/CodeGen/RegistrationGlue.h"
+#include "stencilc/IR/StencilHash.h"
 #include "stencilc/Basic/Version.h"
 #include <map>
 #include <set>
@@ -150,6 +151,7 @@ bool codegen::printArgumentUnpacking(CodeWriter &W, const ir::Stencil &S,
 }
 
 void codegen::printRegistration(CodeWriter &W, const ir::Stencil &S,
+                                const analysis::StencilInfo &Info,
                                 std::string_view Symbol,
                                 std::string_view BackendEnumerator,
                                 std::string_view Launcher,
@@ -177,8 +179,14 @@ void codegen::printRegistration(CodeWriter &W, const ir::Stencil &S,
   W.line("/*signature=*/&typeid(void({})),", Signature);
   W.line("/*launch=*/&{},", Launcher);
   W.line("/*variant=*/{},", cStringLiteral(planning::variantName(V)));
-  W.line("/*source=*/{}}});",
+  W.line("/*source=*/{},",
          cStringLiteral(fmt::format("{}:{}", S.Loc.File, S.Loc.Line)));
+  std::string Halo;
+  for (unsigned D = 0; D < ir::MaxDims; ++D)
+    Halo += fmt::format("{}{{{}, {}}}", D ? ", " : "", Info.Width[D].Lo,
+                        Info.Width[D].Hi);
+  W.line("/*halo=*/{{{}}},", Halo);
+  W.line("/*irHash=*/{}}});", cStringLiteral(ir::hashStencil(S)));
   W.dedent();
   W.dedent();
 }

@@ -54,6 +54,10 @@ struct GeneratedStencil {
   GeneratedLaunchFn launch;
   const char *variant;      ///< "grid" (one thread per point), ...
   const char *source;       ///< "file:line" of the stencil.
+  /// Points needed around each point, per dimension: {negative side, positive
+  /// side}, x first (stencilc's analysis). Fields need at least this halo.
+  int halo[4][2];
+  const char *irHash;       ///< Fingerprint of the stencil's IR (16 hex digits).
 };
 
 namespace detail {

@@ -79,6 +79,12 @@ void runGenerated(Backend B, const StencilT &S, ParamList<P...>, const Grid &G, 
 
 } // namespace detail
 
+/// The generated code registered for \p S on backend \p B (a functor object
+/// or a function), or null: its halo, variant, source and launcher.
+template <typename StencilT> const GeneratedStencil *generatedFor(Backend B, const StencilT &S) {
+  return detail::lookupGenerated(B, S);
+}
+
 /// Runs stencilc's generated code for backend B over a Loop's range. The
 /// CUDA engine expects device pointers and launches asynchronously on the
 /// default stream (call stencil::deviceSynchronize() before reading back).

@@ -47,6 +47,10 @@ struct STENCIL_KERNEL Diffusion3d {
 // CUDA-NEXT:     /*dims=*/3,
 // CUDA-NEXT:     /*signature=*/&typeid(void(float, float, float, float, float, float, float, const float *, float *)),
 // CUDA-NEXT:     /*launch=*/&stencilc_seed_Diffusion3d_cuda_launch,
+// CUDA-NEXT:     /*variant=*/"grid",
+// CUDA-NEXT:     /*source=*/"{{.*}}diffusion3d.cpp:11",
+// CUDA-NEXT:     /*halo=*/{{[{][{]}}1, 1}, {1, 1}, {1, 1}, {0, 0{{[}][}]}},
+// CUDA-NEXT:     /*irHash=*/"{{[0-9a-f]+}}"});
 
 // CPU:      #include <stencil/generated.hpp>
 // CPU-NOT:  cuda

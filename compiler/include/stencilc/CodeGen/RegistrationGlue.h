@@ -69,6 +69,7 @@ bool printArgumentUnpacking(CodeWriter &W, const ir::Stencil &S,
 /// stencil::registerGenerated({...});` for \p Launcher.
 /// \p BackendEnumerator is "stencil::Backend::Cuda" or "...::OpenMP".
 void printRegistration(CodeWriter &W, const ir::Stencil &S,
+                       const analysis::StencilInfo &Info,
                        std::string_view Symbol,
                        std::string_view BackendEnumerator,
                        std::string_view Launcher, planning::VariantKind V);
