@@ -5,6 +5,7 @@
 /// stencils. Diagnostics go to a sink that records ids, ranges and arguments.
 ///
 //===----------------------------------------------------------------------===//
+#include "IRBuilders.h"
 #include "stencilc/Analysis/AnalyzeStencil.h"
 #include "stencilc/Analysis/CheckAccesses.h"
 #include "stencilc/Analysis/CountCost.h"
@@ -14,76 +15,9 @@
 using namespace stencilc;
 using namespace stencilc::analysis;
 using namespace stencilc::ir;
+using namespace stencilc::ir::build;
 
 namespace {
-
-const Type F32(ScalarKind::Float32);
-const Type F64(ScalarKind::Float64);
-const Type I32(ScalarKind::Int32);
-const Type Bool(ScalarKind::Bool);
-
-/// Distinct, recognisable source ranges so diagnostics can be checked.
-SourceRange at(unsigned Begin) { return {Begin, Begin + 1}; }
-
-ExprRef load(unsigned Param, Offset Off, SourceRange R = {}, Type Ty = F32) {
-  return std::make_shared<LoadExpr>(Ty, Param, Off, R);
-}
-ExprRef param(unsigned Param, Type Ty = F32) {
-  return std::make_shared<ParamRefExpr>(Ty, Param, SourceRange{});
-}
-ExprRef local(unsigned Local, Type Ty = F32) {
-  return std::make_shared<LocalRefExpr>(Ty, Local, SourceRange{});
-}
-ExprRef fconst(double V, Type Ty = F32) {
-  return std::make_shared<ConstantExpr>(Ty, 0, V, SourceRange{});
-}
-ExprRef iconst(std::int64_t V, Type Ty = I32) {
-  return std::make_shared<ConstantExpr>(Ty, V, 0.0, SourceRange{});
-}
-ExprRef binary(BinaryOp Op, ExprRef L, ExprRef R) {
-  Type Ty = isComparisonOrLogical(Op) ? Bool : L->type();
-  return std::make_shared<BinaryExpr>(Ty, Op, std::move(L), std::move(R),
-                                      SourceRange{});
-}
-ExprRef add(ExprRef L, ExprRef R) {
-  return binary(BinaryOp::Add, std::move(L), std::move(R));
-}
-ExprRef mul(ExprRef L, ExprRef R) {
-  return binary(BinaryOp::Mul, std::move(L), std::move(R));
-}
-ExprRef call(MathFunc F, Type Ty, std::vector<ExprRef> Args) {
-  return std::make_shared<CallExpr>(Ty, F, std::move(Args), SourceRange{});
-}
-ExprRef neg(ExprRef E) {
-  Type Ty = E->type();
-  return std::make_shared<UnaryExpr>(Ty, UnaryOp::Neg, std::move(E),
-                                     SourceRange{});
-}
-ExprRef select(ExprRef C, ExprRef T, ExprRef F) {
-  Type Ty = T->type();
-  return std::make_shared<SelectExpr>(Ty, std::move(C), std::move(T),
-                                      std::move(F), SourceRange{});
-}
-StmtRef store(unsigned Param, ExprRef V, SourceRange R = {}) {
-  return std::make_shared<StoreStmt>(Param, std::move(V), R);
-}
-StmtRef assign(unsigned Local, ExprRef V) {
-  return std::make_shared<AssignStmt>(Local, std::move(V), SourceRange{});
-}
-StmtRef decl(unsigned Local, ExprRef Init) {
-  return std::make_shared<LocalDeclStmt>(Local, std::move(Init), SourceRange{});
-}
-StmtRef block(std::vector<StmtRef> Body) {
-  return std::make_shared<BlockStmt>(std::move(Body), SourceRange{});
-}
-StmtRef ifElse(ExprRef C, StmtRef Then, StmtRef Else) {
-  return std::make_shared<IfStmt>(std::move(C), std::move(Then),
-                                  std::move(Else), SourceRange{});
-}
-StmtRef loop(unsigned Var, std::int64_t Trips, StmtRef Body) {
-  return std::make_shared<ForStmt>(Var, 0, 1, Trips, std::move(Body),
-                                   SourceRange{});
-}
 
 /// A stencil "S" with the index, then one f32 scalar "c" (param 1), then the
 /// given arrays (params 2, 3, ...).
@@ -116,7 +50,7 @@ Stencil sumOf(unsigned Dims, const std::vector<Offset> &Offs, Type Ty = F32) {
   Stencil S = makeStencil(Dims, {{"in", true, Ty}, {"out", false, Ty}});
   ExprRef Sum;
   for (const Offset &Off : Offs) {
-    ExprRef L = load(2, Off, {}, Ty);
+    ExprRef L = load(2, Off, Ty);
     Sum = Sum ? add(Sum, L) : L;
   }
   S.Body = block({store(3, Sum)});
@@ -302,11 +236,11 @@ TEST(CheckAccessesTest, InOutReadAtCentreIsAllowed) {
 TEST(CheckAccessesTest, RaceReportsOneErrorAndANote) {
   // fn = fn[+1x] + fn[-1x] + f: written and read off the centre, twice.
   Stencil S = makeStencil(3, {{"f", true}, {"fn", false}});
-  S.Body = block({store(
-      3,
-      add(add(load(3, {1, 0, 0, 0}, at(11)), load(3, {-1, 0, 0, 0}, at(12))),
-          load(2, {1, 0, 0, 0}, at(13))),
-      at(20))});
+  S.Body = block({store(3,
+                        add(add(load(3, {1, 0, 0, 0}, F32, at(11)),
+                                load(3, {-1, 0, 0, 0}, F32, at(12))),
+                            load(2, {1, 0, 0, 0}, F32, at(13))),
+                        at(20))});
   RecordingSink Sink;
   StencilInfo Info = analyzeStencil(S, Sink);
   ASSERT_EQ(Sink.Diags.size(), 2u);
@@ -324,7 +258,7 @@ TEST(CheckAccessesTest, RaceReportsOneErrorAndANote) {
 
 TEST(CheckAccessesTest, RaceOffsetHasStencilDims) {
   Stencil S = makeStencil(2, {{"u", false}});
-  S.Body = block({store(2, load(2, {0, -1, 0, 0}, at(5)), at(6))});
+  S.Body = block({store(2, load(2, {0, -1, 0, 0}, F32, at(5)), at(6))});
   RecordingSink Sink;
   analyzeStencil(S, Sink);
   ASSERT_EQ(Sink.Diags.size(), 2u);
@@ -333,8 +267,8 @@ TEST(CheckAccessesTest, RaceOffsetHasStencilDims) {
 
 TEST(CheckAccessesTest, RaceOnEachArray) {
   Stencil S = makeStencil(3, {{"a", false}, {"b", false}});
-  S.Body = block({store(2, load(3, {0, 0, 1, 0}, at(1)), at(2)),
-                  store(3, load(2, {0, 0, -1, 0}, at(3)), at(4))});
+  S.Body = block({store(2, load(3, {0, 0, 1, 0}, F32, at(1)), at(2)),
+                  store(3, load(2, {0, 0, -1, 0}, F32, at(3)), at(4))});
   RecordingSink Sink;
   analyzeStencil(S, Sink);
   ASSERT_EQ(Sink.Diags.size(), 4u);
@@ -490,10 +424,10 @@ TEST(CountCostTest, BytesInOutCountsTwiceUnusedNotAtAll) {
                               {"b", false, F32},
                               {"unused", true, F64},
                               {"out", false, F32}});
-  S.Body = block({store(3, add(load(3, {}),
-                               std::make_shared<CastExpr>(
-                                   F32, load(2, {}, {}, F64), SourceRange{}))),
-                  store(5, param(1))});
+  S.Body = block(
+      {store(3, add(load(3, {}), std::make_shared<CastExpr>(
+                                     F32, load(2, {}, F64), SourceRange{}))),
+       store(5, param(1))});
   StencilInfo Info = footprint(S);
   countCost(S, Info);
   EXPECT_EQ(Info.BytesPerPoint, 8 + 2 * 4 + 0 + 4);

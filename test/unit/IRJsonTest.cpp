@@ -6,6 +6,7 @@
 ///
 //===----------------------------------------------------------------------===//
 #include "stencilc/Driver/IRJson.h"
+#include "IRBuilders.h"
 #include "stencilc/Analysis/AnalyzeStencil.h"
 #include "stencilc/IR/IRPrinter.h"
 #include <gtest/gtest.h>
@@ -13,31 +14,10 @@
 
 using namespace stencilc;
 using namespace stencilc::ir;
+using namespace stencilc::ir::build;
 using Json = nlohmann::ordered_json;
 
 namespace {
-
-const Type F32(ScalarKind::Float32);
-const Type F64(ScalarKind::Float64);
-const Type I32(ScalarKind::Int32);
-
-ExprRef load(unsigned Param, Offset Off, Type Ty = F32) {
-  return std::make_shared<LoadExpr>(Ty, Param, Off, SourceRange{});
-}
-ExprRef param(unsigned Param, Type Ty = F32) {
-  return std::make_shared<ParamRefExpr>(Ty, Param, SourceRange{});
-}
-ExprRef binary(BinaryOp Op, ExprRef L, ExprRef R) {
-  Type Ty = L->type();
-  return std::make_shared<BinaryExpr>(Ty, Op, std::move(L), std::move(R),
-                                      SourceRange{});
-}
-StmtRef store(unsigned Param, ExprRef V) {
-  return std::make_shared<StoreStmt>(Param, std::move(V), SourceRange{});
-}
-StmtRef block(std::vector<StmtRef> Body) {
-  return std::make_shared<BlockStmt>(std::move(Body), SourceRange{});
-}
 
 /// The seed framework's 7-point diffusion, as a functor in namespace "phys".
 Stencil diffusion3d() {
@@ -121,9 +101,9 @@ TEST(IRJsonTest, FormattingAndKeyOrder) {
   EXPECT_EQ(keysOf(Doc), (std::vector<std::string>{"stencils"}));
   const Json &S = Doc["stencils"][0];
   EXPECT_EQ(keysOf(S), (std::vector<std::string>{
-                           "name", "qualified_name", "form", "type_key", "dims", "source",
-                           "params", "arrays", "halo", "flops_per_point",
-                           "bytes_per_point", "body"}));
+                           "name", "qualified_name", "form", "type_key", "dims",
+                           "source", "params", "arrays", "halo",
+                           "flops_per_point", "bytes_per_point", "body"}));
   EXPECT_EQ(keysOf(S["source"]),
             (std::vector<std::string>{"file", "line", "column"}));
   EXPECT_EQ(keysOf(S["params"][0]),
@@ -132,7 +112,8 @@ TEST(IRJsonTest, FormattingAndKeyOrder) {
       keysOf(S["arrays"][0]),
       (std::vector<std::string>{"name", "type", "intent", "offsets", "halo"}));
   // Offsets and halos stay on one line each; strings are left alone.
-  EXPECT_NE(Text.find("\n            [-1, 0, 0],\n"), std::string::npos) << Text;
+  EXPECT_NE(Text.find("\n            [-1, 0, 0],\n"), std::string::npos)
+      << Text;
   EXPECT_NE(Text.find("f[-1,0,0]"), std::string::npos) << Text;
   // The same input prints the same text.
   EXPECT_EQ(printModule(M), Text);

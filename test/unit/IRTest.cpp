@@ -5,68 +5,16 @@
 /// the type helpers, the walkers and the names used by later stages.
 ///
 //===----------------------------------------------------------------------===//
+#include "IRBuilders.h"
 #include "stencilc/IR/IRPrinter.h"
 #include "stencilc/IR/Stencil.h"
 #include <gtest/gtest.h>
 
 using namespace stencilc;
 using namespace stencilc::ir;
+using namespace stencilc::ir::build;
 
 namespace {
-
-const Type F32(ScalarKind::Float32);
-const Type F64(ScalarKind::Float64);
-const Type I32(ScalarKind::Int32);
-const Type Bool(ScalarKind::Bool);
-
-ExprRef load(unsigned Param, Offset Off, Type Ty = F32) {
-  return std::make_shared<LoadExpr>(Ty, Param, Off, SourceRange{});
-}
-ExprRef param(unsigned Param, Type Ty = F32) {
-  return std::make_shared<ParamRefExpr>(Ty, Param, SourceRange{});
-}
-ExprRef local(unsigned Local, Type Ty = F32) {
-  return std::make_shared<LocalRefExpr>(Ty, Local, SourceRange{});
-}
-ExprRef fconst(double V, Type Ty = F32) {
-  return std::make_shared<ConstantExpr>(Ty, 0, V, SourceRange{});
-}
-ExprRef iconst(std::int64_t V, Type Ty = I32) {
-  return std::make_shared<ConstantExpr>(Ty, V, 0.0, SourceRange{});
-}
-ExprRef binary(BinaryOp Op, ExprRef L, ExprRef R) {
-  Type Ty = isComparisonOrLogical(Op) ? Bool : L->type();
-  return std::make_shared<BinaryExpr>(Ty, Op, std::move(L), std::move(R),
-                                      SourceRange{});
-}
-ExprRef add(ExprRef L, ExprRef R) {
-  return binary(BinaryOp::Add, std::move(L), std::move(R));
-}
-ExprRef mul(ExprRef L, ExprRef R) {
-  return binary(BinaryOp::Mul, std::move(L), std::move(R));
-}
-StmtRef store(unsigned Param, ExprRef V) {
-  return std::make_shared<StoreStmt>(Param, std::move(V), SourceRange{});
-}
-StmtRef block(std::vector<StmtRef> Body) {
-  return std::make_shared<BlockStmt>(std::move(Body), SourceRange{});
-}
-
-Param indexParam(unsigned Dims) {
-  return {ParamKind::Index,
-          "idx",
-          I32,
-          false,
-          "const stencil::Index<" + std::to_string(Dims) + "> &",
-          {}};
-}
-Param scalarParam(std::string Name, Type Ty = F32) {
-  return {ParamKind::Scalar, std::move(Name), Ty, false, Ty.cppName(), {}};
-}
-Param arrayParam(std::string Name, bool ReadOnly, Type Ty = F32) {
-  std::string Cpp = std::string(ReadOnly ? "const " : "") + Ty.cppName() + " *";
-  return {ParamKind::Array, std::move(Name), Ty, ReadOnly, Cpp, {}};
-}
 
 /// fn = cc*f + cw*f[-x] + ce*f[+x] + cs*f[-y] + cn*f[+y] + cb*f[-z] + ct*f[+z]
 Stencil diffusion3d() {
