@@ -16,8 +16,9 @@ static std::string escapePath(const std::string &Path) {
   return Out;
 }
 
-std::string stencilc::formatDepfile(const std::vector<std::string> &Targets,
-                                    const std::vector<std::string> &Dependencies) {
+std::string
+stencilc::formatDepfile(const std::vector<std::string> &Targets,
+                        const std::vector<std::string> &Dependencies) {
   std::string Out;
   for (size_t I = 0; I < Targets.size(); ++I)
     Out += (I ? " " : "") + escapePath(Targets[I]);

@@ -1,11 +1,11 @@
 //===- IRJson.cpp - The --emit=ir JSON document ---------------------------===//
 #include "stencilc/Driver/IRJson.h"
 #include "stencilc/IR/IRPrinter.h"
-#include <regex>
 #include <cassert>
 #include <cmath>
 #include <cstdint>
 #include <nlohmann/json.hpp>
+#include <regex>
 
 using namespace stencilc;
 using namespace stencilc::ir;
@@ -98,7 +98,8 @@ static Json stencilJson(const Stencil &S, const analysis::StencilInfo &Info) {
 /// Puts arrays of plain numbers ([dx, dy, dz], [lo, hi]) on one line: the
 /// dump stays readable and golden tests can match one offset per line.
 static std::string collapseNumberLists(const std::string &Text) {
-  static const std::regex NumberList(R"(\[\s*(-?[0-9.eE+-]+(\s*,\s*-?[0-9.eE+-]+)*)\s*\])");
+  static const std::regex NumberList(
+      R"(\[\s*(-?[0-9.eE+-]+(\s*,\s*-?[0-9.eE+-]+)*)\s*\])");
   static const std::regex Spaces(R"(\s*,\s*)");
   std::string Out;
   auto Begin = std::sregex_iterator(Text.begin(), Text.end(), NumberList);

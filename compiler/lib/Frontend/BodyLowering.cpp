@@ -66,7 +66,8 @@ private:
   void lowerFor(const ForStmt *For, StmtList &Out);
   void lowerIf(const IfStmt *If, StmtList &Out, bool TailReturn);
   void lowerExprStmt(const Expr *E, StmtList &Out);
-  void lowerAssign(const Expr *LHS, const Expr *E, ExprRef Value, StmtList &Out);
+  void lowerAssign(const Expr *LHS, const Expr *E, ExprRef Value,
+                   StmtList &Out);
   void lowerTail(const Stmt *St, StmtList &Out);
 
   // Expressions: null after reporting an error.
@@ -78,18 +79,21 @@ private:
   ExprRef lowerLoad(const ArraySubscriptExpr *E);
   ExprRef lowerMemberCall(const CXXMemberCallExpr *E);
   ExprRef lowerCall(const CallExpr *E, StmtList &Out);
-  ExprRef inlineHelper(const CallExpr *E, const FunctionDecl *Def, StmtList &Out);
+  ExprRef inlineHelper(const CallExpr *E, const FunctionDecl *Def,
+                       StmtList &Out);
   ExprRef constantOf(const Expr *E);
 
   // Pieces.
   std::optional<ir::Type> typeOf(const Expr *E);
   std::optional<Binding> lookup(const Expr *E);
   std::optional<ir::Offset> ixOffsets(const Expr *Index, unsigned &Count);
-  std::optional<std::pair<unsigned, ir::Offset>> arrayAccess(const ArraySubscriptExpr *E);
+  std::optional<std::pair<unsigned, ir::Offset>>
+  arrayAccess(const ArraySubscriptExpr *E);
   unsigned addLocal(llvm::StringRef Name, ir::Type Ty);
   ExprRef castTo(ir::Type Ty, ExprRef E, clang::SourceRange R);
   ExprRef localRef(unsigned Local, clang::SourceRange R) {
-    return std::make_shared<ir::LocalRefExpr>(S.Locals[Local].Ty, Local, toIRRange(R));
+    return std::make_shared<ir::LocalRefExpr>(S.Locals[Local].Ty, Local,
+                                              toIRRange(R));
   }
   Frame &frame() { return Frames.back(); }
 
@@ -107,7 +111,8 @@ private:
 
 } // namespace
 
-void BodyLowering::error(DiagId Id, clang::SourceRange R, llvm::ArrayRef<std::string> Args) {
+void BodyLowering::error(DiagId Id, clang::SourceRange R,
+                         llvm::ArrayRef<std::string> Args) {
   Failed = true;
   Diags.report(Id, toIRRange(R), Args);
   for (size_t I = Frames.size(); I-- > 1;)
@@ -118,9 +123,10 @@ void BodyLowering::error(DiagId Id, clang::SourceRange R, llvm::ArrayRef<std::st
 bool BodyLowering::run(const FunctionDecl *FD) {
   Frames.push_back({FD, {}, std::nullopt, {}});
   for (unsigned I = 0; I < FD->getNumParams(); ++I) {
-    Binding::KindT Kind = S.Params[I].Kind == ir::ParamKind::Index    ? Binding::Index
-                          : S.Params[I].Kind == ir::ParamKind::Array ? Binding::Array
-                                                                     : Binding::Scalar;
+    Binding::KindT Kind =
+        S.Params[I].Kind == ir::ParamKind::Index   ? Binding::Index
+        : S.Params[I].Kind == ir::ParamKind::Array ? Binding::Array
+                                                   : Binding::Scalar;
     frame().Vars[FD->getParamDecl(I)] = {Kind, I};
   }
   StmtList Body;
@@ -131,14 +137,16 @@ bool BodyLowering::run(const FunctionDecl *FD) {
       continue;
     lowerStmt(Child, Body);
   }
-  S.Body = std::make_shared<ir::BlockStmt>(std::move(Body), toIRRange(CS->getSourceRange()));
+  S.Body = std::make_shared<ir::BlockStmt>(std::move(Body),
+                                           toIRRange(CS->getSourceRange()));
   return !Failed;
 }
 
 //===-- Pieces -----------------------------------------------------------===//
 
 std::optional<ir::Type> BodyLowering::typeOf(const Expr *E) {
-  if (std::optional<ir::Type> Ty = stencilc::frontend::toScalarType(E->getType()))
+  if (std::optional<ir::Type> Ty =
+          stencilc::frontend::toScalarType(E->getType()))
     return Ty;
   if (E->getType()->isPointerType()) {
     if (std::optional<Binding> B = lookup(E); B && B->Kind == Binding::Array) {
@@ -146,7 +154,8 @@ std::optional<ir::Type> BodyLowering::typeOf(const Expr *E) {
       return std::nullopt;
     }
   }
-  error(DiagId::err_unsupported_type, E, {E->getType().getAsString(Ctx.getPrintingPolicy())});
+  error(DiagId::err_unsupported_type, E,
+        {E->getType().getAsString(Ctx.getPrintingPolicy())});
   return std::nullopt;
 }
 
@@ -175,7 +184,8 @@ unsigned BodyLowering::addLocal(llvm::StringRef Name, ir::Type Ty) {
     return false;
   };
   for (unsigned Suffix = 1; Taken(Unique); ++Suffix)
-    Unique = (Name.empty() ? std::string("tmp") : Name.str()) + "_" + std::to_string(Suffix);
+    Unique = (Name.empty() ? std::string("tmp") : Name.str()) + "_" +
+             std::to_string(Suffix);
   LocalNames.insert(Unique);
   S.Locals.push_back({Unique, Ty});
   return static_cast<unsigned>(S.Locals.size() - 1);
@@ -187,16 +197,19 @@ ExprRef BodyLowering::castTo(ir::Type Ty, ExprRef E, clang::SourceRange R) {
   return std::make_shared<ir::CastExpr>(Ty, std::move(E), toIRRange(R));
 }
 
-std::optional<ir::Offset> BodyLowering::ixOffsets(const Expr *Index, unsigned &Count) {
+std::optional<ir::Offset> BodyLowering::ixOffsets(const Expr *Index,
+                                                  unsigned &Count) {
   const auto *Call = dyn_cast<CXXMemberCallExpr>(Index->IgnoreParenImpCasts());
-  if (!Call || !Call->getMethodDecl() || Call->getMethodDecl()->getName() != "ix")
+  if (!Call || !Call->getMethodDecl() ||
+      Call->getMethodDecl()->getName() != "ix")
     return std::nullopt;
   std::optional<Binding> Obj = lookup(Call->getImplicitObjectArgument());
   if (!Obj || Obj->Kind != Binding::Index)
     return std::nullopt;
   ir::Offset Off{};
   Count = 0;
-  const TemplateArgumentList *Args = Call->getMethodDecl()->getTemplateSpecializationArgs();
+  const TemplateArgumentList *Args =
+      Call->getMethodDecl()->getTemplateSpecializationArgs();
   auto Add = [&](const TemplateArgument &A) {
     if (A.getKind() == TemplateArgument::Integral && Count < ir::MaxDims)
       Off[Count] = static_cast<int>(A.getAsIntegral().getSExtValue());
@@ -221,12 +234,14 @@ BodyLowering::arrayAccess(const ArraySubscriptExpr *E) {
     // (f + 1)[...], (*p)[...]: anything but a named array.
     std::string Name = "?";
     if (const auto *BO = dyn_cast<BinaryOperator>(Base))
-      if (std::optional<Binding> B = lookup(BO->getLHS()); B && B->Kind == Binding::Array)
+      if (std::optional<Binding> B = lookup(BO->getLHS());
+          B && B->Kind == Binding::Array)
         Name = S.Params[B->Id].Name;
     if (Name != "?")
       error(DiagId::err_pointer_arithmetic, Base, {Name});
     else
-      error(DiagId::err_unsupported_expr, E, {"subscript of something other than an array parameter"});
+      error(DiagId::err_unsupported_expr, E,
+            {"subscript of something other than an array parameter"});
     return std::nullopt;
   }
   const std::string &Name = S.Params[Array->Id].Name;
@@ -253,7 +268,8 @@ StmtRef BodyLowering::lowerBlock(const Stmt *St) {
       lowerStmt(Child, Body);
   else
     lowerStmt(St, Body);
-  return std::make_shared<ir::BlockStmt>(std::move(Body), toIRRange(St->getSourceRange()));
+  return std::make_shared<ir::BlockStmt>(std::move(Body),
+                                         toIRRange(St->getSourceRange()));
 }
 
 void BodyLowering::lowerStmt(const Stmt *St, StmtList &Out) {
@@ -267,7 +283,8 @@ void BodyLowering::lowerStmt(const Stmt *St, StmtList &Out) {
     for (const Decl *D : DS->decls()) {
       if (const auto *VD = dyn_cast<VarDecl>(D))
         lowerDecl(VD, Out);
-      else if (!isa<TypedefNameDecl, StaticAssertDecl, UsingDecl, UsingDirectiveDecl>(D))
+      else if (!isa<TypedefNameDecl, StaticAssertDecl, UsingDecl,
+                    UsingDirectiveDecl>(D))
         error(DiagId::err_unsupported_stmt, D->getSourceRange(),
               {std::string("declaration of a ") + D->getDeclKindName()});
     }
@@ -285,7 +302,8 @@ void BodyLowering::lowerStmt(const Stmt *St, StmtList &Out) {
     if (Frames.size() > 1)
       error(DiagId::err_helper_return, St, {frame().Fn->getNameAsString()});
     else
-      error(DiagId::err_unsupported_stmt, St, {"'return' before the end of the stencil"});
+      error(DiagId::err_unsupported_stmt, St,
+            {"'return' before the end of the stencil"});
     return;
   }
   if (const auto *E = dyn_cast<Expr>(St))
@@ -304,15 +322,18 @@ void BodyLowering::lowerStmt(const Stmt *St, StmtList &Out) {
 
 void BodyLowering::lowerDecl(const VarDecl *VD, StmtList &Out) {
   if (!VD->isLocalVarDecl() || VD->isStaticLocal()) {
-    error(DiagId::err_unsupported_stmt, VD->getSourceRange(), {"static local variable"});
+    error(DiagId::err_unsupported_stmt, VD->getSourceRange(),
+          {"static local variable"});
     return;
   }
   std::optional<ir::Type> Ty = stencilc::frontend::toScalarType(VD->getType());
   if (!Ty || VD->getType()->isReferenceType()) {
     if (VD->getType()->isPointerType())
       if (const Expr *Init = VD->getInit())
-        if (std::optional<Binding> B = lookup(Init); B && B->Kind == Binding::Array) {
-          error(DiagId::err_array_escape, VD->getSourceRange(), {S.Params[B->Id].Name});
+        if (std::optional<Binding> B = lookup(Init);
+            B && B->Kind == Binding::Array) {
+          error(DiagId::err_array_escape, VD->getSourceRange(),
+                {S.Params[B->Id].Name});
           return;
         }
     error(DiagId::err_unsupported_type, VD->getSourceRange(),
@@ -337,11 +358,12 @@ void BodyLowering::lowerDecl(const VarDecl *VD, StmtList &Out) {
       if (!Init)
         return;
     } else {
-      Init = std::make_shared<ir::ConstantExpr>(*Ty, 0, 0.0, toIRRange(VD->getSourceRange()));
+      Init = std::make_shared<ir::ConstantExpr>(
+          *Ty, 0, 0.0, toIRRange(VD->getSourceRange()));
     }
   }
-  Out.push_back(std::make_shared<ir::LocalDeclStmt>(Local, std::move(Init),
-                                                    toIRRange(VD->getSourceRange())));
+  Out.push_back(std::make_shared<ir::LocalDeclStmt>(
+      Local, std::move(Init), toIRRange(VD->getSourceRange())));
 }
 
 /// Reports the first assignment to \p Var inside \p St.
@@ -352,9 +374,11 @@ static const Stmt *findWriteTo(const Stmt *St, const VarDecl *Var) {
     const auto *Ref = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
     return Ref && Ref->getDecl() == Var;
   };
-  if (const auto *BO = dyn_cast<BinaryOperator>(St); BO && BO->isAssignmentOp() && IsVar(BO->getLHS()))
+  if (const auto *BO = dyn_cast<BinaryOperator>(St);
+      BO && BO->isAssignmentOp() && IsVar(BO->getLHS()))
     return St;
-  if (const auto *UO = dyn_cast<UnaryOperator>(St); UO && UO->isIncrementDecrementOp() && IsVar(UO->getSubExpr()))
+  if (const auto *UO = dyn_cast<UnaryOperator>(St);
+      UO && UO->isIncrementDecrementOp() && IsVar(UO->getSubExpr()))
     return St;
   for (const Stmt *Child : St->children())
     if (const Stmt *W = findWriteTo(Child, Var))
@@ -363,52 +387,68 @@ static const Stmt *findWriteTo(const Stmt *St, const VarDecl *Var) {
 }
 
 void BodyLowering::lowerFor(const ForStmt *For, StmtList &Out) {
-  auto Fail = [&](const Stmt *At) { error(DiagId::err_loop_trip_count, At ? At : For, {}); };
+  auto Fail = [&](const Stmt *At) {
+    error(DiagId::err_loop_trip_count, At ? At : For, {});
+  };
   // for (T v = Begin; v OP End; ++v | --v | v += c | v -= c)
   const auto *Init = dyn_cast_or_null<DeclStmt>(For->getInit());
-  const VarDecl *Var = Init && Init->isSingleDecl() ? dyn_cast<VarDecl>(Init->getSingleDecl()) : nullptr;
+  const VarDecl *Var = Init && Init->isSingleDecl()
+                           ? dyn_cast<VarDecl>(Init->getSingleDecl())
+                           : nullptr;
   Expr::EvalResult BeginV, EndV, StepV;
   if (!Var || !Var->getInit() || !Var->getType()->isIntegerType() ||
       !Var->getInit()->EvaluateAsInt(BeginV, Ctx))
     return Fail(For->getInit());
-  const auto *Cond = dyn_cast_or_null<BinaryOperator>(For->getCond() ? For->getCond()->IgnoreParenImpCasts() : nullptr);
+  const auto *Cond = dyn_cast_or_null<BinaryOperator>(
+      For->getCond() ? For->getCond()->IgnoreParenImpCasts() : nullptr);
   auto IsVar = [&](const Expr *E) {
     const auto *Ref = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
     return Ref && Ref->getDecl() == Var;
   };
-  if (!Cond || !Cond->isComparisonOp() || Cond->getOpcode() == BO_EQ || !IsVar(Cond->getLHS()) ||
-      !Cond->getRHS()->EvaluateAsInt(EndV, Ctx))
+  if (!Cond || !Cond->isComparisonOp() || Cond->getOpcode() == BO_EQ ||
+      !IsVar(Cond->getLHS()) || !Cond->getRHS()->EvaluateAsInt(EndV, Ctx))
     return Fail(For->getCond());
   int64_t Step = 0;
   const Expr *Inc = For->getInc() ? For->getInc()->IgnoreParens() : nullptr;
-  if (const auto *UO = dyn_cast_or_null<UnaryOperator>(Inc); UO && UO->isIncrementDecrementOp() && IsVar(UO->getSubExpr()))
+  if (const auto *UO = dyn_cast_or_null<UnaryOperator>(Inc);
+      UO && UO->isIncrementDecrementOp() && IsVar(UO->getSubExpr()))
     Step = UO->isIncrementOp() ? 1 : -1;
   else if (const auto *CA = dyn_cast_or_null<CompoundAssignOperator>(Inc);
-           CA && IsVar(CA->getLHS()) && (CA->getOpcode() == BO_AddAssign || CA->getOpcode() == BO_SubAssign) &&
+           CA && IsVar(CA->getLHS()) &&
+           (CA->getOpcode() == BO_AddAssign ||
+            CA->getOpcode() == BO_SubAssign) &&
            CA->getRHS()->EvaluateAsInt(StepV, Ctx))
-    Step = (CA->getOpcode() == BO_AddAssign ? 1 : -1) * StepV.Val.getInt().getSExtValue();
+    Step = (CA->getOpcode() == BO_AddAssign ? 1 : -1) *
+           StepV.Val.getInt().getSExtValue();
   if (Step == 0)
     return Fail(For->getInc());
 
   int64_t Begin = BeginV.Val.getInt().getSExtValue();
   int64_t End = EndV.Val.getInt().getSExtValue();
   int64_t Trips = -1;
-  auto CeilDiv = [](int64_t A, int64_t B) { return A <= 0 ? 0 : (A + B - 1) / B; };
+  auto CeilDiv = [](int64_t A, int64_t B) {
+    return A <= 0 ? 0 : (A + B - 1) / B;
+  };
   switch (Cond->getOpcode()) {
   case BO_LT:
-    if (Step > 0) Trips = CeilDiv(End - Begin, Step);
+    if (Step > 0)
+      Trips = CeilDiv(End - Begin, Step);
     break;
   case BO_LE:
-    if (Step > 0) Trips = CeilDiv(End - Begin + 1, Step);
+    if (Step > 0)
+      Trips = CeilDiv(End - Begin + 1, Step);
     break;
   case BO_GT:
-    if (Step < 0) Trips = CeilDiv(Begin - End, -Step);
+    if (Step < 0)
+      Trips = CeilDiv(Begin - End, -Step);
     break;
   case BO_GE:
-    if (Step < 0) Trips = CeilDiv(Begin - End + 1, -Step);
+    if (Step < 0)
+      Trips = CeilDiv(Begin - End + 1, -Step);
     break;
   case BO_NE:
-    if ((End - Begin) % Step == 0 && (End - Begin) / Step >= 0) Trips = (End - Begin) / Step;
+    if ((End - Begin) % Step == 0 && (End - Begin) / Step >= 0)
+      Trips = (End - Begin) / Step;
     break;
   default:
     break;
@@ -419,20 +459,23 @@ void BodyLowering::lowerFor(const ForStmt *For, StmtList &Out) {
     error(DiagId::err_loop_var_modified, W, {Var->getNameAsString()});
     return;
   }
-  std::optional<ir::Type> VarTy = stencilc::frontend::toScalarType(Var->getType());
+  std::optional<ir::Type> VarTy =
+      stencilc::frontend::toScalarType(Var->getType());
   if (!VarTy)
     return Fail(Init);
   unsigned Local = addLocal(Var->getName(), *VarTy);
   frame().Vars[Var] = {Binding::Local, Local};
   StmtRef Body = lowerBlock(For->getBody());
-  Out.push_back(std::make_shared<ir::ForStmt>(Local, Begin, Step, Trips, std::move(Body),
-                                              toIRRange(For->getSourceRange())));
+  Out.push_back(
+      std::make_shared<ir::ForStmt>(Local, Begin, Step, Trips, std::move(Body),
+                                    toIRRange(For->getSourceRange())));
 }
 
 void BodyLowering::lowerIf(const IfStmt *If, StmtList &Out, bool TailReturn) {
   if (If->getConditionVariable() || If->isConstexpr()) {
     error(DiagId::err_unsupported_stmt, If,
-          {If->isConstexpr() ? "'if constexpr'" : "a declaration in an if condition"});
+          {If->isConstexpr() ? "'if constexpr'"
+                             : "a declaration in an if condition"});
     return;
   }
   StmtList Scope;
@@ -445,16 +488,19 @@ void BodyLowering::lowerIf(const IfStmt *If, StmtList &Out, bool TailReturn) {
       return lowerBlock(St);
     StmtList Body;
     lowerTail(St, Body);
-    return std::make_shared<ir::BlockStmt>(std::move(Body), toIRRange(St->getSourceRange()));
+    return std::make_shared<ir::BlockStmt>(std::move(Body),
+                                           toIRRange(St->getSourceRange()));
   };
   StmtRef Then = Branch(If->getThen());
   StmtRef Else = If->getElse() ? Branch(If->getElse()) : nullptr;
   if (!Cond)
     return;
-  Target.push_back(std::make_shared<ir::IfStmt>(std::move(Cond), std::move(Then), std::move(Else),
-                                                toIRRange(If->getSourceRange())));
+  Target.push_back(std::make_shared<ir::IfStmt>(
+      std::move(Cond), std::move(Then), std::move(Else),
+      toIRRange(If->getSourceRange())));
   if (If->getInit())
-    Out.push_back(std::make_shared<ir::BlockStmt>(std::move(Scope), toIRRange(If->getSourceRange())));
+    Out.push_back(std::make_shared<ir::BlockStmt>(
+        std::move(Scope), toIRRange(If->getSourceRange())));
 }
 
 /// The statement that ends a helper: a return, a block ending in one, or an
@@ -466,7 +512,8 @@ void BodyLowering::lowerTail(const Stmt *St, StmtList &Out) {
     ExprRef V = lowerExpr(Ret->getRetValue(), Out);
     if (V && frame().Result)
       Out.push_back(std::make_shared<ir::AssignStmt>(
-          *frame().Result, castTo(S.Locals[*frame().Result].Ty, V, Ret->getSourceRange()),
+          *frame().Result,
+          castTo(S.Locals[*frame().Result].Ty, V, Ret->getSourceRange()),
           toIRRange(Ret->getSourceRange())));
     return;
   }
@@ -478,7 +525,8 @@ void BodyLowering::lowerTail(const Stmt *St, StmtList &Out) {
       else
         lowerStmt(Child, Body);
     }
-    Out.push_back(std::make_shared<ir::BlockStmt>(std::move(Body), toIRRange(CS->getSourceRange())));
+    Out.push_back(std::make_shared<ir::BlockStmt>(
+        std::move(Body), toIRRange(CS->getSourceRange())));
     return;
   }
   if (const auto *If = dyn_cast<IfStmt>(St); If && If->getElse())
@@ -495,19 +543,23 @@ void BodyLowering::lowerExprStmt(const Expr *E, StmtList &Out) {
   E = E->IgnoreParens();
   if (const auto *EWC = dyn_cast<ExprWithCleanups>(E))
     E = EWC->getSubExpr()->IgnoreParens();
-  if (const auto *BO = dyn_cast<BinaryOperator>(E); BO && BO->isAssignmentOp()) {
+  if (const auto *BO = dyn_cast<BinaryOperator>(E);
+      BO && BO->isAssignmentOp()) {
     ExprRef RHS = lowerExpr(BO->getRHS(), Out);
     if (!RHS)
       return;
     return lowerAssign(BO->getLHS(), BO, RHS, Out);
   }
-  if (const auto *UO = dyn_cast<UnaryOperator>(E); UO && UO->isIncrementDecrementOp())
+  if (const auto *UO = dyn_cast<UnaryOperator>(E);
+      UO && UO->isIncrementDecrementOp())
     return lowerAssign(UO->getSubExpr(), UO, nullptr, Out);
-  if (const auto *Cast = dyn_cast<ExplicitCastExpr>(E); Cast && Cast->getType()->isVoidType()) {
+  if (const auto *Cast = dyn_cast<ExplicitCastExpr>(E);
+      Cast && Cast->getType()->isVoidType()) {
     (void)lowerExpr(Cast->getSubExpr(), Out); // (void)x: checked, then dropped
     return;
   }
-  if (const auto *Call = dyn_cast<CallExpr>(E); Call && Call->getType()->isVoidType()) {
+  if (const auto *Call = dyn_cast<CallExpr>(E);
+      Call && Call->getType()->isVoidType()) {
     (void)lowerCall(Call, Out);
     return;
   }
@@ -516,7 +568,8 @@ void BodyLowering::lowerExprStmt(const Expr *E, StmtList &Out) {
 
 /// LHS = Value, LHS op= Value, ++LHS, LHS--: \p Op is the assignment
 /// expression, \p Value its lowered right-hand side (null for ++/--).
-void BodyLowering::lowerAssign(const Expr *LHS, const Expr *Op, ExprRef Value, StmtList &Out) {
+void BodyLowering::lowerAssign(const Expr *LHS, const Expr *Op, ExprRef Value,
+                               StmtList &Out) {
   LHS = LHS->IgnoreParens();
   ExprRef Current; // the old value, for compound forms
   std::optional<unsigned> StoreParam, AssignLocal;
@@ -527,20 +580,25 @@ void BodyLowering::lowerAssign(const Expr *LHS, const Expr *Op, ExprRef Value, S
       return;
     if (Access->second != ir::Offset{}) {
       error(DiagId::err_write_off_centre, Sub,
-            {S.Params[Access->first].Name, ir::printOffset(Access->second, S.Dims)});
+            {S.Params[Access->first].Name,
+             ir::printOffset(Access->second, S.Dims)});
       return;
     }
     StoreParam = Access->first;
     Ty = S.Params[Access->first].Ty;
-    Current = std::make_shared<ir::LoadExpr>(Ty, Access->first, ir::Offset{}, toIRRange(Sub->getSourceRange()));
-  } else if (std::optional<Binding> B = lookup(LHS); B && B->Kind == Binding::Local) {
+    Current = std::make_shared<ir::LoadExpr>(Ty, Access->first, ir::Offset{},
+                                             toIRRange(Sub->getSourceRange()));
+  } else if (std::optional<Binding> B = lookup(LHS);
+             B && B->Kind == Binding::Local) {
     AssignLocal = B->Id;
     Ty = S.Locals[B->Id].Ty;
     Current = localRef(B->Id, LHS->getSourceRange());
   } else {
-    std::string What = "assignment to something other than a local variable or 'array[idx.ix()]'";
+    std::string What = "assignment to something other than a local variable or "
+                       "'array[idx.ix()]'";
     if (B && B->Kind == Binding::Scalar)
-      What = "assignment to parameter '" + S.Params[B->Id].Name + "' (copy it into a local)";
+      What = "assignment to parameter '" + S.Params[B->Id].Name +
+             "' (copy it into a local)";
     error(DiagId::err_unsupported_expr, Op, {What});
     return;
   }
@@ -548,25 +606,35 @@ void BodyLowering::lowerAssign(const Expr *LHS, const Expr *Op, ExprRef Value, S
   stencilc::SourceRange R = toIRRange(Op->getSourceRange());
   if (const auto *UO = dyn_cast<UnaryOperator>(Op)) {
     // x++ is x = x + 1 computed in x's type (after promotion for small ints).
-    ir::Type OpTy = Ty.isFloat() ? Ty : (Ty.bytes() < 4 ? ir::Type(ir::ScalarKind::Int32) : Ty);
+    ir::Type OpTy =
+        Ty.isFloat() ? Ty
+                     : (Ty.bytes() < 4 ? ir::Type(ir::ScalarKind::Int32) : Ty);
     ExprRef One = std::make_shared<ir::ConstantExpr>(OpTy, 1, 1.0, R);
     ExprRef Sum = std::make_shared<ir::BinaryExpr>(
         OpTy, UO->isIncrementOp() ? ir::BinaryOp::Add : ir::BinaryOp::Sub,
         castTo(OpTy, Current, Op->getSourceRange()), One, R);
     Value = castTo(Ty, Sum, Op->getSourceRange());
   } else if (const auto *CA = dyn_cast<CompoundAssignOperator>(Op)) {
-    std::optional<ir::Type> LhsTy = stencilc::frontend::toScalarType(CA->getComputationLHSType());
-    std::optional<ir::Type> ResTy = stencilc::frontend::toScalarType(CA->getComputationResultType());
+    std::optional<ir::Type> LhsTy =
+        stencilc::frontend::toScalarType(CA->getComputationLHSType());
+    std::optional<ir::Type> ResTy =
+        stencilc::frontend::toScalarType(CA->getComputationResultType());
     if (!LhsTy || !ResTy) {
-      error(DiagId::err_unsupported_type, Op, {CA->getComputationResultType().getAsString()});
+      error(DiagId::err_unsupported_type, Op,
+            {CA->getComputationResultType().getAsString()});
       return;
     }
     static const std::pair<BinaryOperatorKind, ir::BinaryOp> Ops[] = {
-        {BO_MulAssign, ir::BinaryOp::Mul}, {BO_DivAssign, ir::BinaryOp::Div},
-        {BO_RemAssign, ir::BinaryOp::Rem}, {BO_AddAssign, ir::BinaryOp::Add},
-        {BO_SubAssign, ir::BinaryOp::Sub}, {BO_ShlAssign, ir::BinaryOp::Shl},
-        {BO_ShrAssign, ir::BinaryOp::Shr}, {BO_AndAssign, ir::BinaryOp::BitAnd},
-        {BO_XorAssign, ir::BinaryOp::BitXor}, {BO_OrAssign, ir::BinaryOp::BitOr}};
+        {BO_MulAssign, ir::BinaryOp::Mul},
+        {BO_DivAssign, ir::BinaryOp::Div},
+        {BO_RemAssign, ir::BinaryOp::Rem},
+        {BO_AddAssign, ir::BinaryOp::Add},
+        {BO_SubAssign, ir::BinaryOp::Sub},
+        {BO_ShlAssign, ir::BinaryOp::Shl},
+        {BO_ShrAssign, ir::BinaryOp::Shr},
+        {BO_AndAssign, ir::BinaryOp::BitAnd},
+        {BO_XorAssign, ir::BinaryOp::BitXor},
+        {BO_OrAssign, ir::BinaryOp::BitOr}};
     ir::BinaryOp IROp = ir::BinaryOp::Add;
     for (const auto &P : Ops)
       if (P.first == CA->getOpcode())
@@ -579,9 +647,11 @@ void BodyLowering::lowerAssign(const Expr *LHS, const Expr *Op, ExprRef Value, S
     Value = castTo(Ty, Value, Op->getSourceRange());
   }
   if (StoreParam)
-    Out.push_back(std::make_shared<ir::StoreStmt>(*StoreParam, std::move(Value), R));
+    Out.push_back(
+        std::make_shared<ir::StoreStmt>(*StoreParam, std::move(Value), R));
   else
-    Out.push_back(std::make_shared<ir::AssignStmt>(*AssignLocal, std::move(Value), R));
+    Out.push_back(
+        std::make_shared<ir::AssignStmt>(*AssignLocal, std::move(Value), R));
 }
 
 //===-- Expressions ------------------------------------------------------===//
@@ -596,7 +666,8 @@ ExprRef BodyLowering::lowerExpr(const Expr *E, StmtList &Out) {
     return lowerExpr(Def->getExpr(), Out);
   if (const auto *C = dyn_cast<CastExpr>(E))
     return lowerCast(C, Out);
-  if (isa<IntegerLiteral, FloatingLiteral, CXXBoolLiteralExpr, CharacterLiteral>(E))
+  if (isa<IntegerLiteral, FloatingLiteral, CXXBoolLiteralExpr,
+          CharacterLiteral>(E))
     return constantOf(E);
   if (const auto *Ref = dyn_cast<DeclRefExpr>(E))
     return lowerDeclRef(Ref);
@@ -613,19 +684,21 @@ ExprRef BodyLowering::lowerExpr(const Expr *E, StmtList &Out) {
     --ConditionalDepth;
     if (!Ty || !Cond || !T || !F)
       return nullptr;
-    return std::make_shared<ir::SelectExpr>(*Ty, Cond, castTo(*Ty, T, CO->getSourceRange()),
-                                            castTo(*Ty, F, CO->getSourceRange()),
-                                            toIRRange(CO->getSourceRange()));
+    return std::make_shared<ir::SelectExpr>(
+        *Ty, Cond, castTo(*Ty, T, CO->getSourceRange()),
+        castTo(*Ty, F, CO->getSourceRange()), toIRRange(CO->getSourceRange()));
   }
   if (const auto *Sub = dyn_cast<ArraySubscriptExpr>(E))
     return lowerLoad(Sub);
   if (const auto *MC = dyn_cast<CXXMemberCallExpr>(E))
     return lowerMemberCall(MC);
-  if (const auto *Call = dyn_cast<CallExpr>(E); Call && !isa<CXXOperatorCallExpr>(E))
+  if (const auto *Call = dyn_cast<CallExpr>(E);
+      Call && !isa<CXXOperatorCallExpr>(E))
     return lowerCall(Call, Out);
   if (const auto *ME = dyn_cast<MemberExpr>(E)) {
     if (isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts())) {
-      error(DiagId::err_functor_member, E, {S.Name, ME->getMemberDecl()->getNameAsString()});
+      error(DiagId::err_functor_member, E,
+            {S.Name, ME->getMemberDecl()->getNameAsString()});
       return nullptr;
     }
   }
@@ -639,23 +712,28 @@ ExprRef BodyLowering::constantOf(const Expr *E) {
     return nullptr;
   stencilc::SourceRange R = toIRRange(E->getSourceRange());
   if (const auto *FL = dyn_cast<FloatingLiteral>(E))
-    return std::make_shared<ir::ConstantExpr>(*Ty, 0, FL->getValueAsApproximateDouble(), R);
+    return std::make_shared<ir::ConstantExpr>(
+        *Ty, 0, FL->getValueAsApproximateDouble(), R);
   Expr::EvalResult Result;
   if (!E->EvaluateAsRValue(Result, Ctx) || Result.HasSideEffects) {
-    error(DiagId::err_unsupported_expr, E, {"a constant that cannot be evaluated"});
+    error(DiagId::err_unsupported_expr, E,
+          {"a constant that cannot be evaluated"});
     return nullptr;
   }
   const APValue &V = Result.Val;
   if (V.isFloat()) {
     bool LosesInfo = false;
     llvm::APFloat F = V.getFloat();
-    F.convert(llvm::APFloat::IEEEdouble(), llvm::APFloat::rmNearestTiesToEven, &LosesInfo);
+    F.convert(llvm::APFloat::IEEEdouble(), llvm::APFloat::rmNearestTiesToEven,
+              &LosesInfo);
     return std::make_shared<ir::ConstantExpr>(*Ty, 0, F.convertToDouble(), R);
   }
   if (V.isInt()) {
     const llvm::APSInt &I = V.getInt();
-    int64_t Value = I.isSigned() ? I.getSExtValue() : static_cast<int64_t>(I.getZExtValue());
-    return std::make_shared<ir::ConstantExpr>(*Ty, Value, static_cast<double>(Value), R);
+    int64_t Value = I.isSigned() ? I.getSExtValue()
+                                 : static_cast<int64_t>(I.getZExtValue());
+    return std::make_shared<ir::ConstantExpr>(*Ty, Value,
+                                              static_cast<double>(Value), R);
   }
   error(DiagId::err_unsupported_expr, E, {"a constant of unsupported kind"});
   return nullptr;
@@ -682,11 +760,13 @@ ExprRef BodyLowering::lowerCast(const CastExpr *E, StmtList &Out) {
     break;
   }
   if (E->getSubExpr()->getType()->isPointerType())
-    if (std::optional<Binding> B = lookup(E->getSubExpr()); B && B->Kind == Binding::Array) {
+    if (std::optional<Binding> B = lookup(E->getSubExpr());
+        B && B->Kind == Binding::Array) {
       error(DiagId::err_array_escape, E, {S.Params[B->Id].Name});
       return nullptr;
     }
-  error(DiagId::err_unsupported_expr, E, {std::string("conversion '") + E->getCastKindName() + "'"});
+  error(DiagId::err_unsupported_expr, E,
+        {std::string("conversion '") + E->getCastKindName() + "'"});
   return nullptr;
 }
 
@@ -740,57 +820,69 @@ ExprRef BodyLowering::lowerUnary(const UnaryOperator *E, StmtList &Out) {
     Op = ir::UnaryOp::BitNot;
     break;
   case UO_Deref:
-    if (std::optional<Binding> B = lookup(E->getSubExpr()); B && B->Kind == Binding::Array) {
+    if (std::optional<Binding> B = lookup(E->getSubExpr());
+        B && B->Kind == Binding::Array) {
       error(DiagId::err_pointer_arithmetic, E, {S.Params[B->Id].Name});
       return nullptr;
     }
-    if (const auto *BO = dyn_cast<BinaryOperator>(E->getSubExpr()->IgnoreParenImpCasts()))
-      if (std::optional<Binding> B = lookup(BO->getLHS()); B && B->Kind == Binding::Array) {
+    if (const auto *BO =
+            dyn_cast<BinaryOperator>(E->getSubExpr()->IgnoreParenImpCasts()))
+      if (std::optional<Binding> B = lookup(BO->getLHS());
+          B && B->Kind == Binding::Array) {
         error(DiagId::err_pointer_arithmetic, E, {S.Params[B->Id].Name});
         return nullptr;
       }
     [[fallthrough]];
   default:
     error(DiagId::err_unsupported_expr, E,
-          {E->isIncrementDecrementOp() ? "increment or decrement inside an expression"
-                                       : std::string("operator '") +
-                                             UnaryOperator::getOpcodeStr(E->getOpcode()).str() + "'"});
+          {E->isIncrementDecrementOp()
+               ? "increment or decrement inside an expression"
+               : std::string("operator '") +
+                     UnaryOperator::getOpcodeStr(E->getOpcode()).str() + "'"});
     return nullptr;
   }
   std::optional<ir::Type> Ty = typeOf(E);
   ExprRef Sub = lowerExpr(E->getSubExpr(), Out);
   if (!Ty || !Sub)
     return nullptr;
-  return std::make_shared<ir::UnaryExpr>(*Ty, Op, Sub, toIRRange(E->getSourceRange()));
+  return std::make_shared<ir::UnaryExpr>(*Ty, Op, Sub,
+                                         toIRRange(E->getSourceRange()));
 }
 
 ExprRef BodyLowering::lowerBinary(const BinaryOperator *E, StmtList &Out) {
-  if (E->getLHS()->getType()->isPointerType() || E->getRHS()->getType()->isPointerType()) {
+  if (E->getLHS()->getType()->isPointerType() ||
+      E->getRHS()->getType()->isPointerType()) {
     std::string Name = "?";
     for (const Expr *Side : {E->getLHS(), E->getRHS()})
-      if (std::optional<Binding> B = lookup(Side); B && B->Kind == Binding::Array)
+      if (std::optional<Binding> B = lookup(Side);
+          B && B->Kind == Binding::Array)
         Name = S.Params[B->Id].Name;
     error(DiagId::err_pointer_arithmetic, E, {Name});
     return nullptr;
   }
   if (E->isAssignmentOp() || E->getOpcode() == BO_Comma) {
     error(DiagId::err_unsupported_expr, E,
-          {E->isAssignmentOp() ? "assignment inside an expression" : "comma operator"});
+          {E->isAssignmentOp() ? "assignment inside an expression"
+                               : "comma operator"});
     return nullptr;
   }
   static const std::pair<BinaryOperatorKind, ir::BinaryOp> Ops[] = {
-      {BO_Mul, ir::BinaryOp::Mul},    {BO_Div, ir::BinaryOp::Div},       {BO_Rem, ir::BinaryOp::Rem},
-      {BO_Add, ir::BinaryOp::Add},    {BO_Sub, ir::BinaryOp::Sub},       {BO_Shl, ir::BinaryOp::Shl},
-      {BO_Shr, ir::BinaryOp::Shr},    {BO_LT, ir::BinaryOp::LT},         {BO_GT, ir::BinaryOp::GT},
-      {BO_LE, ir::BinaryOp::LE},      {BO_GE, ir::BinaryOp::GE},         {BO_EQ, ir::BinaryOp::EQ},
-      {BO_NE, ir::BinaryOp::NE},      {BO_And, ir::BinaryOp::BitAnd},    {BO_Xor, ir::BinaryOp::BitXor},
-      {BO_Or, ir::BinaryOp::BitOr},   {BO_LAnd, ir::BinaryOp::LAnd},     {BO_LOr, ir::BinaryOp::LOr}};
+      {BO_Mul, ir::BinaryOp::Mul},    {BO_Div, ir::BinaryOp::Div},
+      {BO_Rem, ir::BinaryOp::Rem},    {BO_Add, ir::BinaryOp::Add},
+      {BO_Sub, ir::BinaryOp::Sub},    {BO_Shl, ir::BinaryOp::Shl},
+      {BO_Shr, ir::BinaryOp::Shr},    {BO_LT, ir::BinaryOp::LT},
+      {BO_GT, ir::BinaryOp::GT},      {BO_LE, ir::BinaryOp::LE},
+      {BO_GE, ir::BinaryOp::GE},      {BO_EQ, ir::BinaryOp::EQ},
+      {BO_NE, ir::BinaryOp::NE},      {BO_And, ir::BinaryOp::BitAnd},
+      {BO_Xor, ir::BinaryOp::BitXor}, {BO_Or, ir::BinaryOp::BitOr},
+      {BO_LAnd, ir::BinaryOp::LAnd},  {BO_LOr, ir::BinaryOp::LOr}};
   std::optional<ir::BinaryOp> Op;
   for (const auto &P : Ops)
     if (P.first == E->getOpcode())
       Op = P.second;
   if (!Op) {
-    error(DiagId::err_unsupported_expr, E, {"operator '" + E->getOpcodeStr().str() + "'"});
+    error(DiagId::err_unsupported_expr, E,
+          {"operator '" + E->getOpcodeStr().str() + "'"});
     return nullptr;
   }
   std::optional<ir::Type> Ty = typeOf(E);
@@ -801,14 +893,16 @@ ExprRef BodyLowering::lowerBinary(const BinaryOperator *E, StmtList &Out) {
   ConditionalDepth -= ShortCircuit;
   if (!Ty || !L || !R)
     return nullptr;
-  return std::make_shared<ir::BinaryExpr>(*Ty, *Op, L, R, toIRRange(E->getSourceRange()));
+  return std::make_shared<ir::BinaryExpr>(*Ty, *Op, L, R,
+                                          toIRRange(E->getSourceRange()));
 }
 
 ExprRef BodyLowering::lowerLoad(const ArraySubscriptExpr *E) {
   std::optional<std::pair<unsigned, ir::Offset>> Access = arrayAccess(E);
   if (!Access)
     return nullptr;
-  return std::make_shared<ir::LoadExpr>(S.Params[Access->first].Ty, Access->first, Access->second,
+  return std::make_shared<ir::LoadExpr>(S.Params[Access->first].Ty,
+                                        Access->first, Access->second,
                                         toIRRange(E->getSourceRange()));
 }
 
@@ -822,12 +916,14 @@ ExprRef BodyLowering::lowerMemberCall(const CXXMemberCallExpr *E) {
         std::optional<ir::Type> Ty = typeOf(E);
         if (!Ty)
           return nullptr;
-        return std::make_shared<ir::CoordExpr>(*Ty, D, toIRRange(E->getSourceRange()));
+        return std::make_shared<ir::CoordExpr>(*Ty, D,
+                                               toIRRange(E->getSourceRange()));
       }
     error(DiagId::err_index_escape, E, {S.Params[Obj->Id].Name});
     return nullptr;
   }
-  error(DiagId::err_unsupported_expr, E, {"call of a member function (make it a free function)"});
+  error(DiagId::err_unsupported_expr, E,
+        {"call of a member function (make it a free function)"});
   return nullptr;
 }
 
@@ -837,7 +933,8 @@ ExprRef BodyLowering::lowerCall(const CallExpr *E, StmtList &Out) {
     error(DiagId::err_unsupported_expr, E, {"indirect call"});
     return nullptr;
   }
-  if (std::optional<ir::MathFunc> F = stencilc::frontend::recognizeMathFunction(FD)) {
+  if (std::optional<ir::MathFunc> F =
+          stencilc::frontend::recognizeMathFunction(FD)) {
     std::optional<ir::Type> Ty = typeOf(E);
     std::vector<ExprRef> Args;
     bool Ok = Ty.has_value();
@@ -846,13 +943,15 @@ ExprRef BodyLowering::lowerCall(const CallExpr *E, StmtList &Out) {
       Ok &= A != nullptr;
       if (A)
         // Arguments bound to references (std::min) arrive without a conversion.
-        if (std::optional<ir::Type> PT = stencilc::frontend::toScalarType(FD->getParamDecl(I)->getType().getNonReferenceType()))
+        if (std::optional<ir::Type> PT = stencilc::frontend::toScalarType(
+                FD->getParamDecl(I)->getType().getNonReferenceType()))
           A = castTo(*PT, A, E->getArg(I)->getSourceRange());
       Args.push_back(A);
     }
     if (!Ok)
       return nullptr;
-    return std::make_shared<ir::CallExpr>(*Ty, *F, std::move(Args), toIRRange(E->getSourceRange()));
+    return std::make_shared<ir::CallExpr>(*Ty, *F, std::move(Args),
+                                          toIRRange(E->getSourceRange()));
   }
   const FunctionDecl *Def = nullptr;
   if (!FD->hasBody(Def) || !Def) {
@@ -862,7 +961,8 @@ ExprRef BodyLowering::lowerCall(const CallExpr *E, StmtList &Out) {
   return inlineHelper(E, Def, Out);
 }
 
-ExprRef BodyLowering::inlineHelper(const CallExpr *E, const FunctionDecl *Def, StmtList &Out) {
+ExprRef BodyLowering::inlineHelper(const CallExpr *E, const FunctionDecl *Def,
+                                   StmtList &Out) {
   std::string Name = Def->getNameAsString();
   for (const Frame &F : Frames)
     if (F.Fn->getCanonicalDecl() == Def->getCanonicalDecl()) {
@@ -870,7 +970,8 @@ ExprRef BodyLowering::inlineHelper(const CallExpr *E, const FunctionDecl *Def, S
       return nullptr;
     }
   if (isa<CXXMethodDecl>(Def)) {
-    error(DiagId::err_unsupported_expr, E, {"call of a member function (make it a free function)"});
+    error(DiagId::err_unsupported_expr, E,
+          {"call of a member function (make it a free function)"});
     return nullptr;
   }
   // Bind parameters in the caller's frame, then enter the helper's.
@@ -898,8 +999,10 @@ ExprRef BodyLowering::inlineHelper(const CallExpr *E, const FunctionDecl *Def, S
         Ok = false;
         continue;
       }
-    } else if (std::optional<ir::Type> Ty = stencilc::frontend::toScalarType(PT.getNonReferenceType());
-               Ty && (!PT->isReferenceType() || PT.getNonReferenceType().isConstQualified())) {
+    } else if (std::optional<ir::Type> Ty =
+                   stencilc::frontend::toScalarType(PT.getNonReferenceType());
+               Ty && (!PT->isReferenceType() ||
+                      PT.getNonReferenceType().isConstQualified())) {
       // Scalars (also const T&) become locals initialised with the argument.
       ExprRef V = lowerExpr(Arg, Out);
       if (!V) {
@@ -907,13 +1010,15 @@ ExprRef BodyLowering::inlineHelper(const CallExpr *E, const FunctionDecl *Def, S
         continue;
       }
       unsigned Local = addLocal(P->getName(), *Ty);
-      Out.push_back(std::make_shared<ir::LocalDeclStmt>(Local, castTo(*Ty, V, Arg->getSourceRange()),
-                                                        toIRRange(Arg->getSourceRange())));
+      Out.push_back(std::make_shared<ir::LocalDeclStmt>(
+          Local, castTo(*Ty, V, Arg->getSourceRange()),
+          toIRRange(Arg->getSourceRange())));
       Callee.Vars[P] = {Binding::Local, Local};
       continue;
     }
-    error(DiagId::err_helper_param, Arg,
-          {P->getNameAsString(), Name, PT.getAsString(Ctx.getPrintingPolicy())});
+    error(
+        DiagId::err_helper_param, Arg,
+        {P->getNameAsString(), Name, PT.getAsString(Ctx.getPrintingPolicy())});
     Ok = false;
   }
   if (!Ok)
@@ -921,13 +1026,16 @@ ExprRef BodyLowering::inlineHelper(const CallExpr *E, const FunctionDecl *Def, S
 
   ExprRef Result;
   if (!Def->getReturnType()->isVoidType()) {
-    std::optional<ir::Type> Ty = stencilc::frontend::toScalarType(Def->getReturnType());
+    std::optional<ir::Type> Ty =
+        stencilc::frontend::toScalarType(Def->getReturnType());
     if (!Ty) {
-      error(DiagId::err_unsupported_type, E, {Def->getReturnType().getAsString(Ctx.getPrintingPolicy())});
+      error(DiagId::err_unsupported_type, E,
+            {Def->getReturnType().getAsString(Ctx.getPrintingPolicy())});
       return nullptr;
     }
     unsigned Local = addLocal(Name + "_result", *Ty);
-    Out.push_back(std::make_shared<ir::LocalDeclStmt>(Local, nullptr, toIRRange(E->getSourceRange())));
+    Out.push_back(std::make_shared<ir::LocalDeclStmt>(
+        Local, nullptr, toIRRange(E->getSourceRange())));
     Callee.Result = Local;
     Result = localRef(Local, E->getSourceRange());
   }
@@ -937,11 +1045,14 @@ ExprRef BodyLowering::inlineHelper(const CallExpr *E, const FunctionDecl *Def, S
   if (ConditionalDepth > 0) {
     bool Stores = false;
     for (const StmtRef &St : Body)
-      ir::walkStmt(*St, [&](const ir::Stmt &Child) { Stores |= isa<ir::StoreStmt>(&Child); },
-                   [](const ir::Expr &) {});
+      ir::walkStmt(
+          *St,
+          [&](const ir::Stmt &Child) { Stores |= isa<ir::StoreStmt>(&Child); },
+          [](const ir::Expr &) {});
     if (Stores) {
       error(DiagId::err_unsupported_expr, E,
-            {"call of helper '" + Name + "', which writes arrays, in a conditional expression"});
+            {"call of helper '" + Name +
+             "', which writes arrays, in a conditional expression"});
       return nullptr;
     }
   }
@@ -949,7 +1060,7 @@ ExprRef BodyLowering::inlineHelper(const CallExpr *E, const FunctionDecl *Def, S
   return Result;
 }
 
-bool stencilc::frontend::lowerBody(ASTContext &Ctx, const FunctionDecl *FD, ir::Stencil &S,
-                         DiagnosticSink &Diags) {
+bool stencilc::frontend::lowerBody(ASTContext &Ctx, const FunctionDecl *FD,
+                                   ir::Stencil &S, DiagnosticSink &Diags) {
   return BodyLowering(Ctx, S, Diags).run(FD);
 }

@@ -22,8 +22,8 @@ namespace stencilc::frontend {
 
 /// Fills S.Body and S.Locals from \p FD's body. Returns false after
 /// reporting at least one error.
-bool lowerBody(clang::ASTContext &Ctx, const clang::FunctionDecl *FD, ir::Stencil &S,
-               DiagnosticSink &Diags);
+bool lowerBody(clang::ASTContext &Ctx, const clang::FunctionDecl *FD,
+               ir::Stencil &S, DiagnosticSink &Diags);
 
 } // namespace stencilc::frontend
 

@@ -1,4 +1,5 @@
-//===- ClangDiagnosticSink.h - Stencil diagnostics through clang -*- C++ -*-===//
+//===- ClangDiagnosticSink.h - Stencil diagnostics through clang -*- C++
+//-*-===//
 ///
 /// \file
 /// Emits stencilc's diagnostics through clang's DiagnosticsEngine, so they
@@ -17,7 +18,8 @@ namespace stencilc {
 
 class ClangDiagnosticSink : public DiagnosticSink {
 public:
-  explicit ClangDiagnosticSink(clang::DiagnosticsEngine &Diags) : Diags(Diags) {}
+  explicit ClangDiagnosticSink(clang::DiagnosticsEngine &Diags)
+      : Diags(Diags) {}
 
 protected:
   void emit(const DiagInfo &Info, SourceRange Range,

@@ -48,24 +48,28 @@ void StencilLowering::describe(const Decl *D, ir::Stencil &S) {
   S.Name = cast<NamedDecl>(D)->getNameAsString();
   for (const DeclContext *DC = D->getDeclContext(); DC; DC = DC->getParent()) {
     if (const auto *NS = dyn_cast<NamespaceDecl>(DC))
-      S.Namespaces.insert(S.Namespaces.begin(),
-                          NS->isAnonymousNamespace() ? std::string("anonymous") : NS->getNameAsString());
+      S.Namespaces.insert(S.Namespaces.begin(), NS->isAnonymousNamespace()
+                                                    ? std::string("anonymous")
+                                                    : NS->getNameAsString());
     else if (const auto *RD = dyn_cast<RecordDecl>(DC))
       S.Namespaces.insert(S.Namespaces.begin(), RD->getNameAsString());
   }
   const SourceManager &SM = Ctx.getSourceManager();
-  clang::PresumedLoc P = SM.getPresumedLoc(SM.getExpansionLoc(D->getLocation()));
+  clang::PresumedLoc P =
+      SM.getPresumedLoc(SM.getExpansionLoc(D->getLocation()));
   if (P.isValid())
     S.Loc = {P.getFilename(), P.getLine(), P.getColumn()};
   S.Range = toIRRange(clang::SourceRange(D->getLocation()));
 }
 
-const FunctionDecl *StencilLowering::callOperator(const CXXRecordDecl *RD, ir::Stencil &S) {
+const FunctionDecl *StencilLowering::callOperator(const CXXRecordDecl *RD,
+                                                  ir::Stencil &S) {
   std::vector<const FunctionDecl *> Calls;
   bool Template = false;
   for (const Decl *Member : RD->decls()) {
     const auto *FTD = dyn_cast<FunctionTemplateDecl>(Member);
-    const auto *FD = FTD ? FTD->getTemplatedDecl() : dyn_cast<FunctionDecl>(Member);
+    const auto *FD =
+        FTD ? FTD->getTemplatedDecl() : dyn_cast<FunctionDecl>(Member);
     if (FD && FD->getOverloadedOperator() == OO_Call) {
       Calls.push_back(FD);
       Template |= FTD != nullptr;
@@ -77,7 +81,8 @@ const FunctionDecl *StencilLowering::callOperator(const CXXRecordDecl *RD, ir::S
   }
   const FunctionDecl *Def = Calls.front()->getDefinition();
   if (!Def) {
-    Diags.report(DiagId::err_call_no_definition, toIRRange(Calls.front()->getSourceRange()),
+    Diags.report(DiagId::err_call_no_definition,
+                 toIRRange(Calls.front()->getSourceRange()),
                  {S.Name + "::operator()"});
     return nullptr;
   }
@@ -144,7 +149,8 @@ public:
     const SourceManager &SM = Ctx.getSourceManager();
     if (OptionalFileEntryRef Main = SM.getFileEntryRefForID(SM.getMainFileID()))
       Result.Module.InputFile = Main->getName().str();
-    // C++ errors were already reported; stencils of a broken TU are not lowered.
+    // C++ errors were already reported; stencils of a broken TU are not
+    // lowered.
     if (!Ctx.getDiagnostics().hasErrorOccurred()) {
       ClangDiagnosticSink Sink(Ctx.getDiagnostics());
       StencilLowering Lowering(Ctx, Sink, Result);
@@ -172,26 +178,31 @@ private:
 
 class StencilAction : public ASTFrontendAction {
 public:
-  explicit StencilAction(std::vector<FrontendResult> &Results) : Results(Results) {}
+  explicit StencilAction(std::vector<FrontendResult> &Results)
+      : Results(Results) {}
 
   bool BeginSourceFileAction(CompilerInstance &CI) override {
     // The preprocessor exists by now; attach directly so every #include counts.
     Deps->attachToPreprocessor(CI.getPreprocessor());
-    CI.getFrontendOpts().SkipFunctionBodies = true; // see shouldSkipFunctionBody
+    CI.getFrontendOpts().SkipFunctionBodies =
+        true; // see shouldSkipFunctionBody
     return true;
   }
-  std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &, StringRef) override {
+  std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &,
+                                                 StringRef) override {
     return std::make_unique<StencilConsumer>(Results, Deps);
   }
 
 private:
   std::vector<FrontendResult> &Results;
-  std::shared_ptr<DependencyCollector> Deps = std::make_shared<DependencyCollector>();
+  std::shared_ptr<DependencyCollector> Deps =
+      std::make_shared<DependencyCollector>();
 };
 
 class StencilActionFactory : public tooling::FrontendActionFactory {
 public:
-  explicit StencilActionFactory(std::vector<FrontendResult> &Results) : Results(Results) {}
+  explicit StencilActionFactory(std::vector<FrontendResult> &Results)
+      : Results(Results) {}
   std::unique_ptr<FrontendAction> create() override {
     return std::make_unique<StencilAction>(Results);
   }

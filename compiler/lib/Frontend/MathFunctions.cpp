@@ -31,7 +31,8 @@ static std::optional<ir::MathFunc> lookupName(llvm::StringRef Name) {
   return std::nullopt;
 }
 
-std::optional<ir::MathFunc> frontend::recognizeMathFunction(const FunctionDecl *FD) {
+std::optional<ir::MathFunc>
+frontend::recognizeMathFunction(const FunctionDecl *FD) {
   if (!FD || !FD->getIdentifier() || !isMathContext(FD->getDeclContext()))
     return std::nullopt;
   // A function the user defined is a helper to inline, whatever its name.
@@ -46,7 +47,8 @@ std::optional<ir::MathFunc> frontend::recognizeMathFunction(const FunctionDecl *
   // C's float versions: sqrtf, fabsf, ... (min/max/abs have none).
   if (!F && Name.size() > 1 && Name.back() == 'f') {
     F = lookupName(Name.drop_back());
-    if (F && (*F == ir::MathFunc::Min || *F == ir::MathFunc::Max || *F == ir::MathFunc::Abs))
+    if (F && (*F == ir::MathFunc::Min || *F == ir::MathFunc::Max ||
+              *F == ir::MathFunc::Abs))
       F.reset();
   }
   if (!F || FD->getNumParams() != ir::mathFuncArity(*F))

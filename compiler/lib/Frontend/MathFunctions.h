@@ -15,7 +15,8 @@ namespace stencilc::frontend {
 /// or std (including its float-suffixed C names, "sqrtf"), std::abs,
 /// std::min or std::max, declared without a body or in a system header.
 /// These are lowered to IR calls; a user's own `min` with a body is inlined.
-std::optional<ir::MathFunc> recognizeMathFunction(const clang::FunctionDecl *FD);
+std::optional<ir::MathFunc>
+recognizeMathFunction(const clang::FunctionDecl *FD);
 
 } // namespace stencilc::frontend
 

@@ -14,8 +14,8 @@ namespace stencilc::frontend {
 
 /// Fills S.Params and S.Dims from \p FD: the index first, then scalars by
 /// value and pointers to scalars. Returns false after reporting an error.
-bool lowerSignature(clang::ASTContext &Ctx, const clang::FunctionDecl *FD, ir::Stencil &S,
-                    DiagnosticSink &Diags);
+bool lowerSignature(clang::ASTContext &Ctx, const clang::FunctionDecl *FD,
+                    ir::Stencil &S, DiagnosticSink &Diags);
 
 } // namespace stencilc::frontend
 

@@ -31,12 +31,16 @@ public:
 };
 } // namespace
 
-std::vector<const Decl *> stencilc::frontend::findAnnotatedStencils(ASTContext &Ctx) {
+std::vector<const Decl *>
+stencilc::frontend::findAnnotatedStencils(ASTContext &Ctx) {
   Collector C;
   MatchFinder Finder;
-  auto Annotated = allOf(hasStencilAnnotation(), unless(isExpansionInSystemHeader()));
-  Finder.addMatcher(functionDecl(Annotated, isDefinition()).bind("stencil"), &C);
-  Finder.addMatcher(cxxRecordDecl(Annotated, isDefinition()).bind("stencil"), &C);
+  auto Annotated =
+      allOf(hasStencilAnnotation(), unless(isExpansionInSystemHeader()));
+  Finder.addMatcher(functionDecl(Annotated, isDefinition()).bind("stencil"),
+                    &C);
+  Finder.addMatcher(cxxRecordDecl(Annotated, isDefinition()).bind("stencil"),
+                    &C);
   Finder.matchAST(Ctx);
   // Source order, each declaration once (templates can match per instance).
   const SourceManager &SM = Ctx.getSourceManager();

@@ -1,4 +1,5 @@
-//===- StencilFinder.h - Find the stencils of a translation unit -*- C++ -*-===//
+//===- StencilFinder.h - Find the stencils of a translation unit -*- C++
+//-*-===//
 #ifndef STENCILC_LIB_FRONTEND_STENCILFINDER_H
 #define STENCILC_LIB_FRONTEND_STENCILFINDER_H
 

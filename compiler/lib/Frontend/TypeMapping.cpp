@@ -39,11 +39,12 @@ std::optional<ir::Type> frontend::toScalarType(QualType T) {
 
 unsigned frontend::indexDims(QualType T) {
   T = T.getNonReferenceType().getCanonicalType();
-  const auto *Spec =
-      dyn_cast_or_null<ClassTemplateSpecializationDecl>(T->getAsCXXRecordDecl());
+  const auto *Spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(
+      T->getAsCXXRecordDecl());
   if (!Spec || Spec->getName() != "Index")
     return 0;
-  const auto *NS = dyn_cast<NamespaceDecl>(Spec->getDeclContext()->getRedeclContext());
+  const auto *NS =
+      dyn_cast<NamespaceDecl>(Spec->getDeclContext()->getRedeclContext());
   if (!NS || NS->getName() != "stencil" ||
       !NS->getDeclContext()->getRedeclContext()->isTranslationUnit())
     return 0;

@@ -13,13 +13,13 @@ struct MathFuncInfo {
 } // namespace
 
 static const MathFuncInfo MathFuncs[] = {
-    {"sqrt", 1},  {"cbrt", 1},  {"exp", 1},   {"exp2", 1},     {"expm1", 1},
-    {"log", 1},   {"log2", 1},  {"log10", 1}, {"log1p", 1},    {"pow", 2},
-    {"sin", 1},   {"cos", 1},   {"tan", 1},   {"asin", 1},     {"acos", 1},
-    {"atan", 1},  {"atan2", 2}, {"sinh", 1},  {"cosh", 1},     {"tanh", 1},
-    {"fabs", 1},  {"floor", 1}, {"ceil", 1},  {"trunc", 1},    {"round", 1},
-    {"fmod", 2},  {"fmin", 2},  {"fmax", 2},  {"hypot", 2},    {"fma", 3},
-    {"copysign", 2}, {"abs", 1}, {"min", 2},  {"max", 2}};
+    {"sqrt", 1},     {"cbrt", 1},  {"exp", 1},   {"exp2", 1},  {"expm1", 1},
+    {"log", 1},      {"log2", 1},  {"log10", 1}, {"log1p", 1}, {"pow", 2},
+    {"sin", 1},      {"cos", 1},   {"tan", 1},   {"asin", 1},  {"acos", 1},
+    {"atan", 1},     {"atan2", 2}, {"sinh", 1},  {"cosh", 1},  {"tanh", 1},
+    {"fabs", 1},     {"floor", 1}, {"ceil", 1},  {"trunc", 1}, {"round", 1},
+    {"fmod", 2},     {"fmin", 2},  {"fmax", 2},  {"hypot", 2}, {"fma", 3},
+    {"copysign", 2}, {"abs", 1},   {"min", 2},   {"max", 2}};
 
 unsigned stencilc::ir::mathFuncArity(MathFunc F) {
   return MathFuncs[static_cast<unsigned>(F)].Arity;
@@ -47,34 +47,56 @@ bool stencilc::ir::isComparisonOrLogical(BinaryOp Op) {
 
 const char *stencilc::ir::opSpelling(BinaryOp Op) {
   switch (Op) {
-  case BinaryOp::Add: return "+";
-  case BinaryOp::Sub: return "-";
-  case BinaryOp::Mul: return "*";
-  case BinaryOp::Div: return "/";
-  case BinaryOp::Rem: return "%";
-  case BinaryOp::Shl: return "<<";
-  case BinaryOp::Shr: return ">>";
-  case BinaryOp::BitAnd: return "&";
-  case BinaryOp::BitOr: return "|";
-  case BinaryOp::BitXor: return "^";
-  case BinaryOp::LT: return "<";
-  case BinaryOp::GT: return ">";
-  case BinaryOp::LE: return "<=";
-  case BinaryOp::GE: return ">=";
-  case BinaryOp::EQ: return "==";
-  case BinaryOp::NE: return "!=";
-  case BinaryOp::LAnd: return "&&";
-  case BinaryOp::LOr: return "||";
+  case BinaryOp::Add:
+    return "+";
+  case BinaryOp::Sub:
+    return "-";
+  case BinaryOp::Mul:
+    return "*";
+  case BinaryOp::Div:
+    return "/";
+  case BinaryOp::Rem:
+    return "%";
+  case BinaryOp::Shl:
+    return "<<";
+  case BinaryOp::Shr:
+    return ">>";
+  case BinaryOp::BitAnd:
+    return "&";
+  case BinaryOp::BitOr:
+    return "|";
+  case BinaryOp::BitXor:
+    return "^";
+  case BinaryOp::LT:
+    return "<";
+  case BinaryOp::GT:
+    return ">";
+  case BinaryOp::LE:
+    return "<=";
+  case BinaryOp::GE:
+    return ">=";
+  case BinaryOp::EQ:
+    return "==";
+  case BinaryOp::NE:
+    return "!=";
+  case BinaryOp::LAnd:
+    return "&&";
+  case BinaryOp::LOr:
+    return "||";
   }
   return "?";
 }
 
 const char *stencilc::ir::opSpelling(UnaryOp Op) {
   switch (Op) {
-  case UnaryOp::Neg: return "-";
-  case UnaryOp::Plus: return "+";
-  case UnaryOp::LNot: return "!";
-  case UnaryOp::BitNot: return "~";
+  case UnaryOp::Neg:
+    return "-";
+  case UnaryOp::Plus:
+    return "+";
+  case UnaryOp::LNot:
+    return "!";
+  case UnaryOp::BitNot:
+    return "~";
   }
   return "?";
 }

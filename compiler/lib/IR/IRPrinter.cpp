@@ -48,7 +48,8 @@ std::string stencilc::ir::printExpr(const Stencil &S, const Expr &E) {
     return std::string("idx.") + coordName(cast<CoordExpr>(&E)->Dim) + "()";
   case ExprKind::Unary: {
     const auto *U = cast<UnaryExpr>(&E);
-    return std::string("(") + opSpelling(U->Op) + printExpr(S, *U->Operand) + ")";
+    return std::string("(") + opSpelling(U->Op) + printExpr(S, *U->Operand) +
+           ")";
   }
   case ExprKind::Binary: {
     const auto *B = cast<BinaryExpr>(&E);
@@ -57,25 +58,29 @@ std::string stencilc::ir::printExpr(const Stencil &S, const Expr &E) {
   }
   case ExprKind::Select: {
     const auto *Sel = cast<SelectExpr>(&E);
-    return "(" + printExpr(S, *Sel->Cond) + " ? " + printExpr(S, *Sel->TrueValue) +
-           " : " + printExpr(S, *Sel->FalseValue) + ")";
+    return "(" + printExpr(S, *Sel->Cond) + " ? " +
+           printExpr(S, *Sel->TrueValue) + " : " +
+           printExpr(S, *Sel->FalseValue) + ")";
   }
   case ExprKind::Call: {
     const auto *C = cast<CallExpr>(&E);
-    std::string Out = std::string(mathFuncName(C->Func)) + ":" + C->type().irName() + "(";
+    std::string Out =
+        std::string(mathFuncName(C->Func)) + ":" + C->type().irName() + "(";
     for (size_t I = 0; I < C->Args.size(); ++I)
       Out += (I ? ", " : "") + printExpr(S, *C->Args[I]);
     return Out + ")";
   }
   case ExprKind::Cast: {
     const auto *C = cast<CastExpr>(&E);
-    return std::string(C->type().irName()) + "(" + printExpr(S, *C->Operand) + ")";
+    return std::string(C->type().irName()) + "(" + printExpr(S, *C->Operand) +
+           ")";
   }
   }
   return "?";
 }
 
-std::string stencilc::ir::printStmt(const Stencil &S, const Stmt &St, unsigned Indent) {
+std::string stencilc::ir::printStmt(const Stencil &S, const Stmt &St,
+                                    unsigned Indent) {
   std::string Pad(Indent, ' ');
   switch (St.kind()) {
   case StmtKind::Block: {
@@ -94,7 +99,8 @@ std::string stencilc::ir::printStmt(const Stencil &S, const Stmt &St, unsigned I
   }
   case StmtKind::Assign: {
     const auto *A = cast<AssignStmt>(&St);
-    return Pad + S.Locals[A->Local].Name + " = " + printExpr(S, *A->Value) + "\n";
+    return Pad + S.Locals[A->Local].Name + " = " + printExpr(S, *A->Value) +
+           "\n";
   }
   case StmtKind::Store: {
     const auto *St2 = cast<StoreStmt>(&St);
@@ -111,9 +117,10 @@ std::string stencilc::ir::printStmt(const Stencil &S, const Stmt &St, unsigned I
   }
   case StmtKind::For: {
     const auto *F = cast<ForStmt>(&St);
-    return Pad + "for " + S.Locals[F->Var].Name + " = " + std::to_string(F->Begin) +
-           " step " + std::to_string(F->Step) + " trips " + std::to_string(F->TripCount) +
-           "\n" + printStmt(S, *F->Body, Indent + 2);
+    return Pad + "for " + S.Locals[F->Var].Name + " = " +
+           std::to_string(F->Begin) + " step " + std::to_string(F->Step) +
+           " trips " + std::to_string(F->TripCount) + "\n" +
+           printStmt(S, *F->Body, Indent + 2);
   }
   }
   return "";

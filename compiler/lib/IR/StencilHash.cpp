@@ -18,6 +18,7 @@ std::string stencilc::ir::hashStencil(const Stencil &S) {
     Hash *= 1099511628211ull; // FNV prime
   }
   char Buf[17];
-  std::snprintf(Buf, sizeof(Buf), "%016llx", static_cast<unsigned long long>(Hash));
+  std::snprintf(Buf, sizeof(Buf), "%016llx",
+                static_cast<unsigned long long>(Hash));
   return Buf;
 }

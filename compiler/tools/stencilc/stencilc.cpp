@@ -1,4 +1,6 @@
 //===- stencilc.cpp - The stencilc command line ---------------------------===//
 #include "stencilc/Driver/Driver.h"
 
-int main(int Argc, const char **Argv) { return stencilc::runDriver(Argc, Argv); }
+int main(int Argc, const char **Argv) {
+  return stencilc::runDriver(Argc, Argv);
+}

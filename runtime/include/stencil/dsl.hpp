@@ -23,10 +23,10 @@
 #define STENCIL_HD
 #endif
 
+#include <stencil/device.hpp>
+#include <stencil/generated_engine.hpp>
+#include <stencil/host_engine.hpp>
 #include <stencil/index.hpp>
 #include <stencil/loop.hpp>
-#include <stencil/host_engine.hpp>
-#include <stencil/generated_engine.hpp>
-#include <stencil/device.hpp>
 
 #endif // STENCIL_DSL_HPP

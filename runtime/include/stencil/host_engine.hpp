@@ -17,7 +17,8 @@ public:
   template <typename StencilT, typename... Args>
   void operator()(const StencilT &Stencil, Args &&...A) const {
     Index<Dims> Idx = makeIndex(std::make_integer_sequence<int, Dims>());
-    int P[4] = {r_[0].begin, r_[1].begin, Dims > 2 ? r_[2].begin : 0, Dims > 3 ? r_[3].begin : 0};
+    int P[4] = {r_[0].begin, r_[1].begin, Dims > 2 ? r_[2].begin : 0,
+                Dims > 3 ? r_[3].begin : 0};
     if (empty())
       return;
     for (;;) {
@@ -40,11 +41,13 @@ private:
         return true;
     return false;
   }
-  template <int... D> Index<Dims> makeIndex(std::integer_sequence<int, D...>) const {
+  template <int... D>
+  Index<Dims> makeIndex(std::integer_sequence<int, D...>) const {
     return Index<Dims>(r_[D].n...);
   }
   template <int... D>
-  static void setPos(Index<Dims> &Idx, const int *P, std::integer_sequence<int, D...>) {
+  static void setPos(Index<Dims> &Idx, const int *P,
+                     std::integer_sequence<int, D...>) {
     Idx.set_pos(P[D]...);
   }
 

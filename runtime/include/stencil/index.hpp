@@ -17,19 +17,23 @@ namespace stencil {
 /// `ix<dx,dy,...>()` a neighbour's, `i()`, `j()`, `k()`, `w()` its global
 /// coordinates (array index plus the origin of this piece of the domain).
 template <int Dims> class Index {
-  static_assert(Dims >= 2 && Dims <= 4, "stencil indices have 2, 3 or 4 dimensions");
+  static_assert(Dims >= 2 && Dims <= 4,
+                "stencil indices have 2, 3 or 4 dimensions");
 
 public:
   Index() = default;
   /// Extents of the arrays, halo included, x first.
   template <typename... N>
-  STENCIL_INDEX_HD explicit Index(N... Extents) : n_{static_cast<std::ptrdiff_t>(Extents)...} {
-    static_assert(sizeof...(N) == Dims, "an index takes one extent per dimension");
+  STENCIL_INDEX_HD explicit Index(N... Extents)
+      : n_{static_cast<std::ptrdiff_t>(Extents)...} {
+    static_assert(sizeof...(N) == Dims,
+                  "an index takes one extent per dimension");
   }
 
   /// Moves to point (p0, p1, ...) of the array.
   template <typename... P> STENCIL_INDEX_HD void set_pos(P... Pos) {
-    static_assert(sizeof...(P) == Dims, "set_pos takes one coordinate per dimension");
+    static_assert(sizeof...(P) == Dims,
+                  "set_pos takes one coordinate per dimension");
     const std::ptrdiff_t Coords[] = {static_cast<std::ptrdiff_t>(Pos)...};
     std::ptrdiff_t Linear = 0;
     for (int D = Dims - 1; D >= 0; --D) {
@@ -38,9 +42,11 @@ public:
     }
     ix_ = Linear;
   }
-  /// Global coordinates of element 0 (non-zero for a piece of a decomposed domain).
+  /// Global coordinates of element 0 (non-zero for a piece of a decomposed
+  /// domain).
   template <typename... O> STENCIL_INDEX_HD void set_origin(O... Origin) {
-    static_assert(sizeof...(O) == Dims, "set_origin takes one coordinate per dimension");
+    static_assert(sizeof...(O) == Dims,
+                  "set_origin takes one coordinate per dimension");
     const std::ptrdiff_t Coords[] = {static_cast<std::ptrdiff_t>(Origin)...};
     for (int D = 0; D < Dims; ++D)
       origin_[D] = Coords[D];
@@ -48,8 +54,9 @@ public:
 
   /// Linear index of the centre, or of the neighbour at constant offsets.
   template <int... Off> STENCIL_INDEX_HD std::ptrdiff_t ix() const {
-    static_assert(sizeof...(Off) == 0 || sizeof...(Off) == Dims,
-                  "idx.ix<...>() takes no offset (the centre) or one per dimension");
+    static_assert(
+        sizeof...(Off) == 0 || sizeof...(Off) == Dims,
+        "idx.ix<...>() takes no offset (the centre) or one per dimension");
     if constexpr (sizeof...(Off) == 0) {
       return ix_;
     } else {
@@ -61,8 +68,12 @@ public:
     }
   }
 
-  STENCIL_INDEX_HD int i() const { return static_cast<int>(origin_[0] + pos_[0]); }
-  STENCIL_INDEX_HD int j() const { return static_cast<int>(origin_[1] + pos_[1]); }
+  STENCIL_INDEX_HD int i() const {
+    return static_cast<int>(origin_[0] + pos_[0]);
+  }
+  STENCIL_INDEX_HD int j() const {
+    return static_cast<int>(origin_[1] + pos_[1]);
+  }
   STENCIL_INDEX_HD int k() const {
     static_assert(Dims >= 3, "k() needs a 3-D or 4-D index");
     return static_cast<int>(origin_[2] + pos_[2]);

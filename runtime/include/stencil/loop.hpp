@@ -1,4 +1,5 @@
-// stencil/loop.hpp - Loop2D/3D/4D<Engine>: apply a stencil over a range of points.
+// stencil/loop.hpp - Loop2D/3D/4D<Engine>: apply a stencil over a range of
+// points.
 #ifndef STENCIL_LOOP_HPP
 #define STENCIL_LOOP_HPP
 
@@ -9,20 +10,24 @@ namespace stencil {
 
 /// Applies a stencil to every point of a box, with the execution method the
 /// Engine names (seed 000's Loop3D<Engine>):
-///   Loop3D<HostLoopEngine3D> loop(nx + 2*mx, mx, mx, ny + 2*my, my, my, nz + 2*mz, mz, mz);
-///   loop.run(Diffusion3d(), args...);
+///   Loop3D<HostLoopEngine3D> loop(nx + 2*mx, mx, mx, ny + 2*my, my, my, nz +
+///   2*mz, mz, mz); loop.run(Diffusion3d(), args...);
 template <int Dims, typename Engine> class Loop {
 public:
-  /// Per dimension, x first: array extent, margin at the start, margin at the end.
+  /// Per dimension, x first: array extent, margin at the start, margin at the
+  /// end.
   template <typename... Ints> explicit Loop(Ints... Triples) {
-    static_assert(sizeof...(Ints) == 3 * Dims, "a loop takes (n, begin margin, end margin) per dimension");
+    static_assert(sizeof...(Ints) == 3 * Dims,
+                  "a loop takes (n, begin margin, end margin) per dimension");
     const int Values[] = {static_cast<int>(Triples)...};
     for (int D = 0; D < Dims; ++D)
-      range_[D] = makeLoopRange(Values[3 * D], Values[3 * D + 1], Values[3 * D + 2], "xyzw"[D]);
+      range_[D] = makeLoopRange(Values[3 * D], Values[3 * D + 1],
+                                Values[3 * D + 2], "xyzw"[D]);
   }
 
   /// Runs \p Stencil (a functor or a function) with \p Args after the index.
-  template <typename StencilT, typename... Args> void run(const StencilT &Stencil, Args &&...A) {
+  template <typename StencilT, typename... Args>
+  void run(const StencilT &Stencil, Args &&...A) {
     Engine E(range_);
     E(Stencil, std::forward<Args>(A)...);
   }

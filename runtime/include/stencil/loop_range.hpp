@@ -15,12 +15,13 @@ struct LoopRange {
 };
 
 /// The seed's (n, margin_begin, margin_end) triple: points [mb, n - me).
-inline LoopRange makeLoopRange(int N, int MarginBegin, int MarginEnd, char Axis) {
+inline LoopRange makeLoopRange(int N, int MarginBegin, int MarginEnd,
+                               char Axis) {
   if (N <= 0 || MarginBegin < 0 || MarginEnd < 0 || MarginBegin + MarginEnd > N)
-    throw std::invalid_argument(std::string("stencil: bad loop range in ") + Axis +
-                                ": n=" + std::to_string(N) + ", margins " +
-                                std::to_string(MarginBegin) + " and " +
-                                std::to_string(MarginEnd));
+    throw std::invalid_argument(std::string("stencil: bad loop range in ") +
+                                Axis + ": n=" + std::to_string(N) +
+                                ", margins " + std::to_string(MarginBegin) +
+                                " and " + std::to_string(MarginEnd));
   return LoopRange{N, MarginBegin, N - MarginEnd};
 }
 

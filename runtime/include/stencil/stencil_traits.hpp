@@ -1,4 +1,5 @@
-// stencil/stencil_traits.hpp - the parameter types of a stencil, after the index.
+// stencil/stencil_traits.hpp - the parameter types of a stencil, after the
+// index.
 #ifndef STENCIL_STENCIL_TRAITS_HPP
 #define STENCIL_STENCIL_TRAITS_HPP
 
@@ -9,7 +10,8 @@ namespace stencil::detail {
 template <typename... P> struct ParamList {};
 
 template <typename Sig> struct SignatureOf;
-template <typename R, typename Idx, typename... P> struct SignatureOf<R(Idx, P...)> {
+template <typename R, typename Idx, typename... P>
+struct SignatureOf<R(Idx, P...)> {
   using Params = ParamList<P...>;
   static constexpr bool isFunction = true;
 };
@@ -24,18 +26,23 @@ struct SignatureOf<R (C::*)(Idx, P...)> : SignatureOf<R(Idx, P...)> {
   static constexpr bool isFunction = false;
 };
 
-template <typename T, typename = void> struct HasCallOperator : std::false_type {};
+template <typename T, typename = void>
+struct HasCallOperator : std::false_type {};
 template <typename T>
-struct HasCallOperator<T, std::void_t<decltype(&T::operator())>> : std::true_type {};
+struct HasCallOperator<T, std::void_t<decltype(&T::operator())>>
+    : std::true_type {};
 
 /// StencilTraits<F>::Params: the parameter types after the index, for a
 /// function, a function pointer, or a functor with one operator().
 template <typename F, typename = void> struct StencilTraits {
-  static_assert(std::is_function_v<std::remove_pointer_t<F>> || HasCallOperator<F>::value,
-                "a stencil is a function or a functor with exactly one non-template operator()");
+  static_assert(std::is_function_v<std::remove_pointer_t<F>> ||
+                    HasCallOperator<F>::value,
+                "a stencil is a function or a functor with exactly one "
+                "non-template operator()");
 };
 template <typename F>
-struct StencilTraits<F, std::enable_if_t<std::is_function_v<std::remove_pointer_t<F>>>>
+struct StencilTraits<
+    F, std::enable_if_t<std::is_function_v<std::remove_pointer_t<F>>>>
     : SignatureOf<std::remove_pointer_t<F>> {};
 template <typename F>
 struct StencilTraits<F, std::enable_if_t<HasCallOperator<F>::value>>

@@ -40,7 +40,8 @@ class DiagnosticSink {
 public:
   virtual ~DiagnosticSink();
   /// Reports \p Id at \p Range; \p Args fill %0, %1, ... in the text.
-  void report(DiagId Id, SourceRange Range, llvm::ArrayRef<std::string> Args = {});
+  void report(DiagId Id, SourceRange Range,
+              llvm::ArrayRef<std::string> Args = {});
   bool hadError() const { return ErrorCount != 0; }
   unsigned errorCount() const { return ErrorCount; }
 
@@ -53,7 +54,8 @@ private:
 };
 
 /// Substitutes %0, %1, ... in \p Text (used by sinks that print themselves).
-std::string formatDiagnostic(const char *Text, llvm::ArrayRef<std::string> Args);
+std::string formatDiagnostic(const char *Text,
+                             llvm::ArrayRef<std::string> Args);
 
 } // namespace stencilc
 

@@ -1,4 +1,5 @@
-//===- LLVMCompat.h - Every LLVM-version difference, in one place -*- C++ -*-===//
+//===- LLVMCompat.h - Every LLVM-version difference, in one place -*- C++
+//-*-===//
 ///
 /// \file
 /// Shims for the Clang/LLVM APIs that change between releases. Code elsewhere

@@ -13,7 +13,12 @@
 
 namespace stencilc {
 
-enum ExitCode { ExitSuccess = 0, ExitInputError = 1, ExitUsageError = 2, ExitOutputError = 3 };
+enum ExitCode {
+  ExitSuccess = 0,
+  ExitInputError = 1,
+  ExitUsageError = 2,
+  ExitOutputError = 3
+};
 
 int runDriver(int Argc, const char **Argv);
 

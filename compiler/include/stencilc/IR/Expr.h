@@ -23,7 +23,18 @@ namespace stencilc::ir {
 using Offset = std::array<int, 4>;
 constexpr unsigned MaxDims = 4;
 
-enum class ExprKind { Constant, ParamRef, LocalRef, Load, Coord, Unary, Binary, Select, Call, Cast };
+enum class ExprKind {
+  Constant,
+  ParamRef,
+  LocalRef,
+  Load,
+  Coord,
+  Unary,
+  Binary,
+  Select,
+  Call,
+  Cast
+};
 
 class Expr;
 using ExprRef = std::shared_ptr<const Expr>;
@@ -36,7 +47,8 @@ public:
   SourceRange range() const { return Range; }
 
 protected:
-  Expr(ExprKind Kind, Type Ty, SourceRange Range) : Kind(Kind), Ty(Ty), Range(Range) {}
+  Expr(ExprKind Kind, Type Ty, SourceRange Range)
+      : Kind(Kind), Ty(Ty), Range(Range) {}
 
 private:
   ExprKind Kind;
@@ -48,7 +60,8 @@ private:
 class ConstantExpr : public Expr {
 public:
   ConstantExpr(Type Ty, std::int64_t IntValue, double FloatValue, SourceRange R)
-      : Expr(ExprKind::Constant, Ty, R), IntValue(IntValue), FloatValue(FloatValue) {}
+      : Expr(ExprKind::Constant, Ty, R), IntValue(IntValue),
+        FloatValue(FloatValue) {}
   static bool classof(const Expr *E) { return E->kind() == ExprKind::Constant; }
   std::int64_t IntValue;
   double FloatValue;
@@ -103,16 +116,31 @@ public:
 };
 
 enum class BinaryOp {
-  Add, Sub, Mul, Div, Rem,
-  Shl, Shr, BitAnd, BitOr, BitXor,
-  LT, GT, LE, GE, EQ, NE,
-  LAnd, LOr
+  Add,
+  Sub,
+  Mul,
+  Div,
+  Rem,
+  Shl,
+  Shr,
+  BitAnd,
+  BitOr,
+  BitXor,
+  LT,
+  GT,
+  LE,
+  GE,
+  EQ,
+  NE,
+  LAnd,
+  LOr
 };
 
 class BinaryExpr : public Expr {
 public:
   BinaryExpr(Type Ty, BinaryOp Op, ExprRef LHS, ExprRef RHS, SourceRange R)
-      : Expr(ExprKind::Binary, Ty, R), Op(Op), LHS(std::move(LHS)), RHS(std::move(RHS)) {}
+      : Expr(ExprKind::Binary, Ty, R), Op(Op), LHS(std::move(LHS)),
+        RHS(std::move(RHS)) {}
   static bool classof(const Expr *E) { return E->kind() == ExprKind::Binary; }
   BinaryOp Op;
   ExprRef LHS, RHS;
@@ -121,7 +149,8 @@ public:
 /// Cond ? TrueValue : FalseValue (only the chosen side is evaluated).
 class SelectExpr : public Expr {
 public:
-  SelectExpr(Type Ty, ExprRef Cond, ExprRef TrueValue, ExprRef FalseValue, SourceRange R)
+  SelectExpr(Type Ty, ExprRef Cond, ExprRef TrueValue, ExprRef FalseValue,
+             SourceRange R)
       : Expr(ExprKind::Select, Ty, R), Cond(std::move(Cond)),
         TrueValue(std::move(TrueValue)), FalseValue(std::move(FalseValue)) {}
   static bool classof(const Expr *E) { return E->kind() == ExprKind::Select; }
@@ -131,10 +160,40 @@ public:
 /// The math functions a stencil may call. Each is computed in the call's type
 /// (sqrt on a float is sqrtf).
 enum class MathFunc {
-  Sqrt, Cbrt, Exp, Exp2, Expm1, Log, Log2, Log10, Log1p, Pow,
-  Sin, Cos, Tan, Asin, Acos, Atan, Atan2, Sinh, Cosh, Tanh,
-  Fabs, Floor, Ceil, Trunc, Round, Fmod, Fmin, Fmax, Hypot, Fma, Copysign,
-  Abs, Min, Max
+  Sqrt,
+  Cbrt,
+  Exp,
+  Exp2,
+  Expm1,
+  Log,
+  Log2,
+  Log10,
+  Log1p,
+  Pow,
+  Sin,
+  Cos,
+  Tan,
+  Asin,
+  Acos,
+  Atan,
+  Atan2,
+  Sinh,
+  Cosh,
+  Tanh,
+  Fabs,
+  Floor,
+  Ceil,
+  Trunc,
+  Round,
+  Fmod,
+  Fmin,
+  Fmax,
+  Hypot,
+  Fma,
+  Copysign,
+  Abs,
+  Min,
+  Max
 };
 /// Number of arguments, and the C name of the double version ("sqrt").
 unsigned mathFuncArity(MathFunc F);

@@ -1,4 +1,5 @@
-//===- IRPrinter.h - Textual form of IR expressions and statements -*- C++ -*-===//
+//===- IRPrinter.h - Textual form of IR expressions and statements -*- C++
+//-*-===//
 ///
 /// \file
 /// A compact, stable text form of the IR for the JSON dump and for tests:

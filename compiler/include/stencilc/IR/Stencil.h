@@ -20,7 +20,7 @@ enum class ParamKind { Index, Scalar, Array };
 struct Param {
   ParamKind Kind;
   std::string Name;
-  Type Ty;              ///< Scalar type, or element type of an array.
+  Type Ty;               ///< Scalar type, or element type of an array.
   bool ReadOnly = false; ///< Array declared `const T*`.
   /// The parameter's canonical C++ type as clang spells it ("const float *",
   /// "const stencil::Index<3> &"): generated code declares the same signature.
@@ -29,7 +29,8 @@ struct Param {
 };
 
 struct Local {
-  std::string Name; ///< Unique within the stencil (the Frontend renames clashes).
+  std::string
+      Name; ///< Unique within the stencil (the Frontend renames clashes).
   Type Ty;
 };
 
@@ -37,8 +38,9 @@ struct Local {
 enum class StencilForm { Function, Functor };
 
 struct Stencil {
-  std::string Name;                    ///< Unqualified ("Diffusion3d").
-  std::vector<std::string> Namespaces; ///< Enclosing namespaces, outermost first.
+  std::string Name; ///< Unqualified ("Diffusion3d").
+  std::vector<std::string>
+      Namespaces; ///< Enclosing namespaces, outermost first.
   StencilForm Form = StencilForm::Functor;
   /// Functor: the Itanium-mangled type name, as typeid(T).name() returns it.
   std::string TypeKey;

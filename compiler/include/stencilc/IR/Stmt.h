@@ -48,7 +48,9 @@ class LocalDeclStmt : public Stmt {
 public:
   LocalDeclStmt(unsigned Local, ExprRef Init, SourceRange R)
       : Stmt(StmtKind::LocalDecl, R), Local(Local), Init(std::move(Init)) {}
-  static bool classof(const Stmt *S) { return S->kind() == StmtKind::LocalDecl; }
+  static bool classof(const Stmt *S) {
+    return S->kind() == StmtKind::LocalDecl;
+  }
   unsigned Local;
   ExprRef Init; ///< May be null.
 };
@@ -88,10 +90,10 @@ public:
 /// is known at compile time. Var is a local the body only reads.
 class ForStmt : public Stmt {
 public:
-  ForStmt(unsigned Var, std::int64_t Begin, std::int64_t Step, std::int64_t TripCount,
-          StmtRef Body, SourceRange R)
-      : Stmt(StmtKind::For, R), Var(Var), Begin(Begin), Step(Step), TripCount(TripCount),
-        Body(std::move(Body)) {}
+  ForStmt(unsigned Var, std::int64_t Begin, std::int64_t Step,
+          std::int64_t TripCount, StmtRef Body, SourceRange R)
+      : Stmt(StmtKind::For, R), Var(Var), Begin(Begin), Step(Step),
+        TripCount(TripCount), Body(std::move(Body)) {}
   static bool classof(const Stmt *S) { return S->kind() == StmtKind::For; }
   unsigned Var;
   std::int64_t Begin, Step, TripCount;
