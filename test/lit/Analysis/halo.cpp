@@ -34,7 +34,7 @@ STENCIL_KERNEL void star(const stencil::Index3D &idx, const float *f, float *g) 
 // CHECK-NEXT:  "flops_per_point": 4,
 // CHECK-NEXT:  "bytes_per_point": 8,
 
-// A 27-point box through loops: every offset in [-1,1]^3 is read.
+// Diagonal (box-like) offsets read inside a constant-trip loop.
 STENCIL_KERNEL void box(const stencil::Index3D &idx, const double *f, const double *w, double *g) {
   double s = 0.0;
   for (int m = 0; m < 3; ++m)
