@@ -20,6 +20,7 @@
 #include "clang/AST/Stmt.h"
 #include "clang/AST/StmtCXX.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringSet.h"
 
 using namespace clang;
@@ -102,6 +103,8 @@ private:
   DiagnosticSink &Diags;
   std::vector<Frame> Frames;
   llvm::StringSet<> LocalNames;
+  /// Locals whose declaration was rejected: their uses report nothing more.
+  llvm::DenseSet<const VarDecl *> Rejected;
   /// > 0 while lowering an operand that C++ evaluates only conditionally
   /// (?: branches, right side of && and ||). Inlined helpers are hoisted
   /// out of it, which is only correct when they write no array.
@@ -338,6 +341,7 @@ void BodyLowering::lowerDecl(const VarDecl *VD, StmtList &Out) {
         }
     error(DiagId::err_unsupported_type, VD->getSourceRange(),
           {VD->getType().getAsString(Ctx.getPrintingPolicy())});
+    Rejected.insert(VD);
     return;
   }
   // Bound before the initialiser is lowered, so an error there does not
@@ -666,8 +670,9 @@ ExprRef BodyLowering::lowerExpr(const Expr *E, StmtList &Out) {
     return lowerExpr(Def->getExpr(), Out);
   if (const auto *C = dyn_cast<CastExpr>(E))
     return lowerCast(C, Out);
-  if (isa<IntegerLiteral, FloatingLiteral, CXXBoolLiteralExpr,
-          CharacterLiteral>(E))
+  // sizeof/alignof are compile-time constants like literals.
+  if (isa<IntegerLiteral, FloatingLiteral, CXXBoolLiteralExpr, CharacterLiteral,
+          UnaryExprOrTypeTraitExpr>(E))
     return constantOf(E);
   if (const auto *Ref = dyn_cast<DeclRefExpr>(E))
     return lowerDeclRef(Ref);
@@ -702,7 +707,16 @@ ExprRef BodyLowering::lowerExpr(const Expr *E, StmtList &Out) {
       return nullptr;
     }
   }
-  error(DiagId::err_unsupported_expr, E, {E->getStmtClassName()});
+  std::string What = E->getStmtClassName();
+  if (isa<CXXOperatorCallExpr>(E))
+    What = "call of an overloaded operator or a lambda";
+  else if (isa<LambdaExpr>(E))
+    What = "lambda";
+  else if (isa<CXXNewExpr, CXXDeleteExpr>(E))
+    What = "dynamic allocation";
+  else if (isa<CXXThrowExpr>(E))
+    What = "'throw'";
+  error(DiagId::err_unsupported_expr, E, {What});
   return nullptr;
 }
 
@@ -780,6 +794,8 @@ ExprRef BodyLowering::lowerDeclRef(const DeclRefExpr *E) {
     return nullptr;
   }
   auto It = frame().Vars.find(VD);
+  if (It == frame().Vars.end() && Rejected.count(VD))
+    return nullptr; // its declaration was already reported
   if (It == frame().Vars.end()) {
     // Globals: only compile-time constants, folded into the IR.
     if (VD->hasGlobalStorage() && VD->getType().isConstQualified())

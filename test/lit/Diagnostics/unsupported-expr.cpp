@@ -1,0 +1,20 @@
+// RUN: %stencilc %s -- -I %mock_include -Xclang -verify
+#include <stencil/dsl.hpp>
+
+STENCIL_KERNEL void lambda(const stencil::Index3D &idx, const float *f, float *g) {
+  auto twice = [](float x) { return 2.0f * x; }; // expected-error {{unsupported type}}
+  g[idx.ix()] = twice(f[idx.ix()]); // expected-error {{unsupported expression in a stencil: call of an overloaded operator or a lambda}}
+}
+
+// A rejected local is reported once, not again at each use.
+STENCIL_KERNEL void reference(const stencil::Index3D &idx, const float *f, float *g) {
+  const float &r = f[idx.ix()]; // expected-error {{unsupported type 'const float &' in a stencil}}
+  g[idx.ix()] = r + r;
+}
+
+STENCIL_KERNEL void choose(const stencil::Index3D &idx, bool c, const float *f, const float *h, float *g) {
+  g[idx.ix()] = (c ? f : h)[idx.ix()]; // expected-error {{unsupported expression in a stencil: subscript of something other than an array parameter}}
+}
+
+// sizeof is a constant.
+STENCIL_KERNEL void size(const stencil::Index3D &idx, float *g) { g[idx.ix()] = sizeof(double); }
