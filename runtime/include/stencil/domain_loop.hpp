@@ -1,0 +1,187 @@
+// stencil/domain_loop.hpp - runs stencilc's generated code over a rank's own
+// points (or any part of them), with Field arguments.
+//
+//   stencil::DomainLoop loop(domain);
+//   loop.run(Diffusion3d(), ce, cw, cn, cs, ct, cb, cc, u, un);  // u, un:
+//   Field<float>
+//
+// Fields become the array pointers of the generated launcher; the grid
+// (extents with halo, global origin, so idx.i() is global) comes from them.
+// Device domains launch on the loop's own stream, asynchronously.
+#ifndef STENCIL_DOMAIN_LOOP_HPP
+#define STENCIL_DOMAIN_LOOP_HPP
+
+#include <functional>
+#include <stencil/domain.hpp>
+#include <stencil/field.hpp>
+#include <stencil/generated_engine.hpp>
+#include <stencil/halo.hpp>
+#include <stencil/mpi_device.hpp>
+#include <stencil/region_split.hpp>
+#include <string>
+#include <tuple>
+#include <type_traits>
+
+namespace stencil {
+
+/// A stencil with its arguments, ready to launch over any region of the
+/// fields it was bound to.
+struct BoundStencil {
+  std::function<void(const Region &, const LaunchConfig &)> launch;
+  Halo reads; ///< stencilc's halo of the stencil: how far it reads
+  Region own; ///< the rank's own points, in the fields' local indices
+  std::string name;
+};
+
+namespace detail {
+template <typename T> struct IsField : std::false_type {};
+template <typename T> struct IsField<Field<T>> : std::true_type {};
+
+template <typename T> struct IsFieldPointer : std::false_type {};
+template <typename T> struct IsFieldPointer<Field<T> *> : std::true_type {};
+
+/// What a bound stencil keeps of an argument: a Field by address (its
+/// storage may be swapped between launches), anything else by value.
+template <typename A> auto keepArgument(A &Arg) {
+  if constexpr (IsField<std::remove_const_t<A>>::value)
+    return const_cast<std::remove_const_t<A> *>(&Arg);
+  else
+    return std::decay_t<A>(Arg);
+}
+/// Field arguments become their data; everything else passes through.
+template <typename K> decltype(auto) useArgument(K &Kept) {
+  if constexpr (IsFieldPointer<K>::value)
+    return Kept->data();
+  else
+    return static_cast<const K &>(Kept);
+}
+
+struct FieldShape {
+  const Grid *grid = nullptr;
+  const Halo *halo = nullptr;
+  const Domain *domain = nullptr;
+  std::string first;
+};
+template <typename A>
+void noteField(FieldShape &S, const std::string &Stencil, const A &Arg) {
+  if constexpr (IsField<A>::value) {
+    if (!S.grid) {
+      S = {&Arg.grid(), &Arg.halo(), &Arg.domain(), Arg.name()};
+      return;
+    }
+    bool Same = S.domain == &Arg.domain() && *S.halo == Arg.halo();
+    if (!Same)
+      throw DomainError(Stencil + ": fields '" + S.first + "' and '" +
+                        Arg.name() + "' have mismatched shape (domain " +
+                        (S.domain == &Arg.domain() ? "same" : "different") +
+                        ", halo " + S.halo->str(S.domain->dims()) + " vs " +
+                        Arg.halo().str(Arg.domain().dims()) +
+                        "): the arrays of one stencil share extents and halo");
+  }
+}
+} // namespace detail
+
+class DomainLoop {
+public:
+  explicit DomainLoop(const Domain &D) : domain_(&D) {
+    if (D.memory() == Memory::Device)
+      stream_ = ownStream_ = mpi_device::createStream();
+    config_.stream = stream_;
+  }
+  DomainLoop(const DomainLoop &) = delete;
+  DomainLoop &operator=(const DomainLoop &) = delete;
+  ~DomainLoop() {
+    if (ownStream_)
+      mpi_device::destroyStream(ownStream_);
+  }
+
+  const Domain &domain() const { return *domain_; }
+  /// CUDA block size of the launches (the OpenMP backend ignores it).
+  void setBlock(int X, int Y, int Z) {
+    config_.block[0] = X, config_.block[1] = Y, config_.block[2] = Z;
+  }
+  const LaunchConfig &config() const { return config_; }
+  /// The stream the loop launches on (device), else null.
+  void *stream() const { return stream_; }
+  /// Waits for everything launched so far.
+  void synchronize() const {
+    if (stream_)
+      mpi_device::synchronizeStream(stream_);
+  }
+
+  /// Binds \p S to its arguments (Fields and scalars). Checks that the code
+  /// exists, has the domain's dimensionality, that all fields share one
+  /// shape and that their halo covers what the stencil reads.
+  template <typename StencilT, typename... Args>
+  BoundStencil bind(const StencilT &S, Args &&...A) const {
+    const Domain &D = *domain_;
+    const GeneratedStencil &E = requireGenerated(D.backend(), S);
+    const std::string Name = std::string("stencil '") + E.name + "'";
+    if (E.dims != D.dims())
+      throw DomainError(Name + " is " + std::to_string(E.dims) +
+                        "-D but the domain is " + std::to_string(D.dims()) +
+                        "-D");
+    detail::FieldShape Shape;
+    (detail::noteField(Shape, Name, A), ...);
+    if (!Shape.grid)
+      throw DomainError(Name + ": pass its arrays as stencil::Field arguments");
+    if (Shape.domain != domain_)
+      throw DomainError(Name + ": field '" + Shape.first +
+                        "' belongs to another domain");
+    const Halo Reads = Halo::of(E);
+    if (!Shape.halo->covers(Reads))
+      throw DomainError(
+          Name + " reads halo " + Reads.str(D.dims()) + " but field '" +
+          Shape.first + "' has " + Shape.halo->str(D.dims()) +
+          ": allocate it with haloOf(...) of every stencil that reads it");
+    BoundStencil B;
+    B.reads = Reads;
+    B.name = E.name;
+    for (int X = 0; X < D.dims(); ++X) {
+      B.own.lo[X] = Shape.halo->lo[X];
+      B.own.hi[X] = Shape.halo->lo[X] + D.localExtent(X);
+    }
+    const Grid G = *Shape.grid;
+    const Backend Back = D.backend();
+    auto Kept = std::make_tuple(detail::keepArgument(A)...);
+    B.launch = [=](const Region &R, const LaunchConfig &C) mutable {
+      using Params = typename detail::StencilTraits<StencilT>::Params;
+      std::apply(
+          [&](auto &...K) {
+            detail::runGenerated(Back, S, Params(), G, R, C,
+                                 detail::useArgument(K)...);
+          },
+          Kept);
+    };
+    return B;
+  }
+
+  /// Runs \p S over all of this rank's own points.
+  template <typename StencilT, typename... Args>
+  void run(const StencilT &S, Args &&...A) {
+    const BoundStencil B = bind(S, A...);
+    B.launch(B.own, config_);
+  }
+
+  /// Runs a bound stencil over \p R (local indices), skipped when empty.
+  void launch(const BoundStencil &B, const Region &R) const {
+    if (!emptyRegion(R, domain_->dims()))
+      B.launch(R, config_);
+  }
+
+  /// Which dimensions get boundary slabs: those whose halo another rank (or
+  /// a periodic wrap) fills.
+  void exchangedDims(bool *Split) const {
+    for (int X = 0; X < 3; ++X)
+      Split[X] = domain_->exchanges(X);
+  }
+
+private:
+  const Domain *domain_;
+  LaunchConfig config_;
+  void *stream_ = nullptr, *ownStream_ = nullptr;
+};
+
+} // namespace stencil
+
+#endif // STENCIL_DOMAIN_LOOP_HPP

@@ -1,0 +1,192 @@
+// stencil/field.hpp - one rank's part of a distributed array: its own points
+// plus a halo, in host or device memory, knowing its global origin.
+#ifndef STENCIL_FIELD_HPP
+#define STENCIL_FIELD_HPP
+
+#include <cstring>
+#include <mpi.h>
+#include <stencil/domain.hpp>
+#include <stencil/halo.hpp>
+#include <stencil/mpi_device.hpp>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace stencil {
+
+template <typename T> class Field {
+public:
+  /// A field of \p D with halo \p H (haloOf(...) of the stencils that read
+  /// it). Throws DomainError on every rank when some rank's block is thinner
+  /// than the halo it must send.
+  Field(const Domain &D, const Halo &H, std::string Name = "field")
+      : domain_(&D), halo_(H), name_(std::move(Name)) {
+    for (int A = 0; A < 4; ++A) {
+      if (A >= D.dims() && (H.lo[A] || H.hi[A]))
+        throw DomainError("field '" + name_ + "' has a halo in " +
+                          Domain::axis(A) + " but the domain is " +
+                          std::to_string(D.dims()) +
+                          "-D (a stencil of another dimensionality?)");
+      if (A >= D.dims())
+        continue;
+      const long long Need = std::max(H.lo[A], H.hi[A]);
+      if (D.exchanges(A) && D.smallestBlock(A) < Need)
+        throw DomainError(
+            "field '" + name_ + "': extent " +
+            std::to_string(D.globalExtent(A)) + " in " + Domain::axis(A) +
+            " over " + std::to_string(D.procs(A)) + " ranks gives blocks of " +
+            std::to_string(D.smallestBlock(A)) +
+            " points, fewer than the halo width " + std::to_string(Need) +
+            ": use fewer ranks in " + Domain::axis(A) + " or a larger grid");
+    }
+    grid_.dims = D.dims();
+    count_ = 1;
+    for (int A = 0; A < D.dims(); ++A) {
+      grid_.extent[A] = D.localExtent(A) + H.lo[A] + H.hi[A];
+      grid_.origin[A] = D.localOffset(A) - H.lo[A];
+      count_ *= grid_.extent[A];
+    }
+    if (D.memory() == Memory::Device) {
+      device_ = static_cast<T *>(mpi_device::allocateDevice(bytes()));
+      mpi_device::fillDevice(device_, 0, bytes());
+    } else {
+      host_.assign(count_, T());
+    }
+  }
+  Field(const Field &) = delete;
+  Field &operator=(const Field &) = delete;
+  ~Field() {
+    if (device_)
+      mpi_device::releaseDevice(device_);
+  }
+
+  T *data() { return device_ ? device_ : host_.data(); }
+  const T *data() const { return device_ ? device_ : host_.data(); }
+  const Grid &grid() const { return grid_; }
+  const Halo &halo() const { return halo_; }
+  const Domain &domain() const { return *domain_; }
+  const std::string &name() const { return name_; }
+  std::size_t count() const { return count_; }
+  std::size_t bytes() const { return count_ * sizeof(T); }
+  bool onDevice() const { return device_ != nullptr; }
+
+  /// Same domain, halo and element type: the arrays of one launch.
+  template <typename U> bool sameShape(const Field<U> &O) const {
+    return sizeof(T) == sizeof(U) && domain_ == &O.domain() &&
+           halo_ == O.halo();
+  }
+  /// Exchanges storage with \p O (ping-pong between time steps).
+  void swap(Field &O) {
+    if (!sameShape(O))
+      throw DomainError("cannot swap fields '" + name_ + "' and '" + O.name_ +
+                        "' of different shape");
+    std::swap(host_, O.host_);
+    std::swap(device_, O.device_);
+  }
+
+  /// Every local point, halo included, as F(i, j, k) of its global
+  /// coordinates (halo points outside the global grid get coordinates
+  /// outside [0, N)). Sets boundary values and initial conditions.
+  template <typename Fn> void fill(Fn F) {
+    std::vector<T> V(count_);
+    const long long *E = grid_.extent, *O = grid_.origin;
+    std::size_t N = 0;
+    for (long long K = 0; K < E[2]; ++K)
+      for (long long J = 0; J < E[1]; ++J)
+        for (long long I = 0; I < E[0]; ++I)
+          V[N++] = F(O[0] + I, O[1] + J, O[2] + K);
+    upload(V);
+  }
+  /// All local values, halo included, x fastest.
+  std::vector<T> values() const {
+    std::vector<T> V(count_);
+    if (device_)
+      mpi_device::copyToHost(V.data(), device_, bytes());
+    else
+      V = host_;
+    return V;
+  }
+  void upload(const std::vector<T> &V) {
+    if (V.size() != count_)
+      throw DomainError("field '" + name_ + "': " + std::to_string(V.size()) +
+                        " values for " + std::to_string(count_) + " points");
+    if (device_)
+      mpi_device::copyToDevice(device_, V.data(), bytes());
+    else
+      host_ = V;
+  }
+
+  /// The global grid's values (own points of every rank, no halo) on rank
+  /// \p Root, x fastest; empty on the other ranks. Collective.
+  std::vector<T> gather(int Root = 0) const {
+    const Domain &D = *domain_;
+    const std::vector<T> All = values();
+    std::vector<T> Own;
+    Own.reserve(D.localExtent(0) * D.localExtent(1) * D.localExtent(2));
+    forOwnRows([&](long long Local, long long) {
+      Own.insert(Own.end(), All.begin() + Local,
+                 All.begin() + Local + D.localExtent(0));
+    });
+    std::vector<int> Counts(D.size()), Displs(D.size());
+    const int Mine = static_cast<int>(Own.size() * sizeof(T));
+    MPI_Gather(&Mine, 1, MPI_INT, Counts.data(), 1, MPI_INT, Root, D.comm());
+    std::vector<char> Bytes;
+    if (D.rank() == Root) {
+      int Total = 0;
+      for (int R = 0; R < D.size(); ++R) {
+        Displs[R] = Total;
+        Total += Counts[R];
+      }
+      Bytes.resize(Total);
+    }
+    MPI_Gatherv(Own.data(), Mine, MPI_BYTE, Bytes.data(), Counts.data(),
+                Displs.data(), MPI_BYTE, Root, D.comm());
+    if (D.rank() != Root)
+      return {};
+    // Place each rank's block from its coordinates (the same rule as Domain).
+    std::vector<T> Global(D.globalExtent(0) * D.globalExtent(1) *
+                          D.globalExtent(2));
+    for (int R = 0; R < D.size(); ++R) {
+      int C[3];
+      MPI_Cart_coords(D.comm(), R, 3, C);
+      long long N[3], Off[3];
+      for (int A = 0; A < 3; ++A) {
+        N[A] = D.blockSize(A, C[A]);
+        Off[A] = D.blockOffset(A, C[A]);
+      }
+      const T *Src = reinterpret_cast<const T *>(Bytes.data() + Displs[R]);
+      for (long long K = 0; K < N[2]; ++K)
+        for (long long J = 0; J < N[1]; ++J, Src += N[0])
+          std::memcpy(&Global[((Off[2] + K) * D.globalExtent(1) + Off[1] + J) *
+                                  D.globalExtent(0) +
+                              Off[0]],
+                      Src, N[0] * sizeof(T));
+    }
+    return Global;
+  }
+
+private:
+  /// Calls F(local index of the row's first own point, row number) for every
+  /// x-row of own points.
+  template <typename Fn> void forOwnRows(Fn F) const {
+    const Domain &D = *domain_;
+    const long long *E = grid_.extent;
+    long long Row = 0;
+    for (long long K = 0; K < D.localExtent(2); ++K)
+      for (long long J = 0; J < D.localExtent(1); ++J)
+        F(((K + halo_.lo[2]) * E[1] + J + halo_.lo[1]) * E[0] + halo_.lo[0],
+          Row++);
+  }
+
+  const Domain *domain_;
+  Halo halo_;
+  std::string name_;
+  Grid grid_;
+  std::size_t count_ = 0;
+  std::vector<T> host_;
+  T *device_ = nullptr;
+};
+
+} // namespace stencil
+
+#endif // STENCIL_FIELD_HPP

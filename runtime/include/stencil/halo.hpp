@@ -1,0 +1,90 @@
+// stencil/halo.hpp - halo widths of a field, from stencilc's analysis of the
+// stencils that use it.
+#ifndef STENCIL_HALO_HPP
+#define STENCIL_HALO_HPP
+
+#include <algorithm>
+#include <stdexcept>
+#include <stencil/generated.hpp>
+#include <stencil/generated_engine.hpp>
+#include <string>
+
+namespace stencil {
+
+/// Points kept around a field's own points, per dimension and side (x first).
+struct Halo {
+  int lo[4] = {0, 0, 0, 0};
+  int hi[4] = {0, 0, 0, 0};
+  /// Exchange edges and corners too (diagonal neighbours). Needed when a
+  /// stencil reads diagonal offsets such as idx.ix<1,1,0>(); the registry
+  /// does not say whether it does, so the default is the safe one.
+  bool corners = true;
+
+  /// The widths stencil entry \p E needs.
+  static Halo of(const GeneratedStencil &E) {
+    Halo H;
+    for (int D = 0; D < 4; ++D) {
+      H.lo[D] = E.halo[D][0];
+      H.hi[D] = E.halo[D][1];
+    }
+    return H;
+  }
+  /// Every width at least as large as in \p O.
+  Halo &merge(const Halo &O) {
+    for (int D = 0; D < 4; ++D) {
+      lo[D] = std::max(lo[D], O.lo[D]);
+      hi[D] = std::max(hi[D], O.hi[D]);
+    }
+    corners = corners || O.corners;
+    return *this;
+  }
+  bool covers(const Halo &Need) const {
+    for (int D = 0; D < 4; ++D)
+      if (lo[D] < Need.lo[D] || hi[D] < Need.hi[D])
+        return false;
+    return true;
+  }
+  bool operator==(const Halo &O) const {
+    for (int D = 0; D < 4; ++D)
+      if (lo[D] != O.lo[D] || hi[D] != O.hi[D])
+        return false;
+    return true;
+  }
+  bool operator!=(const Halo &O) const { return !(*this == O); }
+  std::string str(int Dims) const {
+    std::string S;
+    for (int D = 0; D < Dims; ++D)
+      S += std::string(D ? " " : "") + "xyzw"[D] + ":" + std::to_string(lo[D]) +
+           "/" + std::to_string(hi[D]);
+    return S;
+  }
+};
+
+/// The generated entry of \p S for backend \p B, or an error that says how to
+/// get one.
+template <typename StencilT>
+const GeneratedStencil &requireGenerated(Backend B, const StencilT &S) {
+  const GeneratedStencil *E = generatedFor(B, S);
+  if (!E)
+    throw std::runtime_error(
+        "stencil: no generated " + std::string(backendName(B)) + " code for " +
+        detail::stencilDisplayName(S) +
+        "; build its source with stencilc_add_sources(... BACKENDS " +
+        backendName(B) + ")");
+  return *E;
+}
+
+/// The halo a field needs to be read by all of \p Stencils on backend \p B:
+/// the maximum of their widths, per dimension and side.
+template <typename... StencilT>
+Halo haloOf(Backend B, const StencilT &...Stencils) {
+  Halo H;
+  H.corners = false;
+  (H.merge(Halo::of(requireGenerated(B, Stencils))), ...);
+  H.corners = true;
+  return H;
+}
+
+} // namespace stencil
+
+#endif // STENCIL_HALO_HPP

@@ -1,0 +1,86 @@
+// mpi_stencils.hpp - the stencils of the MPI tests, in the DSL (stencilc
+// generates their code from mpi_test.cpp, which includes this file).
+//
+//   Diffusion7  3-D 7-point, faces only; a source and a fixed plane from the
+//               global coordinates (idx.i/j/k), so a wrong origin shows
+//   Box27       3-D 27-point with diagonal offsets: edges and corners, double
+//   Smooth7d    3-D 7-point, double: the post stencil after Box27 (two-divided)
+//   Wide        3-D, halo widths differ per side: x 2/1, y 0/2, z 1/0
+//   Heat2d9     2-D 9-point (diagonals), double, with a fixed column
+#ifndef STENCILC_TEST_MPI_STENCILS_HPP
+#define STENCILC_TEST_MPI_STENCILS_HPP
+
+#include <stencil/dsl.hpp>
+
+struct STENCIL_KERNEL Diffusion7 {
+  STENCIL_HD void operator()(const ArrayIndex3D &idx, float c, float s,
+                             int fixedK, const float *f, float *fn) const {
+    const float src =
+        s * static_cast<float>(idx.i() + 2 * idx.j() + 3 * idx.k());
+    fn[idx.ix()] =
+        idx.k() == fixedK
+            ? f[idx.ix()]
+            : (1.0f - 6.0f * c) * f[idx.ix()] + c * f[idx.ix<1, 0, 0>()] +
+                  c * f[idx.ix<-1, 0, 0>()] + c * f[idx.ix<0, 1, 0>()] +
+                  c * f[idx.ix<0, -1, 0>()] + c * f[idx.ix<0, 0, 1>()] +
+                  c * f[idx.ix<0, 0, -1>()] + src;
+  }
+};
+
+struct STENCIL_KERNEL Box27 {
+  STENCIL_HD void operator()(const ArrayIndex3D &idx, double w, const double *f,
+                             double *fn) const {
+    const double sum =
+        f[idx.ix<-1, -1, -1>()] + 2.0 * f[idx.ix<0, -1, -1>()] +
+        3.0 * f[idx.ix<1, -1, -1>()] + 4.0 * f[idx.ix<-1, 0, -1>()] +
+        5.0 * f[idx.ix<0, 0, -1>()] + 6.0 * f[idx.ix<1, 0, -1>()] +
+        7.0 * f[idx.ix<-1, 1, -1>()] + 8.0 * f[idx.ix<0, 1, -1>()] +
+        9.0 * f[idx.ix<1, 1, -1>()] + 10.0 * f[idx.ix<-1, -1, 0>()] +
+        11.0 * f[idx.ix<0, -1, 0>()] + 12.0 * f[idx.ix<1, -1, 0>()] +
+        13.0 * f[idx.ix<-1, 0, 0>()] + 14.0 * f[idx.ix()] +
+        15.0 * f[idx.ix<1, 0, 0>()] + 16.0 * f[idx.ix<-1, 1, 0>()] +
+        17.0 * f[idx.ix<0, 1, 0>()] + 18.0 * f[idx.ix<1, 1, 0>()] +
+        19.0 * f[idx.ix<-1, -1, 1>()] + 20.0 * f[idx.ix<0, -1, 1>()] +
+        21.0 * f[idx.ix<1, -1, 1>()] + 22.0 * f[idx.ix<-1, 0, 1>()] +
+        23.0 * f[idx.ix<0, 0, 1>()] + 24.0 * f[idx.ix<1, 0, 1>()] +
+        25.0 * f[idx.ix<-1, 1, 1>()] + 26.0 * f[idx.ix<0, 1, 1>()] +
+        27.0 * f[idx.ix<1, 1, 1>()];
+    fn[idx.ix()] = w * sum + 1e-3 * static_cast<double>(idx.j() - idx.k());
+  }
+};
+
+struct STENCIL_KERNEL Smooth7d {
+  STENCIL_HD void operator()(const ArrayIndex3D &idx, double c, const double *g,
+                             double *f) const {
+    f[idx.ix()] = (1.0 - 6.0 * c) * g[idx.ix()] +
+                  c * (g[idx.ix<1, 0, 0>()] + g[idx.ix<-1, 0, 0>()] +
+                       g[idx.ix<0, 1, 0>()] + g[idx.ix<0, -1, 0>()] +
+                       g[idx.ix<0, 0, 1>()] + g[idx.ix<0, 0, -1>()]);
+  }
+};
+
+struct STENCIL_KERNEL Wide {
+  STENCIL_HD void operator()(const ArrayIndex3D &idx, float a, const float *f,
+                             float *fn) const {
+    fn[idx.ix()] =
+        a * (f[idx.ix<-2, 0, 0>()] + 2.0f * f[idx.ix<1, 0, 0>()] +
+             3.0f * f[idx.ix<0, 2, 0>()] + 4.0f * f[idx.ix<0, 1, 0>()] +
+             5.0f * f[idx.ix<0, 0, -1>()] + f[idx.ix()]) +
+        0.01f * static_cast<float>(idx.i());
+  }
+};
+
+STENCIL_KERNEL
+void heat2d9(const stencil::Index2D &idx, double c, int fixedI, const double *u,
+             double *un) {
+  un[idx.ix()] = idx.i() == fixedI
+                     ? u[idx.ix()]
+                     : (1.0 - 8.0 * c) * u[idx.ix()] +
+                           c * (u[idx.ix<-1, 0>()] + u[idx.ix<1, 0>()] +
+                                u[idx.ix<0, -1>()] + u[idx.ix<0, 1>()]) +
+                           c * (u[idx.ix<-1, -1>()] + u[idx.ix<1, -1>()] +
+                                u[idx.ix<-1, 1>()] + u[idx.ix<1, 1>()]) +
+                           1e-4 * static_cast<double>(idx.j());
+}
+
+#endif // STENCILC_TEST_MPI_STENCILS_HPP

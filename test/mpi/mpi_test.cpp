@@ -1,0 +1,337 @@
+// mpi_test.cpp - the distributed runtime against a one-rank reference.
+//
+// For every case (stencil set) and decomposition of this run's ranks into
+// 1-D, 2-D and 3-D grids, periodic, non-periodic and mixed, runs a few steps
+// with the plain exchange and with overlap (one- and two-divided
+// CompCommBinder) and compares the gathered result with rank 0's one-rank run
+// bit for bit. The reference fills halos by its own periodic-wrap loop, not by
+// BoundaryExchange, so the exchange is checked, not only its consistency.
+//
+//   mpirun -np P mpi_test [--memory host|device] [--steps N]
+//   mpirun -np 2 mpi_test --error small-extent|decomposition|shape
+// Exit status 0 when every check passes; 1 on a failure or a (reported) error.
+#include "mpi_stencils.hpp"
+
+#include <stencil/mpi.hpp>
+
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <functional>
+#include <limits>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace {
+
+using stencil::Domain;
+using stencil::DomainOptions;
+using stencil::Field;
+using stencil::Memory;
+
+enum class Mode { Reference, Plain, Overlap };
+const char *modeName(Mode M) { return M == Mode::Plain ? "plain" : "overlap"; }
+
+struct Config {
+  int procs[3];
+  bool periodic[3];
+};
+
+struct Settings {
+  Memory memory = Memory::Host;
+  int steps = 3;
+};
+
+/// A value from global coordinates: every decomposition fills alike.
+double initial(long long I, long long J, long long K) {
+  std::uint64_t H = static_cast<std::uint64_t>(I) * 73856093u ^
+                    static_cast<std::uint64_t>(J) * 19349663u ^
+                    static_cast<std::uint64_t>(K) * 83492791u;
+  H ^= H >> 13;
+  H *= 0x9E3779B97F4A7C15ull;
+  return static_cast<double>((H >> 20) % 1000) / 1000.0;
+}
+
+/// Own points and the halo beyond non-periodic global edges (the boundary
+/// condition) get initial(); every halo point that the exchange must fill
+/// gets NaN, so a missed message cannot go unnoticed.
+template <typename T> void fillInitial(Field<T> &F, double Scale = 1.0) {
+  const Domain &D = F.domain();
+  F.fill([&](long long I, long long J, long long K) {
+    const long long G[3] = {I, J, K};
+    bool Own = true, Wall = false;
+    for (int A = 0; A < D.dims(); ++A) {
+      Own = Own && G[A] >= D.localOffset(A) &&
+            G[A] < D.localOffset(A) + D.localExtent(A);
+      Wall =
+          Wall || (!D.periodic(A) && (G[A] < 0 || G[A] >= D.globalExtent(A)));
+    }
+    return Own || Wall ? static_cast<T>(Scale * initial(I, J, K))
+                       : std::numeric_limits<T>::quiet_NaN();
+  });
+}
+
+/// The reference's halo: own values wrapped around periodic dimensions, by a
+/// loop of its own (one rank owns everything).
+template <typename T> void wrapHalo(Field<T> &F) {
+  const Domain &D = F.domain();
+  const stencil::Grid &G = F.grid();
+  std::vector<T> V = F.values();
+  const std::vector<T> Own = V;
+  for (long long K = 0; K < G.extent[2]; ++K)
+    for (long long J = 0; J < G.extent[1]; ++J)
+      for (long long I = 0; I < G.extent[0]; ++I) {
+        const long long L[3] = {I, J, K};
+        long long Src[3];
+        bool Halo = false, Copy = true;
+        for (int A = 0; A < 3; ++A) {
+          const long long Lo = F.halo().lo[A], N = D.globalExtent(A);
+          Src[A] = L[A];
+          if (L[A] >= Lo && L[A] < Lo + N)
+            continue;
+          Halo = true;
+          if (!D.periodic(A)) {
+            Copy = false;
+            break;
+          }
+          Src[A] = ((L[A] - Lo) % N + N) % N + Lo;
+        }
+        if (Halo && Copy)
+          V[(K * G.extent[1] + J) * G.extent[0] + I] =
+              Own[(Src[2] * G.extent[1] + Src[1]) * G.extent[0] + Src[0]];
+      }
+  F.upload(V);
+}
+
+DomainOptions options(const Config &C, const Settings &S, bool Reference) {
+  DomainOptions O;
+  for (int A = 0; A < 3; ++A) {
+    O.procs[A] = Reference ? 1 : C.procs[A];
+    O.periodic[A] = C.periodic[A];
+  }
+  O.memory = S.memory;
+  return O;
+}
+
+/// The result bytes of one run, on rank 0.
+using Result = std::vector<char>;
+template <typename T> Result bytesOf(const std::vector<T> &V) {
+  Result R(V.size() * sizeof(T));
+  if (!V.empty())
+    std::memcpy(R.data(), V.data(), R.size());
+  return R;
+}
+
+/// One stencil updating f into fn, ping-pong: the one-divided binder.
+template <typename T, typename StencilT, typename... Scalars>
+Result runSingle(MPI_Comm Comm, const std::vector<long long> &Extents,
+                 const Config &C, const Settings &S, Mode M, const StencilT &St,
+                 Scalars... Sc) {
+  const Domain D(Comm, Extents, options(C, S, M == Mode::Reference));
+  const stencil::Halo H = stencil::haloOf(D.backend(), St);
+  Field<T> F(D, H, "f"), Fn(D, H, "fn");
+  fillInitial(F);
+  fillInitial(Fn);
+  stencil::DomainLoop Loop(D);
+  stencil::BoundaryExchange Ex(D);
+  Ex.append(F);
+  stencil::CompCommBinder Binder(Loop, Ex);
+  Binder.set_post_func(St, Sc..., F, Fn);
+  for (int Step = 0; Step < S.steps; ++Step) {
+    if (M == Mode::Reference) {
+      wrapHalo(F);
+      Loop.run(St, Sc..., F, Fn);
+    } else {
+      Binder.run(M == Mode::Overlap);
+    }
+    F.swap(Fn);
+  }
+  Loop.synchronize();
+  return bytesOf(F.gather());
+}
+
+/// Box27 (f -> g), exchange g, Smooth7d (g -> f): the two-divided binder.
+Result runPair(MPI_Comm Comm, const std::vector<long long> &Extents,
+               const Config &C, const Settings &S, Mode M) {
+  const Domain D(Comm, Extents, options(C, S, M == Mode::Reference));
+  const stencil::Halo H = stencil::haloOf(D.backend(), Box27(), Smooth7d());
+  Field<double> F(D, H, "f"), G(D, H, "g");
+  fillInitial(F);
+  fillInitial(G, 0.5);
+  stencil::DomainLoop Loop(D);
+  stencil::BoundaryExchange ExF(D), ExG(D);
+  ExF.append(F);
+  ExG.append(G);
+  stencil::CompCommBinder Binder(Loop, ExG);
+  Binder.set_pre_func(Box27(), 0.01, F, G);
+  Binder.set_post_func(Smooth7d(), 0.1, G, F);
+  for (int Step = 0; Step < S.steps; ++Step) {
+    if (M == Mode::Reference) {
+      wrapHalo(F);
+      Loop.run(Box27(), 0.01, F, G);
+      wrapHalo(G);
+      Loop.run(Smooth7d(), 0.1, G, F);
+    } else {
+      ExF.transfer(Loop.stream());
+      Binder.run(M == Mode::Overlap);
+    }
+  }
+  Loop.synchronize();
+  return bytesOf(F.gather());
+}
+
+struct Case {
+  std::string name;
+  int dims;
+  std::function<Result(MPI_Comm, const Config &, const Settings &, Mode)> run;
+};
+
+std::vector<Case> cases() {
+  const std::vector<long long> E3 = {19, 17, 16}, E2 = {23, 21};
+  return {
+      {"diffusion7", 3,
+       [=](MPI_Comm Cm, const Config &C, const Settings &S, Mode M) {
+         return runSingle<float>(Cm, E3, C, S, M, Diffusion7(), 0.1f, 1e-4f, 0);
+       }},
+      {"box27", 3,
+       [=](MPI_Comm Cm, const Config &C, const Settings &S, Mode M) {
+         return runSingle<double>(Cm, E3, C, S, M, Box27(), 0.005);
+       }},
+      {"wide", 3,
+       [=](MPI_Comm Cm, const Config &C, const Settings &S, Mode M) {
+         return runSingle<float>(Cm, E3, C, S, M, Wide(), 0.05f);
+       }},
+      {"box27+smooth7 (two-divided)", 3,
+       [=](MPI_Comm Cm, const Config &C, const Settings &S, Mode M) {
+         return runPair(Cm, E3, C, S, M);
+       }},
+      {"heat2d9", 2,
+       [=](MPI_Comm Cm, const Config &C, const Settings &S, Mode M) {
+         return runSingle<double>(Cm, E2, C, S, M, heat2d9, 0.05, 3);
+       }},
+  };
+}
+
+/// Decompositions of P ranks in Dims dimensions: 1-D along x and along the
+/// slowest dimension, 2-D and 3-D where P allows, and MPI_Dims_create's own.
+std::vector<std::vector<int>> decompositions(int P, int Dims) {
+  std::vector<std::vector<int>> Out;
+  auto Add = [&](std::vector<int> V) {
+    V.resize(3, 1);
+    for (const auto &O : Out)
+      if (O == V)
+        return;
+    Out.push_back(V);
+  };
+  Add({P});
+  Add(Dims == 3 ? std::vector<int>{1, 1, P} : std::vector<int>{1, P});
+  for (int A = 2; A < P; ++A)
+    if (P % A == 0) {
+      Add(Dims == 3 ? std::vector<int>{A, 1, P / A}
+                    : std::vector<int>{A, P / A});
+      break;
+    }
+  if (Dims == 3)
+    for (int A = 2; A < P; ++A)
+      for (int B = 2; A * B < P; ++B)
+        if (P % (A * B) == 0 && P / (A * B) > 1) {
+          Add({A, B, P / (A * B)});
+          A = B = P;
+        }
+  Add({0, 0, 0}); // automatic
+  return Out;
+}
+
+int runChecks(const Settings &S) {
+  int Rank = 0, Size = 1;
+  MPI_Comm_rank(MPI_COMM_WORLD, &Rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &Size);
+  const bool Periodic[3][3] = {
+      {false, false, false}, {true, true, true}, {true, false, true}};
+  int Checks = 0, Failures = 0;
+  for (const Case &C : cases())
+    for (const auto &Per : Periodic) {
+      Config Ref{{1, 1, 1}, {Per[0], Per[1], C.dims == 3 && Per[2]}};
+      Result Expected;
+      if (Rank == 0)
+        Expected = C.run(MPI_COMM_SELF, Ref, S, Mode::Reference);
+      for (const auto &Procs : decompositions(Size, C.dims)) {
+        Config Cf = Ref;
+        for (int A = 0; A < 3; ++A)
+          Cf.procs[A] = Procs[A];
+        for (Mode M : {Mode::Plain, Mode::Overlap}) {
+          const Result Got = C.run(MPI_COMM_WORLD, Cf, S, M);
+          int Ok = Rank != 0 || Got == Expected;
+          if (!Ok && std::getenv("STENCIL_TEST_VERBOSE"))
+            for (std::size_t B = 0; B < Got.size() && B < Expected.size(); ++B)
+              if (Got[B] != Expected[B]) {
+                std::printf("first difference at byte %zu of %zu\n", B,
+                            Got.size());
+                break;
+              }
+          MPI_Bcast(&Ok, 1, MPI_INT, 0, MPI_COMM_WORLD);
+          ++Checks;
+          Failures += !Ok;
+          if (Rank == 0 && (!Ok || std::getenv("STENCIL_TEST_VERBOSE")))
+            std::printf("%s: P=%d procs %dx%dx%d periodic %d%d%d %s: %s\n",
+                        C.name.c_str(), Size, Procs[0], Procs[1], Procs[2],
+                        Per[0], Per[1], Per[2], modeName(M),
+                        Ok ? "bit-equal to 1 rank" : "DIFFERS from 1 rank");
+        }
+      }
+    }
+  if (Rank == 0)
+    std::printf("mpi_test: %d ranks, %s memory: %d of %d checks bit-equal to "
+                "the one-rank run\n",
+                Size, S.memory == Memory::Device ? "device" : "host",
+                Checks - Failures, Checks);
+  return Failures ? 1 : 0;
+}
+
+/// Bad input, for the error tests: every rank must report and exit cleanly.
+int runError(const std::string &What, const Settings &S) {
+  DomainOptions O;
+  O.memory = S.memory;
+  if (What == "small-extent") {
+    O.procs[0] = 2;
+    const Domain D(MPI_COMM_WORLD, {3, 8, 8}, O);
+    Field<float> F(D, stencil::haloOf(D.backend(), Wide()), "f");
+  } else if (What == "decomposition") {
+    O.procs[0] = 3;
+    const Domain D(MPI_COMM_WORLD, {16, 16, 16}, O);
+  } else if (What == "shape") {
+    const Domain D(MPI_COMM_WORLD, {16, 16, 16}, O);
+    Field<float> F(D, stencil::haloOf(D.backend(), Diffusion7()), "f");
+    Field<float> G(D, stencil::haloOf(D.backend(), Wide()), "g");
+    stencil::DomainLoop Loop(D);
+    Loop.run(Wide(), 1.0f, F, G);
+  } else {
+    throw std::runtime_error("unknown --error '" + What + "'");
+  }
+  return 0;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  return stencil::runMpiMain(argc, argv, [&] {
+    Settings S;
+    std::string Error;
+    for (int I = 1; I < argc; ++I) {
+      const std::string A = argv[I];
+      if (A == "--memory" && I + 1 < argc)
+        S.memory =
+            std::string(argv[++I]) == "device" ? Memory::Device : Memory::Host;
+      else if (A == "--steps" && I + 1 < argc)
+        S.steps = std::atoi(argv[++I]);
+      else if (A == "--error" && I + 1 < argc)
+        Error = argv[++I];
+      else
+        throw std::runtime_error(
+            "usage: mpi_test [--memory host|device] [--steps N] "
+            "[--error small-extent|decomposition|shape]");
+    }
+    return Error.empty() ? runChecks(S) : runError(Error, S);
+  });
+}
