@@ -13,6 +13,12 @@ using llvm::dyn_cast;
 
 BodyPrinterHooks::~BodyPrinterHooks() = default;
 
+std::string BodyPrinterHooks::printLoad(unsigned /*Param*/,
+                                        const ir::Offset & /*Off*/,
+                                        const std::string &Memory) const {
+  return Memory;
+}
+
 //===----------------------------------------------------------------------===//
 // Names
 //===----------------------------------------------------------------------===//
@@ -200,8 +206,9 @@ std::string ExprPrinter::print(const ir::Expr &E, bool Top) const {
     return Names.local(cast<ir::LocalRefExpr>(&E)->Local);
   case ir::ExprKind::Load: {
     const auto *L = cast<ir::LoadExpr>(&E);
-    return fmt::format("{}[{}]", Names.param(L->Param),
-                       printLinearIndex(L->Off, S.Dims));
+    return Hooks.printLoad(L->Param, L->Off,
+                           fmt::format("{}[{}]", Names.param(L->Param),
+                                       printLinearIndex(L->Off, S.Dims)));
   }
   case ir::ExprKind::Coord: {
     static const char *const Positions[] = {"i", "j", "k", "w"};

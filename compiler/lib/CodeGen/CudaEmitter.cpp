@@ -1,10 +1,23 @@
 //===- CudaEmitter.cpp - The CUDA backend ---------------------------------===//
 ///
 /// \file
-/// Per stencil: a "grid" kernel with one thread per point of the region box
-/// (x on blockIdx.x, y on blockIdx.y, z on blockIdx.z; for 4-D, z and w share
-/// blockIdx.z) and a host launcher with the runtime's GeneratedLaunchFn
-/// signature that unpacks the arguments and launches it on cfg.stream.
+/// Per stencil and planned variant: a kernel, a host launcher with the
+/// runtime's GeneratedLaunchFn signature that unpacks the arguments and
+/// launches it on cfg.stream, and a registration.
+///
+/// "grid": one thread per point of the region box (x on blockIdx.x, y on
+/// blockIdx.y, z on blockIdx.z; for 4-D, z and w share blockIdx.z).
+///
+/// "zmarch" and "smem" (2-D and 3-D): threads cover the plane below the
+/// marching dimension M (z in 3-D, y in 2-D; the block is (bx, by) in 3-D and
+/// (bx, 1) in 2-D) and each marches cfg.block[2] points along M. Arrays read
+/// at column offsets (0, 0, dz) keep them in a queue of registers that
+/// shifts by one each step, so each value is loaded once per point. "smem"
+/// also stages each plane of the arrays read at in-plane neighbours, with
+/// its halo, in a shared-memory tile between two barriers per step. Other
+/// loads of read-only arrays use the read-only data path (__ldg). Block shape
+/// and chunk are launch parameters: one kernel serves every candidate, and a
+/// query function reports its registers and shared memory to the tuner.
 ///
 //===----------------------------------------------------------------------===//
 #include "stencilc/CodeGen/BodyPrinter.h"
@@ -41,6 +54,28 @@ private:
                       const std::string &Symbol) const;
   void emitGridLauncher(CodeWriter &W, const ir::Stencil &S,
                         const std::string &Symbol) const;
+  void emitTileHelpers(CodeWriter &W, const planning::StencilPlan &SP,
+                       const std::string &Symbol) const;
+  void emitMarchKernel(CodeWriter &W, const planning::StencilPlan &SP,
+                       planning::VariantKind V,
+                       const std::string &Symbol) const;
+  void emitMarchLauncher(CodeWriter &W, const planning::StencilPlan &SP,
+                         planning::VariantKind V,
+                         const std::string &Symbol) const;
+  void emitQuery(CodeWriter &W, const planning::StencilPlan &SP,
+                 planning::VariantKind V, const std::string &Symbol) const;
+};
+
+/// Loads of a marching variant: queue registers, tile elements, __ldg.
+class MarchHooks : public DeviceHooks {
+public:
+  MarchHooks(const planning::MarchPlan &P, bool Tile) : P(P), Tile(Tile) {}
+  std::string printLoad(unsigned Param, const ir::Offset &Off,
+                        const std::string &Memory) const override;
+
+private:
+  const planning::MarchPlan &P;
+  bool Tile;
 };
 
 } // namespace
@@ -52,10 +87,62 @@ static std::string gridKernelName(const std::string &Symbol) {
   return "stencilc_" + Symbol + "_grid";
 }
 
-void CudaEmitter::emitGridKernel(CodeWriter &W, const ir::Stencil &S,
-                                 const std::string &Symbol) const {
-  BodyNames Names(S);
-  std::string Params = "const stencil::Grid g, const stencil::Region r";
+static std::string kernelName(const std::string &Symbol,
+                              planning::VariantKind V) {
+  return "stencilc_" + Symbol + "_" + planning::variantName(V);
+}
+
+/// The launcher's name; the grid variant keeps the foundation's name.
+static std::string launcherName(const std::string &Symbol,
+                                planning::VariantKind V) {
+  if (V == planning::VariantKind::Grid)
+    return "stencilc_" + Symbol + "_cuda_launch";
+  return kernelName(Symbol, V) + "_cuda_launch";
+}
+
+/// The element type of an array parameter: "const float *" -> "float".
+static std::string elementType(const ir::Param &P) {
+  std::string Ty = argumentValueType(P);
+  while (!Ty.empty() && (Ty.back() == '*' || Ty.back() == ' '))
+    Ty.pop_back();
+  if (Ty.rfind("const ", 0) == 0)
+    Ty = Ty.substr(6);
+  return Ty;
+}
+
+static bool inColumn(const ir::Offset &Off, unsigned March) {
+  for (unsigned D = 0; D < March; ++D)
+    if (Off[D] != 0)
+      return false;
+  return true;
+}
+
+std::string MarchHooks::printLoad(unsigned Param, const ir::Offset &Off,
+                                  const std::string &Memory) const {
+  const planning::ArrayAccessPlan *A = planning::findArrayPlan(P, Param);
+  if (!A)
+    return Memory;
+  const unsigned M = P.MarchDim;
+  if (A->Queued && inColumn(Off, M))
+    return fmt::format("stencilc_q{}_{}", Param, Off[M] - A->QueueLo);
+  if (Tile && A->Tiled && Off[M] == 0) {
+    std::string Index = "stencilc_tc";
+    if (Off[0])
+      Index += fmt::format(" {} {}", Off[0] < 0 ? '-' : '+', std::abs(Off[0]));
+    if (M == 2 && Off[1])
+      Index += fmt::format(" {} {} * stencilc_pitch", Off[1] < 0 ? '-' : '+',
+                           std::abs(Off[1]));
+    return fmt::format("stencilc_t{}[{}]", Param, Index);
+  }
+  if (A->ReadOnlyPath)
+    return "__ldg(&" + Memory + ")";
+  return Memory;
+}
+
+/// ", <type> <name>" per parameter after the index.
+static std::string kernelParameters(const ir::Stencil &S,
+                                    const BodyNames &Names) {
+  std::string Params;
   for (unsigned P = 1; P < S.Params.size(); ++P) {
     const ir::Param &Param = S.Params[P];
     std::string Ty = argumentValueType(Param);
@@ -65,6 +152,14 @@ void CudaEmitter::emitGridKernel(CodeWriter &W, const ir::Stencil &S,
     else
       Params += fmt::format(", {} {}", Ty, Names.param(P));
   }
+  return Params;
+}
+
+void CudaEmitter::emitGridKernel(CodeWriter &W, const ir::Stencil &S,
+                                 const std::string &Symbol) const {
+  BodyNames Names(S);
+  std::string Params = "const stencil::Grid g, const stencil::Region r" +
+                       kernelParameters(S, Names);
   W.open(
       fmt::format("__global__ void {}({}) {{", gridKernelName(Symbol), Params));
   for (unsigned D = 0; D < 2; ++D)
@@ -104,13 +199,12 @@ void CudaEmitter::emitGridKernel(CodeWriter &W, const ir::Stencil &S,
   W.close();
 }
 
-void CudaEmitter::emitGridLauncher(CodeWriter &W, const ir::Stencil &S,
-                                   const std::string &Symbol) const {
-  BodyNames Names(S);
-  std::vector<bool> All(S.Params.size(), true);
-  bool HasArgs = S.Params.size() > 1;
-  W.open(launcherSignature("stencilc_" + Symbol + "_cuda_launch",
-                           /*UsesConfig=*/true, HasArgs) +
+/// A launcher's opening: its signature, the region's extents (nothing to
+/// do when one is empty), the block check and the arguments unpacked.
+static void printLauncherPrologue(CodeWriter &W, const ir::Stencil &S,
+                                  const BodyNames &Names,
+                                  const std::string &Name) {
+  W.open(launcherSignature(Name, /*UsesConfig=*/true, S.Params.size() > 1) +
          " {");
   static const char *const Extents[] = {"nx", "ny", "nz", "nw"};
   std::string Empty;
@@ -122,7 +216,13 @@ void CudaEmitter::emitGridLauncher(CodeWriter &W, const ir::Stencil &S,
   W.line("  return nullptr;");
   W.line("if (cfg.block[0] <= 0 || cfg.block[1] <= 0 || cfg.block[2] <= 0)");
   W.line("  return \"invalid CUDA block size\";");
-  printArgumentUnpacking(W, S, Names, All);
+  printArgumentUnpacking(W, S, Names, std::vector<bool>(S.Params.size(), true));
+}
+
+void CudaEmitter::emitGridLauncher(CodeWriter &W, const ir::Stencil &S,
+                                   const std::string &Symbol) const {
+  BodyNames Names(S);
+  printLauncherPrologue(W, S, Names, "stencilc_" + Symbol + "_cuda_launch");
   // A 2-D kernel has no z: a deeper block would only repeat its threads.
   W.line("const dim3 block(cfg.block[0], cfg.block[1], {});",
          S.Dims == 2 ? "1" : "cfg.block[2]");
@@ -146,6 +246,359 @@ void CudaEmitter::emitGridLauncher(CodeWriter &W, const ir::Stencil &S,
          gridKernelName(Symbol), Args);
   W.line("const cudaError_t err = cudaGetLastError();");
   W.line("return err == cudaSuccess ? nullptr : cudaGetErrorString(err);");
+  W.close();
+}
+
+//===----------------------------------------------------------------------===//
+// Marching variants
+//===----------------------------------------------------------------------===//
+
+static const char *marchStride(unsigned M) { return M == 2 ? "sz" : "sy"; }
+
+/// "f[c + 2 * sz]", through __ldg where the plan allows.
+static std::string printMemoryLoad(const std::string &Array,
+                                   const std::string &Index, bool ReadOnly) {
+  std::string Access = fmt::format("{}[{}]", Array, Index);
+  return ReadOnly ? "__ldg(&" + Access + ")" : Access;
+}
+
+static int tileWidth(const planning::MarchPlan &P, unsigned D) {
+  return P.TileHalo[D].Lo + P.TileHalo[D].Hi;
+}
+
+void CudaEmitter::emitTileHelpers(CodeWriter &W,
+                                  const planning::StencilPlan &SP,
+                                  const std::string &Symbol) const {
+  const planning::MarchPlan &P = SP.March;
+  const std::string Stem = "stencilc_" + Symbol;
+  W.line(
+      "// The tile's row pitch in elements: a warp of a block narrower than");
+  W.line("// 32 spans several rows, and a pitch congruent to the width modulo");
+  W.line("// 32 puts them in different banks.");
+  W.line("__host__ __device__ __forceinline__ unsigned {}_tile_pitch(unsigned "
+         "bx) {{",
+         Stem);
+  W.line("  return bx < 32u ? bx + 32u * (({}u + 31u) / 32u) : bx + {}u;",
+         tileWidth(P, 0), tileWidth(P, 0));
+  W.line("}}");
+  W.line("__host__ __device__ __forceinline__ unsigned long long "
+         "{0}_tile_bytes(unsigned bx, unsigned by, unsigned long long elem) {{",
+         Stem);
+  W.line("  return ({}_tile_pitch(bx) * static_cast<unsigned long long>(by + "
+         "{}u) * elem + 15u) / 16u * 16u;",
+         Stem, P.MarchDim == 2 ? tileWidth(P, 1) : 0);
+  W.line("}}");
+  std::string Sum;
+  for (const planning::ArrayAccessPlan &A : P.Arrays)
+    if (A.Tiled)
+      Sum += fmt::format("{}{}_tile_bytes(bx, by, sizeof({}))",
+                         Sum.empty() ? "" : " + ", Stem,
+                         elementType(SP.Stencil->Params[A.Param]));
+  W.line("// Dynamic shared memory of a (bx, by) block: one tile per array.");
+  W.line("__host__ __device__ __forceinline__ unsigned long long "
+         "{}_smem_bytes(unsigned bx, unsigned by) {{",
+         Stem);
+  W.line("  return {};", Sum);
+  W.line("}}");
+}
+
+void CudaEmitter::emitMarchKernel(CodeWriter &W,
+                                  const planning::StencilPlan &SP,
+                                  planning::VariantKind V,
+                                  const std::string &Symbol) const {
+  const ir::Stencil &S = *SP.Stencil;
+  const planning::MarchPlan &P = SP.March;
+  const bool Tile = V == planning::VariantKind::Smem;
+  const unsigned M = P.MarchDim;
+  const char *MPos = Positions[M];
+  const char *MStride = marchStride(M);
+  const std::string Stem = "stencilc_" + Symbol;
+  BodyNames Names(S);
+  W.open(fmt::format("__global__ void {}(const stencil::Grid g, const "
+                     "stencil::Region r, const long long stencilc_chunk{}) {{",
+                     kernelName(Symbol, V), kernelParameters(S, Names)));
+  W.line("const long long i = r.lo[0] + blockIdx.x * "
+         "static_cast<long long>(blockDim.x) + threadIdx.x;");
+  if (M == 2)
+    W.line("const long long j = r.lo[1] + blockIdx.y * "
+           "static_cast<long long>(blockDim.y) + threadIdx.y;");
+  W.line("// This block marches [stencilc_m0, stencilc_m1) of {}.", Axes[M]);
+  // Chunks on the slowest block index: blocks of one plane run together and
+  // share their in-plane halo through L2 (chunks first was slower).
+  W.line("const long long stencilc_m0 = r.lo[{}] + blockIdx.{} * "
+         "stencilc_chunk;",
+         M, Axes[M]);
+  W.line("const long long stencilc_m1 = stencilc_m0 + stencilc_chunk < "
+         "r.hi[{0}] ? stencilc_m0 + stencilc_chunk : r.hi[{0}];",
+         M);
+  std::string Outside =
+      M == 2 ? "i >= r.hi[0] || j >= r.hi[1]" : "i >= r.hi[0]";
+  if (Tile) {
+    W.line("// Threads outside the region still stage the tile and meet the "
+           "barriers.");
+    W.line("const bool stencilc_active = !({});", Outside);
+  } else {
+    W.line("if ({})", Outside);
+    W.line("  return;");
+  }
+  W.line("const long long sy = g.extent[0];");
+  if (M == 2)
+    W.line("const long long sz = sy * g.extent[1];");
+  W.line("long long c = i + {};",
+         M == 2 ? "j * sy + stencilc_m0 * sz" : "stencilc_m0 * sy");
+
+  if (Tile) {
+    const analysis::HaloWidth &X = P.TileHalo[0], &Y = P.TileHalo[1];
+    W.line("extern __shared__ __align__(16) unsigned char stencilc_smem[];");
+    W.line("const long long stencilc_i0 = r.lo[0] + blockIdx.x * "
+           "static_cast<long long>(blockDim.x) - {};",
+           X.Lo);
+    W.line("const long long stencilc_ie = r.hi[0] + {};", X.Hi);
+    if (M == 2) {
+      W.line("const unsigned stencilc_tw = blockDim.x + {}u;", tileWidth(P, 0));
+      W.line("const int stencilc_pitch = "
+             "static_cast<int>({}_tile_pitch(blockDim.x));",
+             Stem);
+      W.line("const long long stencilc_j0 = r.lo[1] + blockIdx.y * "
+             "static_cast<long long>(blockDim.y) - {};",
+             Y.Lo);
+      W.line("const long long stencilc_je = r.hi[1] + {};", Y.Hi);
+      W.line("const int stencilc_tc = (threadIdx.y + {}) * stencilc_pitch + "
+             "threadIdx.x + {};",
+             Y.Lo, X.Lo);
+    } else {
+      W.line("const int stencilc_tc = threadIdx.x + {};", X.Lo);
+    }
+    std::string Offset;
+    for (const planning::ArrayAccessPlan &A : P.Arrays) {
+      if (!A.Tiled)
+        continue;
+      std::string Ty = elementType(S.Params[A.Param]);
+      W.line("{0} *const stencilc_t{1} = reinterpret_cast<{0} *>(stencilc_smem"
+             "{2});",
+             Ty, A.Param, Offset.empty() ? "" : " + " + Offset);
+      Offset += fmt::format("{}{}_tile_bytes(blockDim.x, blockDim.y, "
+                            "sizeof({}))",
+                            Offset.empty() ? "" : " + ", Stem, Ty);
+    }
+  }
+
+  // The queues: register n of array P holds the value at march offset
+  // QueueLo + n of the current point.
+  std::vector<std::string> Preload, Leading, Shifts;
+  for (const planning::ArrayAccessPlan &A : P.Arrays) {
+    if (!A.Queued)
+      continue;
+    const int Len = A.QueueHi - A.QueueLo + 1;
+    std::string Regs;
+    for (int N = 0; N < Len; ++N)
+      Regs += fmt::format("{}stencilc_q{}_{}{{}}", N ? ", " : "", A.Param, N);
+    W.line("{} {};", elementType(S.Params[A.Param]), Regs);
+    for (int N = 0; N < Len; ++N) {
+      ir::Offset Off{};
+      Off[M] = A.QueueLo + N;
+      std::string Load = fmt::format(
+          "stencilc_q{}_{} = {};", A.Param, N,
+          printMemoryLoad(Names.param(A.Param), printLinearIndex(Off, S.Dims),
+                          A.ReadOnlyPath));
+      (N + 1 < Len ? Preload : Leading).push_back(Load);
+      if (N + 1 < Len)
+        Shifts.push_back(fmt::format("stencilc_q{0}_{1} = stencilc_q{0}_{2};",
+                                     A.Param, N, N + 1));
+    }
+  }
+  auto PrintGuarded = [&](const std::vector<std::string> &Lines) {
+    if (Lines.empty())
+      return;
+    if (Tile)
+      W.open("if (stencilc_active) {");
+    for (const std::string &L : Lines)
+      W.line("{}", L);
+    if (Tile)
+      W.close();
+  };
+  PrintGuarded(Preload);
+
+  // Unrolled, the queue's shifts become renames and the loads of several
+  // steps are in flight together.
+  if (!Tile)
+    W.line("#pragma unroll 4");
+  W.open(fmt::format("for (long long {0} = stencilc_m0; {0} < stencilc_m1; "
+                     "++{0}, c += {1}) {{",
+                     MPos, MStride));
+  PrintGuarded(Leading);
+  if (Tile) {
+    W.line("__syncthreads(); // the previous step has read the tile");
+    const analysis::HaloWidth &X = P.TileHalo[0], &Y = P.TileHalo[1];
+    // This thread's own cell: the centre from the queue where it holds it;
+    // threads outside the region fill the cells of the tile's halo.
+    std::string InTile =
+        M == 2 ? "i < stencilc_ie && j < stencilc_je" : "i < stencilc_ie";
+    for (const planning::ArrayAccessPlan &A : P.Arrays) {
+      if (!A.Tiled)
+        continue;
+      std::string Memory =
+          printMemoryLoad(Names.param(A.Param), "c", A.ReadOnlyPath);
+      bool FromQueue = A.Queued && A.QueueLo <= 0 && A.QueueHi >= 0;
+      if (FromQueue) {
+        W.line("if (stencilc_active)");
+        W.line("  stencilc_t{}[stencilc_tc] = stencilc_q{}_{};", A.Param,
+               A.Param, -A.QueueLo);
+        W.line("else if ({})", InTile);
+      } else {
+        W.line("if ({})", InTile);
+      }
+      W.line("  stencilc_t{}[stencilc_tc] = {};", A.Param, Memory);
+    }
+    // The halo: whole rows above and below, then the side columns.
+    std::string Count =
+        M == 2 ? fmt::format("stencilc_tw * {}u + blockDim.y * {}u",
+                             tileWidth(P, 1), tileWidth(P, 0))
+               : fmt::format("{}u", tileWidth(P, 0));
+    W.open(fmt::format(
+        "for (unsigned stencilc_e = {}; stencilc_e < {}; "
+        "stencilc_e += {}) {{",
+        M == 2 ? "threadIdx.y * blockDim.x + threadIdx.x" : "threadIdx.x",
+        Count, M == 2 ? "blockDim.x * blockDim.y" : "blockDim.x"));
+    std::string Slot, Global;
+    if (M == 2) {
+      W.line("unsigned stencilc_ti, stencilc_tj;");
+      W.open(fmt::format("if (stencilc_e < stencilc_tw * {}u) {{",
+                         tileWidth(P, 1)));
+      W.line("const unsigned stencilc_row = stencilc_e / stencilc_tw;");
+      W.line("stencilc_ti = stencilc_e - stencilc_row * stencilc_tw;");
+      if (Y.Lo)
+        W.line("stencilc_tj = stencilc_row < {0}u ? stencilc_row : "
+               "stencilc_row + blockDim.y;",
+               Y.Lo);
+      else
+        W.line("stencilc_tj = stencilc_row + blockDim.y;");
+      W.dedent();
+      W.open("} else {");
+      W.line("const unsigned stencilc_side = stencilc_e - stencilc_tw * {}u;",
+             tileWidth(P, 1));
+      W.line("const unsigned stencilc_row = stencilc_side / {}u;",
+             std::max(1, tileWidth(P, 0)));
+      W.line("const unsigned stencilc_col = stencilc_side - stencilc_row * "
+             "{}u;",
+             tileWidth(P, 0));
+      W.line("stencilc_tj = {}u + stencilc_row;", Y.Lo);
+      if (X.Lo)
+        W.line("stencilc_ti = stencilc_col < {}u ? stencilc_col : "
+               "stencilc_col + blockDim.x;",
+               X.Lo);
+      else
+        W.line("stencilc_ti = stencilc_col + blockDim.x;");
+      W.close();
+      W.line("if (stencilc_i0 + stencilc_ti >= stencilc_ie || stencilc_j0 + "
+             "stencilc_tj >= stencilc_je)");
+      W.line("  continue;");
+      Slot = "stencilc_tj * stencilc_pitch + stencilc_ti";
+      Global = "stencilc_i0 + stencilc_ti + (stencilc_j0 + stencilc_tj) * sy "
+               "+ k * sz";
+    } else {
+      if (X.Lo)
+        W.line("const unsigned stencilc_ti = stencilc_e < {}u ? stencilc_e : "
+               "stencilc_e + blockDim.x;",
+               X.Lo);
+      else
+        W.line("const unsigned stencilc_ti = stencilc_e + blockDim.x;");
+      W.line("if (stencilc_i0 + stencilc_ti >= stencilc_ie)");
+      W.line("  continue;");
+      Slot = "stencilc_ti";
+      Global = "stencilc_i0 + stencilc_ti + j * sy";
+    }
+    W.line("const long long stencilc_g = {};", Global);
+    for (const planning::ArrayAccessPlan &A : P.Arrays)
+      if (A.Tiled)
+        W.line("stencilc_t{}[{}] = {};", A.Param, Slot,
+               printMemoryLoad(Names.param(A.Param), "stencilc_g",
+                               A.ReadOnlyPath));
+    W.close();
+    W.line("__syncthreads(); // the tile holds this step's plane");
+    W.open("if (stencilc_active) {");
+  }
+  MarchHooks Hooks(P, Tile);
+  printBody(S, Names, Hooks, W);
+  if (Tile)
+    W.close();
+  for (const std::string &L : Shifts)
+    W.line("{}", L);
+  W.close();
+  W.close();
+}
+
+void CudaEmitter::emitMarchLauncher(CodeWriter &W,
+                                    const planning::StencilPlan &SP,
+                                    planning::VariantKind V,
+                                    const std::string &Symbol) const {
+  const ir::Stencil &S = *SP.Stencil;
+  const unsigned M = SP.March.MarchDim;
+  BodyNames Names(S);
+  printLauncherPrologue(W, S, Names, launcherName(Symbol, V));
+  W.line("// cfg.block[2] is the chunk of {} each thread marches{}.", Axes[M],
+         M == 1 ? "; a 2-D block is one row" : "");
+  W.line("const long long stencilc_chunk = cfg.block[2];");
+  W.line("const dim3 block(cfg.block[0], {}, 1);",
+         M == 2 ? "cfg.block[1]" : "1");
+  W.line("const long long gx = (nx + block.x - 1) / block.x;");
+  if (M == 2) {
+    W.line("const long long gy = (ny + block.y - 1) / block.y;");
+    W.line("const long long gz = (nz + stencilc_chunk - 1) / stencilc_chunk;");
+  } else {
+    W.line("const long long gy = (ny + stencilc_chunk - 1) / stencilc_chunk;");
+    W.line("const long long gz = 1;");
+  }
+  W.line("if (gx > 2147483647LL || gy > 65535 || gz > 65535)");
+  W.line("  return \"region too large for one launch of the {} variant\";",
+         planning::variantName(V));
+  W.line(
+      "const dim3 grid(static_cast<unsigned>(gx), static_cast<unsigned>(gy), "
+      "static_cast<unsigned>(gz));");
+  std::string Shared = "0";
+  if (V == planning::VariantKind::Smem) {
+    W.line("const unsigned long long stencilc_shared = "
+           "stencilc_{}_smem_bytes(block.x, block.y);",
+           Symbol);
+    W.line("if (stencilc_shared > 48u * 1024u)");
+    W.line("  return \"block too large for the smem variant's tile\";");
+    Shared = "stencilc_shared";
+  }
+  std::string Args = "g, r, stencilc_chunk";
+  for (unsigned P = 1; P < S.Params.size(); ++P)
+    Args += ", " + Names.param(P);
+  W.line("{}<<<grid, block, {}, static_cast<cudaStream_t>(cfg.stream)>>>({});",
+         kernelName(Symbol, V), Shared, Args);
+  W.line("const cudaError_t err = cudaGetLastError();");
+  W.line("return err == cudaSuccess ? nullptr : cudaGetErrorString(err);");
+  W.close();
+}
+
+void CudaEmitter::emitQuery(CodeWriter &W, const planning::StencilPlan &SP,
+                            planning::VariantKind V,
+                            const std::string &Symbol) const {
+  const bool Tile = V == planning::VariantKind::Smem;
+  W.line(
+      "// What the tuner needs to know before it launches a (bx, by) block.");
+  W.open(fmt::format("static const char *{}_query(int {}, int {}, "
+                     "stencil::KernelAttributes *out) {{",
+                     kernelName(Symbol, V), Tile ? "bx" : "/*bx*/",
+                     Tile ? "by" : "/*by*/"));
+  W.line("cudaFuncAttributes a;");
+  W.line("const cudaError_t err = cudaFuncGetAttributes(&a, {});",
+         kernelName(Symbol, V));
+  W.line("if (err != cudaSuccess)");
+  W.line("  return cudaGetErrorString(err);");
+  W.line("out->registers = a.numRegs;");
+  W.line("out->maxThreadsPerBlock = a.maxThreadsPerBlock;");
+  if (Tile)
+    W.line("out->sharedBytes = static_cast<long long>(a.sharedSizeBytes + "
+           "stencilc_{}_smem_bytes(static_cast<unsigned>(bx), "
+           "static_cast<unsigned>(by)));",
+           Symbol);
+  else
+    W.line("out->sharedBytes = static_cast<long long>(a.sharedSizeBytes);");
+  W.line("return nullptr;");
   W.close();
 }
 
@@ -178,18 +631,30 @@ std::string CudaEmitter::emit(const planning::ModulePlan &Plan) const {
   for (size_t I = 0; I < Plan.Stencils.size(); ++I) {
     const planning::StencilPlan &SP = Plan.Stencils[I];
     for (planning::VariantKind V : SP.Variants) {
-      switch (V) {
-      case planning::VariantKind::Grid:
-        W.blank();
-        W.line("{}", stencilComment(*SP.Stencil, V));
+      W.blank();
+      W.line("{}", stencilComment(*SP.Stencil, V));
+      if (V == planning::VariantKind::Grid) {
         emitGridKernel(W, *SP.Stencil, Symbols[I]);
         W.blank();
         emitGridLauncher(W, *SP.Stencil, Symbols[I]);
+      } else {
+        if (V == planning::VariantKind::Smem) {
+          emitTileHelpers(W, SP, Symbols[I]);
+          W.blank();
+        }
+        emitMarchKernel(W, SP, V, Symbols[I]);
         W.blank();
-        printRegistration(W, *SP.Stencil, *SP.Info, Symbols[I], "stencil::Backend::Cuda",
-                          "stencilc_" + Symbols[I] + "_cuda_launch", V);
-        break;
+        emitMarchLauncher(W, SP, V, Symbols[I]);
       }
+      W.blank();
+      emitQuery(W, SP, V, Symbols[I]);
+      W.blank();
+      RegistrationExtras Extras;
+      Extras.Query = kernelName(Symbols[I], V) + "_query";
+      Extras.MarchDim = planning::isMarching(V) ? int(SP.March.MarchDim) : -1;
+      printRegistration(W, *SP.Stencil, *SP.Info, Symbols[I],
+                        "stencil::Backend::Cuda", launcherName(Symbols[I], V),
+                        V, Extras);
     }
   }
 

@@ -1,7 +1,7 @@
 //===- RegistrationGlue.cpp - Where generated code meets the runtime ------===//
 #include "stencilc/CodeGen/RegistrationGlue.h"
-#include "stencilc/IR/StencilHash.h"
 #include "stencilc/Basic/Version.h"
+#include "stencilc/IR/StencilHash.h"
 #include <map>
 #include <set>
 
@@ -155,7 +155,8 @@ void codegen::printRegistration(CodeWriter &W, const ir::Stencil &S,
                                 std::string_view Symbol,
                                 std::string_view BackendEnumerator,
                                 std::string_view Launcher,
-                                planning::VariantKind V) {
+                                planning::VariantKind V,
+                                const RegistrationExtras &Extras) {
   std::string Signature;
   for (unsigned P = 1; P < S.Params.size(); ++P)
     Signature += (P > 1 ? ", " : "") + S.Params[P].CppType;
@@ -166,9 +167,12 @@ void codegen::printRegistration(CodeWriter &W, const ir::Stencil &S,
     FunctionKey =
         fmt::format("reinterpret_cast<const void *>(&::{})", S.qualifiedName());
   // Nothing reads the variable: its initialiser is what matters.
-  W.line("[[maybe_unused]] static const bool stencilc_registered_{} = "
+  std::string Suffix = V == planning::VariantKind::Grid
+                           ? ""
+                           : std::string("_") + planning::variantName(V);
+  W.line("[[maybe_unused]] static const bool stencilc_registered_{}{} = "
          "stencil::registerGenerated({{",
-         Symbol);
+         Symbol, Suffix);
   W.indent();
   W.indent();
   W.line("/*name=*/{},", cStringLiteral(S.qualifiedName()));
@@ -186,7 +190,16 @@ void codegen::printRegistration(CodeWriter &W, const ir::Stencil &S,
     Halo += fmt::format("{}{{{}, {}}}", D ? ", " : "", Info.Width[D].Lo,
                         Info.Width[D].Hi);
   W.line("/*halo=*/{{{}}},", Halo);
-  W.line("/*irHash=*/{}}});", cStringLiteral(ir::hashStencil(S)));
+  W.line("/*irHash=*/{},", cStringLiteral(ir::hashStencil(S)));
+  W.line(
+      "/*flopsPerPoint=*/{},",
+      printConstant(ir::Type(ir::ScalarKind::Float64), 0, Info.FlopsPerPoint));
+  W.line(
+      "/*bytesPerPoint=*/{},",
+      printConstant(ir::Type(ir::ScalarKind::Float64), 0, Info.BytesPerPoint));
+  W.line("/*query=*/{},",
+         Extras.Query == "nullptr" ? Extras.Query : "&" + Extras.Query);
+  W.line("/*marchDim=*/{}}});", Extras.MarchDim);
   W.dedent();
   W.dedent();
 }

@@ -1,5 +1,6 @@
 //===- Plan.cpp - The Planning stage --------------------------------------===//
 #include "stencilc/Planning/Plan.h"
+#include <algorithm>
 #include <cassert>
 
 using namespace stencilc;
@@ -9,16 +10,91 @@ const char *planning::variantName(VariantKind V) {
   switch (V) {
   case VariantKind::Grid:
     return "grid";
+  case VariantKind::ZMarch:
+    return "zmarch";
+  case VariantKind::Smem:
+    return "smem";
   }
   return "grid";
 }
 
-ModulePlan planning::planModule(const ir::Module &M,
-                                const std::vector<analysis::StencilInfo> &Infos) {
+bool planning::isMarching(VariantKind V) { return V != VariantKind::Grid; }
+
+const ArrayAccessPlan *planning::findArrayPlan(const MarchPlan &P,
+                                               unsigned Param) {
+  for (const ArrayAccessPlan &A : P.Arrays)
+    if (A.Param == Param)
+      return &A;
+  return nullptr;
+}
+
+/// True if \p Off is zero in every dimension of the plane (below \p March).
+static bool inColumn(const ir::Offset &Off, unsigned March) {
+  for (unsigned D = 0; D < March; ++D)
+    if (Off[D] != 0)
+      return false;
+  return true;
+}
+
+/// Decides, per array read, where a marching variant takes its loads from.
+/// Arrays the stencil also writes are read from memory as written: a
+/// register or tile copy would miss the body's own stores.
+static MarchPlan planMarch(const ir::Stencil &S,
+                           const analysis::StencilInfo &Info) {
+  MarchPlan P;
+  P.MarchDim = S.Dims - 1;
+  for (const analysis::ArrayInfo &A : Info.Arrays) {
+    if (!A.Read)
+      continue;
+    ArrayAccessPlan AP;
+    AP.Param = A.Param;
+    const ir::Param &Param = S.Params[A.Param];
+    const bool OnlyRead = !A.Written;
+    AP.ReadOnlyPath =
+        OnlyRead && Param.ReadOnly && Param.Ty.kind() != ir::ScalarKind::Bool;
+    if (OnlyRead) {
+      bool First = true;
+      for (const ir::Offset &Off : A.ReadOffsets) {
+        if (inColumn(Off, P.MarchDim)) {
+          int Dz = Off[P.MarchDim];
+          AP.QueueLo = First ? Dz : std::min(AP.QueueLo, Dz);
+          AP.QueueHi = First ? Dz : std::max(AP.QueueHi, Dz);
+          AP.Queued = true;
+          First = false;
+        } else if (Off[P.MarchDim] == 0) {
+          AP.Tiled = true;
+          for (unsigned D = 0; D < P.MarchDim; ++D) {
+            P.TileHalo[D].Lo = std::max(P.TileHalo[D].Lo, -Off[D]);
+            P.TileHalo[D].Hi = std::max(P.TileHalo[D].Hi, Off[D]);
+          }
+        }
+      }
+    }
+    P.Arrays.push_back(AP);
+  }
+  return P;
+}
+
+ModulePlan
+planning::planModule(const ir::Module &M,
+                     const std::vector<analysis::StencilInfo> &Infos) {
   assert(Infos.size() == M.Stencils.size() && "one analysis per stencil");
   ModulePlan Plan;
   Plan.Module = &M;
-  for (size_t I = 0; I < M.Stencils.size(); ++I)
-    Plan.Stencils.push_back({&M.Stencils[I], &Infos[I], {VariantKind::Grid}});
+  for (size_t I = 0; I < M.Stencils.size(); ++I) {
+    StencilPlan SP{&M.Stencils[I], &Infos[I], {VariantKind::Grid}, {}};
+    const ir::Stencil &S = M.Stencils[I];
+    if (S.Dims == 2 || S.Dims == 3) {
+      SP.March = planMarch(S, Infos[I]);
+      SP.Variants.push_back(VariantKind::ZMarch);
+      bool AnyTiled =
+          std::any_of(SP.March.Arrays.begin(), SP.March.Arrays.end(),
+                      [](const ArrayAccessPlan &A) { return A.Tiled; });
+      // Without in-plane neighbours the tile would only copy the centre.
+      if (AnyTiled)
+        SP.Variants.push_back(VariantKind::Smem);
+    }
+    Plan.Stencils.push_back(std::move(SP));
+  }
   return Plan;
 }

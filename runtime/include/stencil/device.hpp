@@ -21,6 +21,15 @@ struct DeviceOps {
   const char *(*copyToHost)(void *Dst, const void *Src, std::size_t Bytes);
   const char *(*synchronize)();
   const char *(*deviceName)(char *Buf, std::size_t Size);
+  // Appended for the auto-tuner: events on a stream (null: the default one)
+  // and the device's per-block limits.
+  const char *(*eventCreate)(void **Event);
+  const char *(*eventDestroy)(void *Event);
+  const char *(*eventRecord)(void *Event, void *Stream);
+  /// Waits for \p Stop, then the milliseconds between the two events.
+  const char *(*eventElapsedMs)(float *Ms, void *Start, void *Stop);
+  /// Threads, registers and (default) shared memory bytes per block.
+  const char *(*blockLimits)(int *MaxThreads, int *Registers, long long *SharedBytes);
 };
 
 namespace detail {

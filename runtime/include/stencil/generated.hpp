@@ -29,7 +29,10 @@ struct Region {
   long long hi[4] = {1, 1, 1, 1};
 };
 
-/// How to launch on a GPU; ignored by the OpenMP backend.
+/// How to launch on a GPU; ignored by the OpenMP backend. The marching
+/// variants ("zmarch", "smem"; GeneratedStencil::marchDim >= 0) read block[2]
+/// as the chunk of the marching dimension each thread walks: their thread
+/// block is (block[0], block[1], 1) in 3-D and (block[0], 1, 1) in 2-D.
 struct LaunchConfig {
   int block[3] = {64, 4, 1};
   void *stream = nullptr; ///< cudaStream_t; null is the default stream.
@@ -43,6 +46,16 @@ inline const char *backendName(Backend B) { return B == Backend::Cuda ? "cuda" :
 /// converted to the stencil's parameter types. Returns null or an error text.
 using GeneratedLaunchFn = const char *(*)(const Grid &G, const Region &R,
                                           const LaunchConfig &C, void *const *Args);
+
+/// A CUDA kernel's resources for one block shape, as the tuner prunes by.
+struct KernelAttributes {
+  int registers = 0;          ///< Per thread (cudaFuncGetAttributes).
+  int maxThreadsPerBlock = 0; ///< The most this kernel can launch with.
+  long long sharedBytes = 0;  ///< Static plus dynamic shared memory per block.
+};
+
+/// Fills \p Out for a (Bx, By) block; returns null or an error text.
+using GeneratedQueryFn = const char *(*)(int Bx, int By, KernelAttributes *Out);
 
 struct GeneratedStencil {
   const char *name;         ///< Qualified name, for messages.
@@ -58,6 +71,13 @@ struct GeneratedStencil {
   /// side}, x first (stencilc's analysis). Fields need at least this halo.
   int halo[4][2];
   const char *irHash;       ///< Fingerprint of the stencil's IR (16 hex digits).
+  // Appended for the auto-tuner; older fields keep their places.
+  double flopsPerPoint;     ///< Floating-point operations per point (analysis).
+  double bytesPerPoint;     ///< Bytes moved per point with perfect reuse (analysis).
+  GeneratedQueryFn query;   ///< CUDA: the kernel's resources; OpenMP: null.
+  /// -1: the block is (block[0], block[1], block[2]). Otherwise the variant
+  /// marches this dimension (dims - 1) and block[2] is the chunk.
+  int marchDim;
 };
 
 namespace detail {
@@ -90,6 +110,21 @@ inline const GeneratedStencil *findGenerated(Backend B, const void *Function) {
     if (E.backend == B && E.functionKey == Function)
       return &E;
   return nullptr;
+}
+
+/// Every entry of one stencil on backend \p B, in registration order (the
+/// first is the grid variant): \p Like is any entry of that stencil.
+inline std::vector<const GeneratedStencil *> generatedVariants(const GeneratedStencil &Like) {
+  std::vector<const GeneratedStencil *> Out;
+  for (const GeneratedStencil &E : detail::registry()) {
+    bool Same = E.backend == Like.backend &&
+                (Like.typeKey ? E.typeKey && std::strcmp(detail::stripTypeName(E.typeKey),
+                                                         detail::stripTypeName(Like.typeKey)) == 0
+                              : E.functionKey == Like.functionKey);
+    if (Same)
+      Out.push_back(&E);
+  }
+  return Out;
 }
 
 /// All registered entries, e.g. for a listing.

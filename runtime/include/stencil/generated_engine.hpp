@@ -79,6 +79,16 @@ void runGenerated(Backend B, const StencilT &S, ParamList<P...>, const Grid &G, 
 
 } // namespace detail
 
+/// The arrays' extents and the box of points of a Loop's ranges.
+inline void loopGeometry(int Dims, const LoopRange *Ranges, Grid *G, Region *R) {
+  G->dims = Dims;
+  for (int D = 0; D < Dims; ++D) {
+    G->extent[D] = Ranges[D].n;
+    R->lo[D] = Ranges[D].begin;
+    R->hi[D] = Ranges[D].end;
+  }
+}
+
 /// The generated code registered for \p S on backend \p B (a functor object
 /// or a function), or null: its halo, variant, source and launcher.
 template <typename StencilT> const GeneratedStencil *generatedFor(Backend B, const StencilT &S) {
@@ -91,12 +101,7 @@ template <typename StencilT> const GeneratedStencil *generatedFor(Backend B, con
 template <int Dims, Backend B> class GeneratedLoopEngine {
 public:
   explicit GeneratedLoopEngine(const LoopRange *Ranges) {
-    Geometry.dims = Dims;
-    for (int D = 0; D < Dims; ++D) {
-      Geometry.extent[D] = Ranges[D].n;
-      Box.lo[D] = Ranges[D].begin;
-      Box.hi[D] = Ranges[D].end;
-    }
+    loopGeometry(Dims, Ranges, &Geometry, &Box);
   }
 
   template <typename StencilT, typename... Args> void operator()(const StencilT &S, Args &&...A) {

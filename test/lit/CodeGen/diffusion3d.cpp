@@ -50,7 +50,11 @@ struct STENCIL_KERNEL Diffusion3d {
 // CUDA-NEXT:     /*variant=*/"grid",
 // CUDA-NEXT:     /*source=*/"{{.*}}diffusion3d.cpp:11",
 // CUDA-NEXT:     /*halo=*/{{[{][{]}}1, 1}, {1, 1}, {1, 1}, {0, 0{{[}][}]}},
-// CUDA-NEXT:     /*irHash=*/"{{[0-9a-f]+}}"});
+// CUDA-NEXT:     /*irHash=*/"{{[0-9a-f]+}}",
+// CUDA-NEXT:     /*flopsPerPoint=*/13.0,
+// CUDA-NEXT:     /*bytesPerPoint=*/8.0,
+// CUDA-NEXT:     /*query=*/&stencilc_seed_Diffusion3d_grid_query,
+// CUDA-NEXT:     /*marchDim=*/-1});
 
 // CPU:      #include <stencil/generated.hpp>
 // CPU-NOT:  cuda

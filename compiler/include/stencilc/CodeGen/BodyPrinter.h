@@ -37,6 +37,11 @@ public:
   /// A line printed before every constant-trip loop ("#pragma unroll"), or
   /// empty for none.
   virtual std::string_view loopPragma() const = 0;
+  /// How a load of array parameter \p Param at \p Off is printed; \p Memory
+  /// is the plain access ("f[c + 1]"). Marching CUDA variants answer with a
+  /// register of the queue, a shared-memory tile element or an __ldg.
+  virtual std::string printLoad(unsigned Param, const ir::Offset &Off,
+                                const std::string &Memory) const;
 };
 
 /// The identifiers of a stencil's parameters and locals in generated code:

@@ -65,14 +65,22 @@ bool printArgumentUnpacking(CodeWriter &W, const ir::Stencil &S,
                             const BodyNames &Names,
                             const std::vector<bool> &Wanted);
 
-/// `static const bool stencilc_registered_<Symbol> =
-/// stencil::registerGenerated({...});` for \p Launcher.
-/// \p BackendEnumerator is "stencil::Backend::Cuda" or "...::OpenMP".
+/// What the tuner reads from a registration beyond the launcher.
+struct RegistrationExtras {
+  std::string Query = "nullptr"; ///< The kernel's attribute query (CUDA).
+  int MarchDim = -1; ///< Marching variants: cfg.block[2] is the chunk.
+};
+
+/// `static const bool stencilc_registered_<Symbol>[_<variant>] =
+/// stencil::registerGenerated({...});` for \p Launcher (the grid variant's
+/// variable has no suffix). \p BackendEnumerator is "stencil::Backend::Cuda"
+/// or "...::OpenMP".
 void printRegistration(CodeWriter &W, const ir::Stencil &S,
                        const analysis::StencilInfo &Info,
                        std::string_view Symbol,
                        std::string_view BackendEnumerator,
-                       std::string_view Launcher, planning::VariantKind V);
+                       std::string_view Launcher, planning::VariantKind V,
+                       const RegistrationExtras &Extras = {});
 
 } // namespace stencilc::codegen
 

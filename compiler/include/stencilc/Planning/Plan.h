@@ -1,10 +1,18 @@
 //===- Plan.h - The Planning stage -----------------------------*- C++ -*-===//
 ///
 /// \file
-/// Decides what to emit for each stencil: which CUDA variants, with which
-/// template parameters. For now every stencil gets the region-box "grid"
-/// variant (one thread per point); later variants (z-marching, shared-memory
-/// tiles) and fusion decisions are made here.
+/// Decides what to emit for each stencil: which variants, and for the
+/// marching variants which arrays keep a register queue along the marching
+/// dimension and which are staged in a shared-memory tile. CodeGen only
+/// prints what the plan says.
+///
+/// Every stencil gets the region-box "grid" variant (one thread per point; the
+/// only one the OpenMP backend emits). 2-D and 3-D stencils also get
+/// "zmarch" (each thread marches a chunk of the outermost dimension) and, when
+/// some array is read at an in-plane neighbour, "smem" (zmarch plus a
+/// shared-memory tile of the plane). Block shape and chunk length are launch
+/// parameters, so one kernel per variant serves every candidate the tuner
+/// tries.
 ///
 //===----------------------------------------------------------------------===//
 #ifndef STENCILC_PLANNING_PLAN_H
@@ -18,13 +26,41 @@ namespace stencilc::planning {
 
 enum class VariantKind {
   Grid, ///< One thread (CUDA) or iteration (OpenMP) per point of a region box.
+  ZMarch, ///< Threads over the plane, each marching a chunk of the outermost
+          ///< dimension.
+  Smem,   ///< ZMarch with in-plane neighbours read from a shared-memory tile.
 };
 const char *variantName(VariantKind V);
+bool isMarching(VariantKind V);
+
+/// How a marching variant reads one array.
+struct ArrayAccessPlan {
+  unsigned Param = 0;
+  /// Loads at offsets that are zero in the plane come from a register queue
+  /// holding the marching-dimension offsets [QueueLo, QueueHi].
+  bool Queued = false;
+  int QueueLo = 0, QueueHi = 0;
+  /// Loads at offsets with a zero marching component come from the tile
+  /// (smem variant only).
+  bool Tiled = false;
+  /// Other loads go through the read-only data path (__ldg).
+  bool ReadOnlyPath = false;
+};
+
+/// The part of the plan the marching variants share.
+struct MarchPlan {
+  unsigned MarchDim = 0; ///< Dims - 1: z in 3-D, y in 2-D.
+  std::vector<ArrayAccessPlan>
+      Arrays; ///< Arrays that are read, in parameter order.
+  /// Tile halo per plane dimension (x, y), union over tiled arrays.
+  analysis::HaloWidth TileHalo[2];
+};
 
 struct StencilPlan {
   const ir::Stencil *Stencil = nullptr;
   const analysis::StencilInfo *Info = nullptr;
   std::vector<VariantKind> Variants;
+  MarchPlan March; ///< Meaningful when Variants has a marching variant.
 };
 
 struct ModulePlan {
@@ -33,7 +69,11 @@ struct ModulePlan {
 };
 
 /// \p Infos is parallel to \p M.Stencils; both must outlive the plan.
-ModulePlan planModule(const ir::Module &M, const std::vector<analysis::StencilInfo> &Infos);
+ModulePlan planModule(const ir::Module &M,
+                      const std::vector<analysis::StencilInfo> &Infos);
+
+/// The access plan of array parameter \p Param, or null if it is not read.
+const ArrayAccessPlan *findArrayPlan(const MarchPlan &P, unsigned Param);
 
 } // namespace stencilc::planning
 

@@ -28,21 +28,51 @@ inline const char *copyToHost(void *D, const void *S, std::size_t Bytes) {
   return errorText(cudaMemcpy(D, S, Bytes, cudaMemcpyDeviceToHost));
 }
 inline const char *synchronize() { return errorText(cudaDeviceSynchronize()); }
-inline const char *deviceName(char *Buf, std::size_t Size) {
+/// The current device's properties.
+inline const char *currentDeviceProperties(cudaDeviceProp *Prop) {
   int Dev = 0;
-  cudaDeviceProp Prop;
   if (cudaError_t E = cudaGetDevice(&Dev); E != cudaSuccess)
     return errorText(E);
-  if (cudaError_t E = cudaGetDeviceProperties(&Prop, Dev); E != cudaSuccess)
-    return errorText(E);
+  return errorText(cudaGetDeviceProperties(Prop, Dev));
+}
+inline const char *deviceName(char *Buf, std::size_t Size) {
+  cudaDeviceProp Prop;
+  if (const char *Error = currentDeviceProperties(&Prop))
+    return Error;
   std::snprintf(Buf, Size, "%s", Prop.name);
+  return nullptr;
+}
+
+inline const char *eventCreate(void **E) {
+  cudaEvent_t Ev = nullptr;
+  const char *Error = errorText(cudaEventCreate(&Ev));
+  *E = Ev;
+  return Error;
+}
+inline const char *eventDestroy(void *E) { return errorText(cudaEventDestroy(static_cast<cudaEvent_t>(E))); }
+inline const char *eventRecord(void *E, void *Stream) {
+  return errorText(cudaEventRecord(static_cast<cudaEvent_t>(E), static_cast<cudaStream_t>(Stream)));
+}
+inline const char *eventElapsedMs(float *Ms, void *Start, void *Stop) {
+  if (cudaError_t E = cudaEventSynchronize(static_cast<cudaEvent_t>(Stop)); E != cudaSuccess)
+    return errorText(E);
+  return errorText(cudaEventElapsedTime(Ms, static_cast<cudaEvent_t>(Start), static_cast<cudaEvent_t>(Stop)));
+}
+inline const char *blockLimits(int *MaxThreads, int *Registers, long long *SharedBytes) {
+  cudaDeviceProp Prop;
+  if (const char *Error = currentDeviceProperties(&Prop))
+    return Error;
+  *MaxThreads = Prop.maxThreadsPerBlock;
+  *Registers = Prop.regsPerBlock;
+  *SharedBytes = static_cast<long long>(Prop.sharedMemPerBlock);
   return nullptr;
 }
 
 /// Installs these operations; generated .cu files call it while registering.
 inline bool install() {
-  static const DeviceOps Ops = {deviceCount, allocate, release, copyToDevice,
-                                copyToHost, synchronize, deviceName};
+  static const DeviceOps Ops = {deviceCount,  allocate,     release,     copyToDevice,
+                                copyToHost,   synchronize,  deviceName,  eventCreate,
+                                eventDestroy, eventRecord,  eventElapsedMs, blockLimits};
   return registerDeviceOps(Ops);
 }
 

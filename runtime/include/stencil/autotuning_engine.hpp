@@ -1,0 +1,364 @@
+// stencil/autotuning_engine.hpp - seed 000's DeviceAutoTuningLoopEngine3D:
+// runs stencilc's CUDA variants and picks the fastest launch configuration
+// for the stencil, the region and the GPU, online or at once.
+//
+//   stencil::DeviceAutoTuningInfo info;
+//   stencil::Loop3D<stencil::DeviceAutoTuningLoopEngine3D> loop(...);
+//   loop.run(Diffusion3d(), &info, ce, cw, cn, cs, ct, cb, cc, f, fn);
+//
+// Each call before the tuner settles runs the next candidate (timed with
+// CUDA events; the result is the stencil's, whatever the candidate); later
+// calls run the best. stencil::tuneNow(loop, S, &info, args...) settles at
+// once by calling repeatedly (the stencil must tolerate running again on
+// its arrays: outputs apart from inputs). The result is kept in a cache file
+// (stencil/tuning.hpp), so the next run starts tuned. Environment:
+//   STENCIL_TUNING_CACHE  the cache file (default ~/.cache/stencilc/tuning.json)
+//   STENCIL_TUNING_FORCE  "variant:bx,by,bz": use this configuration, no tuning
+//   STENCIL_TUNING_REPORT set: print the report when tuning settles
+#ifndef STENCIL_AUTOTUNING_ENGINE_HPP
+#define STENCIL_AUTOTUNING_ENGINE_HPP
+
+#include <stencil/device.hpp>
+#include <stencil/generated_engine.hpp>
+#include <stencil/loop.hpp>
+#include <stencil/tuning.hpp>
+
+#include <cstdio>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace stencil {
+
+/// The tuner's state for the stencils an engine runs (seed 000's
+/// DeviceAutoTuningInfo): options before the first call, results after.
+class DeviceAutoTuningInfo {
+public:
+  /// Where a configuration came from.
+  enum class Source { None, Tuning, Tuned, Cache, Forced };
+
+  struct Session {
+    std::string stencil;
+    tuning::CacheKey key;
+    std::vector<const GeneratedStencil *> entries;
+    tuning::OnlineTuner tuner{std::vector<tuning::Candidate>{}};
+    Source source = Source::None;
+    std::map<std::string, int> pruned;
+    std::size_t legal = 0;
+    std::vector<tuning::Candidate> legalCandidates;
+    void *start = nullptr, *stop = nullptr;
+  };
+
+  DeviceAutoTuningInfo() = default;
+  DeviceAutoTuningInfo(const DeviceAutoTuningInfo &) = delete;
+  DeviceAutoTuningInfo &operator=(const DeviceAutoTuningInfo &) = delete;
+  ~DeviceAutoTuningInfo() {
+    if (const DeviceOps *Ops = detail::deviceOpsSlot())
+      for (auto &[K, S] : sessions_)
+        for (void *E : {S.start, S.stop})
+          if (E)
+            Ops->eventDestroy(E);
+  }
+
+  // Options (set before the first call).
+  std::vector<std::string> variants; ///< Variants to search; empty: all.
+  bool useCache = true;              ///< Read and write the cache file.
+  std::string cachePath;             ///< Empty: tuning::defaultCachePath().
+  std::string force;                 ///< "variant:bx,by,bz" as STENCIL_TUNING_FORCE, which wins.
+  tuning::OnlineTuner::Options search;
+
+  /// True once every stencil run through this info has settled.
+  bool settled() const {
+    for (const auto &[K, S] : sessions_)
+      if (!S.tuner.settled())
+        return false;
+    return !sessions_.empty();
+  }
+  /// The configuration chosen for the last stencil run, or null.
+  const tuning::Candidate *chosen() const {
+    const Session *S = last_;
+    return S && S->tuner.settled() && S->tuner.hasBest() ? &S->tuner.best() : nullptr;
+  }
+  /// Calls spent tuning the last stencil run (0 from the cache or forced).
+  int tuningCalls() const { return last_ ? last_->tuner.calls() : 0; }
+  Source source() const { return last_ ? last_->source : Source::None; }
+  const std::vector<std::string> &warnings() const { return warnings_; }
+  /// Every legal candidate of the last stencil run (what the tuner may pick).
+  const std::vector<tuning::Candidate> &legalCandidates() const {
+    static const std::vector<tuning::Candidate> None;
+    return last_ ? last_->legalCandidates : None;
+  }
+
+  /// What was chosen and why: the search space, what was pruned, the
+  /// timings of the best candidates.
+  std::string reportText() const {
+    std::string Out;
+    char Buf[256];
+    for (const auto &[K, S] : sessions_) {
+      Out += "auto-tuning " + S.stencil + " over " + S.key.extents + " on " + S.key.gpu + "\n";
+      static const char *const Sources[] = {"none", "tuning (not settled)", "tuned", "cache",
+                                            "forced (STENCIL_TUNING_FORCE)"};
+      Out += std::string("  source: ") + Sources[static_cast<int>(S.source)] +
+             "; variants: " + S.key.variants + "\n";
+      if (S.tuner.hasBest() && S.tuner.settled())
+        Out += "  chosen: " + tuning::toString(S.tuner.best()) + "\n";
+      if (S.source == Source::Tuned || S.source == Source::Tuning) {
+        std::snprintf(Buf, sizeof(Buf), "  candidates: %zu legal, %d calls timed\n", S.legal,
+                      S.tuner.calls());
+        Out += Buf;
+        for (const auto &[Why, N] : S.pruned)
+          Out += "  pruned " + std::to_string(N) + ": " + Why + "\n";
+        std::vector<std::pair<double, tuning::Candidate>> Ranked;
+        for (const auto &[C, T] : S.tuner.timings())
+          Ranked.push_back({tuning::median(T), C});
+        std::sort(Ranked.begin(), Ranked.end(),
+                  [](const auto &A, const auto &B) { return A.first < B.first; });
+        std::map<std::string, bool> BestShown;
+        for (std::size_t I = 0; I < Ranked.size(); ++I) {
+          bool VariantBest = !BestShown[Ranked[I].second.variant];
+          BestShown[Ranked[I].second.variant] = true;
+          if (I >= 10 && !VariantBest)
+            continue;
+          std::snprintf(Buf, sizeof(Buf), "  %-24s %10.4f ms (median of %zu)%s\n",
+                        tuning::toString(Ranked[I].second).c_str(), Ranked[I].first,
+                        S.tuner.timings().at(Ranked[I].second).size(),
+                        VariantBest ? "  best of its variant" : "");
+          Out += Buf;
+        }
+      }
+    }
+    for (const std::string &W : warnings_)
+      Out += "  warning: " + W + "\n";
+    return Out;
+  }
+  /// Prints reportText() to \p Out.
+  void report(std::FILE *Out = stdout) const { std::fputs(reportText().c_str(), Out); }
+
+  /// The session of \p Key (internal: used by the engines).
+  Session *find(const std::string &Key) {
+    auto It = sessions_.find(Key);
+    return It == sessions_.end() ? nullptr : (last_ = &It->second);
+  }
+  Session &create(const std::string &Key) { return *(last_ = &sessions_[Key]); }
+  void warn(const std::string &W) {
+    warnings_.push_back(W);
+    std::fprintf(stderr, "stencil: warning: %s\n", W.c_str());
+  }
+
+private:
+  std::map<std::string, Session> sessions_;
+  Session *last_ = nullptr;
+  std::vector<std::string> warnings_;
+};
+
+namespace detail {
+
+inline void checkTuning(const char *Error, const char *What) {
+  if (Error)
+    throw std::runtime_error(std::string("stencil: auto-tuning: ") + What + ": " + Error);
+}
+
+/// Finds or sets up the session of entry \p First over \p Box: the legal
+/// candidates, then STENCIL_TUNING_FORCE, then the cache.
+inline DeviceAutoTuningInfo::Session &
+tuningSession(DeviceAutoTuningInfo &Info, const GeneratedStencil &First, const Region &Box) {
+  std::string Extents;
+  long long Extent[4] = {1, 1, 1, 1};
+  for (int D = 0; D < First.dims; ++D) {
+    Extent[D] = Box.hi[D] - Box.lo[D];
+    Extents += (D ? "x" : "") + std::to_string(Extent[D]);
+  }
+  std::string Key = std::string(First.irHash) + "|" + Extents + "|" + std::to_string(Box.lo[0]) +
+                    "," + std::to_string(Box.lo[1]) + "," + std::to_string(Box.lo[2]);
+  if (DeviceAutoTuningInfo::Session *S = Info.find(Key))
+    return *S;
+  DeviceAutoTuningInfo::Session &S = Info.create(Key);
+  const DeviceOps &Ops = requireDeviceOps();
+  S.stencil = First.name;
+  std::vector<tuning::VariantInfo> Variants;
+  for (const GeneratedStencil *E : generatedVariants(First)) {
+    if (!E->query)
+      continue;
+    if (!Info.variants.empty() &&
+        std::find(Info.variants.begin(), Info.variants.end(), E->variant) == Info.variants.end())
+      continue;
+    S.entries.push_back(E);
+    Variants.push_back({E->variant, E->marchDim >= 0, E->query});
+    S.key.variants += (S.key.variants.empty() ? "" : ",") + std::string(E->variant);
+  }
+  if (S.entries.empty())
+    throw std::runtime_error(std::string("stencil: auto-tuning: no CUDA variant of ") + First.name +
+                             " to tune (regenerate it with this stencilc)");
+  tuning::DeviceLimits L;
+  checkTuning(Ops.blockLimits(&L.maxThreadsPerBlock, &L.registersPerBlock, &L.sharedPerBlock),
+              "device limits");
+  S.key.gpu = deviceName();
+  S.key.stencil = First.name;
+  S.key.irHash = First.irHash;
+  S.key.extents = Extents;
+  S.key.signature = First.signature->name();
+  std::vector<tuning::Candidate> All =
+      tuning::enumerateCandidates(First.dims, Extent, Variants, L, &S.pruned);
+  S.legal = All.size();
+  S.legalCandidates = All;
+  checkTuning(Ops.eventCreate(&S.start), "event");
+  checkTuning(Ops.eventCreate(&S.stop), "event");
+
+  auto IsLegal = [&All](const tuning::Candidate &C) {
+    return std::find(All.begin(), All.end(), C) != All.end();
+  };
+  // A forced configuration may be larger than the region needs (as seed
+  // 000's fixed (128, 1, 1) on an 8-wide slab), but must be launchable.
+  auto IsForcible = [&](const tuning::Candidate &C) {
+    const long long Big[4] = {4096, 4096, 4096, 1};
+    for (std::size_t V = 0; V < Variants.size(); ++V) {
+      KernelAttributes A;
+      if (Variants[V].name == C.variant && !Variants[V].query(C.bx, C.by, &A))
+        return !tuning::illegalBecause(C, Variants[V].marching, First.dims, Big, A, L);
+    }
+    return false;
+  };
+  const char *Force = std::getenv("STENCIL_TUNING_FORCE");
+  if (!Force || !*Force)
+    Force = Info.force.c_str();
+  if (*Force) {
+    tuning::Candidate C;
+    if (!tuning::parseCandidate(Force, &C))
+      Info.warn(std::string("STENCIL_TUNING_FORCE='") + Force +
+                "' is not variant:bx,by,bz (e.g. zmarch:64,4,8); ignoring it");
+    else if (!IsForcible(C))
+      Info.warn(std::string("STENCIL_TUNING_FORCE='") + Force + "' cannot launch " + First.name +
+                " over " + Extents + " (variants: " + S.key.variants + "); ignoring it");
+    else {
+      S.tuner = tuning::OnlineTuner::settledOn(C);
+      S.source = DeviceAutoTuningInfo::Source::Forced;
+      return S;
+    }
+  }
+  std::string Path = Info.cachePath.empty() ? tuning::defaultCachePath() : Info.cachePath;
+  if (Info.useCache && !Path.empty()) {
+    std::vector<std::string> Warnings;
+    auto Hit = tuning::lookupCache(tuning::readCache(Path, &Warnings), S.key, &Warnings);
+    for (const std::string &W : Warnings)
+      Info.warn(W);
+    if (Hit && IsLegal(Hit->best)) {
+      S.tuner = tuning::OnlineTuner::settledOn(Hit->best);
+      S.source = DeviceAutoTuningInfo::Source::Cache;
+      return S;
+    }
+    if (Hit)
+      Info.warn("tuning cache entry " + tuning::toString(Hit->best) + " for " + First.name +
+                " is not legal here; tuning again");
+  }
+  S.tuner = tuning::OnlineTuner(All, Info.search);
+  S.source = DeviceAutoTuningInfo::Source::Tuning;
+  return S;
+}
+
+inline const GeneratedStencil &entryOf(const DeviceAutoTuningInfo::Session &S,
+                                       const tuning::Candidate &C) {
+  for (const GeneratedStencil *E : S.entries)
+    if (C.variant == E->variant)
+      return *E;
+  throw std::runtime_error("stencil: auto-tuning: no variant '" + C.variant + "'");
+}
+
+/// One call: the next candidate, timed, while tuning; the best after.
+template <typename Tuple>
+void runTunedOnce(DeviceAutoTuningInfo &Info, DeviceAutoTuningInfo::Session &S, const Grid &G,
+                  const Region &Box, Tuple &Values) {
+  constexpr auto Seq = std::make_index_sequence<std::tuple_size_v<Tuple>>();
+  const tuning::Candidate C = S.tuner.next();
+  const GeneratedStencil &E = entryOf(S, C);
+  if (S.tuner.settled()) {
+    launchGenerated(E, G, Box, C.config(), Values, Seq);
+    return;
+  }
+  const DeviceOps &Ops = requireDeviceOps();
+  checkTuning(Ops.eventRecord(S.start, nullptr), "event");
+  launchGenerated(E, G, Box, C.config(), Values, Seq);
+  checkTuning(Ops.eventRecord(S.stop, nullptr), "event");
+  float Ms = 0;
+  checkTuning(Ops.eventElapsedMs(&Ms, S.start, S.stop), "timing");
+  S.tuner.record(Ms);
+  if (!S.tuner.settled())
+    return;
+  S.source = DeviceAutoTuningInfo::Source::Tuned;
+  std::string Path = Info.cachePath.empty() ? tuning::defaultCachePath() : Info.cachePath;
+  if (Info.useCache && !Path.empty() && S.tuner.hasBest()) {
+    tuning::CacheEntry Entry{S.key, S.tuner.best(),
+                             tuning::median(S.tuner.timings().at(S.tuner.best())), S.tuner.calls()};
+    std::vector<std::string> Warnings;
+    tuning::storeCacheEntry(Path, Entry, &Warnings);
+    for (const std::string &W : Warnings)
+      Info.warn(W);
+  }
+  if (std::getenv("STENCIL_TUNING_REPORT"))
+    Info.report(stderr);
+}
+
+} // namespace detail
+
+/// Seed 000's DeviceAutoTuningLoopEngine: the stencil's first argument after
+/// itself is a DeviceAutoTuningInfo *.
+template <int Dims> class DeviceAutoTuningLoopEngine {
+public:
+  explicit DeviceAutoTuningLoopEngine(const LoopRange *Ranges) {
+    loopGeometry(Dims, Ranges, &Geometry, &Box);
+  }
+
+  template <typename StencilT, typename... Args>
+  void operator()(const StencilT &S, DeviceAutoTuningInfo *Info, Args &&...A) {
+    run(S, *Info, /*UntilSettled=*/false, std::forward<Args>(A)...);
+  }
+
+  /// Tunes now: calls the stencil until the tuner settles (at least once).
+  template <typename StencilT, typename... Args>
+  void tune(const StencilT &S, DeviceAutoTuningInfo *Info, Args &&...A) {
+    run(S, *Info, /*UntilSettled=*/true, std::forward<Args>(A)...);
+  }
+
+private:
+  template <typename StencilT, typename... Args>
+  void run(const StencilT &S, DeviceAutoTuningInfo &Info, bool UntilSettled, Args &&...A) {
+    using Params = typename detail::StencilTraits<StencilT>::Params;
+    runWith(S, Info, UntilSettled, Params(), std::forward<Args>(A)...);
+  }
+  template <typename StencilT, typename... P, typename... Args>
+  void runWith(const StencilT &S, DeviceAutoTuningInfo &Info, bool UntilSettled,
+               detail::ParamList<P...>, Args &&...A) {
+    static_assert(sizeof...(P) == sizeof...(Args),
+                  "wrong number of arguments for this stencil (the index and the "
+                  "DeviceAutoTuningInfo * are not counted)");
+    const GeneratedStencil *E = detail::lookupGenerated(Backend::Cuda, S);
+    if (!E)
+      throw std::runtime_error("stencil: no generated cuda code for " +
+                               detail::stencilDisplayName(S) +
+                               "; build its source with stencilc_add_sources(... BACKENDS cuda)");
+    if (*E->signature != typeid(void(P...)))
+      throw std::runtime_error(std::string("stencil: generated code for ") + E->name +
+                               " has other parameter types than the program: regenerate it");
+    std::tuple<P...> Values(std::forward<Args>(A)...);
+    DeviceAutoTuningInfo::Session &Ses = detail::tuningSession(Info, *E, Box);
+    do
+      detail::runTunedOnce(Info, Ses, Geometry, Box, Values);
+    while (UntilSettled && !Ses.tuner.settled());
+  }
+
+  Grid Geometry;
+  Region Box;
+};
+
+using DeviceAutoTuningLoopEngine2D = DeviceAutoTuningLoopEngine<2>;
+using DeviceAutoTuningLoopEngine3D = DeviceAutoTuningLoopEngine<3>;
+
+/// Tunes \p S over \p L's range now (the explicit tune-now call).
+template <int Dims, typename StencilT, typename... Args>
+void tuneNow(const Loop<Dims, DeviceAutoTuningLoopEngine<Dims>> &L, const StencilT &S,
+             DeviceAutoTuningInfo *Info, Args &&...A) {
+  DeviceAutoTuningLoopEngine<Dims>(L.ranges()).tune(S, Info, std::forward<Args>(A)...);
+}
+
+} // namespace stencil
+
+#endif // STENCIL_AUTOTUNING_ENGINE_HPP

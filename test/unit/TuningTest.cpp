@@ -1,0 +1,414 @@
+// TuningTest.cpp - the auto-tuner without a GPU: candidate enumeration and
+// pruning, the online search under a fake timer, the cache file, forcing,
+// and the engine itself over fake device operations and fake variants.
+#include <stencil/autotuning_engine.hpp>
+#include <stencil/index.hpp>
+#include <stencil/tuning.hpp>
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+
+using namespace stencil;
+using namespace stencil::tuning;
+
+namespace {
+
+KernelAttributes attrs(int Regs, long long Shared = 0) {
+  KernelAttributes A;
+  A.registers = Regs;
+  A.maxThreadsPerBlock = 1024;
+  A.sharedBytes = Shared;
+  return A;
+}
+
+std::vector<VariantInfo> threeVariants(int Regs = 32) {
+  auto Q = [Regs](int, int, KernelAttributes *Out) -> const char * {
+    *Out = attrs(Regs);
+    return nullptr;
+  };
+  auto Tile = [Regs](int Bx, int By, KernelAttributes *Out) -> const char * {
+    *Out = attrs(Regs, (Bx + 2LL) * (By + 2) * 8);
+    return nullptr;
+  };
+  return {{"grid", false, Q}, {"zmarch", true, Q}, {"smem", true, Tile}};
+}
+
+bool contains(const std::vector<Candidate> &All, const Candidate &C) {
+  return std::find(All.begin(), All.end(), C) != All.end();
+}
+
+std::filesystem::path freshDir(const char *Name) {
+  auto P = std::filesystem::temp_directory_path() /
+           (std::string("stencilc-tuning-") + Name + "-" + std::to_string(::getpid()));
+  std::filesystem::remove_all(P);
+  std::filesystem::create_directories(P);
+  return P;
+}
+
+} // namespace
+
+TEST(TuningCandidates, ContainsSeedTable1AndLargerChunks) {
+  const long long Extent[3] = {512, 512, 512};
+  auto All = enumerateCandidates(3, Extent, threeVariants(), DeviceLimits());
+  for (int Bx : {4, 8, 16, 32, 64, 128})
+    for (int By : {1, 2, 4, 8, 16})
+      for (int Bz : {1, 2, 4, 8, 16})
+        if (Bx * By <= 1024)
+          EXPECT_TRUE(contains(All, {"zmarch", Bx, By, Bz})) << Bx << "," << By << "," << Bz;
+  EXPECT_TRUE(contains(All, {"zmarch", 64, 4, 256}));
+  EXPECT_TRUE(contains(All, {"zmarch", 64, 4, 512}));
+  EXPECT_FALSE(contains(All, {"zmarch", 64, 4, 1024}));
+  EXPECT_TRUE(contains(All, {"grid", 64, 4, 1}));
+  EXPECT_FALSE(contains(All, {"grid", 64, 4, 2})) << "grid has no chunk";
+}
+
+TEST(TuningCandidates, PrunedByRegionRegistersAndSharedMemory) {
+  const long long Slab[3] = {8, 512, 512};
+  std::map<std::string, int> Pruned;
+  auto All = enumerateCandidates(3, Slab, threeVariants(), DeviceLimits(), &Pruned);
+  for (const Candidate &C : All)
+    EXPECT_LE(C.bx, 8) << toString(C);
+  EXPECT_GT(Pruned["block wider than the region"], 0);
+
+  // 128 registers per thread: 512 threads at most (65536 registers).
+  const long long Cube[3] = {512, 512, 512};
+  All = enumerateCandidates(3, Cube, threeVariants(128), DeviceLimits());
+  EXPECT_TRUE(contains(All, {"zmarch", 128, 4, 8}));
+  EXPECT_FALSE(contains(All, {"zmarch", 256, 4, 8}));
+  // Shared memory: (258 * 18 * 8) bytes > 32 KiB.
+  DeviceLimits Small;
+  Small.sharedPerBlock = 32 * 1024;
+  All = enumerateCandidates(3, Cube, threeVariants(), Small);
+  EXPECT_FALSE(contains(All, {"smem", 256, 16, 8}));
+  EXPECT_TRUE(contains(All, {"zmarch", 256, 4, 8}));
+
+  // 2-D marching variants use one-row blocks.
+  const long long Plane[2] = {16384, 16384};
+  All = enumerateCandidates(2, Plane, threeVariants(), DeviceLimits());
+  EXPECT_TRUE(contains(All, {"zmarch", 128, 1, 16}));
+  EXPECT_FALSE(contains(All, {"zmarch", 128, 2, 16}));
+  EXPECT_TRUE(contains(All, {"grid", 128, 2, 1}));
+}
+
+/// A smooth cost with its minimum at zmarch:64,4,16 (slower elsewhere).
+static double fakeCost(const Candidate &C) {
+  double V = C.variant == "zmarch" ? 1.0 : C.variant == "smem" ? 1.3 : 2.0;
+  return V *
+         (1 + 0.1 * std::pow(std::log2(C.bx / 64.0), 2) + 0.1 * std::pow(std::log2(C.by / 4.0), 2) +
+          0.05 * std::pow(std::log2(C.bz / 16.0), 2));
+}
+
+TEST(TuningSearch, SettlesWithin200CallsOnTheFastest) {
+  const long long Extent[3] = {512, 512, 512};
+  auto All = enumerateCandidates(3, Extent, threeVariants(), DeviceLimits());
+  OnlineTuner T(All);
+  int Calls = 0;
+  while (!T.settled()) {
+    const Candidate C = T.next();
+    // The first launch of each variant pays for loading the kernel.
+    T.record(fakeCost(C) + (Calls == 0 ? 100.0 : 0.0));
+    ++Calls;
+    ASSERT_LE(Calls, 200);
+  }
+  EXPECT_EQ(T.calls(), Calls);
+  Candidate Best =
+      *std::min_element(All.begin(), All.end(), [](const Candidate &A, const Candidate &B) {
+        return fakeCost(A) < fakeCost(B);
+      });
+  EXPECT_EQ(toString(T.best()), toString(Best));
+  EXPECT_EQ(toString(T.next()), toString(Best)) << "settled: the best runs";
+}
+
+TEST(TuningSearch, RespectsTheCallBudget) {
+  const long long Extent[3] = {512, 512, 512};
+  auto All = enumerateCandidates(3, Extent, threeVariants(), DeviceLimits());
+  OnlineTuner::Options O;
+  O.maxCalls = 40;
+  OnlineTuner T(All, O);
+  int Calls = 0;
+  while (!T.settled() && Calls < 1000) {
+    T.record(fakeCost(T.next()));
+    ++Calls;
+  }
+  EXPECT_LE(Calls, 40 + 3); // + the warm-up call of each variant
+  EXPECT_TRUE(T.hasBest());
+}
+
+TEST(TuningForce, ParsesVariantAndShape) {
+  Candidate C;
+  ASSERT_TRUE(parseCandidate("zmarch:64,4,8", &C));
+  EXPECT_EQ(C.variant, "zmarch");
+  EXPECT_EQ(C.bx, 64);
+  EXPECT_EQ(C.by, 4);
+  EXPECT_EQ(C.bz, 8);
+  EXPECT_EQ(toString(C), "zmarch:64,4,8");
+  for (const char *Bad : {"", "zmarch", "zmarch:64,4", ":1,2,3", "zmarch:64,4,8,1", "grid:0,1,1",
+                          "grid:a,1,1", "grid:64,,1"})
+    EXPECT_FALSE(parseCandidate(Bad, &C)) << Bad;
+}
+
+static CacheEntry sampleEntry() {
+  CacheEntry E;
+  E.key = {"NVIDIA H100 80GB HBM3", "Diffusion3d", "608dddf86af9ad65",
+           "grid,zmarch,smem",      "512x512x512", "FvfffffffPKfPfE"};
+  E.best = {"zmarch", 64, 4, 16};
+  E.ms = 0.5;
+  E.calls = 97;
+  return E;
+}
+
+TEST(TuningCache, RoundTrip) {
+  auto Dir = freshDir("roundtrip");
+  std::string Path = (Dir / "sub" / "tuning.json").string();
+  std::vector<std::string> W;
+  EXPECT_TRUE(readCache(Path, &W).empty()) << "a missing file is an empty cache";
+  EXPECT_TRUE(W.empty());
+  CacheEntry E = sampleEntry();
+  ASSERT_TRUE(storeCacheEntry(Path, E, &W));
+  CacheEntry Other = E;
+  Other.key.extents = "8x512x512";
+  Other.best = {"smem", 8, 16, 64};
+  ASSERT_TRUE(storeCacheEntry(Path, Other, &W));
+  E.best.bz = 32; // replaces the first entry
+  ASSERT_TRUE(storeCacheEntry(Path, E, &W));
+  auto Entries = readCache(Path, &W);
+  EXPECT_TRUE(W.empty());
+  ASSERT_EQ(Entries.size(), 2u);
+  auto Hit = lookupCache(Entries, E.key, &W);
+  ASSERT_TRUE(Hit);
+  EXPECT_EQ(toString(Hit->best), "zmarch:64,4,32");
+  EXPECT_EQ(Hit->calls, 97);
+  auto Hit2 = lookupCache(Entries, Other.key, &W);
+  ASSERT_TRUE(Hit2);
+  EXPECT_EQ(toString(Hit2->best), "smem:8,16,64");
+  CacheKey Missing = E.key;
+  Missing.gpu = "NVIDIA H200";
+  EXPECT_FALSE(lookupCache(Entries, Missing, &W));
+  EXPECT_TRUE(W.empty());
+  std::filesystem::remove_all(Dir);
+}
+
+TEST(TuningCache, CorruptFileWarnsAndIsReplaced) {
+  auto Dir = freshDir("corrupt");
+  std::string Path = (Dir / "tuning.json").string();
+  for (const char *Text : {"{\"format\": \"stencilc-tuning-1\", \"entries\": [", "garbage", "{}",
+                           "{\"format\": \"other\", \"entries\": []}"}) {
+    std::ofstream(Path) << Text;
+    std::vector<std::string> W;
+    EXPECT_TRUE(readCache(Path, &W).empty()) << Text;
+    ASSERT_EQ(W.size(), 1u) << Text;
+    EXPECT_NE(W[0].find("corrupt"), std::string::npos);
+  }
+  // A malformed entry is skipped, the others kept.
+  std::ofstream(Path) << "{\"format\": \"stencilc-tuning-1\", \"entries\": [{\"gpu\": 1}]}";
+  std::vector<std::string> W;
+  EXPECT_TRUE(readCache(Path, &W).empty());
+  EXPECT_EQ(W.size(), 1u);
+  // Storing rewrites the file whole: tuning again replaces the corrupt cache.
+  W.clear();
+  ASSERT_TRUE(storeCacheEntry(Path, sampleEntry(), &W));
+  W.clear();
+  EXPECT_EQ(readCache(Path, &W).size(), 1u);
+  EXPECT_TRUE(W.empty());
+  std::filesystem::remove_all(Dir);
+}
+
+TEST(TuningCache, StaleHashIsIgnoredWithAWarning) {
+  std::vector<CacheEntry> Entries = {sampleEntry()};
+  CacheKey Now = Entries[0].key;
+  Now.irHash = "0123456789abcdef";
+  std::vector<std::string> W;
+  EXPECT_FALSE(lookupCache(Entries, Now, &W));
+  ASSERT_EQ(W.size(), 1u);
+  EXPECT_NE(W[0].find("stale"), std::string::npos);
+}
+
+TEST(TuningCache, AtomicWriteLeavesNoPartialFile) {
+  auto Dir = freshDir("atomic");
+  std::string Path = (Dir / "tuning.json").string();
+  std::string Error;
+  ASSERT_TRUE(writeFileAtomically(Path, "first\n", &Error));
+  ASSERT_TRUE(writeFileAtomically(Path, "second\n", &Error));
+  int Files = 0;
+  for (const auto &F : std::filesystem::directory_iterator(Dir)) {
+    ++Files;
+    EXPECT_EQ(F.path().filename(), "tuning.json");
+  }
+  EXPECT_EQ(Files, 1);
+  std::ifstream In(Path);
+  std::string Line;
+  std::getline(In, Line);
+  EXPECT_EQ(Line, "second");
+  // A target that cannot be replaced (a directory): the old content stays,
+  // no temporary file is left.
+  std::filesystem::create_directories(Dir / "blocked.json" / "x");
+  EXPECT_FALSE(writeFileAtomically((Dir / "blocked.json").string(), "new\n", &Error));
+  EXPECT_FALSE(Error.empty());
+  for (const auto &F : std::filesystem::directory_iterator(Dir))
+    EXPECT_EQ(F.path().filename().string().find(".tmp."), std::string::npos) << F.path();
+  std::filesystem::remove_all(Dir);
+}
+
+//===----------------------------------------------------------------------===//
+// The engine over fake device operations and fake variants
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+struct FakeDevice {
+  static inline LaunchConfig Last;
+  static inline std::string LastVariant;
+  static inline int Launches = 0;
+};
+
+template <int V>
+const char *fakeLaunch(const Grid &, const Region &, const LaunchConfig &C, void *const *Args) {
+  static const char *const Names[] = {"grid", "zmarch", "smem"};
+  FakeDevice::Last = C;
+  FakeDevice::LastVariant = Names[V];
+  ++FakeDevice::Launches;
+  // The stencil's one argument: a counter of points "computed".
+  ++**static_cast<int *const *>(Args[0]);
+  return nullptr;
+}
+const char *fakeQuery(int, int, KernelAttributes *Out) {
+  *Out = attrs(32);
+  return nullptr;
+}
+
+int fakeCount() { return 1; }
+const char *fakeOk() { return nullptr; }
+const char *fakeName(char *Buf, std::size_t Size) {
+  std::snprintf(Buf, Size, "Fake GPU");
+  return nullptr;
+}
+const char *fakeEventCreate(void **E) {
+  static int Storage[64];
+  static int Next = 0;
+  *E = &Storage[Next++ % 64];
+  return nullptr;
+}
+const char *fakeEventDestroy(void *) { return nullptr; }
+const char *fakeEventRecord(void *, void *) { return nullptr; }
+const char *fakeElapsed(float *Ms, void *, void *) {
+  Candidate C{FakeDevice::LastVariant, FakeDevice::Last.block[0], FakeDevice::Last.block[1],
+              FakeDevice::Last.block[2]};
+  *Ms = static_cast<float>(fakeCost(C));
+  return nullptr;
+}
+const char *fakeLimits(int *T, int *R, long long *S) {
+  *T = 1024;
+  *R = 65536;
+  *S = 48 * 1024;
+  return nullptr;
+}
+
+struct FakeStencil {
+  void operator()(const stencil::Index<3> &, int *) const {}
+};
+
+const bool FakeRegistered = [] {
+  static const DeviceOps Ops = {fakeCount,        nullptr,         nullptr,     nullptr,
+                                nullptr,          fakeOk,          fakeName,    fakeEventCreate,
+                                fakeEventDestroy, fakeEventRecord, fakeElapsed, fakeLimits};
+  registerDeviceOps(Ops);
+  GeneratedLaunchFn Launches[] = {fakeLaunch<0>, fakeLaunch<1>, fakeLaunch<2>};
+  const char *Names[] = {"grid", "zmarch", "smem"};
+  for (int V = 0; V < 3; ++V)
+    registerGenerated({"FakeStencil",
+                       typeid(FakeStencil).name(),
+                       nullptr,
+                       Backend::Cuda,
+                       3,
+                       &typeid(void(int *)),
+                       Launches[V],
+                       Names[V],
+                       "fake.cpp:1",
+                       {{1, 1}, {1, 1}, {1, 1}, {0, 0}},
+                       "00000000000000aa",
+                       13.0,
+                       8.0,
+                       fakeQuery,
+                       V == 0 ? -1 : 2});
+  return true;
+}();
+
+} // namespace
+
+class TuningEngine : public ::testing::Test {
+protected:
+  void SetUp() override {
+    ASSERT_TRUE(FakeRegistered);
+    Dir = freshDir("engine");
+    setenv("STENCIL_TUNING_CACHE", (Dir / "cache.json").c_str(), 1);
+    unsetenv("STENCIL_TUNING_FORCE");
+  }
+  void TearDown() override {
+    unsetenv("STENCIL_TUNING_CACHE");
+    unsetenv("STENCIL_TUNING_FORCE");
+    std::filesystem::remove_all(Dir);
+  }
+  std::filesystem::path Dir;
+};
+
+TEST_F(TuningEngine, OnlineThenCachedThenForced) {
+  Loop3D<DeviceAutoTuningLoopEngine3D> L(514, 1, 1, 514, 1, 1, 514, 1, 1);
+  int Runs = 0;
+  {
+    DeviceAutoTuningInfo Info;
+    int Calls = 0;
+    while (!Info.settled()) {
+      L.run(FakeStencil(), &Info, &Runs);
+      ++Calls;
+      ASSERT_LE(Calls, 200);
+    }
+    EXPECT_EQ(Runs, Calls) << "every call runs the stencil once";
+    ASSERT_TRUE(Info.chosen());
+    EXPECT_EQ(toString(*Info.chosen()), "zmarch:64,4,16");
+    EXPECT_EQ(Info.source(), DeviceAutoTuningInfo::Source::Tuned);
+    L.run(FakeStencil(), &Info, &Runs);
+    EXPECT_EQ(FakeDevice::LastVariant, "zmarch");
+    EXPECT_EQ(FakeDevice::Last.block[0], 64);
+    EXPECT_NE(Info.reportText().find("chosen: zmarch:64,4,16"), std::string::npos)
+        << Info.reportText();
+  }
+  {
+    // A second run starts tuned from the cache: no call is spent tuning.
+    DeviceAutoTuningInfo Info;
+    L.run(FakeStencil(), &Info, &Runs);
+    EXPECT_TRUE(Info.settled());
+    EXPECT_EQ(Info.tuningCalls(), 0);
+    EXPECT_EQ(Info.source(), DeviceAutoTuningInfo::Source::Cache);
+    EXPECT_EQ(toString(*Info.chosen()), "zmarch:64,4,16");
+  }
+  {
+    setenv("STENCIL_TUNING_FORCE", "smem:32,8,4", 1);
+    DeviceAutoTuningInfo Info;
+    L.run(FakeStencil(), &Info, &Runs);
+    EXPECT_EQ(Info.source(), DeviceAutoTuningInfo::Source::Forced);
+    EXPECT_EQ(FakeDevice::LastVariant, "smem");
+    EXPECT_EQ(FakeDevice::Last.block[2], 4);
+    setenv("STENCIL_TUNING_FORCE", "smem:32,8", 1);
+    DeviceAutoTuningInfo Bad;
+    tuneNow(L, FakeStencil(), &Bad, &Runs);
+    EXPECT_EQ(Bad.source(), DeviceAutoTuningInfo::Source::Cache) << "a bad force is ignored";
+    ASSERT_EQ(Bad.warnings().size(), 1u);
+  }
+}
+
+TEST_F(TuningEngine, TuneNowOverOneVariant) {
+  Loop3D<DeviceAutoTuningLoopEngine3D> L(10, 1, 1, 514, 1, 1, 514, 1, 1);
+  DeviceAutoTuningInfo Info;
+  Info.variants = {"grid"};
+  int Runs = 0;
+  tuneNow(L, FakeStencil(), &Info, &Runs);
+  EXPECT_TRUE(Info.settled());
+  EXPECT_GT(Info.tuningCalls(), 0);
+  EXPECT_LE(Info.tuningCalls(), 200);
+  EXPECT_EQ(Info.chosen()->variant, "grid");
+  EXPECT_LE(Info.chosen()->bx, 8) << "8 points wide";
+}

@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# benchmark.sh - runs on the GPU machine (nvcc, no Clang 16), from a bundle
+# made by tools/make_benchmark_bundle.sh: builds the benchmark with nvcc,
+# measures the device-to-device copy bandwidth, checks every variant and
+# candidate against the host reference (--verify), times every case
+# (--bench: each variant's tuned best, the auto-tuned choice, the fixed
+# baselines), and shows online tuning then a second run from the cache.
+#
+#   benchmark.sh [BUNDLE_DIR]      (default: the script's folder)
+#
+# Writes benchmark.csv and the logs to $OUT (default BUNDLE_DIR/out).
+# Environment: CUDA_ARCH (default sm_90), NVCC (default nvcc), BENCH_CASES
+# (comma-separated case names; default all), SKIP_VERIFY=1.
+set -uo pipefail
+
+bundle=$(cd "${1:-$(dirname "${BASH_SOURCE[0]}")}" && pwd)
+out=${OUT:-$bundle/out}
+arch=${CUDA_ARCH:-sm_90}
+nvcc=${NVCC:-nvcc}
+mkdir -p "$out"
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+status=0
+
+echo "== machine"
+nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm,clocks.max.mem --format=csv | tee "$out/machine.txt"
+"$nvcc" --version | tail -n 2 | tee -a "$out/machine.txt"
+date -u +%Y-%m-%dT%H:%M:%SZ | tee -a "$out/machine.txt"
+[[ -f $bundle/MANIFEST ]] && cat "$bundle/MANIFEST" | tee -a "$out/machine.txt"
+
+echo "== build"
+"$nvcc" -O3 "-arch=$arch" "$bundle/copy_bandwidth.cu" -o "$work/copy_bandwidth" &
+"$nvcc" -std=c++17 -O3 "-arch=$arch" -Xcompiler -fopenmp -Xptxas -v -I "$bundle/runtime/include" \
+  "$bundle/benchmark.cpp" "$bundle"/gen/benchmark.stencil.cu -o "$work/benchmark" -lgomp \
+  2>"$work/ptxas.log" || { cat "$work/ptxas.log"; echo "benchmark: build FAILED"; exit 1; }
+wait
+grep -E "registers|spill" "$work/ptxas.log" | sed 's/_ZN18stencilc_generated[^ ]*stencilc_/stencilc_/' >"$out/ptxas.txt" || true
+
+copy() { "$work/copy_bandwidth" 1024 | tee -a "$out/copy.txt" | sed -n 's/^copy bandwidth: \([0-9.]*\) GB\/s.*/\1/p'; }
+echo "== copy bandwidth (device to device, 1 GiB, read + write)"
+copy_gbs=$(copy)
+echo "copy: $copy_gbs GB/s"
+
+if [[ -z ${SKIP_VERIFY:-} ]]; then
+  echo "== verify"
+  "$work/benchmark" --verify 2>&1 | tee "$out/verify.txt"
+  [[ ${PIPESTATUS[0]} -eq 0 ]] || status=1
+fi
+
+echo "== bench"
+cases=()
+[[ -n ${BENCH_CASES:-} ]] && cases=("--cases=$BENCH_CASES")
+BENCH_REPORT=1 "$work/benchmark" --bench "--copy-gbs=$copy_gbs" "--csv=$out/benchmark.csv" "${cases[@]}" 2>&1 |
+  tee "$out/bench.txt"
+[[ ${PIPESTATUS[0]} -eq 0 ]] || status=1
+copy_after=$(copy)
+echo "copy after: $copy_after GB/s"
+
+echo "== online tuning, then a second run from the cache"
+rm -f "$work/tuning.json"
+{
+  "$work/benchmark" "--cache-demo=$work/tuning.json" || status=1
+  "$work/benchmark" "--cache-demo=$work/tuning.json" || status=1
+  cat "$work/tuning.json"
+} 2>&1 | tee "$out/cache.txt"
+
+echo "== summary: copy $copy_gbs GB/s before, $copy_after GB/s after"
+grep -E "^verify" "$out/verify.txt" 2>/dev/null | tail -n 3
+grep -E "best-|auto|fixed" "$out/bench.txt" | awk '{print $1, $4, $5, $6, $7, $13, $14}' | column -t
+exit $status
