@@ -1,0 +1,146 @@
+//===- PlanningTuningTest.cpp - What Planning decides for the tuner's variants
+//-===//
+///
+/// \file
+/// Which variants each stencil gets, and per array whether a marching
+/// variant reads it from a register queue (and over which offsets), a
+/// shared-memory tile (and with which halo) or the read-only path.
+///
+//===----------------------------------------------------------------------===//
+#include "IRBuilders.h"
+#include "stencilc/Analysis/AnalyzeStencil.h"
+#include "stencilc/Planning/Plan.h"
+#include <gtest/gtest.h>
+
+using namespace stencilc;
+using namespace stencilc::ir;
+using namespace stencilc::ir::build;
+using planning::VariantKind;
+
+namespace {
+
+class NullSink : public DiagnosticSink {
+protected:
+  void emit(const DiagInfo &, SourceRange,
+            llvm::ArrayRef<std::string>) override {}
+};
+
+/// out[c] = sum of in at \p Offs; params: index, in (1), out (2).
+Stencil sumOf(unsigned Dims, const std::vector<Offset> &Offs,
+              bool ConstIn = true) {
+  Stencil S;
+  S.Name = "S";
+  S.Dims = Dims;
+  S.Params = {indexParam(Dims), arrayParam("in", ConstIn),
+              arrayParam("out", false)};
+  ExprRef Sum;
+  for (const Offset &Off : Offs) {
+    ExprRef L = load(1, Off);
+    Sum = Sum ? add(Sum, L) : L;
+  }
+  S.Body = block({store(2, Sum)});
+  return S;
+}
+
+struct Planned {
+  Module M;
+  std::vector<analysis::StencilInfo> Infos;
+  planning::ModulePlan Plan;
+};
+
+std::unique_ptr<Planned> plan(Stencil S) {
+  auto P = std::make_unique<Planned>();
+  P->M.Stencils.push_back(std::move(S));
+  NullSink Sink;
+  P->Infos.push_back(analysis::analyzeStencil(P->M.Stencils[0], Sink));
+  P->Plan = planning::planModule(P->M, P->Infos);
+  return P;
+}
+
+} // namespace
+
+TEST(PlanningVariants, SevenPointGetsAllThree) {
+  auto P = plan(sumOf(3, {{0, 0, 0, 0},
+                          {1, 0, 0, 0},
+                          {-1, 0, 0, 0},
+                          {0, 1, 0, 0},
+                          {0, -1, 0, 0},
+                          {0, 0, 1, 0},
+                          {0, 0, -1, 0}}));
+  const planning::StencilPlan &SP = P->Plan.Stencils[0];
+  EXPECT_EQ(SP.Variants,
+            (std::vector<VariantKind>{VariantKind::Grid, VariantKind::ZMarch,
+                                      VariantKind::Smem}));
+  EXPECT_EQ(SP.March.MarchDim, 2u);
+  const planning::ArrayAccessPlan *In = planning::findArrayPlan(SP.March, 1);
+  ASSERT_TRUE(In);
+  EXPECT_TRUE(In->Queued);
+  EXPECT_EQ(In->QueueLo, -1);
+  EXPECT_EQ(In->QueueHi, 1);
+  EXPECT_TRUE(In->Tiled);
+  EXPECT_TRUE(In->ReadOnlyPath);
+  EXPECT_EQ(SP.March.TileHalo[0].Lo, 1);
+  EXPECT_EQ(SP.March.TileHalo[0].Hi, 1);
+  EXPECT_EQ(SP.March.TileHalo[1].Lo, 1);
+  EXPECT_EQ(SP.March.TileHalo[1].Hi, 1);
+  EXPECT_FALSE(planning::findArrayPlan(SP.March, 2)) << "out is not read";
+}
+
+TEST(PlanningVariants, ColumnOnlyHasNoTileVariant) {
+  auto P = plan(sumOf(3, {{0, 0, -2, 0}, {0, 0, 3, 0}}));
+  const planning::StencilPlan &SP = P->Plan.Stencils[0];
+  EXPECT_EQ(SP.Variants,
+            (std::vector<VariantKind>{VariantKind::Grid, VariantKind::ZMarch}));
+  const planning::ArrayAccessPlan *In = planning::findArrayPlan(SP.March, 1);
+  ASSERT_TRUE(In);
+  // The queue spans the offsets between, so one load per step suffices.
+  EXPECT_EQ(In->QueueLo, -2);
+  EXPECT_EQ(In->QueueHi, 3);
+  EXPECT_FALSE(In->Tiled);
+}
+
+TEST(PlanningVariants, BoxOffsetsOffThePlaneAreNeitherQueuedNorTiled) {
+  auto P = plan(sumOf(3, {{1, 1, 1, 0}, {-2, 0, 0, 0}}, /*ConstIn=*/false));
+  const planning::StencilPlan &SP = P->Plan.Stencils[0];
+  const planning::ArrayAccessPlan *In = planning::findArrayPlan(SP.March, 1);
+  ASSERT_TRUE(In);
+  EXPECT_FALSE(In->Queued);
+  EXPECT_TRUE(In->Tiled);
+  EXPECT_FALSE(In->ReadOnlyPath) << "not declared const";
+  EXPECT_EQ(SP.March.TileHalo[0].Lo, 2);
+  EXPECT_EQ(SP.March.TileHalo[0].Hi, 0);
+  EXPECT_EQ(SP.March.TileHalo[1].Hi, 0) << "(1,1,1) is off the plane";
+}
+
+TEST(PlanningVariants, TwoDimensionsMarchY) {
+  auto P = plan(sumOf(2, {{0, -1, 0, 0}, {0, 1, 0, 0}, {1, 0, 0, 0}}));
+  const planning::StencilPlan &SP = P->Plan.Stencils[0];
+  EXPECT_EQ(SP.March.MarchDim, 1u);
+  const planning::ArrayAccessPlan *In = planning::findArrayPlan(SP.March, 1);
+  ASSERT_TRUE(In);
+  EXPECT_EQ(In->QueueLo, -1);
+  EXPECT_EQ(In->QueueHi, 1);
+  EXPECT_TRUE(In->Tiled);
+  EXPECT_EQ(SP.March.TileHalo[0].Hi, 1);
+}
+
+TEST(PlanningVariants, FourDimensionsKeepOnlyGrid) {
+  auto P = plan(sumOf(4, {{0, 0, 0, 1}}));
+  EXPECT_EQ(P->Plan.Stencils[0].Variants,
+            (std::vector<VariantKind>{VariantKind::Grid}));
+}
+
+TEST(PlanningVariants, ArraysAlsoWrittenAreReadFromMemory) {
+  Stencil S;
+  S.Name = "Acc";
+  S.Dims = 3;
+  S.Params = {indexParam(3), arrayParam("acc", false)};
+  S.Body = block({store(1, add(load(1, {0, 0, 0, 0}), fconst(1.0)))});
+  auto P = plan(std::move(S));
+  const planning::ArrayAccessPlan *Acc =
+      planning::findArrayPlan(P->Plan.Stencils[0].March, 1);
+  ASSERT_TRUE(Acc);
+  EXPECT_FALSE(Acc->Queued);
+  EXPECT_FALSE(Acc->Tiled);
+  EXPECT_FALSE(Acc->ReadOnlyPath);
+}
