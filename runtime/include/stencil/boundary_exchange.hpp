@@ -18,6 +18,8 @@
 //   - device: as device pointers through a CUDA-aware MPI;
 //   - staged: through pinned host buffers (any MPI).
 // STENCIL_MPI_TRANSPORT=staged|device|peer|auto chooses; auto is the default.
+// STENCIL_MPI_PACK_FIRST=0 lets work queued after start() run before the pack
+// kernels (for comparison: by default it waits for them).
 #ifndef STENCIL_BOUNDARY_EXCHANGE_HPP
 #define STENCIL_BOUNDARY_EXCHANGE_HPP
 
@@ -93,6 +95,13 @@ public:
     mpi_device::recordEvent(ready_, Stream);
     mpi_device::waitEvent(comm_, ready_);
     pack(false);
+    if (packFirst_) {
+      // Work queued on Stream after start() (the interior) waits for the
+      // pack: launched first, a large interior takes every SM and the pack,
+      // and the whole exchange behind it, would wait for it to finish.
+      mpi_device::recordEvent(packed_, comm_);
+      mpi_device::waitEvent(Stream, packed_);
+    }
     if (transport_ == Transport::Staged) {
       if (sendBytes_)
         mpi_device::copyAsync(pinnedSend_, deviceSend_, sendBytes_, comm_);
@@ -244,6 +253,9 @@ private:
     chooseTransport();
     comm_ = mpi_device::createStream();
     ready_ = mpi_device::createEvent();
+    packed_ = mpi_device::createEvent();
+    const char *PackFirst = std::getenv("STENCIL_MPI_PACK_FIRST");
+    packFirst_ = !PackFirst || std::string(PackFirst) != "0";
     done_ = mpi_device::createEvent();
     const int Copies = transport_ == Transport::Peer ? 2 : 1;
     deviceSend_ = static_cast<char *>(
@@ -452,6 +464,7 @@ private:
     if (pinnedRecv_)
       mpi_device::releasePinned(pinnedRecv_);
     mpi_device::destroyEvent(ready_);
+    mpi_device::destroyEvent(packed_);
     mpi_device::destroyEvent(done_);
     mpi_device::destroyStream(comm_);
   }
@@ -467,7 +480,9 @@ private:
   char *deviceSend_ = nullptr, *deviceRecv_ = nullptr;
   char *pinnedSend_ = nullptr, *pinnedRecv_ = nullptr;
   std::map<int, char *> remote_;
-  void *comm_ = nullptr, *ready_ = nullptr, *done_ = nullptr;
+  void *comm_ = nullptr, *ready_ = nullptr, *done_ = nullptr,
+       *packed_ = nullptr;
+  bool packFirst_ = true;
   int parity_ = 0;
 };
 

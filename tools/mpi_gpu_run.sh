@@ -1,0 +1,117 @@
+#!/usr/bin/env bash
+# mpi_gpu_run.sh - the many-GPU runs, on the GPU machine (nvcc and Open MPI,
+# no Clang 16), from a bundle made by tools/mpi_gpu_bundle.sh:
+#
+#   bash mpi_gpu_run.sh BUNDLE [OUT_DIR]
+#
+# 1. prints the machine: GPUs, NVLink topology, CUDA, Open MPI and whether it
+#    is CUDA-aware; the device-to-device copy ceiling;
+# 2. builds diffusion3d_mpi and mpi_test (nvcc for .cu, mpicxx for the rest);
+# 3. correctness on device memory: mpi_test on 1 and 2 ranks (every
+#    decomposition, periodic or not, plain and overlapped, bit-equal to one
+#    rank) with each transport, and diffusion3d_mpi checksums on 1 and 2 GPUs;
+# 4. timings (seed 001's Fig. 4 breakdown): weak scaling, 512^3 per GPU, and
+#    strong scaling, 1024^3 in all, on 1 and 2 GPUs, per transport.
+# Everything goes to stdout and OUT_DIR/mpi_gpu_run.log.
+# Environment: CUDA_ARCH (default sm_90), STEPS (timed steps, default 50),
+# QUICK=1 (only mpi_test on 2 ranks and the 2-GPU timings, with and without
+# STENCIL_MPI_PACK_FIRST).
+set -uo pipefail
+
+bundle=$(cd "${1:?usage: mpi_gpu_run.sh BUNDLE [OUT_DIR]}" && pwd)
+out=${2:-${OUT:-$bundle/results}}
+mkdir -p "$out"
+exec > >(tee "$out/mpi_gpu_run.log") 2>&1
+arch=${CUDA_ARCH:-sm_90}
+steps=${STEPS:-50}
+work=$(mktemp -d)
+inc="$bundle/runtime/include"
+
+echo "== machine ($(date -u +%Y-%m-%dT%H:%M:%SZ))"
+nvidia-smi --query-gpu=index,name,driver_version,memory.total --format=csv,noheader
+nvidia-smi topo -m | head -n 4
+nvcc --version | tail -n 2
+mpirun --version 2>&1 | head -n 1
+ompi_info --parsable --all 2>/dev/null | grep mpi_built_with_cuda_support
+cat "$bundle/MANIFEST"
+
+mpicxx=${MPICXX:-mpicxx}
+cuda_home=$(dirname "$(dirname "$(command -v nvcc)")")
+nvcc_cmd=(nvcc -O3 -std=c++17 "-arch=$arch" -I "$inc")
+cxx_cmd=("$mpicxx" -O3 -std=c++17 -fopenmp -I "$inc")
+link_libs=(-L "$cuda_home/lib64" -lcudart "-Wl,-rpath,$cuda_home/lib64")
+
+echo "== build"
+pids=()
+nvcc -O3 "-arch=$arch" "$bundle/copy_bandwidth.cu" -o "$work/copy_bandwidth" & pids+=($!)
+"${nvcc_cmd[@]}" -c "$bundle/runtime/src/mpi_device_cuda.cu" -o "$work/mpi_device_cuda.o" & pids+=($!)
+"${cxx_cmd[@]}" -c "$bundle/runtime/src/mpi_cuda_aware.cpp" -o "$work/mpi_cuda_aware.o" & pids+=($!)
+for prog in diffusion3d-mpi/diffusion3d_mpi mpi-test/mpi_test; do
+  name=$(basename "$prog")
+  dir="$bundle/$(dirname "$prog")"
+  "${nvcc_cmd[@]}" -c "$dir/gen/$name.stencil.cu" -o "$work/$name.cu.o" & pids+=($!)
+  "${cxx_cmd[@]}" -c "$dir/gen/$name.stencil.cpp" -o "$work/$name.omp.o" & pids+=($!)
+  "${cxx_cmd[@]}" -c "$dir/$name.cpp" -o "$work/$name.o" & pids+=($!)
+done
+wait "${pids[@]}" # not a bare wait: that would wait for tee too
+for name in diffusion3d_mpi mpi_test; do
+  "${cxx_cmd[@]}" "$work/$name.o" "$work/$name.omp.o" "$work/$name.cu.o" "$work/mpi_device_cuda.o" \
+    "$work/mpi_cuda_aware.o" "${link_libs[@]}" -o "$work/$name" || { echo "build of $name FAILED"; exit 1; }
+done
+echo "built: $(ls "$work")"
+"$work/copy_bandwidth" 1024
+
+mpirun=(mpirun --bind-to none -x STENCIL_MPI_TRANSPORT -x STENCIL_MPI_PACK_FIRST -x OMP_NUM_THREADS)
+export STENCIL_MPI_PACK_FIRST=${STENCIL_MPI_PACK_FIRST:-1}
+[[ $(id -u) == 0 ]] && mpirun+=(--allow-run-as-root)
+export OMP_NUM_THREADS=4
+run() { # run RANKS TRANSPORT PROGRAM ARGS...
+  local ranks=$1 transport=$2
+  shift 2
+  echo "-- np $ranks transport $transport: $(basename "$1") ${*:2}"
+  STENCIL_MPI_TRANSPORT=$transport timeout 150 "${mpirun[@]}" -np "$ranks" "$@" 2>&1 |
+    grep -v '^\s*$' | grep -v -- '^----' || true
+}
+
+d3="$work/diffusion3d_mpi"
+if [[ ${QUICK:-0} == 1 ]]; then
+  run 2 auto "$work/mpi_test" --memory device
+  for first in 1 0; do
+    echo "== STENCIL_MPI_PACK_FIRST=$first"
+    export STENCIL_MPI_PACK_FIRST=$first
+    run 1 auto "$d3" --memory=device --mode=bench --steps="$steps" --size=512,512,512
+    run 2 auto "$d3" --memory=device --mode=bench --steps="$steps" --size=512,512,1024 --procs=1,1,2
+    run 2 staged "$d3" --memory=device --mode=bench --steps="$steps" --size=512,512,1024 --procs=1,1,2
+    run 2 auto "$d3" --memory=device --mode=bench --steps="$steps" --size=1024,1024,1024 --procs=1,1,2
+  done
+  echo "== done ($(date -u +%Y-%m-%dT%H:%M:%SZ))"
+  exit 0
+fi
+
+echo "== correctness: mpi_test on device memory"
+run 1 auto "$work/mpi_test" --memory device
+for transport in auto staged; do
+  run 2 "$transport" "$work/mpi_test" --memory device
+done
+
+echo "== correctness: diffusion3d_mpi checksums (identical within each group)"
+for procs in 1,1,1 1,1,2 2,1,1 1,2,1; do
+  ranks=$(( ${procs//,/*} ))
+  run "$ranks" auto "$d3" --memory=device --size=256,240,200 --steps=20 --procs=$procs
+done
+run 2 staged "$d3" --memory=device --size=256,240,200 --steps=20 --procs=1,1,2
+for procs in 1,1,1 1,1,2; do
+  ranks=$(( ${procs//,/*} ))
+  run "$ranks" auto "$d3" --memory=device --size=256,240,200 --steps=20 --procs=$procs --periodic
+done
+
+echo "== timings: weak scaling (512^3 per GPU), then strong scaling (1024^3 in all)"
+run 1 auto "$d3" --memory=device --mode=bench --steps="$steps" --size=512,512,512
+for transport in auto staged; do
+  run 2 "$transport" "$d3" --memory=device --mode=bench --steps="$steps" --size=512,512,1024 --procs=1,1,2
+done
+run 1 auto "$d3" --memory=device --mode=bench --steps="$steps" --size=1024,1024,1024
+for transport in auto staged; do
+  run 2 "$transport" "$d3" --memory=device --mode=bench --steps="$steps" --size=1024,1024,1024 --procs=1,1,2
+done
+echo "== done ($(date -u +%Y-%m-%dT%H:%M:%SZ))"
