@@ -62,7 +62,7 @@ echo "built: $(ls "$work")"
 "$work/copy_bandwidth" 1024
 
 mpirun=(mpirun --bind-to none -x STENCIL_MPI_TRANSPORT -x STENCIL_MPI_PACK_FIRST -x OMP_NUM_THREADS)
-export STENCIL_MPI_PACK_FIRST=${STENCIL_MPI_PACK_FIRST:-1}
+export STENCIL_MPI_PACK_FIRST=${STENCIL_MPI_PACK_FIRST:-0}
 [[ $(id -u) == 0 ]] && mpirun+=(--allow-run-as-root)
 export OMP_NUM_THREADS=4
 run() { # run RANKS TRANSPORT PROGRAM ARGS...
@@ -76,7 +76,7 @@ run() { # run RANKS TRANSPORT PROGRAM ARGS...
 d3="$work/diffusion3d_mpi"
 if [[ ${QUICK:-0} == 1 ]]; then
   run 2 auto "$work/mpi_test" --memory device
-  for first in 1 0; do
+  for first in 0 1; do
     echo "== STENCIL_MPI_PACK_FIRST=$first"
     export STENCIL_MPI_PACK_FIRST=$first
     run 1 auto "$d3" --memory=device --mode=bench --steps="$steps" --size=512,512,512

@@ -18,8 +18,9 @@
 //   - device: as device pointers through a CUDA-aware MPI;
 //   - staged: through pinned host buffers (any MPI).
 // STENCIL_MPI_TRANSPORT=staged|device|peer|auto chooses; auto is the default.
-// STENCIL_MPI_PACK_FIRST=0 lets work queued after start() run before the pack
-// kernels (for comparison: by default it waits for them).
+// STENCIL_MPI_PACK_FIRST=1 makes work queued after start() (the interior)
+// wait for the pack kernels; not yet measured on a GPU, hence off by default
+// (docs/performance.md, "Many GPUs").
 #ifndef STENCIL_BOUNDARY_EXCHANGE_HPP
 #define STENCIL_BOUNDARY_EXCHANGE_HPP
 
@@ -255,7 +256,7 @@ private:
     ready_ = mpi_device::createEvent();
     packed_ = mpi_device::createEvent();
     const char *PackFirst = std::getenv("STENCIL_MPI_PACK_FIRST");
-    packFirst_ = !PackFirst || std::string(PackFirst) != "0";
+    packFirst_ = PackFirst && std::string(PackFirst) == "1";
     done_ = mpi_device::createEvent();
     const int Copies = transport_ == Transport::Peer ? 2 : 1;
     deviceSend_ = static_cast<char *>(
@@ -482,7 +483,7 @@ private:
   std::map<int, char *> remote_;
   void *comm_ = nullptr, *ready_ = nullptr, *done_ = nullptr,
        *packed_ = nullptr;
-  bool packFirst_ = true;
+  bool packFirst_ = false;
   int parity_ = 0;
 };
 
