@@ -75,7 +75,7 @@ run() { # run RANKS TRANSPORT PROGRAM ARGS...
 
 d3="$work/diffusion3d_mpi"
 if [[ ${QUICK:-0} == 1 ]]; then
-  run 2 auto "$work/mpi_test" --memory device
+  STENCIL_MPI_PACK_FIRST=1 run 2 auto "$work/mpi_test" --memory device
   for first in 0 1; do
     echo "== STENCIL_MPI_PACK_FIRST=$first"
     export STENCIL_MPI_PACK_FIRST=$first
