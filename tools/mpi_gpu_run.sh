@@ -62,7 +62,7 @@ echo "built: $(ls "$work")"
 "$work/copy_bandwidth" 1024
 
 mpirun=(mpirun --bind-to none -x STENCIL_MPI_TRANSPORT -x STENCIL_MPI_PACK_FIRST -x OMP_NUM_THREADS)
-export STENCIL_MPI_PACK_FIRST=${STENCIL_MPI_PACK_FIRST:-0}
+export STENCIL_MPI_PACK_FIRST=${STENCIL_MPI_PACK_FIRST:-1}
 [[ $(id -u) == 0 ]] && mpirun+=(--allow-run-as-root)
 export OMP_NUM_THREADS=4
 run() { # run RANKS TRANSPORT PROGRAM ARGS...
@@ -75,7 +75,7 @@ run() { # run RANKS TRANSPORT PROGRAM ARGS...
 
 d3="$work/diffusion3d_mpi"
 if [[ ${QUICK:-0} == 1 ]]; then
-  STENCIL_MPI_PACK_FIRST=1 run 2 auto "$work/mpi_test" --memory device
+  run 2 auto "$work/mpi_test" --memory device
   for first in 0 1; do
     echo "== STENCIL_MPI_PACK_FIRST=$first"
     export STENCIL_MPI_PACK_FIRST=$first

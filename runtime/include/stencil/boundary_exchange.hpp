@@ -18,9 +18,10 @@
 //   - device: as device pointers through a CUDA-aware MPI;
 //   - staged: through pinned host buffers (any MPI).
 // STENCIL_MPI_TRANSPORT=staged|device|peer|auto chooses; auto is the default.
-// STENCIL_MPI_PACK_FIRST=1 makes work queued after start() (the interior)
-// wait for the pack kernels; not yet measured on a GPU, hence off by default
-// (docs/performance.md, "Many GPUs").
+// Work queued on the compute stream after start() (the interior) waits for
+// the pack kernels, so the exchange is under way while it runs;
+// STENCIL_MPI_PACK_FIRST=0 turns that off, for comparison (docs/performance.md,
+// "Many GPUs").
 #ifndef STENCIL_BOUNDARY_EXCHANGE_HPP
 #define STENCIL_BOUNDARY_EXCHANGE_HPP
 
@@ -256,7 +257,7 @@ private:
     ready_ = mpi_device::createEvent();
     packed_ = mpi_device::createEvent();
     const char *PackFirst = std::getenv("STENCIL_MPI_PACK_FIRST");
-    packFirst_ = PackFirst && std::string(PackFirst) == "1";
+    packFirst_ = !PackFirst || std::string(PackFirst) != "0";
     done_ = mpi_device::createEvent();
     const int Copies = transport_ == Transport::Peer ? 2 : 1;
     deviceSend_ = static_cast<char *>(
@@ -483,7 +484,7 @@ private:
   std::map<int, char *> remote_;
   void *comm_ = nullptr, *ready_ = nullptr, *done_ = nullptr,
        *packed_ = nullptr;
-  bool packFirst_ = false;
+  bool packFirst_ = true;
   int parity_ = 0;
 };
 
