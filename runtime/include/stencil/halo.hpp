@@ -79,9 +79,7 @@ const GeneratedStencil &requireGenerated(Backend B, const StencilT &S) {
 template <typename... StencilT>
 Halo haloOf(Backend B, const StencilT &...Stencils) {
   Halo H;
-  H.corners = false;
   (H.merge(Halo::of(requireGenerated(B, Stencils))), ...);
-  H.corners = true;
   return H;
 }
 
