@@ -67,6 +67,6 @@ rm -f "$work/tuning.json"
 echo "== summary: copy $copy_gbs GB/s before, $copy_after GB/s after"
 grep -E "^verify" "$out/verify.txt" 2>/dev/null | tail -n 3
 # case, row, configuration, ms per step, ratio to copy
-grep -E "^[a-z0-9-]+ +[a-z0-9-]+ +[0-9x]+ +(best-|auto|fixed)" "$out/bench.txt" |
+grep -E "^[a-z0-9-]+ +[a-z0-9-]+ +[0-9xa]+ +(best-|auto|fixed)" "$out/bench.txt" |
   awk '{ printf "%-10s %-24s %-18s %9s ms %s of copy\n", $1, $4, $5, $6, $14 }'
 exit $status

@@ -59,7 +59,7 @@ std::unique_ptr<Planned> plan(Stencil S) {
 
 } // namespace
 
-TEST(PlanningVariants, SevenPointGetsAllThree) {
+TEST(PlanningVariants, SevenPointGetsAllFour) {
   auto P = plan(sumOf(3, {{0, 0, 0, 0},
                           {1, 0, 0, 0},
                           {-1, 0, 0, 0},
@@ -68,9 +68,9 @@ TEST(PlanningVariants, SevenPointGetsAllThree) {
                           {0, 0, 1, 0},
                           {0, 0, -1, 0}}));
   const planning::StencilPlan &SP = P->Plan.Stencils[0];
-  EXPECT_EQ(SP.Variants,
-            (std::vector<VariantKind>{VariantKind::Grid, VariantKind::ZMarch,
-                                      VariantKind::Smem}));
+  EXPECT_EQ(SP.Variants, (std::vector<VariantKind>{
+                             VariantKind::Grid, VariantKind::ZMarch,
+                             VariantKind::ZMarch2, VariantKind::Smem}));
   EXPECT_EQ(SP.March.MarchDim, 2u);
   const planning::ArrayAccessPlan *In = planning::findArrayPlan(SP.March, 1);
   ASSERT_TRUE(In);
@@ -90,7 +90,8 @@ TEST(PlanningVariants, ColumnOnlyHasNoTileVariant) {
   auto P = plan(sumOf(3, {{0, 0, -2, 0}, {0, 0, 3, 0}}));
   const planning::StencilPlan &SP = P->Plan.Stencils[0];
   EXPECT_EQ(SP.Variants,
-            (std::vector<VariantKind>{VariantKind::Grid, VariantKind::ZMarch}));
+            (std::vector<VariantKind>{VariantKind::Grid, VariantKind::ZMarch,
+                                      VariantKind::ZMarch2}));
   const planning::ArrayAccessPlan *In = planning::findArrayPlan(SP.March, 1);
   ASSERT_TRUE(In);
   // The queue spans the offsets between, so one load per step suffices.

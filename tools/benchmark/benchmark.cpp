@@ -4,6 +4,7 @@
 // tools/benchmark.sh).
 //
 //   benchmark --bench [--copy-gbs=G] [--csv=FILE] [--cases=a,b]   time every case
+//             [--layouts=tight,aligned]                           (default: both layouts)
 //   benchmark --verify                                            check every candidate
 //   benchmark --cache-demo=FILE                                   online tuning, twice
 #include <stencil/autotuning_engine.hpp>
@@ -144,20 +145,40 @@ template <> struct Coeffs<Star5F2D> {
   }
 };
 
-/// The arrays' extents: the interior plus a margin of the radius per side.
+/// The arrays' extents: the interior plus a margin of the radius per side
+/// ("tight"), or, in x, a margin of 128 bytes before the interior and an
+/// extent padded to a multiple of 32 elements ("aligned": every row and its
+/// interior start on a 128-byte boundary, so a warp's row access touches no
+/// extra sector).
 template <typename S> struct Shape {
   static constexpr int Dims = Coeffs<S>::Dims, R = Coeffs<S>::Radius;
   long long n[3] = {1, 1, 1}; ///< Interior points.
-  long long extent(int D) const { return D < Dims ? n[D] + 2 * R : 1; }
+  long long lead = R;         ///< Points in x before the interior.
+  long long pitch = 0;        ///< The x extent; 0: tight.
+  bool aligned() const { return pitch != 0; }
+  long long extent(int D) const {
+    if (D == 0)
+      return aligned() ? pitch : n[0] + 2 * R;
+    return D < Dims ? n[D] + 2 * R : 1;
+  }
+  /// Points in x after the interior.
+  long long trail() const { return extent(0) - lead - n[0]; }
   std::size_t count() const { return std::size_t(extent(0)) * extent(1) * extent(2); }
   bool interior(long long I, long long J, long long K) const {
-    return I >= R && I < n[0] + R && J >= R && J < n[1] + R &&
+    return I >= lead && I < n[0] + lead && J >= R && J < n[1] + R &&
            (Dims == 2 || (K >= R && K < n[2] + R));
   }
+  Shape withAlignedRows() const {
+    Shape A = *this;
+    A.lead = 128 / static_cast<long long>(sizeof(typename Coeffs<S>::T));
+    A.pitch = (A.lead + n[0] + R + 31) / 32 * 32;
+    return A;
+  }
   std::string text() const {
-    return Dims == 2
-               ? std::to_string(n[0]) + "x" + std::to_string(n[1])
-               : std::to_string(n[0]) + "x" + std::to_string(n[1]) + "x" + std::to_string(n[2]);
+    return (Dims == 2
+                ? std::to_string(n[0]) + "x" + std::to_string(n[1])
+                : std::to_string(n[0]) + "x" + std::to_string(n[1]) + "x" + std::to_string(n[2])) +
+           (aligned() ? "a" : "");
   }
 };
 
@@ -166,10 +187,11 @@ template <typename S, template <int> class E, typename F>
 void withLoop(const Shape<S> &Sh, F &&Fn) {
   constexpr int R = Coeffs<S>::Radius;
   if constexpr (Coeffs<S>::Dims == 3) {
-    stencil::Loop3D<E<3>> L(Sh.extent(0), R, R, Sh.extent(1), R, R, Sh.extent(2), R, R);
+    stencil::Loop3D<E<3>> L(Sh.extent(0), Sh.lead, Sh.trail(), Sh.extent(1), R, R, Sh.extent(2), R,
+                            R);
     Fn(L);
   } else {
-    stencil::Loop2D<E<2>> L(Sh.extent(0), R, R, Sh.extent(1), R, R);
+    stencil::Loop2D<E<2>> L(Sh.extent(0), Sh.lead, Sh.trail(), Sh.extent(1), R, R);
     Fn(L);
   }
 }
@@ -369,12 +391,18 @@ int verifyAll() {
   Fail |= verifyCase("star5f", shape<Star5F2D>(1031, 1029), 0, ++Seed);
   Fail |= verifyCase("star7f", shape<Star7F>(8, 509, 507), 0, ++Seed);
   Fail |= verifyCase("star7f", shape<Star7F>(509, 507, 7), 0, ++Seed);
+  // The aligned layout (a margin of 128 bytes before the interior).
+  Fail |= verifyCase("star7f", shape<Star7F>(67, 61, 59).withAlignedRows(), 0, ++Seed);
+  Fail |= verifyCase("star7d", shape<Star7D>(67, 61, 59).withAlignedRows(), 0, ++Seed);
+  Fail |= verifyCase("star25f", shape<Star25F>(45, 37, 41).withAlignedRows(), 0, ++Seed);
+  Fail |= verifyCase("star5f", shape<Star5F2D>(1031, 1029).withAlignedRows(), 0, ++Seed);
   // Large, not multiples of any block: a spread sample per variant.
   Fail |= verifyCase("star7f", shape<Star7F>(509, 507, 503), 12, ++Seed);
   Fail |= verifyCase("star7d", shape<Star7D>(509, 507, 503), 6, ++Seed);
   Fail |= verifyCase("box27f", shape<Box27F>(509, 507, 251), 6, ++Seed);
   Fail |= verifyCase("star25f", shape<Star25F>(253, 251, 249), 6, ++Seed);
   Fail |= verifyCase("star5f", shape<Star5F2D>(16381, 4093), 8, ++Seed);
+  Fail |= verifyCase("star13f", shape<Star13F>(509, 507, 251).withAlignedRows(), 6, ++Seed);
   Fail |= verifyOnline("star7f", shape<Star7F>(67, 61, 59), 240, ++Seed);
   Fail |= verifyOnline("star13f", shape<Star13F>(67, 61, 59), 240, ++Seed);
   std::printf("verify: %s\n", Fail ? "FAIL" : "PASS");
@@ -390,6 +418,7 @@ struct Options {
   std::FILE *csv = nullptr;
   std::string cases; ///< Comma-separated names; empty: all.
   int reps = 30;
+  std::vector<std::string> layouts = {"tight", "aligned"};
 };
 
 /// Time per step in ms: \p Reps back-to-back calls of \p Launch between two
@@ -417,11 +446,21 @@ template <typename F> double timeMs(F &&Launch, int Reps) {
 }
 
 template <typename S>
+void benchLayout(const Options &O, const char *Case, const char *Name, Shape<S> Sh);
+
+/// \p Case in each layout of \p O.
+template <typename S>
 void benchCase(const Options &O, const char *Case, const char *Name, Shape<S> Sh) {
-  using T = typename Coeffs<S>::T;
   if (!O.cases.empty() &&
       ("," + O.cases + ",").find(std::string(",") + Case + ",") == std::string::npos)
     return;
+  for (const std::string &Layout : O.layouts)
+    benchLayout(O, Case, Name, Layout == "aligned" ? Sh.withAlignedRows() : Sh);
+}
+
+template <typename S>
+void benchLayout(const Options &O, const char *Case, const char *Name, Shape<S> Sh) {
+  using T = typename Coeffs<S>::T;
   std::vector<T> F(Sh.count());
   fillRandom(F, 42);
   stencil::DeviceArray<T> DF(Sh.count()), DOut(Sh.count());
@@ -433,9 +472,9 @@ void benchCase(const Options &O, const char *Case, const char *Name, Shape<S> Sh
     std::string kind;
     DeviceAutoTuningInfo info;
   };
-  std::vector<std::string> Kinds = {
-      "best-grid",        "best-zmarch", "best-smem", "auto", "fixed-zmarch-128x1x1-z2",
-      "fixed-grid-64x4x1"};
+  std::vector<std::string> Kinds = {"best-grid",        "best-zmarch", "best-zmarch2",
+                                    "best-smem",        "auto",        "fixed-zmarch-128x1x1-z2",
+                                    "fixed-grid-64x4x1"};
   for (const std::string &Kind : Kinds) {
     DeviceAutoTuningInfo Info;
     Info.useCache = false;
@@ -485,10 +524,12 @@ void benchCase(const Options &O, const char *Case, const char *Name, Shape<S> Sh
     if (O.csv)
       std::fprintf(
           O.csv,
-          "%s,%s,%s,%d,%lld,%lld,%lld,%s,%s,%d,%d,%d,%.6f,%.2f,%.4f,%.2f,%.4f,%d,%.1f,%.1f\n", Case,
-          Name, sizeof(T) == 4 ? "f32" : "f64", Coeffs<S>::Dims, Sh.n[0], Sh.n[1],
+          "%s,%s,%s,%d,%lld,%lld,%lld,%s,%s,%d,%d,%d,%.6f,%.2f,%.4f,%.2f,%.4f,%d,%.1f,%.1f,"
+          "%s\n",
+          Case, Name, sizeof(T) == 4 ? "f32" : "f64", Coeffs<S>::Dims, Sh.n[0], Sh.n[1],
           Coeffs<S>::Dims == 3 ? Sh.n[2] : 1, Kind.c_str(), C.variant.c_str(), C.bx, C.by, C.bz, Ms,
-          Gbs, Gcells, Gflops, Ratio, Info.tuningCalls(), E->flopsPerPoint, E->bytesPerPoint);
+          Gbs, Gcells, Gflops, Ratio, Info.tuningCalls(), E->flopsPerPoint, E->bytesPerPoint,
+          Sh.aligned() ? "aligned" : "tight");
     if (Kind == "auto" && std::getenv("BENCH_REPORT"))
       Info.report(stdout);
   }
@@ -499,7 +540,7 @@ int benchAll(const Options &O) {
     std::fprintf(
         O.csv,
         "case,stencil,type,dims,nx,ny,nz,row,variant,bx,by,bz,ms_per_step,gb_per_s,gcells_per_s,"
-        "gflop_per_s,ratio_to_copy,tuning_calls,flops_per_point,bytes_per_point\n");
+        "gflop_per_s,ratio_to_copy,tuning_calls,flops_per_point,bytes_per_point,layout\n");
   benchCase(O, "s7f-512", "star7", shape<Star7F>(512, 512, 512));
   benchCase(O, "s7d-512", "star7", shape<Star7D>(512, 512, 512));
   benchCase(O, "s7f-1k", "star7", shape<Star7F>(1024, 1024, 256));
@@ -567,7 +608,13 @@ int main(int argc, char **argv) {
       O.cases = A.substr(8);
     else if (A.rfind("--reps=", 0) == 0)
       O.reps = std::atoi(A.c_str() + 7);
-    else {
+    else if (A.rfind("--layouts=", 0) == 0) {
+      O.layouts.clear();
+      std::string L = A.substr(10) + ",";
+      for (std::size_t P = 0, Q; (Q = L.find(',', P)) != std::string::npos; P = Q + 1)
+        if (Q > P)
+          O.layouts.push_back(L.substr(P, Q - P));
+    } else {
       std::fprintf(stderr, "benchmark: unknown argument '%s'\n", A.c_str());
       return 2;
     }

@@ -14,8 +14,11 @@
 /// at column offsets (0, 0, dz) keep them in a queue of registers that
 /// shifts by one each step, so each value is loaded once per point. "smem"
 /// also stages each plane of the arrays read at in-plane neighbours, with
-/// its halo, in a shared-memory tile between two barriers per step. Other
-/// loads of read-only arrays use the read-only data path (__ldg). Block shape
+/// its halo, in a shared-memory tile between two barriers per step. "zmarch2"
+/// is "zmarch" with two points per thread. Other loads are plain: a read-only
+/// array is a const __restrict__ parameter, which nvcc already loads through
+/// the read-only data path (ld.global.nc), and plain loads, unlike __ldg (an
+/// asm volatile statement), may be scheduled early and merged. Block shape
 /// and chunk are launch parameters: one kernel serves every candidate, and a
 /// query function reports its registers and shared memory to the tuner.
 ///
@@ -66,16 +69,20 @@ private:
                  planning::VariantKind V, const std::string &Symbol) const;
 };
 
-/// Loads of a marching variant: queue registers, tile elements, __ldg.
+/// Loads of a marching variant: queue registers, tile elements, memory.
 class MarchHooks : public DeviceHooks {
 public:
-  MarchHooks(const planning::MarchPlan &P, bool Tile) : P(P), Tile(Tile) {}
+  /// \p Point indexes the queue registers of a thread with several points
+  /// ("[stencilc_p]"); empty for one point per thread.
+  MarchHooks(const planning::MarchPlan &P, bool Tile, std::string Point)
+      : P(P), Tile(Tile), Point(std::move(Point)) {}
   std::string printLoad(unsigned Param, const ir::Offset &Off,
                         const std::string &Memory) const override;
 
 private:
   const planning::MarchPlan &P;
   bool Tile;
+  std::string Point;
 };
 
 } // namespace
@@ -124,7 +131,7 @@ std::string MarchHooks::printLoad(unsigned Param, const ir::Offset &Off,
     return Memory;
   const unsigned M = P.MarchDim;
   if (A->Queued && inColumn(Off, M))
-    return fmt::format("stencilc_q{}_{}", Param, Off[M] - A->QueueLo);
+    return fmt::format("stencilc_q{}_{}{}", Param, Off[M] - A->QueueLo, Point);
   if (Tile && A->Tiled && Off[M] == 0) {
     std::string Index = "stencilc_tc";
     if (Off[0])
@@ -134,8 +141,6 @@ std::string MarchHooks::printLoad(unsigned Param, const ir::Offset &Off,
                            std::abs(Off[1]));
     return fmt::format("stencilc_t{}[{}]", Param, Index);
   }
-  if (A->ReadOnlyPath)
-    return "__ldg(&" + Memory + ")";
   return Memory;
 }
 
@@ -255,11 +260,10 @@ void CudaEmitter::emitGridLauncher(CodeWriter &W, const ir::Stencil &S,
 
 static const char *marchStride(unsigned M) { return M == 2 ? "sz" : "sy"; }
 
-/// "f[c + 2 * sz]", through __ldg where the plan allows.
+/// "f[c + 2 * sz]".
 static std::string printMemoryLoad(const std::string &Array,
-                                   const std::string &Index, bool ReadOnly) {
-  std::string Access = fmt::format("{}[{}]", Array, Index);
-  return ReadOnly ? "__ldg(&" + Access + ")" : Access;
+                                   const std::string &Index) {
+  return fmt::format("{}[{}]", Array, Index);
 }
 
 static int tileWidth(const planning::MarchPlan &P, unsigned D) {
@@ -309,6 +313,10 @@ void CudaEmitter::emitMarchKernel(CodeWriter &W,
   const ir::Stencil &S = *SP.Stencil;
   const planning::MarchPlan &P = SP.March;
   const bool Tile = V == planning::VariantKind::Smem;
+  // Several points per thread (zmarch2; never with a tile).
+  const unsigned Points = planning::pointsPerThread(V);
+  const bool Multi = Points > 1;
+  const std::string Point = Multi ? "[stencilc_p]" : "";
   const unsigned M = P.MarchDim;
   const char *MPos = Positions[M];
   const char *MStride = marchStride(M);
@@ -317,9 +325,29 @@ void CudaEmitter::emitMarchKernel(CodeWriter &W,
   W.open(fmt::format("__global__ void {}(const stencil::Grid g, const "
                      "stencil::Region r, const long long stencilc_chunk{}) {{",
                      kernelName(Symbol, V), kernelParameters(S, Names)));
-  W.line("const long long i = r.lo[0] + blockIdx.x * "
-         "static_cast<long long>(blockDim.x) + threadIdx.x;");
-  if (M == 2)
+  // With several points per thread they lie along PD: adjacent in y in 3-D
+  // (loads the points share are then made once), a block apart in x in 2-D
+  // (y is marched there); stencilc_<i|j>0 is the first.
+  const unsigned PD = M == 2 ? 1 : 0;
+  const std::string First = fmt::format("stencilc_{}0", Positions[PD]);
+  auto Name = [&](unsigned D) {
+    return Multi && D == PD ? First : std::string(Positions[D]);
+  };
+  if (Multi)
+    W.line("// This thread computes {} points, {}.", Points,
+           PD == 1 ? "adjacent in y" : "blockDim.x apart in x");
+  if (Multi && PD == 0)
+    W.line("const long long {} = r.lo[0] + blockIdx.x * {}LL * blockDim.x + "
+           "threadIdx.x;",
+           First, Points);
+  else
+    W.line("const long long i = r.lo[0] + blockIdx.x * "
+           "static_cast<long long>(blockDim.x) + threadIdx.x;");
+  if (M == 2 && Multi)
+    W.line("const long long {} = r.lo[1] + (blockIdx.y * "
+           "static_cast<long long>(blockDim.y) + threadIdx.y) * {};",
+           First, Points);
+  else if (M == 2)
     W.line("const long long j = r.lo[1] + blockIdx.y * "
            "static_cast<long long>(blockDim.y) + threadIdx.y;");
   W.line("// This block marches [stencilc_m0, stencilc_m1) of {}.", Axes[M]);
@@ -332,7 +360,8 @@ void CudaEmitter::emitMarchKernel(CodeWriter &W,
          "r.hi[{0}] ? stencilc_m0 + stencilc_chunk : r.hi[{0}];",
          M);
   std::string Outside =
-      M == 2 ? "i >= r.hi[0] || j >= r.hi[1]" : "i >= r.hi[0]";
+      M == 2 ? fmt::format("{} >= r.hi[0] || {} >= r.hi[1]", Name(0), Name(1))
+             : fmt::format("{} >= r.hi[0]", Name(0));
   if (Tile) {
     W.line("// Threads outside the region still stage the tile and meet the "
            "barriers.");
@@ -344,8 +373,22 @@ void CudaEmitter::emitMarchKernel(CodeWriter &W,
   W.line("const long long sy = g.extent[0];");
   if (M == 2)
     W.line("const long long sz = sy * g.extent[1];");
-  W.line("long long c = i + {};",
-         M == 2 ? "j * sy + stencilc_m0 * sz" : "stencilc_m0 * sy");
+  const char *C = Multi ? "stencilc_c" : "c";
+  W.line("long long {} = {} + {};", C, Name(0),
+         M == 2 ? fmt::format("{} * sy + stencilc_m0 * sz", Name(1))
+                : "stencilc_m0 * sy");
+  // Point p lies p * stencilc_dp from the first along PD; the points from
+  // stencilc_n on are past the region. The distance is the same for every
+  // thread, so the compiler sees which loads of the points coincide and
+  // makes them once.
+  if (Multi) {
+    W.line("const long long stencilc_dp = {};", PD == 1 ? "1" : "blockDim.x");
+    W.line("int stencilc_n = 1;");
+    W.line("while (stencilc_n < {0} && {1} + stencilc_n * stencilc_dp < "
+           "r.hi[{2}])",
+           Points, First, PD);
+    W.line("  ++stencilc_n;");
+  }
 
   if (Tile) {
     const analysis::HaloWidth &X = P.TileHalo[0], &Y = P.TileHalo[1];
@@ -392,19 +435,20 @@ void CudaEmitter::emitMarchKernel(CodeWriter &W,
     const int Len = A.QueueHi - A.QueueLo + 1;
     std::string Regs;
     for (int N = 0; N < Len; ++N)
-      Regs += fmt::format("{}stencilc_q{}_{}{{}}", N ? ", " : "", A.Param, N);
+      Regs += fmt::format("{}stencilc_q{}_{}{}{{}}", N ? ", " : "", A.Param, N,
+                          Multi ? fmt::format("[{}]", Points) : "");
     W.line("{} {};", elementType(S.Params[A.Param]), Regs);
     for (int N = 0; N < Len; ++N) {
       ir::Offset Off{};
       Off[M] = A.QueueLo + N;
       std::string Load = fmt::format(
-          "stencilc_q{}_{} = {};", A.Param, N,
-          printMemoryLoad(Names.param(A.Param), printLinearIndex(Off, S.Dims),
-                          A.ReadOnlyPath));
+          "stencilc_q{}_{}{} = {};", A.Param, N, Point,
+          printMemoryLoad(Names.param(A.Param), printLinearIndex(Off, S.Dims)));
       (N + 1 < Len ? Preload : Leading).push_back(Load);
       if (N + 1 < Len)
-        Shifts.push_back(fmt::format("stencilc_q{0}_{1} = stencilc_q{0}_{2};",
-                                     A.Param, N, N + 1));
+        Shifts.push_back(
+            fmt::format("stencilc_q{0}_{1}{3} = stencilc_q{0}_{2}{3};", A.Param,
+                        N, N + 1, Point));
     }
   }
   auto PrintGuarded = [&](const std::vector<std::string> &Lines) {
@@ -417,15 +461,43 @@ void CudaEmitter::emitMarchKernel(CodeWriter &W,
     if (Tile)
       W.close();
   };
-  PrintGuarded(Preload);
+  // With several points: a loop over them, unrolled so that the register
+  // arrays are indexed by constants; c and i are the point's.
+  auto OpenPoints = [&](bool Body) {
+    if (!Multi)
+      return;
+    W.line("#pragma unroll");
+    W.open(fmt::format("for (int stencilc_p = 0; stencilc_p < {}; "
+                       "++stencilc_p) {{",
+                       Points));
+    W.open("if (stencilc_p < stencilc_n) {");
+    W.line("const long long c = stencilc_c + stencilc_p * stencilc_dp{};",
+           PD == 1 ? " * sy" : "");
+    if (Body)
+      W.line("[[maybe_unused]] const long long {} = {} + stencilc_p * "
+             "stencilc_dp;",
+             Positions[PD], First);
+  };
+  auto ClosePoints = [&] {
+    if (!Multi)
+      return;
+    W.close();
+    W.close();
+  };
+  if (!Preload.empty()) {
+    OpenPoints(false);
+    PrintGuarded(Preload);
+    ClosePoints();
+  }
 
   // Unrolled, the queue's shifts become renames and the loads of several
   // steps are in flight together.
   if (!Tile)
-    W.line("#pragma unroll 4");
+    W.line("#pragma unroll {}", 4 / Points);
   W.open(fmt::format("for (long long {0} = stencilc_m0; {0} < stencilc_m1; "
-                     "++{0}, c += {1}) {{",
-                     MPos, MStride));
+                     "++{0}, {1} += {2}) {{",
+                     MPos, C, MStride));
+  OpenPoints(true);
   PrintGuarded(Leading);
   if (Tile) {
     W.line("__syncthreads(); // the previous step has read the tile");
@@ -437,8 +509,7 @@ void CudaEmitter::emitMarchKernel(CodeWriter &W,
     for (const planning::ArrayAccessPlan &A : P.Arrays) {
       if (!A.Tiled)
         continue;
-      std::string Memory =
-          printMemoryLoad(Names.param(A.Param), "c", A.ReadOnlyPath);
+      std::string Memory = printMemoryLoad(Names.param(A.Param), "c");
       bool FromQueue = A.Queued && A.QueueLo <= 0 && A.QueueHi >= 0;
       if (FromQueue) {
         W.line("if (stencilc_active)");
@@ -512,18 +583,18 @@ void CudaEmitter::emitMarchKernel(CodeWriter &W,
     for (const planning::ArrayAccessPlan &A : P.Arrays)
       if (A.Tiled)
         W.line("stencilc_t{}[{}] = {};", A.Param, Slot,
-               printMemoryLoad(Names.param(A.Param), "stencilc_g",
-                               A.ReadOnlyPath));
+               printMemoryLoad(Names.param(A.Param), "stencilc_g"));
     W.close();
     W.line("__syncthreads(); // the tile holds this step's plane");
     W.open("if (stencilc_active) {");
   }
-  MarchHooks Hooks(P, Tile);
+  MarchHooks Hooks(P, Tile, Point);
   printBody(S, Names, Hooks, W);
   if (Tile)
     W.close();
   for (const std::string &L : Shifts)
     W.line("{}", L);
+  ClosePoints();
   W.close();
   W.close();
 }
@@ -541,8 +612,22 @@ void CudaEmitter::emitMarchLauncher(CodeWriter &W,
   W.line("const long long stencilc_chunk = cfg.block[2];");
   W.line("const dim3 block(cfg.block[0], {}, 1);",
          M == 2 ? "cfg.block[1]" : "1");
-  W.line("const long long gx = (nx + block.x - 1) / block.x;");
-  if (M == 2) {
+  const unsigned Points = planning::pointsPerThread(V);
+  if (Points > 1)
+    W.line("// Each thread computes {} points in {}.", Points,
+           M == 2 ? "y" : "x");
+  if (Points > 1 && M == 1)
+    W.line("const long long gx = (nx + {0}LL * block.x - 1) / ({0}LL * "
+           "block.x);",
+           Points);
+  else
+    W.line("const long long gx = (nx + block.x - 1) / block.x;");
+  if (M == 2 && Points > 1) {
+    W.line("const long long gy = (ny + {0}LL * block.y - 1) / ({0}LL * "
+           "block.y);",
+           Points);
+    W.line("const long long gz = (nz + stencilc_chunk - 1) / stencilc_chunk;");
+  } else if (M == 2) {
     W.line("const long long gy = (ny + block.y - 1) / block.y;");
     W.line("const long long gz = (nz + stencilc_chunk - 1) / stencilc_chunk;");
   } else {

@@ -14,11 +14,17 @@ const char *planning::variantName(VariantKind V) {
     return "zmarch";
   case VariantKind::Smem:
     return "smem";
+  case VariantKind::ZMarch2:
+    return "zmarch2";
   }
   return "grid";
 }
 
 bool planning::isMarching(VariantKind V) { return V != VariantKind::Grid; }
+
+unsigned planning::pointsPerThread(VariantKind V) {
+  return V == VariantKind::ZMarch2 ? 2 : 1;
+}
 
 const ArrayAccessPlan *planning::findArrayPlan(const MarchPlan &P,
                                                unsigned Param) {
@@ -87,6 +93,10 @@ planning::planModule(const ir::Module &M,
     if (S.Dims == 2 || S.Dims == 3) {
       SP.March = planMarch(S, Infos[I]);
       SP.Variants.push_back(VariantKind::ZMarch);
+      // Two points per thread: twice the independent loads in flight, and in
+      // 3-D the loads the two points share are made once (the tuner decides
+      // whether that beats the lower occupancy).
+      SP.Variants.push_back(VariantKind::ZMarch2);
       bool AnyTiled =
           std::any_of(SP.March.Arrays.begin(), SP.March.Arrays.end(),
                       [](const ArrayAccessPlan &A) { return A.Tiled; });

@@ -110,8 +110,9 @@ inline const std::vector<int> &bxValues() {
   static const std::vector<int> V = {4, 8, 16, 32, 64, 128, 256};
   return V;
 }
+/// by = 32 gives narrow blocks (bx <= 32) of thin slabs more rows.
 inline const std::vector<int> &byValues() {
-  static const std::vector<int> V = {1, 2, 4, 8, 16};
+  static const std::vector<int> V = {1, 2, 4, 8, 16, 32};
   return V;
 }
 /// 1..64, then doubling while the marching extent needs it.

@@ -3,7 +3,8 @@
 //
 // The marching variants: column loads come from a register queue that
 // shifts each step, in-plane neighbours from a shared-memory tile (smem) or
-// through __ldg (zmarch), arrays the stencil writes straight from memory.
+// from memory (zmarch, zmarch2: plain loads, no __ldg), arrays the stencil
+// writes straight from memory.
 // Block shape and chunk are launch parameters: one kernel per variant.
 #include <stencil/dsl.hpp>
 
@@ -16,20 +17,20 @@ struct STENCIL_KERNEL Star13 {
   }
 };
 
-// CHECK:      // Stencil 'Star13' from {{.*}}march-variants.cpp:11, variant zmarch
+// CHECK:      // Stencil 'Star13' from {{.*}}march-variants.cpp:12, variant zmarch
 // CHECK-NEXT: __global__ void stencilc_Star13_zmarch(const stencil::Grid g, const stencil::Region r, const long long stencilc_chunk, float a, float b, const float *__restrict__ f, float *__restrict__ fn) {
 // CHECK:        const long long stencilc_m0 = r.lo[2] + blockIdx.z * stencilc_chunk;
 // CHECK:        if (i >= r.hi[0] || j >= r.hi[1])
 // CHECK-NEXT:     return;
 // CHECK:        float stencilc_q3_0{}, stencilc_q3_1{}, stencilc_q3_2{}, stencilc_q3_3{}, stencilc_q3_4{};
-// CHECK-NEXT:   stencilc_q3_0 = __ldg(&f[c - 2 * sz]);
-// CHECK-NEXT:   stencilc_q3_1 = __ldg(&f[c - sz]);
-// CHECK-NEXT:   stencilc_q3_2 = __ldg(&f[c]);
-// CHECK-NEXT:   stencilc_q3_3 = __ldg(&f[c + sz]);
+// CHECK-NEXT:   stencilc_q3_0 = f[c - 2 * sz];
+// CHECK-NEXT:   stencilc_q3_1 = f[c - sz];
+// CHECK-NEXT:   stencilc_q3_2 = f[c];
+// CHECK-NEXT:   stencilc_q3_3 = f[c + sz];
 // CHECK-NEXT:   #pragma unroll 4
 // CHECK-NEXT:   for (long long k = stencilc_m0; k < stencilc_m1; ++k, c += sz) {
-// CHECK-NEXT:     stencilc_q3_4 = __ldg(&f[c + 2 * sz]);
-// CHECK-NEXT:     fn[c] = (a * stencilc_q3_2) + (b * ((((stencilc_q3_0 + stencilc_q3_4) + __ldg(&f[c - 2])) + __ldg(&f[c + sy])) + __ldg(&f[c + 1 + sz])));
+// CHECK-NEXT:     stencilc_q3_4 = f[c + 2 * sz];
+// CHECK-NEXT:     fn[c] = (a * stencilc_q3_2) + (b * ((((stencilc_q3_0 + stencilc_q3_4) + f[c - 2]) + f[c + sy]) + f[c + 1 + sz]));
 // CHECK-NEXT:     stencilc_q3_0 = stencilc_q3_1;
 // CHECK-NEXT:     stencilc_q3_1 = stencilc_q3_2;
 // CHECK-NEXT:     stencilc_q3_2 = stencilc_q3_3;
@@ -41,8 +42,34 @@ struct STENCIL_KERNEL Star13 {
 // CHECK:      /*query=*/&stencilc_Star13_zmarch_query,
 // CHECK-NEXT: /*marchDim=*/2});
 
+// Two points per thread, adjacent in y: the second at a distance every
+// thread shares (so the compiler can merge the points' common loads) and
+// skipped past the region; register arrays indexed by an unrolled loop.
+// CHECK:      // Stencil 'Star13' from {{.*}}, variant zmarch2
+// CHECK-NEXT: __global__ void stencilc_Star13_zmarch2(
+// CHECK:        const long long stencilc_j0 = r.lo[1] + (blockIdx.y * static_cast<long long>(blockDim.y) + threadIdx.y) * 2;
+// CHECK:        if (i >= r.hi[0] || stencilc_j0 >= r.hi[1])
+// CHECK:        long long stencilc_c = i + stencilc_j0 * sy + stencilc_m0 * sz;
+// CHECK-NEXT:   const long long stencilc_dp = 1;
+// CHECK-NEXT:   int stencilc_n = 1;
+// CHECK-NEXT:   while (stencilc_n < 2 && stencilc_j0 + stencilc_n * stencilc_dp < r.hi[1])
+// CHECK-NEXT:     ++stencilc_n;
+// CHECK-NEXT:   float stencilc_q3_0[2]{}, stencilc_q3_1[2]{}, stencilc_q3_2[2]{}, stencilc_q3_3[2]{}, stencilc_q3_4[2]{};
+// CHECK:        #pragma unroll 2
+// CHECK-NEXT:   for (long long k = stencilc_m0; k < stencilc_m1; ++k, stencilc_c += sz) {
+// CHECK-NEXT:     #pragma unroll
+// CHECK-NEXT:     for (int stencilc_p = 0; stencilc_p < 2; ++stencilc_p) {
+// CHECK-NEXT:       if (stencilc_p < stencilc_n) {
+// CHECK-NEXT:         const long long c = stencilc_c + stencilc_p * stencilc_dp * sy;
+// CHECK-NEXT:         {{\[\[}}maybe_unused]] const long long j = stencilc_j0 + stencilc_p * stencilc_dp;
+// CHECK-NEXT:         stencilc_q3_4[stencilc_p] = f[c + 2 * sz];
+// CHECK-NEXT:         fn[c] = (a * stencilc_q3_2[stencilc_p]) + (b * ((((stencilc_q3_0[stencilc_p] + stencilc_q3_4[stencilc_p]) + f[c - 2]) + f[c + sy]) + f[c + 1 + sz]));
+// CHECK-NEXT:         stencilc_q3_0[stencilc_p] = stencilc_q3_1[stencilc_p];
+// CHECK:        const long long gy = (ny + 2LL * block.y - 1) / (2LL * block.y);
+// CHECK:      /*variant=*/"zmarch2",
+
 // The tile: halo 2 left in x, 1 up in y; a pitch that keeps narrow blocks'
-// rows in separate banks; two barriers per step; box offsets via __ldg.
+// rows in separate banks; two barriers per step; box offsets from memory.
 // CHECK:      // Stencil 'Star13' from {{.*}}, variant smem
 // CHECK:        return bx < 32u ? bx + 32u * ((2u + 31u) / 32u) : bx + 2u;
 // CHECK:        return (stencilc_Star13_tile_pitch(bx) * static_cast<unsigned long long>(by + 1u) * elem + 15u) / 16u * 16u;
@@ -55,19 +82,19 @@ struct STENCIL_KERNEL Star13 {
 // CHECK-NEXT:     if (stencilc_active)
 // CHECK-NEXT:       stencilc_t3[stencilc_tc] = stencilc_q3_2;
 // CHECK-NEXT:     else if (i < stencilc_ie && j < stencilc_je)
-// CHECK-NEXT:       stencilc_t3[stencilc_tc] = __ldg(&f[c]);
+// CHECK-NEXT:       stencilc_t3[stencilc_tc] = f[c];
 // CHECK-NEXT:     for (unsigned stencilc_e = threadIdx.y * blockDim.x + threadIdx.x; stencilc_e < stencilc_tw * 1u + blockDim.y * 2u; stencilc_e += blockDim.x * blockDim.y) {
 // CHECK:              stencilc_tj = stencilc_row + blockDim.y;
 // CHECK:              stencilc_ti = stencilc_col < 2u ? stencilc_col : stencilc_col + blockDim.x;
-// CHECK:            stencilc_t3[stencilc_tj * stencilc_pitch + stencilc_ti] = __ldg(&f[stencilc_g]);
+// CHECK:            stencilc_t3[stencilc_tj * stencilc_pitch + stencilc_ti] = f[stencilc_g];
 // CHECK:          __syncthreads(); // the tile holds this step's plane
 // CHECK-NEXT:     if (stencilc_active) {
-// CHECK-NEXT:       fn[c] = (a * stencilc_q3_2) + (b * ((((stencilc_q3_0 + stencilc_q3_4) + stencilc_t3[stencilc_tc - 2]) + stencilc_t3[stencilc_tc + 1 * stencilc_pitch]) + __ldg(&f[c + 1 + sz])));
+// CHECK-NEXT:       fn[c] = (a * stencilc_q3_2) + (b * ((((stencilc_q3_0 + stencilc_q3_4) + stencilc_t3[stencilc_tc - 2]) + stencilc_t3[stencilc_tc + 1 * stencilc_pitch]) + f[c + 1 + sz]));
 // CHECK:        stencilc_Star13_smem<<<grid, block, stencilc_shared, static_cast<cudaStream_t>(cfg.stream)>>>(g, r, stencilc_chunk, a, b, f, fn);
 // CHECK:        out->sharedBytes = static_cast<long long>(a.sharedSizeBytes + stencilc_Star13_smem_bytes(static_cast<unsigned>(bx), static_cast<unsigned>(by)));
 
 // An array the stencil also writes is read from memory as written; a
-// non-const array gets no __ldg; without in-plane neighbours no smem variant.
+// without in-plane neighbours no smem variant.
 struct STENCIL_KERNEL Accumulate {
   STENCIL_HD void operator()(const ArrayIndex3D &idx, float *acc, float *g) const {
     acc[idx.ix()] = acc[idx.ix()] + g[idx.ix<0, 0, 1>()];
@@ -91,11 +118,15 @@ STENCIL_KERNEL void heat(const stencil::Index2D &idx, double c, const double *u,
 // CHECK:        const long long stencilc_m0 = r.lo[1] + blockIdx.y * stencilc_chunk;
 // CHECK:        for (long long j = stencilc_m0; j < stencilc_m1; ++j, c += sy) {
 // CHECK:      const dim3 block(cfg.block[0], 1, 1);
+// CHECK:      __global__ void stencilc_heat_zmarch2(
+// CHECK:        const long long stencilc_i0 = r.lo[0] + blockIdx.x * 2LL * blockDim.x + threadIdx.x;
+// CHECK:        const long long stencilc_dp = blockDim.x;
+// CHECK:      const long long gx = (nx + 2LL * block.x - 1) / (2LL * block.x);
 // CHECK:      __global__ void stencilc_heat_smem(
 // CHECK:        const int stencilc_tc = threadIdx.x + 1;
 // CHECK:          for (unsigned stencilc_e = threadIdx.x; stencilc_e < 2u; stencilc_e += blockDim.x) {
 // CHECK-NEXT:       const unsigned stencilc_ti = stencilc_e < 1u ? stencilc_e : stencilc_e + blockDim.x;
-// CHECK:            stencilc_t2[stencilc_ti] = __ldg(&u[stencilc_g]);
+// CHECK:            stencilc_t2[stencilc_ti] = u[stencilc_g];
 // CHECK:            un[c] = stencilc_q2_1 + (c_ * (((stencilc_t2[stencilc_tc - 1] + stencilc_t2[stencilc_tc + 1]) + stencilc_q2_0) + stencilc_q2_2));
 
 // CPU-NOT: zmarch

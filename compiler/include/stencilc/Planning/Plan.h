@@ -26,12 +26,17 @@ namespace stencilc::planning {
 
 enum class VariantKind {
   Grid, ///< One thread (CUDA) or iteration (OpenMP) per point of a region box.
-  ZMarch, ///< Threads over the plane, each marching a chunk of the outermost
-          ///< dimension.
-  Smem,   ///< ZMarch with in-plane neighbours read from a shared-memory tile.
+  ZMarch,  ///< Threads over the plane, each marching a chunk of the outermost
+           ///< dimension.
+  Smem,    ///< ZMarch with in-plane neighbours read from a shared-memory tile.
+  ZMarch2, ///< ZMarch with two points per thread, adjacent in y (in x, a
+           ///< block apart, in 2-D): twice the independent loads in flight,
+           ///< and loads the two points share are made once.
 };
 const char *variantName(VariantKind V);
 bool isMarching(VariantKind V);
+/// Points each thread of \p V computes (1 but for ZMarch2).
+unsigned pointsPerThread(VariantKind V);
 
 /// How a marching variant reads one array.
 struct ArrayAccessPlan {
@@ -43,7 +48,8 @@ struct ArrayAccessPlan {
   /// Loads at offsets with a zero marching component come from the tile
   /// (smem variant only).
   bool Tiled = false;
-  /// Other loads go through the read-only data path (__ldg).
+  /// Other loads may take the read-only data path: the array is a const
+  /// __restrict__ kernel parameter (nvcc loads it with ld.global.nc).
   bool ReadOnlyPath = false;
 };
 
