@@ -3,12 +3,13 @@
 
     tools/plot_benchmark.py benchmark.csv out.png [--copy-gbs=G]
 
-Left: per case, the effective bandwidth of each variant's tuned best, the
+Left: per case and array layout (tight, or "aligned" rows when the CSV has a
+layout column), the effective bandwidth of each variant's tuned best, the
 auto-tuned choice and the two fixed baselines, as a fraction of the
 device-to-device copy bandwidth measured in the same run. Right: seed 000's
-Fig. 2 re-measured: GFlop/s of the 7-point stencil (f32) auto-tuned and with
-the fixed (128, 1, 1) / z-march 2 configuration per mesh. Needs matplotlib
-(pip install matplotlib); CI does not run it.
+Fig. 2 re-measured (tight layout): GFlop/s of the 7-point stencil (f32)
+auto-tuned and with the fixed (128, 1, 1) / z-march 2 configuration per mesh.
+Needs matplotlib (pip install matplotlib); CI does not run it.
 """
 import csv
 import sys
@@ -21,6 +22,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 ROWS = [
     ("best-grid", "grid (tuned)"),
     ("best-zmarch", "zmarch (tuned)"),
+    ("best-zmarch2", "zmarch2 (tuned)"),
     ("best-smem", "smem (tuned)"),
     ("auto", "auto-tuned"),
     ("fixed-zmarch-128x1x1-z2", "fixed (128,1,1) z-march 2"),
@@ -32,7 +34,8 @@ FIG2_CASES = ["s7f-32", "s7f-64", "s7f-256", "s7f-512", "s7f-slabx"]
 def label(row):
     dims = int(row["dims"])
     size = f'{row["nx"]}x{row["ny"]}' + (f'x{row["nz"]}' if dims == 3 else "")
-    return f'{row["stencil"]} {row["type"]}\n{size}'
+    aligned = "\naligned" if row.get("layout") == "aligned" else ""
+    return f'{row["stencil"]} {row["type"]}\n{size}{aligned}'
 
 
 def main(argv):
@@ -43,12 +46,13 @@ def main(argv):
         rows = list(csv.DictReader(f))
     cases, by_case = [], {}
     for r in rows:
-        if r["case"] not in by_case:
-            cases.append(r["case"])
-            by_case[r["case"]] = {}
-        by_case[r["case"]][r["row"]] = r
+        key = r["case"] + ("/aligned" if r.get("layout") == "aligned" else "")
+        if key not in by_case:
+            cases.append(key)
+            by_case[key] = {}
+        by_case[key][r["row"]] = r
 
-    fig, (ax, ax2) = plt.subplots(1, 2, figsize=(17, 6), gridspec_kw={"width_ratios": [3, 1.2]})
+    fig, (ax, ax2) = plt.subplots(1, 2, figsize=(24, 6), gridspec_kw={"width_ratios": [3, 1.2]})
     width = 0.8 / len(ROWS)
     for k, (key, name) in enumerate(ROWS):
         xs, ys = [], []
@@ -60,7 +64,7 @@ def main(argv):
         ax.bar(xs, ys, width, label=name)
     ax.axhline(1.0, color="black", linewidth=0.8)
     ax.set_xticks(range(len(cases)))
-    ax.set_xticklabels([label(next(iter(by_case[c].values()))) for c in cases], fontsize=7)
+    ax.set_xticklabels([label(next(iter(by_case[c].values()))) for c in cases], fontsize=6)
     ax.set_ylabel("effective bandwidth / cudaMemcpy D2D bandwidth")
     ax.set_title("stencilc CUDA variants on one GPU (same-run ratio to copy)")
     ax.legend(fontsize=7, ncol=3)

@@ -390,7 +390,7 @@ struct CacheKey {
   std::string gpu;       ///< cudaDeviceProp::name.
   std::string stencil;   ///< The stencil's qualified name.
   std::string irHash;    ///< Its IR fingerprint: a different one makes an entry stale.
-  std::string variants;  ///< The variant space searched ("grid,zmarch,smem").
+  std::string variants;  ///< The variant space searched ("grid,zmarch,zmarch2,smem").
   std::string extents;   ///< The region's extents ("512x512x512").
   std::string signature; ///< The parameter types (element type included).
 };

@@ -8,11 +8,11 @@
 ///
 /// Every stencil gets the region-box "grid" variant (one thread per point; the
 /// only one the OpenMP backend emits). 2-D and 3-D stencils also get
-/// "zmarch" (each thread marches a chunk of the outermost dimension) and, when
-/// some array is read at an in-plane neighbour, "smem" (zmarch plus a
-/// shared-memory tile of the plane). Block shape and chunk length are launch
-/// parameters, so one kernel per variant serves every candidate the tuner
-/// tries.
+/// "zmarch" (each thread marches a chunk of the outermost dimension), "zmarch2"
+/// (zmarch with two points per thread) and, when some array is read at an
+/// in-plane neighbour, "smem" (zmarch plus a shared-memory tile of the plane).
+/// Block shape and chunk length are launch parameters, so one kernel per
+/// variant serves every candidate the tuner tries.
 ///
 //===----------------------------------------------------------------------===//
 #ifndef STENCILC_PLANNING_PLAN_H
