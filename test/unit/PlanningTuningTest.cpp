@@ -74,9 +74,11 @@ TEST(PlanningVariants, SevenPointGetsAllFour) {
   EXPECT_EQ(SP.March.MarchDim, 2u);
   const planning::ArrayAccessPlan *In = planning::findArrayPlan(SP.March, 1);
   ASSERT_TRUE(In);
-  EXPECT_TRUE(In->Queued);
-  EXPECT_EQ(In->QueueLo, -1);
-  EXPECT_EQ(In->QueueHi, 1);
+  // In-plane neighbours are read at one z offset each: no queue of theirs.
+  ASSERT_EQ(In->Queues.size(), 1u);
+  EXPECT_EQ(planning::centreQueue(*In), &In->Queues[0]);
+  EXPECT_EQ(In->Queues[0].Lo, -1);
+  EXPECT_EQ(In->Queues[0].Hi, 1);
   EXPECT_TRUE(In->Tiled);
   EXPECT_TRUE(In->ReadOnlyPath);
   EXPECT_EQ(SP.March.TileHalo[0].Lo, 1);
@@ -95,8 +97,9 @@ TEST(PlanningVariants, ColumnOnlyHasNoTileVariant) {
   const planning::ArrayAccessPlan *In = planning::findArrayPlan(SP.March, 1);
   ASSERT_TRUE(In);
   // The queue spans the offsets between, so one load per step suffices.
-  EXPECT_EQ(In->QueueLo, -2);
-  EXPECT_EQ(In->QueueHi, 3);
+  ASSERT_EQ(In->Queues.size(), 1u);
+  EXPECT_EQ(In->Queues[0].Lo, -2);
+  EXPECT_EQ(In->Queues[0].Hi, 3);
   EXPECT_FALSE(In->Tiled);
 }
 
@@ -105,7 +108,7 @@ TEST(PlanningVariants, BoxOffsetsOffThePlaneAreNeitherQueuedNorTiled) {
   const planning::StencilPlan &SP = P->Plan.Stencils[0];
   const planning::ArrayAccessPlan *In = planning::findArrayPlan(SP.March, 1);
   ASSERT_TRUE(In);
-  EXPECT_FALSE(In->Queued);
+  EXPECT_TRUE(In->Queues.empty()) << "each column is read at one z offset";
   EXPECT_TRUE(In->Tiled);
   EXPECT_FALSE(In->ReadOnlyPath) << "not declared const";
   EXPECT_EQ(SP.March.TileHalo[0].Lo, 2);
@@ -119,10 +122,49 @@ TEST(PlanningVariants, TwoDimensionsMarchY) {
   EXPECT_EQ(SP.March.MarchDim, 1u);
   const planning::ArrayAccessPlan *In = planning::findArrayPlan(SP.March, 1);
   ASSERT_TRUE(In);
-  EXPECT_EQ(In->QueueLo, -1);
-  EXPECT_EQ(In->QueueHi, 1);
+  ASSERT_EQ(In->Queues.size(), 1u);
+  EXPECT_EQ(In->Queues[0].Lo, -1);
+  EXPECT_EQ(In->Queues[0].Hi, 1);
   EXPECT_TRUE(In->Tiled);
   EXPECT_EQ(SP.March.TileHalo[0].Hi, 1);
+}
+
+TEST(PlanningVariants, BoxColumnsGetQueuesCentreFirst) {
+  std::vector<Offset> Box;
+  for (int Dz = 1; Dz >= -1; --Dz)
+    for (int Dy = -1; Dy <= 1; ++Dy)
+      for (int Dx = -1; Dx <= 1; ++Dx)
+        Box.push_back({Dx, Dy, Dz, 0});
+  auto P = plan(sumOf(3, Box));
+  const planning::ArrayAccessPlan *In =
+      planning::findArrayPlan(P->Plan.Stencils[0].March, 1);
+  ASSERT_TRUE(In);
+  ASSERT_EQ(In->Queues.size(), 9u) << "one queue per column of the box";
+  EXPECT_EQ(planning::centreQueue(*In), &In->Queues[0]);
+  for (const planning::ColumnQueue &Q : In->Queues) {
+    EXPECT_EQ(Q.Lo, -1);
+    EXPECT_EQ(Q.Hi, 1);
+  }
+  const planning::ColumnQueue *Q = planning::findQueue(*In, {1, -1, 1, 0}, 2);
+  ASSERT_TRUE(Q);
+  EXPECT_EQ(Q->Plane[0], 1);
+  EXPECT_EQ(Q->Plane[1], -1);
+  EXPECT_FALSE(planning::findQueue(*In, {1, -1, 2, 0}, 2)) << "past Hi";
+}
+
+TEST(PlanningVariants, ColumnReadOnceIsNotQueued) {
+  // (1, 0) is read at z - 1 and z + 2, (0, 1) only at z.
+  auto P =
+      plan(sumOf(3, {{1, 0, -1, 0}, {1, 0, 2, 0}, {0, 1, 0, 0}, {0, 0, 0, 0}}));
+  const planning::ArrayAccessPlan *In =
+      planning::findArrayPlan(P->Plan.Stencils[0].March, 1);
+  ASSERT_TRUE(In);
+  ASSERT_EQ(In->Queues.size(), 2u);
+  const planning::ColumnQueue *Q = planning::findQueue(*In, {1, 0, 0, 0}, 2);
+  ASSERT_TRUE(Q) << "the queue spans the offsets between";
+  EXPECT_EQ(Q->Lo, -1);
+  EXPECT_EQ(Q->Hi, 2);
+  EXPECT_FALSE(planning::findQueue(*In, {0, 1, 0, 0}, 2));
 }
 
 TEST(PlanningVariants, FourDimensionsKeepOnlyGrid) {
@@ -141,7 +183,7 @@ TEST(PlanningVariants, ArraysAlsoWrittenAreReadFromMemory) {
   const planning::ArrayAccessPlan *Acc =
       planning::findArrayPlan(P->Plan.Stencils[0].March, 1);
   ASSERT_TRUE(Acc);
-  EXPECT_FALSE(Acc->Queued);
+  EXPECT_TRUE(Acc->Queues.empty());
   EXPECT_FALSE(Acc->Tiled);
   EXPECT_FALSE(Acc->ReadOnlyPath);
 }

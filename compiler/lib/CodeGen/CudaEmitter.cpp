@@ -72,17 +72,25 @@ private:
 /// Loads of a marching variant: queue registers, tile elements, memory.
 class MarchHooks : public DeviceHooks {
 public:
-  /// \p Point indexes the queue registers of a thread with several points
-  /// ("[stencilc_p]"); empty for one point per thread.
-  MarchHooks(const planning::MarchPlan &P, bool Tile, std::string Point)
-      : P(P), Tile(Tile), Point(std::move(Point)) {}
+  /// \p Points per thread; with several, adjacent along y in 3-D when
+  /// \p Adjacent, and their queue registers are arrays indexed by
+  /// stencilc_p.
+  MarchHooks(const planning::MarchPlan &P, bool Tile, unsigned Points,
+             bool Adjacent)
+      : P(P), Tile(Tile), Points(Points), Adjacent(Adjacent) {}
   std::string printLoad(unsigned Param, const ir::Offset &Off,
                         const std::string &Memory) const override;
 
 private:
+  std::string printSiblingLoad(unsigned Param,
+                               const planning::ArrayAccessPlan &A,
+                               const ir::Offset &Off,
+                               const std::string &Memory) const;
+
   const planning::MarchPlan &P;
   bool Tile;
-  std::string Point;
+  unsigned Points;
+  bool Adjacent;
 };
 
 } // namespace
@@ -117,11 +125,28 @@ static std::string elementType(const ir::Param &P) {
   return Ty;
 }
 
-static bool inColumn(const ir::Offset &Off, unsigned March) {
-  for (unsigned D = 0; D < March; ++D)
-    if (Off[D] != 0)
-      return false;
-  return true;
+/// The tile element at in-plane offset \p Off from this thread's.
+static std::string tileIndex(const ir::Offset &Off, unsigned M) {
+  std::string Index = "stencilc_tc";
+  if (Off[0])
+    Index += fmt::format(" {} {}", Off[0] < 0 ? '-' : '+', std::abs(Off[0]));
+  if (M == 2 && Off[1])
+    Index += fmt::format(" {} {} * stencilc_pitch", Off[1] < 0 ? '-' : '+',
+                         std::abs(Off[1]));
+  return Index;
+}
+
+/// The register of queue \p Q of array \p Param that holds march offset
+/// \p Dz: "stencilc_q3_1" for the centre column, "stencilc_q3c2_0" for the
+/// array's third queue; \p Point indexes a thread's points.
+static std::string queueRegister(unsigned Param,
+                                 const planning::ArrayAccessPlan &A,
+                                 const planning::ColumnQueue &Q, int Dz,
+                                 const std::string &Point) {
+  const bool Centre = &Q == planning::centreQueue(A);
+  return fmt::format("stencilc_q{}{}_{}{}", Param,
+                     Centre ? "" : fmt::format("c{}", &Q - A.Queues.data()),
+                     Dz - Q.Lo, Point);
 }
 
 std::string MarchHooks::printLoad(unsigned Param, const ir::Offset &Off,
@@ -130,18 +155,45 @@ std::string MarchHooks::printLoad(unsigned Param, const ir::Offset &Off,
   if (!A)
     return Memory;
   const unsigned M = P.MarchDim;
-  if (A->Queued && inColumn(Off, M))
-    return fmt::format("stencilc_q{}_{}{}", Param, Off[M] - A->QueueLo, Point);
-  if (Tile && A->Tiled && Off[M] == 0) {
-    std::string Index = "stencilc_tc";
-    if (Off[0])
-      Index += fmt::format(" {} {}", Off[0] < 0 ? '-' : '+', std::abs(Off[0]));
-    if (M == 2 && Off[1])
-      Index += fmt::format(" {} {} * stencilc_pitch", Off[1] < 0 ? '-' : '+',
-                           std::abs(Off[1]));
-    return fmt::format("stencilc_t{}[{}]", Param, Index);
-  }
+  const std::string Point = Points > 1 ? "[stencilc_p]" : "";
+  const planning::ColumnQueue *Q = planning::findQueue(*A, Off, M);
+  if (Q && Q == planning::centreQueue(*A))
+    return queueRegister(Param, *A, *Q, Off[M], Point);
+  if (Tile && A->Tiled && Off[M] == 0)
+    return fmt::format("stencilc_t{}[{}]", Param, tileIndex(Off, M));
+  if (Points > 1 && Adjacent && Off[1] != 0)
+    return printSiblingLoad(Param, *A, Off, Memory);
+  if (Q)
+    return queueRegister(Param, *A, *Q, Off[M], Point);
   return Memory;
+}
+
+/// A load Off[1] rows from this point is the load at y offset 0 of the
+/// point that many rows further, when this thread computes it: its queue
+/// register then holds the value, loaded one step ahead.
+std::string MarchHooks::printSiblingLoad(unsigned Param,
+                                         const planning::ArrayAccessPlan &A,
+                                         const ir::Offset &Off,
+                                         const std::string &Memory) const {
+  const int Dy = Off[1];
+  const planning::ColumnQueue *Own = planning::findQueue(A, Off, P.MarchDim);
+  std::string Fallback =
+      Own ? queueRegister(Param, A, *Own, Off[2], "[stencilc_p]") : Memory;
+  if (std::abs(Dy) >= int(Points))
+    return Fallback;
+  ir::Offset Moved = Off;
+  Moved[1] = 0;
+  const planning::ColumnQueue *Q = planning::findQueue(A, Moved, P.MarchDim);
+  if (!Q)
+    return Fallback;
+  // The index stays in range in every unrolled copy; the condition picks
+  // the copies where the sibling exists.
+  std::string Sibling = queueRegister(
+      Param, A, *Q, Off[2],
+      fmt::format("[(stencilc_p + {}) % {}]", int(Points) + Dy, Points));
+  std::string Exists = Dy > 0 ? fmt::format("stencilc_p + {} < stencilc_n", Dy)
+                              : fmt::format("stencilc_p >= {}", -Dy);
+  return fmt::format("({} ? {} : {})", Exists, Sibling, Fallback);
 }
 
 /// ", <type> <name>" per parameter after the index.
@@ -426,29 +478,40 @@ void CudaEmitter::emitMarchKernel(CodeWriter &W,
     }
   }
 
-  // The queues: register n of array P holds the value at march offset
-  // QueueLo + n of the current point.
+  // The queues: register n of a column's queue holds the value at march
+  // offset Lo + n of the current point.
   std::vector<std::string> Preload, Leading, Shifts;
   for (const planning::ArrayAccessPlan &A : P.Arrays) {
-    if (!A.Queued)
-      continue;
-    const int Len = A.QueueHi - A.QueueLo + 1;
-    std::string Regs;
-    for (int N = 0; N < Len; ++N)
-      Regs += fmt::format("{}stencilc_q{}_{}{}{{}}", N ? ", " : "", A.Param, N,
-                          Multi ? fmt::format("[{}]", Points) : "");
-    W.line("{} {};", elementType(S.Params[A.Param]), Regs);
-    for (int N = 0; N < Len; ++N) {
+    for (const planning::ColumnQueue &Q : A.Queues) {
+      const int Len = Q.Hi - Q.Lo + 1;
       ir::Offset Off{};
-      Off[M] = A.QueueLo + N;
-      std::string Load = fmt::format(
-          "stencilc_q{}_{}{} = {};", A.Param, N, Point,
-          printMemoryLoad(Names.param(A.Param), printLinearIndex(Off, S.Dims)));
-      (N + 1 < Len ? Preload : Leading).push_back(Load);
-      if (N + 1 < Len)
-        Shifts.push_back(
-            fmt::format("stencilc_q{0}_{1}{3} = stencilc_q{0}_{2}{3};", A.Param,
-                        N, N + 1, Point));
+      Off[0] = Q.Plane[0];
+      Off[1] = M == 2 ? Q.Plane[1] : 0;
+      if (&Q != planning::centreQueue(A))
+        W.line("// A queue of {} at {}{}, {} offsets {:+d} .. {:+d}.",
+               Names.param(A.Param),
+               printLinearIndex(Off, S.Dims).substr(1).empty() ? "the centre"
+                                                               : "c",
+               printLinearIndex(Off, S.Dims).substr(1), Axes[M], Q.Lo, Q.Hi);
+      std::string Regs;
+      for (int N = 0; N < Len; ++N)
+        Regs += fmt::format(
+            "{}{}{{}}", N ? ", " : "",
+            queueRegister(A.Param, A, Q, Q.Lo + N,
+                          Multi ? fmt::format("[{}]", Points) : ""));
+      W.line("{} {};", elementType(S.Params[A.Param]), Regs);
+      for (int N = 0; N < Len; ++N) {
+        Off[M] = Q.Lo + N;
+        std::string Load = fmt::format(
+            "{} = {};", queueRegister(A.Param, A, Q, Q.Lo + N, Point),
+            printMemoryLoad(Names.param(A.Param),
+                            printLinearIndex(Off, S.Dims)));
+        (N + 1 < Len ? Preload : Leading).push_back(Load);
+        if (N + 1 < Len)
+          Shifts.push_back(fmt::format(
+              "{} = {};", queueRegister(A.Param, A, Q, Q.Lo + N, Point),
+              queueRegister(A.Param, A, Q, Q.Lo + N + 1, Point)));
+      }
     }
   }
   auto PrintGuarded = [&](const std::vector<std::string> &Lines) {
@@ -497,8 +560,16 @@ void CudaEmitter::emitMarchKernel(CodeWriter &W,
   W.open(fmt::format("for (long long {0} = stencilc_m0; {0} < stencilc_m1; "
                      "++{0}, {1} += {2}) {{",
                      MPos, C, MStride));
+  // With several points, every point's queues are loaded before any body
+  // runs and shifted after the last, since a body may read its neighbour's.
+  if (Multi && !Leading.empty()) {
+    OpenPoints(false);
+    PrintGuarded(Leading);
+    ClosePoints();
+  }
   OpenPoints(true);
-  PrintGuarded(Leading);
+  if (!Multi)
+    PrintGuarded(Leading);
   if (Tile) {
     W.line("__syncthreads(); // the previous step has read the tile");
     const analysis::HaloWidth &X = P.TileHalo[0], &Y = P.TileHalo[1];
@@ -510,11 +581,11 @@ void CudaEmitter::emitMarchKernel(CodeWriter &W,
       if (!A.Tiled)
         continue;
       std::string Memory = printMemoryLoad(Names.param(A.Param), "c");
-      bool FromQueue = A.Queued && A.QueueLo <= 0 && A.QueueHi >= 0;
-      if (FromQueue) {
+      const planning::ColumnQueue *Centre = planning::centreQueue(A);
+      if (Centre && Centre->Lo <= 0 && Centre->Hi >= 0) {
         W.line("if (stencilc_active)");
-        W.line("  stencilc_t{}[stencilc_tc] = stencilc_q{}_{};", A.Param,
-               A.Param, -A.QueueLo);
+        W.line("  stencilc_t{}[stencilc_tc] = {};", A.Param,
+               queueRegister(A.Param, A, *Centre, 0, ""));
         W.line("else if ({})", InTile);
       } else {
         W.line("if ({})", InTile);
@@ -588,13 +659,23 @@ void CudaEmitter::emitMarchKernel(CodeWriter &W,
     W.line("__syncthreads(); // the tile holds this step's plane");
     W.open("if (stencilc_active) {");
   }
-  MarchHooks Hooks(P, Tile, Point);
+  MarchHooks Hooks(P, Tile, Points, PD == 1);
   printBody(S, Names, Hooks, W);
   if (Tile)
     W.close();
-  for (const std::string &L : Shifts)
-    W.line("{}", L);
+  if (!Multi)
+    for (const std::string &L : Shifts)
+      W.line("{}", L);
   ClosePoints();
+  if (Multi && !Shifts.empty()) {
+    W.line("#pragma unroll");
+    W.open(fmt::format("for (int stencilc_p = 0; stencilc_p < {}; "
+                       "++stencilc_p) {{",
+                       Points));
+    for (const std::string &L : Shifts)
+      W.line("{}", L);
+    W.close();
+  }
   W.close();
   W.close();
 }

@@ -34,6 +34,26 @@ const ArrayAccessPlan *planning::findArrayPlan(const MarchPlan &P,
   return nullptr;
 }
 
+const ColumnQueue *planning::findQueue(const ArrayAccessPlan &A,
+                                       const ir::Offset &Off,
+                                       unsigned MarchDim) {
+  for (const ColumnQueue &Q : A.Queues) {
+    bool Same = true;
+    for (unsigned D = 0; D < MarchDim; ++D)
+      Same &= Q.Plane[D] == Off[D];
+    if (Same && Q.Lo <= Off[MarchDim] && Off[MarchDim] <= Q.Hi)
+      return &Q;
+  }
+  return nullptr;
+}
+
+const ColumnQueue *planning::centreQueue(const ArrayAccessPlan &A) {
+  for (const ColumnQueue &Q : A.Queues)
+    if (Q.Plane[0] == 0 && Q.Plane[1] == 0)
+      return &Q;
+  return nullptr;
+}
+
 /// True if \p Off is zero in every dimension of the plane (below \p March).
 static bool inColumn(const ir::Offset &Off, unsigned March) {
   for (unsigned D = 0; D < March; ++D)
@@ -59,15 +79,32 @@ static MarchPlan planMarch(const ir::Stencil &S,
     AP.ReadOnlyPath =
         OnlyRead && Param.ReadOnly && Param.Ty.kind() != ir::ScalarKind::Bool;
     if (OnlyRead) {
-      bool First = true;
+      // Columns in order of first appearance, the centre first.
+      std::vector<ColumnQueue> Columns(1);
+      bool CentreRead = false;
+      std::vector<int> Count(1, 0);
       for (const ir::Offset &Off : A.ReadOffsets) {
-        if (inColumn(Off, P.MarchDim)) {
-          int Dz = Off[P.MarchDim];
-          AP.QueueLo = First ? Dz : std::min(AP.QueueLo, Dz);
-          AP.QueueHi = First ? Dz : std::max(AP.QueueHi, Dz);
-          AP.Queued = true;
-          First = false;
-        } else if (Off[P.MarchDim] == 0) {
+        size_t C = 0;
+        while (C < Columns.size() &&
+               !(Columns[C].Plane[0] == Off[0] &&
+                 (P.MarchDim < 2 || Columns[C].Plane[1] == Off[1])))
+          ++C;
+        const int Dz = Off[P.MarchDim];
+        if (C == Columns.size()) {
+          ColumnQueue Q;
+          Q.Plane[0] = Off[0];
+          Q.Plane[1] = P.MarchDim == 2 ? Off[1] : 0;
+          Q.Lo = Q.Hi = Dz;
+          Columns.push_back(Q);
+          Count.push_back(1);
+        } else {
+          const bool Fresh = C == 0 && !CentreRead;
+          Columns[C].Lo = Fresh ? Dz : std::min(Columns[C].Lo, Dz);
+          Columns[C].Hi = Fresh ? Dz : std::max(Columns[C].Hi, Dz);
+          ++Count[C];
+        }
+        CentreRead |= C == 0;
+        if (!inColumn(Off, P.MarchDim) && Off[P.MarchDim] == 0) {
           AP.Tiled = true;
           for (unsigned D = 0; D < P.MarchDim; ++D) {
             P.TileHalo[D].Lo = std::max(P.TileHalo[D].Lo, -Off[D]);
@@ -75,6 +112,13 @@ static MarchPlan planMarch(const ir::Stencil &S,
           }
         }
       }
+      // The centre column always (its registers also fill the tile and
+      // serve the neighbouring points of zmarch2); another column only
+      // when it is read at several marching offsets, else a queue would
+      // just rename one load.
+      for (size_t C = 0; C < Columns.size(); ++C)
+        if (C == 0 ? CentreRead : Count[C] > 1)
+          AP.Queues.push_back(Columns[C]);
     }
     P.Arrays.push_back(AP);
   }

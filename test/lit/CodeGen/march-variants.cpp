@@ -45,6 +45,8 @@ struct STENCIL_KERNEL Star13 {
 // Two points per thread, adjacent in y: the second at a distance every
 // thread shares (so the compiler can merge the points' common loads) and
 // skipped past the region; register arrays indexed by an unrolled loop.
+// All points' queues load before the bodies and shift after them, so the
+// first point reads its y + 1 neighbour from the second point's queue.
 // CHECK:      // Stencil 'Star13' from {{.*}}, variant zmarch2
 // CHECK-NEXT: __global__ void stencilc_Star13_zmarch2(
 // CHECK:        const long long stencilc_j0 = r.lo[1] + (blockIdx.y * static_cast<long long>(blockDim.y) + threadIdx.y) * 2;
@@ -61,10 +63,20 @@ struct STENCIL_KERNEL Star13 {
 // CHECK-NEXT:     for (int stencilc_p = 0; stencilc_p < 2; ++stencilc_p) {
 // CHECK-NEXT:       if (stencilc_p < stencilc_n) {
 // CHECK-NEXT:         const long long c = stencilc_c + stencilc_p * stencilc_dp * sy;
-// CHECK-NEXT:         {{\[\[}}maybe_unused]] const long long j = stencilc_j0 + stencilc_p * stencilc_dp;
 // CHECK-NEXT:         stencilc_q3_4[stencilc_p] = f[c + 2 * sz];
-// CHECK-NEXT:         fn[c] = (a * stencilc_q3_2[stencilc_p]) + (b * ((((stencilc_q3_0[stencilc_p] + stencilc_q3_4[stencilc_p]) + f[c - 2]) + f[c + sy]) + f[c + 1 + sz]));
-// CHECK-NEXT:         stencilc_q3_0[stencilc_p] = stencilc_q3_1[stencilc_p];
+// CHECK-NEXT:       }
+// CHECK-NEXT:     }
+// CHECK-NEXT:     #pragma unroll
+// CHECK-NEXT:     for (int stencilc_p = 0; stencilc_p < 2; ++stencilc_p) {
+// CHECK-NEXT:       if (stencilc_p < stencilc_n) {
+// CHECK-NEXT:         const long long c = stencilc_c + stencilc_p * stencilc_dp * sy;
+// CHECK-NEXT:         {{\[\[}}maybe_unused]] const long long j = stencilc_j0 + stencilc_p * stencilc_dp;
+// CHECK-NEXT:         fn[c] = (a * stencilc_q3_2[stencilc_p]) + (b * ((((stencilc_q3_0[stencilc_p] + stencilc_q3_4[stencilc_p]) + f[c - 2]) + (stencilc_p + 1 < stencilc_n ? stencilc_q3_2[(stencilc_p + 3) % 2] : f[c + sy])) + f[c + 1 + sz]));
+// CHECK-NEXT:       }
+// CHECK-NEXT:     }
+// CHECK-NEXT:     #pragma unroll
+// CHECK-NEXT:     for (int stencilc_p = 0; stencilc_p < 2; ++stencilc_p) {
+// CHECK-NEXT:       stencilc_q3_0[stencilc_p] = stencilc_q3_1[stencilc_p];
 // CHECK:        const long long gy = (ny + 2LL * block.y - 1) / (2LL * block.y);
 // CHECK:      /*variant=*/"zmarch2",
 
@@ -109,6 +121,29 @@ struct STENCIL_KERNEL Accumulate {
 // CHECK-NEXT:   }
 // CHECK-NOT:  stencilc_Accumulate_smem
 // CHECK:      /*variant=*/"zmarch",
+
+// A column other than the centre read at several z offsets gets a queue of
+// its own; in zmarch2 a load one row up is the next point's queue register.
+struct STENCIL_KERNEL Columns {
+  STENCIL_HD void operator()(const ArrayIndex3D &idx, const float *f, float *fn) const {
+    fn[idx.ix()] = f[idx.ix<1, 0, -1>()] + f[idx.ix<1, 0, 1>()] + f[idx.ix<1, 1, 1>()] + f[idx.ix<0, 2, 0>()];
+  }
+};
+// CHECK:      __global__ void stencilc_Columns_zmarch(
+// CHECK:        // A queue of f at c + 1, z offsets -1 .. +1.
+// CHECK-NEXT:   float stencilc_q1c0_0{}, stencilc_q1c0_1{}, stencilc_q1c0_2{};
+// CHECK-NEXT:   stencilc_q1c0_0 = f[c + 1 - sz];
+// CHECK-NEXT:   stencilc_q1c0_1 = f[c + 1];
+// CHECK-NEXT:   #pragma unroll 4
+// CHECK-NEXT:   for (long long k = stencilc_m0; k < stencilc_m1; ++k, c += sz) {
+// CHECK-NEXT:     stencilc_q1c0_2 = f[c + 1 + sz];
+// CHECK-NEXT:     fn[c] = ((stencilc_q1c0_0 + stencilc_q1c0_2) + f[c + 1 + sy + sz]) + f[c + 2 * sy];
+// CHECK-NEXT:     stencilc_q1c0_0 = stencilc_q1c0_1;
+// CHECK-NEXT:     stencilc_q1c0_1 = stencilc_q1c0_2;
+// CHECK-NEXT:   }
+// CHECK:      __global__ void stencilc_Columns_zmarch2(
+// CHECK:        fn[c] = ((stencilc_q1c0_0[stencilc_p] + stencilc_q1c0_2[stencilc_p]) + (stencilc_p + 1 < stencilc_n ? stencilc_q1c0_2[(stencilc_p + 3) % 2] : f[c + 1 + sy + sz])) + f[c + 2 * sy];
+// CHECK:      __global__ void stencilc_Columns_smem(
 
 // 2-D: the block is one row of x, each thread marches y.
 STENCIL_KERNEL void heat(const stencil::Index2D &idx, double c, const double *u, double *un) {

@@ -38,13 +38,21 @@ bool isMarching(VariantKind V);
 /// Points each thread of \p V computes (1 but for ZMarch2).
 unsigned pointsPerThread(VariantKind V);
 
+/// A register queue of one column of an array: the loads at one in-plane
+/// offset (x, y in 3-D; x in 2-D), holding the marching-dimension offsets
+/// [Lo, Hi]. Each step loads one value (at Hi) and shifts the rest by one.
+struct ColumnQueue {
+  int Plane[2] = {0, 0};
+  int Lo = 0, Hi = 0;
+};
+
 /// How a marching variant reads one array.
 struct ArrayAccessPlan {
   unsigned Param = 0;
-  /// Loads at offsets that are zero in the plane come from a register queue
-  /// holding the marching-dimension offsets [QueueLo, QueueHi].
-  bool Queued = false;
-  int QueueLo = 0, QueueHi = 0;
+  /// Columns read through a register queue: the centre column whenever it
+  /// is read, and every other column read at two or more marching offsets
+  /// (a box stencil's nine columns), so each value is loaded once per point.
+  std::vector<ColumnQueue> Queues;
   /// Loads at offsets with a zero marching component come from the tile
   /// (smem variant only).
   bool Tiled = false;
@@ -80,6 +88,14 @@ ModulePlan planModule(const ir::Module &M,
 
 /// The access plan of array parameter \p Param, or null if it is not read.
 const ArrayAccessPlan *findArrayPlan(const MarchPlan &P, unsigned Param);
+
+/// The queue of \p A that holds offset \p Off (marching along \p MarchDim),
+/// or null if that load is not queued.
+const ColumnQueue *findQueue(const ArrayAccessPlan &A, const ir::Offset &Off,
+                             unsigned MarchDim);
+
+/// The queue of \p A's centre column, or null if it has none.
+const ColumnQueue *centreQueue(const ArrayAccessPlan &A);
 
 } // namespace stencilc::planning
 
