@@ -560,15 +560,17 @@ void CudaEmitter::emitMarchKernel(CodeWriter &W,
   W.open(fmt::format("for (long long {0} = stencilc_m0; {0} < stencilc_m1; "
                      "++{0}, {1} += {2}) {{",
                      MPos, C, MStride));
-  // With several points, every point's queues are loaded before any body
-  // runs and shifted after the last, since a body may read its neighbour's.
-  if (Multi && !Leading.empty()) {
+  // Points adjacent in y read each other's queues: every point's queues are
+  // loaded before any body runs and shifted after the last. Otherwise each
+  // point loads, computes and shifts in turn (measured faster in 2-D).
+  const bool Split = Multi && PD == 1;
+  if (Split && !Leading.empty()) {
     OpenPoints(false);
     PrintGuarded(Leading);
     ClosePoints();
   }
   OpenPoints(true);
-  if (!Multi)
+  if (!Split)
     PrintGuarded(Leading);
   if (Tile) {
     W.line("__syncthreads(); // the previous step has read the tile");
@@ -663,11 +665,11 @@ void CudaEmitter::emitMarchKernel(CodeWriter &W,
   printBody(S, Names, Hooks, W);
   if (Tile)
     W.close();
-  if (!Multi)
+  if (!Split)
     for (const std::string &L : Shifts)
       W.line("{}", L);
   ClosePoints();
-  if (Multi && !Shifts.empty()) {
+  if (Split && !Shifts.empty()) {
     W.line("#pragma unroll");
     W.open(fmt::format("for (int stencilc_p = 0; stencilc_p < {}; "
                        "++stencilc_p) {{",
