@@ -15,6 +15,10 @@
 #include "clang/Frontend/FrontendAction.h"
 #include "clang/Frontend/Utils.h"
 #include "clang/Tooling/Tooling.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallString.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 #include <algorithm>
 
@@ -163,15 +167,33 @@ public:
   }
 
   /// Bodies in system headers are never stencils or helpers (math functions
-  /// are recognised by name), so the parser may skip them: most of a run's
-  /// time goes into <vector>, <random> and friends otherwise. Sema still
-  /// parses constexpr bodies and those with deduced return types.
+  /// are recognised by name), and neither are those in the stencil
+  /// runtime's own headers, so the parser may skip them: most of a run's
+  /// time goes into <vector>, <random>, <mpi.h> and the runtime otherwise.
+  /// Sema still parses constexpr bodies and those with deduced return types.
   bool shouldSkipFunctionBody(Decl *D) override {
     const SourceManager &SM = D->getASTContext().getSourceManager();
-    return SM.isInSystemHeader(SM.getExpansionLoc(D->getLocation()));
+    SourceLocation Loc = SM.getExpansionLoc(D->getLocation());
+    return SM.isInSystemHeader(Loc) || isRuntimeHeader(SM, SM.getFileID(Loc));
   }
 
 private:
+  /// True for a header in the folder of the runtime's stencil/dsl.hpp.
+  bool isRuntimeHeader(const SourceManager &SM, FileID File) {
+    auto [It, New] = RuntimeHeaders.try_emplace(File, false);
+    if (!New || File == SM.getMainFileID())
+      return It->second;
+    if (OptionalFileEntryRef Entry = SM.getFileEntryRefForID(File)) {
+      StringRef Dir = llvm::sys::path::parent_path(Entry->getName());
+      llvm::SmallString<256> Dsl(Dir);
+      llvm::sys::path::append(Dsl, "dsl.hpp");
+      It->second = llvm::sys::path::filename(Dir) == "stencil" &&
+                   llvm::sys::fs::exists(Dsl);
+    }
+    return It->second;
+  }
+
+  llvm::DenseMap<FileID, bool> RuntimeHeaders;
   std::vector<FrontendResult> &Results;
   std::shared_ptr<DependencyCollector> Deps;
 };

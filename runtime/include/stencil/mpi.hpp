@@ -5,6 +5,15 @@
 
 #include <cstdio>
 #include <exception>
+// The runtime uses MPI's C API. The deprecated C++ bindings that Open MPI
+// and MPICH pull in otherwise are most of <mpi.h>'s parse time (0.3 s of
+// stencilc's run on the MPI example).
+#ifndef OMPI_SKIP_MPICXX
+#define OMPI_SKIP_MPICXX 1
+#endif
+#ifndef MPICH_SKIP_MPICXX
+#define MPICH_SKIP_MPICXX 1
+#endif
 #include <mpi.h>
 #include <stencil/boundary_exchange.hpp>
 #include <stencil/comp_comm_binder.hpp>
