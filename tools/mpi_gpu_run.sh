@@ -13,9 +13,11 @@
 # 4. timings (seed 001's Fig. 4 breakdown): weak scaling, 512^3 per GPU, and
 #    strong scaling, 1024^3 in all, on 1 and 2 GPUs, per transport.
 # Everything goes to stdout and OUT_DIR/mpi_gpu_run.log.
+# Steps 3 and 4 run once per kernel of KERNELS ("variant:bx,by,chunk" of
+# stencilc's CUDA code, DomainLoop::setVariant and setBlock).
 # Environment: CUDA_ARCH (default sm_90), STEPS (timed steps, default 50),
-# QUICK=1 (only mpi_test on 2 ranks and the 2-GPU timings, with and without
-# STENCIL_MPI_PACK_FIRST).
+# KERNELS (default "grid:64,4,1 zmarch2:128,2,2"), QUICK=1 (only mpi_test on
+# 2 ranks and the 2-GPU timings, with and without STENCIL_MPI_PACK_FIRST).
 set -uo pipefail
 
 bundle=$(cd "${1:?usage: mpi_gpu_run.sh BUNDLE [OUT_DIR]}" && pwd)
@@ -74,44 +76,53 @@ run() { # run RANKS TRANSPORT PROGRAM ARGS...
 }
 
 d3="$work/diffusion3d_mpi"
-if [[ ${QUICK:-0} == 1 ]]; then
-  run 2 auto "$work/mpi_test" --memory device
-  for first in 0 1; do
-    echo "== STENCIL_MPI_PACK_FIRST=$first"
-    export STENCIL_MPI_PACK_FIRST=$first
-    run 1 auto "$d3" --memory=device --mode=bench --steps="$steps" --size=512,512,512
-    run 2 auto "$d3" --memory=device --mode=bench --steps="$steps" --size=512,512,1024 --procs=1,1,2
-    run 2 staged "$d3" --memory=device --mode=bench --steps="$steps" --size=512,512,1024 --procs=1,1,2
-    run 2 auto "$d3" --memory=device --mode=bench --steps="$steps" --size=1024,1024,1024 --procs=1,1,2
+kernels=${KERNELS:-grid:64,4,1 zmarch2:128,2,2}
+for kernel in $kernels; do
+  variant=${kernel%%:*} block=${kernel#*:}
+  kd3=("$d3" --memory=device --variant="$variant" --block="$block")
+  # mpi_test's grids are ~20 points wide: small blocks and a chunk that
+  # divides no extent, so that every rank launches several partial blocks.
+  ktest=("$work/mpi_test" --memory device --variant "$variant" --block 8,2,3)
+  echo "==== kernel $kernel"
+  if [[ ${QUICK:-0} == 1 ]]; then
+    run 2 auto "${ktest[@]}"
+    for first in 0 1; do
+      echo "== STENCIL_MPI_PACK_FIRST=$first"
+      export STENCIL_MPI_PACK_FIRST=$first
+      run 1 auto "${kd3[@]}" --mode=bench --steps="$steps" --size=512,512,512
+      run 2 auto "${kd3[@]}" --mode=bench --steps="$steps" --size=512,512,1024 --procs=1,1,2
+      run 2 staged "${kd3[@]}" --mode=bench --steps="$steps" --size=512,512,1024 --procs=1,1,2
+      run 2 auto "${kd3[@]}" --mode=bench --steps="$steps" --size=1024,1024,1024 --procs=1,1,2
+    done
+    continue
+  fi
+
+  echo "== correctness: mpi_test on device memory"
+  run 1 auto "${ktest[@]}"
+  for transport in auto staged; do
+    run 2 "$transport" "${ktest[@]}"
   done
-  echo "== done ($(date -u +%Y-%m-%dT%H:%M:%SZ))"
-  exit 0
-fi
 
-echo "== correctness: mpi_test on device memory"
-run 1 auto "$work/mpi_test" --memory device
-for transport in auto staged; do
-  run 2 "$transport" "$work/mpi_test" --memory device
-done
+  echo "== correctness: diffusion3d_mpi checksums (identical within each group)"
+  for procs in 1,1,1 1,1,2 2,1,1 1,2,1; do
+    ranks=$(( ${procs//,/*} ))
+    run "$ranks" auto "${kd3[@]}" --size=256,240,200 --steps=20 --procs=$procs
+  done
+  run 2 staged "${kd3[@]}" --size=256,240,200 --steps=20 --procs=1,1,2
+  for procs in 1,1,1 1,1,2; do
+    ranks=$(( ${procs//,/*} ))
+    run "$ranks" auto "${kd3[@]}" --size=256,240,200 --steps=20 --procs=$procs --periodic
+  done
 
-echo "== correctness: diffusion3d_mpi checksums (identical within each group)"
-for procs in 1,1,1 1,1,2 2,1,1 1,2,1; do
-  ranks=$(( ${procs//,/*} ))
-  run "$ranks" auto "$d3" --memory=device --size=256,240,200 --steps=20 --procs=$procs
+  echo "== timings: weak scaling (512^3 per GPU), then strong scaling (1024^3 in all)"
+  run 1 auto "${kd3[@]}" --mode=bench --steps="$steps" --size=512,512,512
+  for transport in auto staged; do
+    run 2 "$transport" "${kd3[@]}" --mode=bench --steps="$steps" --size=512,512,1024 --procs=1,1,2
+  done
+  run 1 auto "${kd3[@]}" --mode=bench --steps="$steps" --size=1024,1024,1024
+  for transport in auto staged; do
+    run 2 "$transport" "${kd3[@]}" --mode=bench --steps="$steps" --size=1024,1024,1024 --procs=1,1,2
+  done
 done
-run 2 staged "$d3" --memory=device --size=256,240,200 --steps=20 --procs=1,1,2
-for procs in 1,1,1 1,1,2; do
-  ranks=$(( ${procs//,/*} ))
-  run "$ranks" auto "$d3" --memory=device --size=256,240,200 --steps=20 --procs=$procs --periodic
-done
-
-echo "== timings: weak scaling (512^3 per GPU), then strong scaling (1024^3 in all)"
-run 1 auto "$d3" --memory=device --mode=bench --steps="$steps" --size=512,512,512
-for transport in auto staged; do
-  run 2 "$transport" "$d3" --memory=device --mode=bench --steps="$steps" --size=512,512,1024 --procs=1,1,2
-done
-run 1 auto "$d3" --memory=device --mode=bench --steps="$steps" --size=1024,1024,1024
-for transport in auto staged; do
-  run 2 "$transport" "$d3" --memory=device --mode=bench --steps="$steps" --size=1024,1024,1024 --procs=1,1,2
-done
+"$work/copy_bandwidth" 1024
 echo "== done ($(date -u +%Y-%m-%dT%H:%M:%SZ))"

@@ -4,6 +4,11 @@
 //
 //   mpirun -np P diffusion3d_mpi [--size=X,Y,Z] [--procs=A,B,C] [--periodic]
 //       [--steps=N] [--memory=host|device] [--mode=check|bench] [--block=X,Y,Z]
+//       [--variant=grid|zmarch|zmarch2|smem]
+//
+// --variant     the variant of stencilc's CUDA code (default grid); for the
+//               marching ones --block's third number is the z chunk, e.g.
+//               --variant=zmarch2 --block=128,2,2.
 //
 // --mode=check  runs N overlapped steps and prints a checksum of the whole
 //               result, identical for every rank count and decomposition
@@ -45,6 +50,7 @@ struct Options {
   int steps = 20;
   stencil::Memory memory = stencil::Memory::Host;
   std::string mode = "check";
+  std::string variant = "grid";
 };
 
 std::vector<long long> numbers(const std::string &Text) {
@@ -79,11 +85,13 @@ Options parse(int argc, char **argv) {
           V == "device" ? stencil::Memory::Device : stencil::Memory::Host;
     } else if (A.rfind("--mode=", 0) == 0 && (V == "check" || V == "bench")) {
       O.mode = V;
+    } else if (A.rfind("--variant=", 0) == 0 && !V.empty()) {
+      O.variant = V;
     } else {
       throw std::runtime_error(
           "usage: diffusion3d_mpi [--size=X,Y,Z] [--procs=A,B,C] "
           "[--periodic] [--steps=N] [--memory=host|device] "
-          "[--mode=check|bench] [--block=X,Y,Z] (got '" +
+          "[--mode=check|bench] [--block=X,Y,Z] [--variant=NAME] (got '" +
           A + "')");
     }
   }
@@ -156,6 +164,7 @@ int main(int argc, char **argv) {
 
     stencil::DomainLoop Loop(D);
     Loop.setBlock(O.block[0], O.block[1], O.block[2]);
+    Loop.setVariant(O.variant);
     stencil::BoundaryExchange Exchange(D);
     Exchange.append(U);
     stencil::CompCommBinder Binder(Loop, Exchange);
@@ -166,11 +175,13 @@ int main(int argc, char **argv) {
     Loop.synchronize();
     if (D.rank() == 0)
       std::printf(
-          "domain: %lldx%lldx%lld over %s ranks (%s), %s memory, transport %s, "
-          "%zu messages and %.3f MB sent per rank 0 exchange\n",
+          "domain: %lldx%lldx%lld over %s ranks (%s), %s memory, kernel "
+          "%s:%d,%d,%d, transport %s, %zu messages and %.3f MB sent per rank 0 "
+          "exchange\n",
           O.size[0], O.size[1], O.size[2], D.procsText().c_str(),
           O.periodic ? "periodic" : "walls",
           O.memory == stencil::Memory::Device ? "device" : "host",
+          O.variant.c_str(), O.block[0], O.block[1], O.block[2],
           stencil::transportName(Exchange.transport()), Exchange.messages(),
           Exchange.bytesSent() / 1e6);
 

@@ -8,7 +8,9 @@
 // BoundaryExchange, so the exchange is checked, not only its consistency.
 //
 //   mpirun -np P mpi_test [--memory host|device] [--steps N]
-//   mpirun -np 2 mpi_test --error small-extent|decomposition|shape
+//       [--variant NAME --block X,Y,Z]   (every run, the reference's too, with
+//                                         this variant of the CUDA code)
+//   mpirun -np 2 mpi_test --error small-extent|decomposition|shape|variant
 // Exit status 0 when every check passes; 1 on a failure or a (reported) error.
 #include "mpi_stencils.hpp"
 
@@ -41,6 +43,16 @@ struct Config {
 struct Settings {
   Memory memory = Memory::Host;
   int steps = 3;
+  std::string variant = "grid";
+  int block[3] = {64, 4, 1};
+};
+
+/// A loop that launches the settings' variant and block.
+struct TestLoop : stencil::DomainLoop {
+  TestLoop(const Domain &D, const Settings &S) : stencil::DomainLoop(D) {
+    setVariant(S.variant);
+    setBlock(S.block[0], S.block[1], S.block[2]);
+  }
 };
 
 /// A value from global coordinates: every decomposition fills alike.
@@ -133,7 +145,7 @@ Result runSingle(MPI_Comm Comm, const std::vector<long long> &Extents,
   Field<T> F(D, H, "f"), Fn(D, H, "fn");
   fillInitial(F);
   fillInitial(Fn);
-  stencil::DomainLoop Loop(D);
+  TestLoop Loop(D, S);
   stencil::BoundaryExchange Ex(D);
   Ex.append(F);
   stencil::CompCommBinder Binder(Loop, Ex);
@@ -159,7 +171,7 @@ Result runPair(MPI_Comm Comm, const std::vector<long long> &Extents,
   Field<double> F(D, H, "f"), G(D, H, "g");
   fillInitial(F);
   fillInitial(G, 0.5);
-  stencil::DomainLoop Loop(D);
+  TestLoop Loop(D, S);
   stencil::BoundaryExchange ExF(D), ExG(D);
   ExF.append(F);
   ExG.append(G);
@@ -282,9 +294,10 @@ int runChecks(const Settings &S) {
       }
     }
   if (Rank == 0)
-    std::printf("mpi_test: %d ranks, %s memory: %d of %d checks bit-equal to "
-                "the one-rank run\n",
+    std::printf("mpi_test: %d ranks, %s memory, variant %s (%d,%d,%d): %d of "
+                "%d checks bit-equal to the one-rank run\n",
                 Size, S.memory == Memory::Device ? "device" : "host",
+                S.variant.c_str(), S.block[0], S.block[1], S.block[2],
                 Checks - Failures, Checks);
   return Failures ? 1 : 0;
 }
@@ -306,6 +319,14 @@ int runError(const std::string &What, const Settings &S) {
     Field<float> G(D, stencil::haloOf(D.backend(), Wide()), "g");
     stencil::DomainLoop Loop(D);
     Loop.run(Wide(), 1.0f, F, G);
+  } else if (What == "variant") {
+    // A variant the stencil's code for this backend does not have.
+    const Domain D(MPI_COMM_WORLD, {16, 16, 16}, O);
+    Field<float> F(D, stencil::haloOf(D.backend(), Diffusion7()), "f");
+    Field<float> G(D, stencil::haloOf(D.backend(), Diffusion7()), "g");
+    stencil::DomainLoop Loop(D);
+    Loop.setVariant("zmarch");
+    Loop.run(Diffusion7(), 0.1f, 0.0f, -1, F, G);
   } else {
     throw std::runtime_error("unknown --error '" + What + "'");
   }
@@ -327,10 +348,17 @@ int main(int argc, char **argv) {
         S.steps = std::atoi(argv[++I]);
       else if (A == "--error" && I + 1 < argc)
         Error = argv[++I];
+      else if (A == "--variant" && I + 1 < argc)
+        S.variant = argv[++I];
+      else if (A == "--block" && I + 1 < argc &&
+               std::sscanf(argv[I + 1], "%d,%d,%d", &S.block[0], &S.block[1],
+                           &S.block[2]) == 3)
+        ++I;
       else
         throw std::runtime_error(
             "usage: mpi_test [--memory host|device] [--steps N] "
-            "[--error small-extent|decomposition|shape]");
+            "[--variant NAME --block X,Y,Z] "
+            "[--error small-extent|decomposition|shape|variant]");
     }
     return Error.empty() ? runChecks(S) : runError(Error, S);
   });

@@ -5,6 +5,12 @@
 //   loop.run(Diffusion3d(), ce, cw, cn, cs, ct, cb, cc, u, un);  // u, un:
 //   Field<float>
 //
+// CUDA launches use stencilc's grid variant with setBlock's block unless
+// setVariant names another ("zmarch", "zmarch2", "smem": setBlock's third
+// number is then the marching chunk), e.g. what the single-GPU auto-tuner
+// chose for the rank's extents. One variant serves every region, so the
+// interior and the boundary slabs compute each point with the same code.
+//
 // Fields become the array pointers of the generated launcher; the grid
 // (extents with halo, global origin, so idx.i() is global) comes from them.
 // Device domains launch on the loop's own stream, asynchronously.
@@ -31,6 +37,7 @@ struct BoundStencil {
   Halo reads; ///< stencilc's halo of the stencil: how far it reads
   Region own; ///< the rank's own points, in the fields' local indices
   std::string name;
+  std::string variant; ///< the variant of stencilc's code it launches
 };
 
 namespace detail {
@@ -101,6 +108,10 @@ public:
     config_.block[0] = X, config_.block[1] = Y, config_.block[2] = Z;
   }
   const LaunchConfig &config() const { return config_; }
+  /// The variant of stencilc's code that stencils bound from now on launch
+  /// ("grid", the default, or one the stencil has: bind() says which).
+  void setVariant(const std::string &Name) { variant_ = Name; }
+  const std::string &variant() const { return variant_; }
   /// The stream the loop launches on (device), else null.
   void *stream() const { return stream_; }
   /// Waits for everything launched so far.
@@ -115,7 +126,7 @@ public:
   template <typename StencilT, typename... Args>
   BoundStencil bind(const StencilT &S, Args &&...A) const {
     const Domain &D = *domain_;
-    const GeneratedStencil &E = requireGenerated(D.backend(), S);
+    const GeneratedStencil &E = entryOf(requireGenerated(D.backend(), S));
     const std::string Name = std::string("stencil '") + E.name + "'";
     if (E.dims != D.dims())
       throw DomainError(Name + " is " + std::to_string(E.dims) +
@@ -137,19 +148,19 @@ public:
     BoundStencil B;
     B.reads = Reads;
     B.name = E.name;
+    B.variant = E.variant;
     for (int X = 0; X < D.dims(); ++X) {
       B.own.lo[X] = Shape.halo->lo[X];
       B.own.hi[X] = Shape.halo->lo[X] + D.localExtent(X);
     }
     const Grid G = *Shape.grid;
-    const Backend Back = D.backend();
     auto Kept = std::make_tuple(detail::keepArgument(A)...);
     B.launch = [=](const Region &R, const LaunchConfig &C) mutable {
       using Params = typename detail::StencilTraits<StencilT>::Params;
       std::apply(
           [&](auto &...K) {
-            detail::runGenerated(Back, S, Params(), G, R, C,
-                                 detail::useArgument(K)...);
+            detail::runEntry(E, Params(), G, R, C,
+                             detail::useArgument(K)...);
           },
           Kept);
     };
@@ -177,8 +188,22 @@ public:
   }
 
 private:
+  /// The entry of setVariant's variant among \p First's.
+  const GeneratedStencil &entryOf(const GeneratedStencil &First) const {
+    std::string Have;
+    for (const GeneratedStencil *E : generatedVariants(First)) {
+      if (variant_ == E->variant)
+        return *E;
+      Have += (Have.empty() ? "" : ", ") + std::string(E->variant);
+    }
+    throw DomainError(std::string("stencil '") + First.name + "' has no " +
+                      backendName(First.backend) + " variant '" + variant_ +
+                      "' (it has: " + Have + ")");
+  }
+
   const Domain *domain_;
   LaunchConfig config_;
+  std::string variant_ = "grid";
   void *stream_ = nullptr, *ownStream_ = nullptr;
 };
 

@@ -57,24 +57,32 @@ void launchGenerated(const GeneratedStencil &E, const Grid &G, const Region &R,
                              "): " + Error);
 }
 
-/// Finds the generated code for \p S, converts \p A to its parameter types
-/// and launches it over \p R.
-template <typename StencilT, typename... P, typename... Args>
-void runGenerated(Backend B, const StencilT &S, ParamList<P...>, const Grid &G, const Region &R,
-                  const LaunchConfig &C, Args &&...A) {
+/// Launches \p E, one of the stencil's entries, over \p R with \p A
+/// converted to the stencil's parameter types \p P.
+template <typename... P, typename... Args>
+void runEntry(const GeneratedStencil &E, ParamList<P...>, const Grid &G, const Region &R,
+              const LaunchConfig &C, Args &&...A) {
   static_assert(sizeof...(P) == sizeof...(Args),
                 "wrong number of arguments for this stencil (the index is not passed)");
+  if (*E.signature != typeid(void(P...)))
+    throw std::runtime_error(std::string("stencil: generated code for ") + E.name +
+                             " has other parameter types than the program: regenerate it");
+  std::tuple<P...> Values(std::forward<Args>(A)...);
+  launchGenerated(E, G, R, C, Values, std::index_sequence_for<P...>());
+}
+
+/// Finds the generated code for \p S (its first entry: the grid variant)
+/// and launches it over \p R.
+template <typename StencilT, typename Params, typename... Args>
+void runGenerated(Backend B, const StencilT &S, Params, const Grid &G, const Region &R,
+                  const LaunchConfig &C, Args &&...A) {
   const GeneratedStencil *E = lookupGenerated(B, S);
   if (!E)
     throw std::runtime_error("stencil: no generated " + std::string(backendName(B)) +
                              " code for " + stencilDisplayName(S) +
                              "; build its source with stencilc_add_sources(... BACKENDS " +
                              backendName(B) + ")");
-  if (*E->signature != typeid(void(P...)))
-    throw std::runtime_error(std::string("stencil: generated code for ") + E->name +
-                             " has other parameter types than the program: regenerate it");
-  std::tuple<P...> Values(std::forward<Args>(A)...);
-  launchGenerated(*E, G, R, C, Values, std::index_sequence_for<P...>());
+  runEntry(*E, Params(), G, R, C, std::forward<Args>(A)...);
 }
 
 } // namespace detail
