@@ -132,15 +132,14 @@ void fillDevice(void *P, int Byte, std::size_t Bytes) {
   check(cudaDeviceSynchronize(), "synchronize");
 }
 
-void *createStream() {
-  // Non-blocking (no implicit sync with the legacy default stream) and at the
-  // highest priority, so that pack and unpack kernels are not queued behind
-  // a large interior launch.
+void *createStream(bool Urgent) {
+  // Non-blocking: no implicit sync with the legacy default stream.
   int Least = 0, Greatest = 0;
   check(cudaDeviceGetStreamPriorityRange(&Least, &Greatest),
         "stream priorities");
   cudaStream_t S;
-  check(cudaStreamCreateWithPriority(&S, cudaStreamNonBlocking, Greatest),
+  check(cudaStreamCreateWithPriority(&S, cudaStreamNonBlocking,
+                                     Urgent ? Greatest : Least),
         "cudaStreamCreate");
   return S;
 }

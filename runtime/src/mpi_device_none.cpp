@@ -22,7 +22,7 @@ void releasePinned(void *) {}
 void copyToDevice(void *, const void *, std::size_t) { noCuda(); }
 void copyToHost(void *, const void *, std::size_t) { noCuda(); }
 void fillDevice(void *, int, std::size_t) { noCuda(); }
-void *createStream() { noCuda(); }
+void *createStream(bool) { noCuda(); }
 void destroyStream(void *) {}
 void synchronizeStream(void *) { noCuda(); }
 void *createEvent() { noCuda(); }

@@ -253,7 +253,9 @@ private:
       return;
     }
     chooseTransport();
-    comm_ = mpi_device::createStream();
+    // Urgent, so that pack and unpack are not queued behind a large interior
+    // launch on the loop's (ordinary) stream.
+    comm_ = mpi_device::createStream(/*Urgent=*/true);
     ready_ = mpi_device::createEvent();
     packed_ = mpi_device::createEvent();
     const char *PackFirst = std::getenv("STENCIL_MPI_PACK_FIRST");

@@ -8,7 +8,10 @@
 //
 // One-divided-kernel overlap (post only): start the exchange of what earlier
 // work wrote; compute the post stencil's interior, which reads no halo; wait;
-// compute its boundary slabs. Two-divided-kernel overlap (set_pre_func too):
+// compute its boundary slabs. On a device the boundary slabs go to the
+// loop's urgent side stream, which waits for the exchange and for what was
+// queued before the post interior, not for the interior itself: they run
+// beside its last blocks instead of after them. Two-divided-kernel overlap (set_pre_func too):
 // compute the pre stencil's boundary slabs (the points neighbours need);
 // start the exchange; compute the pre interior, then the post interior;
 // wait; compute the post boundary. Regions come from the stencils' halo
@@ -69,10 +72,12 @@ public:
     } else {
       exchange_->start(L.stream());
     }
+    L.fork();
     L.launch(*post_, Post.interior);
-    exchange_->wait(L.stream());
+    exchange_->wait(L.sideStream());
     for (const Region &R : Post.boundary)
-      L.launch(*post_, R);
+      L.launch(*post_, R, /*Side=*/true);
+    L.join();
   }
 
 private:

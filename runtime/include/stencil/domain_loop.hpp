@@ -91,15 +91,23 @@ void noteField(FieldShape &S, const std::string &Stencil, const A &Arg) {
 class DomainLoop {
 public:
   explicit DomainLoop(const Domain &D) : domain_(&D) {
-    if (D.memory() == Memory::Device)
-      stream_ = ownStream_ = mpi_device::createStream();
+    if (D.memory() == Memory::Device) {
+      stream_ = mpi_device::createStream(/*Urgent=*/false);
+      side_ = mpi_device::createStream(/*Urgent=*/true);
+      forked_ = mpi_device::createEvent();
+      joined_ = mpi_device::createEvent();
+    }
     config_.stream = stream_;
   }
   DomainLoop(const DomainLoop &) = delete;
   DomainLoop &operator=(const DomainLoop &) = delete;
   ~DomainLoop() {
-    if (ownStream_)
-      mpi_device::destroyStream(ownStream_);
+    if (!stream_)
+      return;
+    mpi_device::destroyEvent(forked_);
+    mpi_device::destroyEvent(joined_);
+    mpi_device::destroyStream(side_);
+    mpi_device::destroyStream(stream_);
   }
 
   const Domain &domain() const { return *domain_; }
@@ -114,6 +122,26 @@ public:
   const std::string &variant() const { return variant_; }
   /// The stream the loop launches on (device), else null.
   void *stream() const { return stream_; }
+  /// Device: a second stream, at a higher priority than stream(), for small
+  /// work that should run beside a large launch on stream() (the boundary
+  /// slabs beside the interior) rather than after it; else null.
+  void *sideStream() const { return side_; }
+  /// Device: work queued on sideStream() from now on waits for all work
+  /// queued on stream() so far.
+  void fork() const {
+    if (stream_) {
+      mpi_device::recordEvent(forked_, stream_);
+      mpi_device::waitEvent(side_, forked_);
+    }
+  }
+  /// Device: work queued on stream() from now on waits for all work queued
+  /// on sideStream() so far.
+  void join() const {
+    if (stream_) {
+      mpi_device::recordEvent(joined_, side_);
+      mpi_device::waitEvent(stream_, joined_);
+    }
+  }
   /// Waits for everything launched so far.
   void synchronize() const {
     if (stream_)
@@ -174,10 +202,15 @@ public:
     B.launch(B.own, config_);
   }
 
-  /// Runs a bound stencil over \p R (local indices), skipped when empty.
-  void launch(const BoundStencil &B, const Region &R) const {
-    if (!emptyRegion(R, domain_->dims()))
-      B.launch(R, config_);
+  /// Runs a bound stencil over \p R (local indices), skipped when empty, on
+  /// stream() or, with \p Side, on sideStream().
+  void launch(const BoundStencil &B, const Region &R, bool Side = false) const {
+    if (emptyRegion(R, domain_->dims()))
+      return;
+    LaunchConfig C = config_;
+    if (Side)
+      C.stream = side_;
+    B.launch(R, C);
   }
 
   /// Which dimensions get boundary slabs: those whose halo another rank (or
@@ -204,7 +237,8 @@ private:
   const Domain *domain_;
   LaunchConfig config_;
   std::string variant_ = "grid";
-  void *stream_ = nullptr, *ownStream_ = nullptr;
+  void *stream_ = nullptr, *side_ = nullptr;
+  void *forked_ = nullptr, *joined_ = nullptr;
 };
 
 } // namespace stencil

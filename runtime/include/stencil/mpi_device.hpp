@@ -26,7 +26,9 @@ void copyToDevice(void *Dst, const void *Src, std::size_t Bytes);
 void copyToHost(void *Dst, const void *Src, std::size_t Bytes);
 void fillDevice(void *P, int Byte, std::size_t Bytes);
 
-void *createStream();
+/// A non-blocking stream; \p Urgent: at the device's highest priority, whose
+/// blocks the scheduler starts before those of lower-priority streams.
+void *createStream(bool Urgent);
 void destroyStream(void *S);
 void synchronizeStream(void *S);
 void *createEvent();
