@@ -8,16 +8,18 @@
 //
 // One-divided-kernel overlap (post only): start the exchange of what earlier
 // work wrote; compute the post stencil's interior, which reads no halo; wait;
-// compute its boundary slabs. On a device the boundary slabs go to the
-// loop's urgent side stream, which waits for the exchange and for what was
-// queued before the post interior, not for the interior itself: they run
-// beside its last blocks instead of after them. Two-divided-kernel overlap (set_pre_func too):
+// compute its boundary slabs. Two-divided-kernel overlap (set_pre_func too):
 // compute the pre stencil's boundary slabs (the points neighbours need);
 // start the exchange; compute the pre interior, then the post interior;
 // wait; compute the post boundary. Regions come from the stencils' halo
 // widths (stencilc's analysis) and the exchanged fields' widths; each is
 // launched with stencilc's region-box launcher, so the points and the
 // arithmetic are those of the non-overlapped run, bit for bit.
+//
+// On a device the post boundary slabs go to the loop's urgent side stream,
+// which waits for the exchange and for what was queued before the post
+// interior, but not for the interior itself: they run beside its last
+// blocks instead of after them.
 #ifndef STENCIL_COMP_COMM_BINDER_HPP
 #define STENCIL_COMP_COMM_BINDER_HPP
 
