@@ -11,6 +11,7 @@
 #include "stencilc/Analysis/CountCost.h"
 #include "stencilc/Analysis/Footprint.h"
 #include <gtest/gtest.h>
+#include <limits>
 
 using namespace stencilc;
 using namespace stencilc::analysis;
@@ -431,4 +432,20 @@ TEST(CountCostTest, BytesInOutCountsTwiceUnusedNotAtAll) {
   StencilInfo Info = footprint(S);
   countCost(S, Info);
   EXPECT_EQ(Info.BytesPerPoint, 8 + 2 * 4 + 0 + 4);
+}
+
+TEST(FootprintTest, ExtremeOffsetsDoNotOverflow) {
+  // The halo of INT_MIN is 2^31, which an int cannot hold (it used to wrap
+  // to a halo of 0).
+  constexpr int Min = std::numeric_limits<int>::min();
+  constexpr int Max = std::numeric_limits<int>::max();
+  StencilInfo Info = footprint(
+      sumOf(4, {{Min, 0, 0, 0}, {0, Max, 0, 0}, {0, 0, Min, Max}}));
+  EXPECT_EQ(Info.Width[0].Lo, 2147483648LL);
+  EXPECT_EQ(Info.Width[0].Hi, 0);
+  EXPECT_EQ(Info.Width[1].Lo, 0);
+  EXPECT_EQ(Info.Width[1].Hi, 2147483647LL);
+  EXPECT_EQ(Info.Width[2].Lo, 2147483648LL);
+  EXPECT_EQ(Info.Width[3].Hi, 2147483647LL);
+  EXPECT_EQ(Info.Arrays[0].Width[0].Lo, 2147483648LL);
 }

@@ -9,6 +9,7 @@
 /// nvcc -c where nvcc is available.
 ///
 //===----------------------------------------------------------------------===//
+#include "stencilc/Analysis/Footprint.h"
 #include "stencilc/CodeGen/BodyPrinter.h"
 #include "stencilc/CodeGen/Emitter.h"
 #include "stencilc/CodeGen/RegistrationGlue.h"
@@ -720,3 +721,53 @@ TEST_F(CodeGenTest, CudaOutputCompilesWithNvcc) {
 }
 
 } // namespace
+
+//===----------------------------------------------------------------------===//
+// Hostile inputs: extreme offsets, text printed into comments
+//===----------------------------------------------------------------------===//
+
+TEST(CodeGenLimits, ExtremeOffsetsStaySmallAndExact) {
+  // A z offset of 10^6 used to print a register per slot of the queue
+  // between it and the centre (264 MB of CUDA); INT_MIN used to overflow
+  // the halo and the queue length.
+  constexpr int IntMin = std::numeric_limits<int>::min();
+  constexpr int IntMax = std::numeric_limits<int>::max();
+  Module M;
+  M.InputFile = "far.cpp";
+  Stencil S;
+  S.Name = "far";
+  S.Dims = 3;
+  S.Params = {indexParam(3), arrayParam("f", true), arrayParam("fn", false)};
+  S.Body = block({store(2, add(add(load(1, {0, 0, 0, 0}), load(1, {0, 0, 1000000, 0})),
+                               add(load(1, {IntMin, 0, 0, 0}),
+                                   load(1, {0, IntMax, IntMin, 0}))))});
+  S.Loc = {"far.cpp", 3, 1};
+  S.TypeKey = "3far";
+  M.Stencils.push_back(std::move(S));
+  std::vector<analysis::StencilInfo> Infos(1);
+  analysis::inferFootprint(M.Stencils[0], Infos[0]);
+  planning::ModulePlan Plan = planning::planModule(M, Infos);
+  ASSERT_EQ(Plan.Stencils[0].Variants,
+            (std::vector<planning::VariantKind>{planning::VariantKind::Grid}));
+  for (const std::string &Text :
+       {createCudaEmitter()->emit(Plan), createOpenMPEmitter()->emit(Plan)}) {
+    EXPECT_LT(Text.size(), 20000u);
+    EXPECT_NE(Text.find("f[c - 2147483648]"), std::string::npos);
+    EXPECT_NE(Text.find("2147483647 * sy - 2147483648 * sz"), std::string::npos);
+    EXPECT_NE(Text.find("/*halo=*/{{2147483648, 0}, {0, 2147483647}, "
+                        "{2147483648, 1000000}, {0, 0}},"),
+              std::string::npos);
+  }
+}
+
+TEST(CodeGenPieces, CommentTextEscapesControlCharacters) {
+  EXPECT_EQ(commentText("plain/dir\\file.cpp"), "plain/dir\\file.cpp");
+  EXPECT_EQ(commentText("evil\nname\r.cpp"), "evil\\nname\\015.cpp");
+  EXPECT_EQ(commentText("tab\there\x7f"), "tab\\there\\177");
+  Stencil S;
+  S.Name = "s";
+  S.Loc = {"a\nb.cpp", 2, 1};
+  std::string Comment = stencilComment(S, planning::VariantKind::Grid);
+  EXPECT_EQ(Comment.find('\n'), std::string::npos) << Comment;
+  EXPECT_EQ(Comment, "// Stencil 's' from a\\nb.cpp:2, variant grid");
+}

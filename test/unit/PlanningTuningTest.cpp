@@ -11,6 +11,7 @@
 #include "stencilc/Analysis/AnalyzeStencil.h"
 #include "stencilc/Planning/Plan.h"
 #include <gtest/gtest.h>
+#include <limits>
 
 using namespace stencilc;
 using namespace stencilc::ir;
@@ -186,4 +187,65 @@ TEST(PlanningVariants, ArraysAlsoWrittenAreReadFromMemory) {
   EXPECT_TRUE(Acc->Queues.empty());
   EXPECT_FALSE(Acc->Tiled);
   EXPECT_FALSE(Acc->ReadOnlyPath);
+}
+
+//===----------------------------------------------------------------------===//
+// Bounds on queues and tiles: the output stays linear in the stencil
+//===----------------------------------------------------------------------===//
+
+namespace {
+constexpr int IntMin = std::numeric_limits<int>::min();
+constexpr int IntMax = std::numeric_limits<int>::max();
+} // namespace
+
+TEST(PlanningLimits, FarMarchingOffsetsKeepOnlyGrid) {
+  // A queue spanning 0 .. 10^6 would print a million registers.
+  for (int Far : {1000000, -1000000, IntMin, IntMax}) {
+    auto P = plan(sumOf(3, {{0, 0, 0, 0}, {0, 0, Far, 0}}));
+    EXPECT_EQ(P->Plan.Stencils[0].Variants,
+              (std::vector<VariantKind>{VariantKind::Grid}))
+        << "z offset " << Far;
+    auto P2 = plan(sumOf(2, {{0, 0, 0, 0}, {0, Far, 0, 0}}));
+    EXPECT_EQ(P2->Plan.Stencils[0].Variants,
+              (std::vector<VariantKind>{VariantKind::Grid}))
+        << "2-D, y offset " << Far;
+  }
+  // Also a column other than the centre's.
+  auto P = plan(sumOf(3, {{1, 0, IntMin, 0}, {1, 0, IntMax, 0}}));
+  EXPECT_EQ(P->Plan.Stencils[0].Variants,
+            (std::vector<VariantKind>{VariantKind::Grid}));
+}
+
+TEST(PlanningLimits, QueueLengthBound) {
+  // -16 .. 15: 32 registers, at the bound.
+  auto Fits = plan(sumOf(3, {{0, 0, -16, 0}, {0, 0, 15, 0}}));
+  EXPECT_EQ(Fits->Plan.Stencils[0].Variants,
+            (std::vector<VariantKind>{VariantKind::Grid, VariantKind::ZMarch,
+                                      VariantKind::ZMarch2}));
+  // -16 .. 16: one too many.
+  auto Over = plan(sumOf(3, {{0, 0, -16, 0}, {0, 0, 16, 0}}));
+  EXPECT_EQ(Over->Plan.Stencils[0].Variants,
+            (std::vector<VariantKind>{VariantKind::Grid}));
+  EXPECT_EQ(planning::MaxQueueLength, 32);
+}
+
+TEST(PlanningLimits, WideInPlaneOffsetsLeaveOutTheTile) {
+  // The tile halo of INT_MIN used to wrap to 0: smem with a tile too small.
+  for (Offset Wide : std::vector<Offset>{{IntMin, 0, 0, 0},
+                                         {IntMax, 0, 0, 0},
+                                         {0, IntMin, 0, 0},
+                                         {0, 17, 0, 0},
+                                         {-17, 0, 0, 0}}) {
+    auto P = plan(sumOf(3, {{0, 0, 0, 0}, {0, 0, 1, 0}, Wide}));
+    const planning::StencilPlan &SP = P->Plan.Stencils[0];
+    EXPECT_EQ(SP.Variants,
+              (std::vector<VariantKind>{VariantKind::Grid, VariantKind::ZMarch,
+                                        VariantKind::ZMarch2}))
+        << Wide[0] << ", " << Wide[1];
+  }
+  auto AtBound = plan(sumOf(3, {{0, 0, 0, 0}, {-16, 0, 0, 0}, {0, 16, 0, 0}}));
+  const planning::StencilPlan &SP = AtBound->Plan.Stencils[0];
+  EXPECT_EQ(SP.Variants.back(), VariantKind::Smem);
+  EXPECT_EQ(SP.March.TileHalo[0].Lo, 16);
+  EXPECT_EQ(SP.March.TileHalo[1].Hi, 16);
 }

@@ -38,8 +38,9 @@ static Halo haloOf(const std::vector<Offset> &Offsets) {
   Halo Width{};
   for (const Offset &Off : Offsets)
     for (unsigned D = 0; D < MaxDims; ++D) {
-      Width[D].Lo = std::max(Width[D].Lo, -Off[D]);
-      Width[D].Hi = std::max(Width[D].Hi, Off[D]);
+      // Negated in 64 bits: -INT_MIN overflows an int.
+      Width[D].Lo = std::max(Width[D].Lo, -static_cast<long long>(Off[D]));
+      Width[D].Hi = std::max(Width[D].Hi, static_cast<long long>(Off[D]));
     }
   return Width;
 }

@@ -27,6 +27,7 @@
 #include "stencilc/CodeGen/CodeWriter.h"
 #include "stencilc/CodeGen/Emitter.h"
 #include "stencilc/CodeGen/RegistrationGlue.h"
+#include <cassert>
 
 using namespace stencilc;
 using namespace stencilc::codegen;
@@ -127,12 +128,14 @@ static std::string elementType(const ir::Param &P) {
 
 /// The tile element at in-plane offset \p Off from this thread's.
 static std::string tileIndex(const ir::Offset &Off, unsigned M) {
+  // Magnitudes in 64 bits: -INT_MIN does not fit an int.
+  auto Magnitude = [](int O) { return O < 0 ? -(long long)O : (long long)O; };
   std::string Index = "stencilc_tc";
   if (Off[0])
-    Index += fmt::format(" {} {}", Off[0] < 0 ? '-' : '+', std::abs(Off[0]));
+    Index += fmt::format(" {} {}", Off[0] < 0 ? '-' : '+', Magnitude(Off[0]));
   if (M == 2 && Off[1])
     Index += fmt::format(" {} {} * stencilc_pitch", Off[1] < 0 ? '-' : '+',
-                         std::abs(Off[1]));
+                         Magnitude(Off[1]));
   return Index;
 }
 
@@ -179,7 +182,8 @@ std::string MarchHooks::printSiblingLoad(unsigned Param,
   const planning::ColumnQueue *Own = planning::findQueue(A, Off, P.MarchDim);
   std::string Fallback =
       Own ? queueRegister(Param, A, *Own, Off[2], "[stencilc_p]") : Memory;
-  if (std::abs(Dy) >= int(Points))
+  // Not std::abs: Dy may be INT_MIN.
+  if (Dy >= int(Points) || Dy <= -int(Points))
     return Fallback;
   ir::Offset Moved = Off;
   Moved[1] = 0;
@@ -319,7 +323,8 @@ static std::string printMemoryLoad(const std::string &Array,
 }
 
 static int tileWidth(const planning::MarchPlan &P, unsigned D) {
-  return P.TileHalo[D].Lo + P.TileHalo[D].Hi;
+  // Planning keeps each side within MaxTileHalo.
+  return static_cast<int>(P.TileHalo[D].Lo + P.TileHalo[D].Hi);
 }
 
 void CudaEmitter::emitTileHelpers(CodeWriter &W,
@@ -483,6 +488,9 @@ void CudaEmitter::emitMarchKernel(CodeWriter &W,
   std::vector<std::string> Preload, Leading, Shifts;
   for (const planning::ArrayAccessPlan &A : P.Arrays) {
     for (const planning::ColumnQueue &Q : A.Queues) {
+      // Planning keeps queues within MaxQueueLength; this only prints them.
+      assert((long long)Q.Hi - Q.Lo + 1 <= planning::MaxQueueLength &&
+             "queue longer than Planning allows");
       const int Len = Q.Hi - Q.Lo + 1;
       ir::Offset Off{};
       Off[0] = Q.Plane[0];

@@ -7,6 +7,7 @@
 #include "stencilc/Analysis/AnalyzeStencil.h"
 #include "clang/AST/ASTConsumer.h"
 #include "clang/AST/ASTContext.h"
+#include "clang/AST/Attr.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/DeclTemplate.h"
 #include "clang/AST/Mangle.h"
@@ -14,8 +15,10 @@
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/FrontendAction.h"
 #include "clang/Frontend/Utils.h"
+#include "clang/Lex/PPCallbacks.h"
+#include "clang/Lex/Preprocessor.h"
 #include "clang/Tooling/Tooling.h"
-#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
@@ -105,6 +108,13 @@ void StencilLowering::lower(const Decl *D) {
       return;
     }
     S.Form = ir::StencilForm::Functor;
+    // Engines find a functor by its type name, which a type of internal
+    // linkage shares with its namesakes in other translation units, and the
+    // generated file could not name it anyway.
+    if (RD->getFormalLinkage() != ExternalLinkage) {
+      Diags.report(DiagId::err_functor_stencil_linkage, S.Range, {S.Name});
+      return;
+    }
     llvm::raw_string_ostream OS(S.TypeKey);
     Mangler->mangleCXXRTTIName(QualType(RD->getTypeForDecl(), 0), OS);
     OS.flush();
@@ -129,10 +139,17 @@ void StencilLowering::lower(const Decl *D) {
       Diags.report(DiagId::err_free_stencil_linkage, S.Range, {S.Name});
       return;
     }
+    S.ExternC = Fn->isExternC();
     FD = Fn;
   }
   if (!FD || !stencilc::frontend::lowerSignature(Ctx, FD, S, Diags))
     return;
+  // A body the parser skipped, or none at all, cannot be lowered.
+  if (FD->hasSkippedBody() || !FD->getBody()) {
+    Diags.report(DiagId::err_stencil_body_unavailable,
+                 toIRRange(FD->getSourceRange()), {S.Name});
+    return;
+  }
   if (!stencilc::frontend::lowerBody(Ctx, FD, S, Diags))
     return;
   analysis::StencilInfo Info = analysis::analyzeStencil(S, Diags);
@@ -142,11 +159,65 @@ void StencilLowering::lower(const Decl *D) {
 
 namespace {
 
+/// The runtime's own headers in this translation unit: the file `#include
+/// <stencil/dsl.hpp>` resolved to, and every file it includes from its own
+/// folder, transitively. A user's header is never one, even in a folder
+/// named `stencil` or next to the runtime's (it is included by the user).
+struct RuntimeHeaders {
+  const DirectoryEntry *Dir = nullptr; ///< dsl.hpp's folder, once included.
+  llvm::DenseSet<const FileEntry *> Files;
+};
+
+/// Fills RuntimeHeaders as the preprocessor resolves #include directives.
+class RuntimeHeaderFinder : public PPCallbacks {
+public:
+  RuntimeHeaderFinder(const SourceManager &SM,
+                      std::shared_ptr<RuntimeHeaders> Runtime)
+      : SM(SM), Runtime(std::move(Runtime)) {}
+  void InclusionDirective(SourceLocation HashLoc, const Token &,
+                          StringRef FileName, bool, CharSourceRange,
+                          OptionalFileEntryRef File, StringRef, StringRef,
+                          const clang::Module *,
+                          SrcMgr::CharacteristicKind) override {
+    if (!File)
+      return;
+    const DirectoryEntry *Dir = &File->getDir().getDirEntry();
+    if (!Runtime->Dir && FileName == "stencil/dsl.hpp") {
+      Runtime->Dir = Dir;
+      Runtime->Files.insert(&File->getFileEntry());
+      return;
+    }
+    const FileEntry *Includer = SM.getFileEntryForID(SM.getFileID(HashLoc));
+    if (Runtime->Dir == Dir && Includer && Runtime->Files.count(Includer))
+      Runtime->Files.insert(&File->getFileEntry());
+  }
+
+private:
+  const SourceManager &SM;
+  std::shared_ptr<RuntimeHeaders> Runtime;
+};
+
+/// True if \p D is annotated as a stencil or is a member of a functor that
+/// is: its body is always parsed, wherever it is.
+static bool isStencilOrMember(const Decl *D) {
+  auto Annotated = [](const Decl *X) {
+    for (const auto *A : X->specific_attrs<AnnotateAttr>())
+      if (A->getAnnotation() == stencilc::frontend::StencilAnnotation)
+        return true;
+    return false;
+  };
+  if (Annotated(D))
+    return true;
+  const auto *RD = dyn_cast<CXXRecordDecl>(D->getDeclContext());
+  return RD && Annotated(RD);
+}
+
 class StencilConsumer : public ASTConsumer {
 public:
   StencilConsumer(std::vector<FrontendResult> &Results,
-                  std::shared_ptr<DependencyCollector> Deps)
-      : Results(Results), Deps(std::move(Deps)) {}
+                  std::shared_ptr<DependencyCollector> Deps,
+                  std::shared_ptr<const RuntimeHeaders> Runtime)
+      : Results(Results), Deps(std::move(Deps)), Runtime(std::move(Runtime)) {}
 
   void HandleTranslationUnit(ASTContext &Ctx) override {
     FrontendResult Result;
@@ -171,31 +242,25 @@ public:
   /// runtime's own headers, so the parser may skip them: most of a run's
   /// time goes into <vector>, <random>, <mpi.h> and the runtime otherwise.
   /// Sema still parses constexpr bodies and those with deduced return types.
+  /// A stencil's own body is never skipped.
   bool shouldSkipFunctionBody(Decl *D) override {
     const SourceManager &SM = D->getASTContext().getSourceManager();
     SourceLocation Loc = SM.getExpansionLoc(D->getLocation());
-    return SM.isInSystemHeader(Loc) || isRuntimeHeader(SM, SM.getFileID(Loc));
+    if (!SM.isInSystemHeader(Loc) && !isRuntimeHeader(SM, SM.getFileID(Loc)))
+      return false;
+    return !isStencilOrMember(D);
   }
 
 private:
-  /// True for a header in the folder of the runtime's stencil/dsl.hpp.
+  /// True for one of the runtime's own headers (see RuntimeHeaders).
   bool isRuntimeHeader(const SourceManager &SM, FileID File) {
-    auto [It, New] = RuntimeHeaders.try_emplace(File, false);
-    if (!New || File == SM.getMainFileID())
-      return It->second;
-    if (OptionalFileEntryRef Entry = SM.getFileEntryRefForID(File)) {
-      StringRef Dir = llvm::sys::path::parent_path(Entry->getName());
-      llvm::SmallString<256> Dsl(Dir);
-      llvm::sys::path::append(Dsl, "dsl.hpp");
-      It->second = llvm::sys::path::filename(Dir) == "stencil" &&
-                   llvm::sys::fs::exists(Dsl);
-    }
-    return It->second;
+    const FileEntry *Entry = SM.getFileEntryForID(File);
+    return Entry && Runtime->Files.count(Entry);
   }
 
-  llvm::DenseMap<FileID, bool> RuntimeHeaders;
   std::vector<FrontendResult> &Results;
   std::shared_ptr<DependencyCollector> Deps;
+  std::shared_ptr<const RuntimeHeaders> Runtime;
 };
 
 class StencilAction : public ASTFrontendAction {
@@ -206,19 +271,23 @@ public:
   bool BeginSourceFileAction(CompilerInstance &CI) override {
     // The preprocessor exists by now; attach directly so every #include counts.
     Deps->attachToPreprocessor(CI.getPreprocessor());
+    CI.getPreprocessor().addPPCallbacks(std::make_unique<RuntimeHeaderFinder>(
+        CI.getSourceManager(), Runtime));
     CI.getFrontendOpts().SkipFunctionBodies =
         true; // see shouldSkipFunctionBody
     return true;
   }
   std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &,
                                                  StringRef) override {
-    return std::make_unique<StencilConsumer>(Results, Deps);
+    return std::make_unique<StencilConsumer>(Results, Deps, Runtime);
   }
 
 private:
   std::vector<FrontendResult> &Results;
   std::shared_ptr<DependencyCollector> Deps =
       std::make_shared<DependencyCollector>();
+  std::shared_ptr<RuntimeHeaders> Runtime =
+      std::make_shared<RuntimeHeaders>();
 };
 
 class StencilActionFactory : public tooling::FrontendActionFactory {

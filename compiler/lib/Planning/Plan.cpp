@@ -64,10 +64,14 @@ static bool inColumn(const ir::Offset &Off, unsigned March) {
 
 /// Decides, per array read, where a marching variant takes its loads from.
 /// Arrays the stencil also writes are read from memory as written: a
-/// register or tile copy would miss the body's own stores.
+/// register or tile copy would miss the body's own stores. Spans and halos
+/// are computed in 64 bits (an offset may be INT_MIN); \p Fits says whether
+/// every queue and the tile stay within MaxQueueLength and MaxTileHalo.
 static MarchPlan planMarch(const ir::Stencil &S,
-                           const analysis::StencilInfo &Info) {
+                           const analysis::StencilInfo &Info,
+                           MarchLimits &Fits) {
   MarchPlan P;
+  long long TileHalo[2][2] = {{0, 0}, {0, 0}};
   P.MarchDim = S.Dims - 1;
   for (const analysis::ArrayInfo &A : Info.Arrays) {
     if (!A.Read)
@@ -107,8 +111,8 @@ static MarchPlan planMarch(const ir::Stencil &S,
         if (!inColumn(Off, P.MarchDim) && Off[P.MarchDim] == 0) {
           AP.Tiled = true;
           for (unsigned D = 0; D < P.MarchDim; ++D) {
-            P.TileHalo[D].Lo = std::max(P.TileHalo[D].Lo, -Off[D]);
-            P.TileHalo[D].Hi = std::max(P.TileHalo[D].Hi, Off[D]);
+            TileHalo[D][0] = std::max(TileHalo[D][0], -(long long)Off[D]);
+            TileHalo[D][1] = std::max(TileHalo[D][1], (long long)Off[D]);
           }
         }
       }
@@ -117,10 +121,22 @@ static MarchPlan planMarch(const ir::Stencil &S,
       // when it is read at several marching offsets, else a queue would
       // just rename one load.
       for (size_t C = 0; C < Columns.size(); ++C)
-        if (C == 0 ? CentreRead : Count[C] > 1)
-          AP.Queues.push_back(Columns[C]);
+        if (C == 0 ? CentreRead : Count[C] > 1) {
+          const ColumnQueue &Q = Columns[C];
+          if ((long long)Q.Hi - Q.Lo + 1 > MaxQueueLength)
+            Fits.Queues = false;
+          AP.Queues.push_back(Q);
+        }
     }
     P.Arrays.push_back(AP);
+  }
+  for (unsigned D = 0; D < 2; ++D) {
+    if (TileHalo[D][0] > MaxTileHalo || TileHalo[D][1] > MaxTileHalo) {
+      Fits.Tile = false;
+      continue;
+    }
+    P.TileHalo[D].Lo = static_cast<int>(TileHalo[D][0]);
+    P.TileHalo[D].Hi = static_cast<int>(TileHalo[D][1]);
   }
   return P;
 }
@@ -134,8 +150,15 @@ planning::planModule(const ir::Module &M,
   for (size_t I = 0; I < M.Stencils.size(); ++I) {
     StencilPlan SP{&M.Stencils[I], &Infos[I], {VariantKind::Grid}, {}};
     const ir::Stencil &S = M.Stencils[I];
-    if (S.Dims == 2 || S.Dims == 3) {
-      SP.March = planMarch(S, Infos[I]);
+    MarchLimits Fits;
+    MarchPlan March;
+    if (S.Dims == 2 || S.Dims == 3)
+      March = planMarch(S, Infos[I], Fits);
+    // A queue as long as the marching offsets are far apart would print one
+    // register per slot: beyond the bound only the grid variant is emitted,
+    // so the generated code stays linear in the size of the stencil.
+    if ((S.Dims == 2 || S.Dims == 3) && Fits.Queues) {
+      SP.March = std::move(March);
       SP.Variants.push_back(VariantKind::ZMarch);
       // Two points per thread: twice the independent loads in flight, and in
       // 3-D the loads the two points share are made once (the tuner decides
@@ -145,7 +168,7 @@ planning::planModule(const ir::Module &M,
           std::any_of(SP.March.Arrays.begin(), SP.March.Arrays.end(),
                       [](const ArrayAccessPlan &A) { return A.Tiled; });
       // Without in-plane neighbours the tile would only copy the centre.
-      if (AnyTiled)
+      if (AnyTiled && Fits.Tile)
         SP.Variants.push_back(VariantKind::Smem);
     }
     Plan.Stencils.push_back(std::move(SP));

@@ -3,11 +3,14 @@
 // Every file stencilc emits includes this header and registers one entry per
 // stencil and backend at static-initialisation time. Engines find the entry
 // by the stencil's identity (the functor's type or the function's address),
-// check the argument types, and call its launcher over a region.
+// check the argument types, and call its launcher over a region. Entries of
+// one key with different IR (irHash) are an error, never a silent pick.
 #ifndef STENCIL_GENERATED_HPP
 #define STENCIL_GENERATED_HPP
 
 #include <cstring>
+#include <stdexcept>
+#include <string>
 #include <typeinfo>
 #include <vector>
 
@@ -85,8 +88,35 @@ inline std::vector<GeneratedStencil> &registry() {
   static std::vector<GeneratedStencil> Entries;
   return Entries;
 }
-/// typeid names of types with internal linkage start with '*' on GCC.
+/// typeid names of types with internal linkage start with '*' on GCC; only
+/// for messages: such types are never registered (stencilc rejects
+/// functors in anonymous namespaces and local classes), and two of them in
+/// different translation units have the same name.
 inline const char *stripTypeName(const char *Name) { return Name[0] == '*' ? Name + 1 : Name; }
+
+/// True if \p E and \p Like are entries of one stencil on one backend.
+inline bool sameStencil(const GeneratedStencil &E, const GeneratedStencil &Like) {
+  if (E.backend != Like.backend)
+    return false;
+  if (Like.typeKey)
+    return E.typeKey && std::strcmp(E.typeKey, Like.typeKey) == 0;
+  return !E.typeKey && E.functionKey == Like.functionKey;
+}
+
+/// \p Found, the first entry with its key, unless another entry has that key
+/// but other IR: two stencils of one name (e.g. in two translation units)
+/// that the key cannot tell apart. Picking either would run the wrong code.
+inline const GeneratedStencil *checkUnambiguous(const GeneratedStencil *Found) {
+  if (!Found)
+    return nullptr;
+  for (const GeneratedStencil &E : registry())
+    if (sameStencil(E, *Found) && std::strcmp(E.irHash, Found->irHash) != 0)
+      throw std::runtime_error(std::string("stencil: two different stencils are registered as ") +
+                               Found->name + " (" + backendName(Found->backend) + "), from " +
+                               Found->source + " and " + E.source +
+                               "; give them different names or namespaces");
+  return Found;
+}
 } // namespace detail
 
 /// Called by generated code during static initialisation.
@@ -95,20 +125,23 @@ inline bool registerGenerated(const GeneratedStencil &Entry) {
   return true;
 }
 
-/// The entry for a functor type, or null.
+/// The entry for a functor type, or null. Throws if two different stencils
+/// have this key.
 inline const GeneratedStencil *findGenerated(Backend B, const std::type_info &Functor) {
-  const char *Name = detail::stripTypeName(Functor.name());
+  // An exact match: a '*'-marked (internal) name matches no entry.
+  const char *Name = Functor.name();
   for (const GeneratedStencil &E : detail::registry())
-    if (E.backend == B && E.typeKey && std::strcmp(detail::stripTypeName(E.typeKey), Name) == 0)
-      return &E;
+    if (E.backend == B && E.typeKey && std::strcmp(E.typeKey, Name) == 0)
+      return detail::checkUnambiguous(&E);
   return nullptr;
 }
 
-/// The entry for a free function, or null.
+/// The entry for a free function, or null. Throws if two different
+/// stencils have this key.
 inline const GeneratedStencil *findGenerated(Backend B, const void *Function) {
   for (const GeneratedStencil &E : detail::registry())
-    if (E.backend == B && E.functionKey == Function)
-      return &E;
+    if (E.backend == B && !E.typeKey && E.functionKey == Function)
+      return detail::checkUnambiguous(&E);
   return nullptr;
 }
 
@@ -116,14 +149,9 @@ inline const GeneratedStencil *findGenerated(Backend B, const void *Function) {
 /// first is the grid variant): \p Like is any entry of that stencil.
 inline std::vector<const GeneratedStencil *> generatedVariants(const GeneratedStencil &Like) {
   std::vector<const GeneratedStencil *> Out;
-  for (const GeneratedStencil &E : detail::registry()) {
-    bool Same = E.backend == Like.backend &&
-                (Like.typeKey ? E.typeKey && std::strcmp(detail::stripTypeName(E.typeKey),
-                                                         detail::stripTypeName(Like.typeKey)) == 0
-                              : E.functionKey == Like.functionKey);
-    if (Same)
+  for (const GeneratedStencil &E : detail::registry())
+    if (detail::sameStencil(E, Like))
       Out.push_back(&E);
-  }
   return Out;
 }
 

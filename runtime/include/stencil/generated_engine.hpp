@@ -20,9 +20,16 @@ namespace stencil {
 namespace detail {
 
 template <typename StencilT> const GeneratedStencil *lookupGenerated(Backend B, const StencilT &S) {
-  if constexpr (std::is_function_v<std::remove_pointer_t<StencilT>>) {
+  if constexpr (std::is_function_v<StencilT>) {
     // A function's identity is its address; the generated code takes it too.
     return findGenerated(B, reinterpret_cast<const void *>(&S));
+  } else if constexpr (std::is_pointer_v<StencilT> &&
+                       std::is_function_v<std::remove_pointer_t<StencilT>>) {
+    // A function pointer (run(&blur, ...) or a variable holding it): the
+    // function is the pointer's value, not the pointer's own address.
+    if (!S)
+      throw std::invalid_argument("stencil: the stencil is a null function pointer");
+    return findGenerated(B, reinterpret_cast<const void *>(S));
   } else {
     return findGenerated(B, typeid(StencilT));
   }
@@ -77,6 +84,12 @@ template <typename StencilT, typename Params, typename... Args>
 void runGenerated(Backend B, const StencilT &S, Params, const Grid &G, const Region &R,
                   const LaunchConfig &C, Args &&...A) {
   const GeneratedStencil *E = lookupGenerated(B, S);
+  if constexpr (!std::is_function_v<std::remove_pointer_t<StencilT>>)
+    if (!E && typeid(StencilT).name()[0] == '*')
+      throw std::runtime_error("stencil: no generated " + std::string(backendName(B)) +
+                               " code for " + stencilDisplayName(S) +
+                               ": it has internal linkage (an anonymous namespace or a local "
+                               "class), which stencilc rejects; move it into a named namespace");
   if (!E)
     throw std::runtime_error("stencil: no generated " + std::string(backendName(B)) +
                              " code for " + stencilDisplayName(S) +

@@ -18,9 +18,10 @@ enum class Intent { In, Out, InOut };
 const char *intentName(Intent I);
 
 /// Points needed on each side of a dimension: Lo on the negative side.
+/// 64 bits: the halo of an offset of INT_MIN is 2^31.
 struct HaloWidth {
-  int Lo = 0;
-  int Hi = 0;
+  long long Lo = 0;
+  long long Hi = 0;
 };
 using Halo = std::array<HaloWidth, ir::MaxDims>;
 

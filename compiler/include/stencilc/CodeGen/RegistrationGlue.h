@@ -27,6 +27,12 @@ namespace stencilc::codegen {
 /// \p Text as a C string literal, escaped.
 std::string cStringLiteral(std::string_view Text);
 
+/// \p Text made safe for a `//` comment: control characters (a newline
+/// would end the comment) are escaped as in a string literal. Every source
+/// text or name printed into a comment passes through here, and no comment
+/// ends with it (a final backslash would splice the next line in).
+std::string commentText(std::string_view Text);
+
 /// One emitted-symbol stem per planned stencil (parallel to
 /// Plan.Stencils): Stencil::symbolName(), with "_2", "_3", ... appended where
 /// two stencils of the module would otherwise share one.

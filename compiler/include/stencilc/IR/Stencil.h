@@ -44,6 +44,9 @@ struct Stencil {
   StencilForm Form = StencilForm::Functor;
   /// Functor: the Itanium-mangled type name, as typeid(T).name() returns it.
   std::string TypeKey;
+  /// Function: declared `extern "C"`; the generated declaration says so too,
+  /// or it would name another (C++-mangled) function.
+  bool ExternC = false;
   unsigned Dims = 3;
   std::vector<Param> Params; ///< Params[0] is the index.
   std::vector<Local> Locals;

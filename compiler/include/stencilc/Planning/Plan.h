@@ -11,6 +11,8 @@
 /// "zmarch" (each thread marches a chunk of the outermost dimension), "zmarch2"
 /// (zmarch with two points per thread) and, when some array is read at an
 /// in-plane neighbour, "smem" (zmarch plus a shared-memory tile of the plane).
+/// Queues longer than MaxQueueLength leave only "grid"; a tile halo wider
+/// than MaxTileHalo leaves out "smem".
 /// Block shape and chunk length are launch parameters, so one kernel per
 /// variant serves every candidate the tuner tries.
 ///
@@ -68,6 +70,20 @@ struct MarchPlan {
       Arrays; ///< Arrays that are read, in parameter order.
   /// Tile halo per plane dimension (x, y), union over tiled arrays.
   analysis::HaloWidth TileHalo[2];
+};
+
+/// Bounds on what a marching variant keeps on chip. A queue holds one
+/// register per marching offset between its lowest and highest, and the
+/// tile one row or column per point of halo: a stencil beyond either bound
+/// gets no marching variant (queues) or no smem variant (tile), whatever its
+/// offsets (even INT_MIN).
+constexpr long long MaxQueueLength = 32;
+constexpr long long MaxTileHalo = 16;
+
+/// Whether a stencil's queues and tile stay within the bounds above.
+struct MarchLimits {
+  bool Queues = true;
+  bool Tile = true;
 };
 
 struct StencilPlan {
