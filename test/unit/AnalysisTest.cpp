@@ -439,8 +439,8 @@ TEST(FootprintTest, ExtremeOffsetsDoNotOverflow) {
   // to a halo of 0).
   constexpr int Min = std::numeric_limits<int>::min();
   constexpr int Max = std::numeric_limits<int>::max();
-  StencilInfo Info = footprint(
-      sumOf(4, {{Min, 0, 0, 0}, {0, Max, 0, 0}, {0, 0, Min, Max}}));
+  StencilInfo Info =
+      footprint(sumOf(4, {{Min, 0, 0, 0}, {0, Max, 0, 0}, {0, 0, Min, Max}}));
   EXPECT_EQ(Info.Width[0].Lo, 2147483648LL);
   EXPECT_EQ(Info.Width[0].Hi, 0);
   EXPECT_EQ(Info.Width[1].Lo, 0);

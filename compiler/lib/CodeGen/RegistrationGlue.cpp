@@ -110,8 +110,7 @@ void codegen::printUserFunctionDeclarations(CodeWriter &W,
       W.line("namespace {} {{", Namespace);
     // The same language linkage as the definition, or this would declare
     // (and the registration take the address of) another function.
-    W.line("{}void {}({});", S.ExternC ? "extern \"C\" " : "", S.Name,
-           Params);
+    W.line("{}void {}({});", S.ExternC ? "extern \"C\" " : "", S.Name, Params);
     if (!Namespace.empty())
       W.line("}} // namespace {}", Namespace);
   }

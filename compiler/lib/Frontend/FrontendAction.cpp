@@ -271,8 +271,8 @@ public:
   bool BeginSourceFileAction(CompilerInstance &CI) override {
     // The preprocessor exists by now; attach directly so every #include counts.
     Deps->attachToPreprocessor(CI.getPreprocessor());
-    CI.getPreprocessor().addPPCallbacks(std::make_unique<RuntimeHeaderFinder>(
-        CI.getSourceManager(), Runtime));
+    CI.getPreprocessor().addPPCallbacks(
+        std::make_unique<RuntimeHeaderFinder>(CI.getSourceManager(), Runtime));
     CI.getFrontendOpts().SkipFunctionBodies =
         true; // see shouldSkipFunctionBody
     return true;
@@ -286,8 +286,7 @@ private:
   std::vector<FrontendResult> &Results;
   std::shared_ptr<DependencyCollector> Deps =
       std::make_shared<DependencyCollector>();
-  std::shared_ptr<RuntimeHeaders> Runtime =
-      std::make_shared<RuntimeHeaders>();
+  std::shared_ptr<RuntimeHeaders> Runtime = std::make_shared<RuntimeHeaders>();
 };
 
 class StencilActionFactory : public tooling::FrontendActionFactory {

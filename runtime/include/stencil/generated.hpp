@@ -88,10 +88,10 @@ inline std::vector<GeneratedStencil> &registry() {
   static std::vector<GeneratedStencil> Entries;
   return Entries;
 }
-/// typeid names of types with internal linkage start with '*' on GCC; only
-/// for messages: such types are never registered (stencilc rejects
-/// functors in anonymous namespaces and local classes), and two of them in
-/// different translation units have the same name.
+/// Some typeid names start with '*' on GCC (a marker that the name is not
+/// merged across files); for messages only. Keys are compared exactly: two
+/// functors of one name in anonymous namespaces of two files have the same
+/// typeid name, so stencilc rejects functors without external linkage.
 inline const char *stripTypeName(const char *Name) { return Name[0] == '*' ? Name + 1 : Name; }
 
 /// True if \p E and \p Like are entries of one stencil on one backend.
@@ -128,7 +128,6 @@ inline bool registerGenerated(const GeneratedStencil &Entry) {
 /// The entry for a functor type, or null. Throws if two different stencils
 /// have this key.
 inline const GeneratedStencil *findGenerated(Backend B, const std::type_info &Functor) {
-  // An exact match: a '*'-marked (internal) name matches no entry.
   const char *Name = Functor.name();
   for (const GeneratedStencil &E : detail::registry())
     if (E.backend == B && E.typeKey && std::strcmp(E.typeKey, Name) == 0)

@@ -84,12 +84,6 @@ template <typename StencilT, typename Params, typename... Args>
 void runGenerated(Backend B, const StencilT &S, Params, const Grid &G, const Region &R,
                   const LaunchConfig &C, Args &&...A) {
   const GeneratedStencil *E = lookupGenerated(B, S);
-  if constexpr (!std::is_function_v<std::remove_pointer_t<StencilT>>)
-    if (!E && typeid(StencilT).name()[0] == '*')
-      throw std::runtime_error("stencil: no generated " + std::string(backendName(B)) +
-                               " code for " + stencilDisplayName(S) +
-                               ": it has internal linkage (an anonymous namespace or a local "
-                               "class), which stencilc rejects; move it into a named namespace");
   if (!E)
     throw std::runtime_error("stencil: no generated " + std::string(backendName(B)) +
                              " code for " + stencilDisplayName(S) +

@@ -24,6 +24,6 @@ STENCIL_KERNEL void clampedHeat(const stencil::Index2D &idx, int nx, float a, co
 // CHECK-NEXT:     double lap = (((u[c - 1] + u[c + 1]) + u[c - sy]) + u[c + sy]) - (4.0 * u[c]);
 // CHECK-NEXT:     out[c] = ((static_cast<int>(g.origin[0] + i) == 0) || (static_cast<int>(g.origin[0] + i) == (nx_ - 1))) ? 0.0 : (u[c] + (static_cast<double>(a) * std::fabs(lap)));
 // CHECK:      /*typeKey=*/nullptr,
-// CHECK-NEXT: /*functionKey=*/reinterpret_cast<const void *>(&::physics::clampedHeat),
+// CHECK-NEXT: /*functionKey=*/reinterpret_cast<const void *>(static_cast<void (*)(const stencil::Index<2> &, int, float, const double *, double *)>(&::physics::clampedHeat)),
 // CHECK:      /*dims=*/2,
 // CHECK-NEXT: /*signature=*/&typeid(void(int, float, const double *, double *)),
