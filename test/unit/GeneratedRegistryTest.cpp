@@ -91,6 +91,14 @@ TEST(GeneratedRegistry, VariantsOfOneStencilShareTheKey) {
   ASSERT_TRUE(E);
   EXPECT_STREQ(E->variant, "grid");
   EXPECT_EQ(stencil::generatedVariants(*E).size(), 2u);
+  // The same stencil from a header two files include: no error, and each
+  // variant once (registering moves the entries: look the stencil up again).
+  stencil::registerGenerated(
+      entry("reg::Twice", Key, nullptr, "grid", "t.cpp:1", "0000000000000011"));
+  E = stencil::findGenerated(Backend::OpenMP, typeid(reg::Twice));
+  ASSERT_TRUE(E);
+  EXPECT_STREQ(E->variant, "grid");
+  EXPECT_EQ(stencil::generatedVariants(*E).size(), 2u);
 }
 
 TEST(GeneratedRegistry, FunctionsWithDifferentIrAreAnError) {

@@ -145,12 +145,20 @@ inline const GeneratedStencil *findGenerated(Backend B, const void *Function) {
 }
 
 /// Every entry of one stencil on backend \p B, in registration order (the
-/// first is the grid variant): \p Like is any entry of that stencil.
+/// first is the grid variant): \p Like is any entry of that stencil. A
+/// stencil in a header that two files include is registered by both: each
+/// variant is listed once.
 inline std::vector<const GeneratedStencil *> generatedVariants(const GeneratedStencil &Like) {
   std::vector<const GeneratedStencil *> Out;
-  for (const GeneratedStencil &E : detail::registry())
-    if (detail::sameStencil(E, Like))
+  for (const GeneratedStencil &E : detail::registry()) {
+    if (!detail::sameStencil(E, Like))
+      continue;
+    bool Listed = false;
+    for (const GeneratedStencil *O : Out)
+      Listed |= std::strcmp(O->variant, E.variant) == 0;
+    if (!Listed)
       Out.push_back(&E);
+  }
   return Out;
 }
 
