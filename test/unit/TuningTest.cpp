@@ -528,3 +528,46 @@ TEST_F(TuningEngine, TuneNowOverOneVariant) {
   EXPECT_EQ(Info.chosen()->variant, "grid");
   EXPECT_LE(Info.chosen()->bx, 8) << "8 points wide";
 }
+
+/// The text of what \p F throws (a std::exception), or "" when it does not.
+template <typename Fn> std::string thrownBy(Fn F) {
+  try {
+    F();
+  } catch (const std::exception &E) {
+    return E.what();
+  }
+  return "";
+}
+
+TEST_F(TuningEngine, MarginNarrowerThanHaloIsRefused) {
+  // FakeStencil's halo is 1 on every side: no launch with a margin of 0.
+  int Runs = 0;
+  Loop3D<DeviceAutoTuningLoopEngine3D> Tuned(64, 1, 1, 64, 1, 0, 64, 1, 1);
+  DeviceAutoTuningInfo Info;
+  std::string What = thrownBy([&] { Tuned.run(FakeStencil(), &Info, &Runs); });
+  EXPECT_NE(What.find("FakeStencil (cuda): its halo is 1 point at the end of y but the margin "
+                      "there is 0"),
+            std::string::npos)
+      << What;
+  Loop3D<DeviceLoopEngine3D> Fixed(64, 0, 1, 64, 1, 1, 64, 1, 1);
+  What = thrownBy([&] { Fixed.run(FakeStencil(), &Runs); });
+  EXPECT_NE(What.find("FakeStencil (cuda): its halo is 1 point at the start of x but the margin "
+                      "there is 0"),
+            std::string::npos)
+      << What;
+  EXPECT_EQ(Runs, 0) << "nothing launched";
+}
+
+TEST_F(TuningEngine, NullArrayIsRefused) {
+  int *Null = nullptr;
+  Loop3D<DeviceAutoTuningLoopEngine3D> Tuned(64, 1, 1, 64, 1, 1, 64, 1, 1);
+  DeviceAutoTuningInfo Info;
+  std::string What = thrownBy([&] { Tuned.run(FakeStencil(), &Info, Null); });
+  EXPECT_NE(What.find("FakeStencil (cuda): argument 1 (after the index; an array of int*) is null"),
+            std::string::npos)
+      << What;
+  Loop3D<DeviceLoopEngine3D> Fixed(64, 1, 1, 64, 1, 1, 64, 1, 1);
+  What = thrownBy([&] { Fixed.run(FakeStencil(), Null); });
+  EXPECT_NE(What.find("argument 1 (after the index; an array of int*) is null"), std::string::npos)
+      << What;
+}

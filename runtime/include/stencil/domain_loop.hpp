@@ -148,12 +148,21 @@ public:
       mpi_device::synchronizeStream(stream_);
   }
 
-  /// Binds \p S to its arguments (Fields and scalars). Checks that the code
-  /// exists, has the domain's dimensionality, that all fields share one
-  /// shape and that their halo covers what the stencil reads.
+  /// Binds \p S to its arguments (Fields and scalars). Collective: every
+  /// rank binds the same stencil with the same variant and block, or every
+  /// rank throws DomainError. Checks that the code exists, has the domain's
+  /// dimensionality, that all fields share one shape and that their halo
+  /// covers what the stencil reads.
   template <typename StencilT, typename... Args>
   BoundStencil bind(const StencilT &S, Args &&...A) const {
     const Domain &D = *domain_;
+    // Collective: a rank alone with another stencil, variant (setVariant)
+    // or block would fail, or launch other code, while the rest wait.
+    D.agree("what a DomainLoop launches",
+            detail::stencilDisplayName(S) + ", variant '" + variant_ +
+                "', block " + std::to_string(config_.block[0]) + "," +
+                std::to_string(config_.block[1]) + "," +
+                std::to_string(config_.block[2]));
     const GeneratedStencil &E = entryOf(requireGenerated(D.backend(), S));
     const std::string Name = std::string("stencil '") + E.name + "'";
     if (E.dims != D.dims())
@@ -195,7 +204,7 @@ public:
     return B;
   }
 
-  /// Runs \p S over all of this rank's own points.
+  /// Runs \p S over all of this rank's own points. Collective (bind()).
   template <typename StencilT, typename... Args>
   void run(const StencilT &S, Args &&...A) {
     const BoundStencil B = bind(S, A...);
