@@ -54,7 +54,7 @@ inline void agreeAcrossRanks(MPI_Comm Comm, const std::string &What,
   while (Other < Size - 1 && std::string(All.data() + Other * Len) == First)
     ++Other;
   throw std::runtime_error("ranks disagree on " + What + ": rank 0 has " +
-                           First + ", rank " + std::to_string(Other) +
+                           First + "; rank " + std::to_string(Other) +
                            " has " + std::string(All.data() + Other * Len));
 }
 
