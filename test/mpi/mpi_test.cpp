@@ -12,7 +12,7 @@
 //                                         this variant of the CUDA code)
 //   mpirun -np 2 mpi_test --error small-extent|decomposition|shape|variant|
 //       extents-disagree|procs-disagree|periodic-disagree|variant-one-rank|
-//       exchange-disagree|exception-one-rank
+//       exchange-disagree|exception-one-rank|region-margin
 // Exit status 0 when every check passes; 1 on a failure or a (reported) error.
 #include "mpi_stencils.hpp"
 
@@ -379,6 +379,17 @@ int runError(const std::string &What, const Settings &S) {
     else
       Ex.append(F);
     Ex.transfer();
+  } else if (What == "region-margin") {
+    // A region reaching into the halo: the stencil would read beyond the
+    // fields (margin 0 where its halo is 1).
+    const Domain D(MPI_COMM_WORLD, {16, 16, 16}, O);
+    Field<float> F(D, stencil::haloOf(D.backend(), Diffusion7()), "f");
+    Field<float> G(D, stencil::haloOf(D.backend(), Diffusion7()), "g");
+    stencil::DomainLoop Loop(D);
+    const stencil::BoundStencil B = Loop.bind(Diffusion7(), 0.1f, 0.0f, -1, F, G);
+    stencil::Region R = B.own;
+    R.lo[0] = 0;
+    Loop.launch(B, R);
   } else if (What == "exception-one-rank") {
     // An error on rank 1 alone while the others wait for its halo.
     const Domain D(MPI_COMM_WORLD, {16, 16, 16}, O);
@@ -422,7 +433,7 @@ int main(int argc, char **argv) {
             "[--variant NAME --block X,Y,Z] "
             "[--error small-extent|decomposition|shape|variant|extents-disagree|"
             "procs-disagree|periodic-disagree|variant-one-rank|exchange-disagree|"
-            "exception-one-rank]");
+            "exception-one-rank|region-margin]");
     }
     return Error.empty() ? runChecks(S) : runError(Error, S);
   });

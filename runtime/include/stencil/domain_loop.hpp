@@ -212,7 +212,9 @@ public:
   }
 
   /// Runs a bound stencil over \p R (local indices), skipped when empty, on
-  /// stream() or, with \p Side, on sideStream().
+  /// stream() or, with \p Side, on sideStream(). \p R must leave the
+  /// stencil's halo inside the fields (any part of B.own does): otherwise
+  /// it throws, naming the side, the halo and the margin.
   void launch(const BoundStencil &B, const Region &R, bool Side = false) const {
     if (emptyRegion(R, domain_->dims()))
       return;
