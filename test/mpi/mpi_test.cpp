@@ -386,7 +386,8 @@ int runError(const std::string &What, const Settings &S) {
     Field<float> F(D, stencil::haloOf(D.backend(), Diffusion7()), "f");
     Field<float> G(D, stencil::haloOf(D.backend(), Diffusion7()), "g");
     stencil::DomainLoop Loop(D);
-    const stencil::BoundStencil B = Loop.bind(Diffusion7(), 0.1f, 0.0f, -1, F, G);
+    const stencil::BoundStencil B =
+        Loop.bind(Diffusion7(), 0.1f, 0.0f, -1, F, G);
     stencil::Region R = B.own;
     R.lo[0] = 0;
     Loop.launch(B, R);
@@ -431,8 +432,10 @@ int main(int argc, char **argv) {
         throw std::runtime_error(
             "usage: mpi_test [--memory host|device] [--steps N] "
             "[--variant NAME --block X,Y,Z] "
-            "[--error small-extent|decomposition|shape|variant|extents-disagree|"
-            "procs-disagree|periodic-disagree|variant-one-rank|exchange-disagree|"
+            "[--error "
+            "small-extent|decomposition|shape|variant|extents-disagree|"
+            "procs-disagree|periodic-disagree|variant-one-rank|exchange-"
+            "disagree|"
             "exception-one-rank|region-margin]");
     }
     return Error.empty() ? runChecks(S) : runError(Error, S);

@@ -223,7 +223,8 @@ private:
     for (const Entry &E : fields_)
       Fields += (Fields.empty() ? "" : "; ") + E.name + " (" +
                 std::to_string(E.elementSize) + "-byte values, halo " +
-                E.halo.str(D.dims()) + (E.halo.corners ? ", corners" : "") + ")";
+                E.halo.str(D.dims()) + (E.halo.corners ? ", corners" : "") +
+                ")";
     D.agree("the fields a BoundaryExchange exchanges",
             Fields.empty() ? "no field" : Fields);
     for (int F = 0; F < static_cast<int>(fields_.size()); ++F) {

@@ -54,8 +54,8 @@ inline void agreeAcrossRanks(MPI_Comm Comm, const std::string &What,
   while (Other < Size - 1 && std::string(All.data() + Other * Len) == First)
     ++Other;
   throw std::runtime_error("ranks disagree on " + What + ": rank 0 has " +
-                           First + "; rank " + std::to_string(Other) +
-                           " has " + std::string(All.data() + Other * Len));
+                           First + "; rank " + std::to_string(Other) + " has " +
+                           std::string(All.data() + Other * Len));
 }
 
 /// Prints an uncaught exception with the rank and aborts every rank
@@ -293,7 +293,8 @@ private:
     S += ", periodic ";
     for (int D = 0; D < 3; ++D)
       S += (D ? "," : "") + std::string(O.periodic[D] ? "yes" : "no");
-    return S + (O.memory == Memory::Device ? ", device memory" : ", host memory");
+    return S +
+           (O.memory == Memory::Device ? ", device memory" : ", host memory");
   }
 
   void chooseProcs() {

@@ -46,13 +46,14 @@ template <typename T> int loopInt(T V, int Position, char Axis) {
                 "a loop's extents and margins are integers");
   static const char *const What[] = {"extent", "margin at the start",
                                      "margin at the end"};
-  const std::string Name = std::string("stencil: loop ") + What[Position] +
-                           " in " + Axis + " is ";
+  const std::string Name =
+      std::string("stencil: loop ") + What[Position] + " in " + Axis + " is ";
   if constexpr (std::is_signed_v<T>) {
     if (V < 0)
       throw std::invalid_argument(Name + std::to_string(V) + ": negative");
   }
-  if (static_cast<unsigned long long>(V) > static_cast<unsigned long long>(INT_MAX))
+  if (static_cast<unsigned long long>(V) >
+      static_cast<unsigned long long>(INT_MAX))
     throw std::invalid_argument(Name + std::to_string(V) + ": more than " +
                                 std::to_string(INT_MAX) +
                                 ", the most a loop dimension can have");

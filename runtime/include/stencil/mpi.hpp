@@ -82,7 +82,8 @@ template <typename Fn> int runMpiMain(int &Argc, char **&Argv, Fn Body) {
     std::fprintf(stderr, "rank %d: error: %s\n", Rank, E.what());
     Failed = 1;
   } catch (...) {
-    std::fprintf(stderr, "rank %d: error: an exception of unknown type\n", Rank);
+    std::fprintf(stderr, "rank %d: error: an exception of unknown type\n",
+                 Rank);
     Failed = 1;
   }
   std::fflush(stderr);
@@ -93,8 +94,9 @@ template <typename Fn> int runMpiMain(int &Argc, char **&Argv, Fn Body) {
   if (!Failed) {
     MPI_Wait(&Req, MPI_STATUS_IGNORE);
   } else {
-    const auto Deadline = std::chrono::steady_clock::now() +
-                          std::chrono::duration<double>(detail::errorWaitSeconds());
+    const auto Deadline =
+        std::chrono::steady_clock::now() +
+        std::chrono::duration<double>(detail::errorWaitSeconds());
     int Done = 0;
     while (MPI_Test(&Req, &Done, MPI_STATUS_IGNORE), !Done) {
       if (std::chrono::steady_clock::now() > Deadline) {
@@ -109,8 +111,10 @@ template <typename Fn> int runMpiMain(int &Argc, char **&Argv, Fn Body) {
     }
   }
   if (AnyFailed && !Failed) {
-    std::fprintf(stderr, "rank %d: error: stencil: another rank failed (its message is above)\n",
-                 Rank);
+    std::fprintf(
+        stderr,
+        "rank %d: error: stencil: another rank failed (its message is above)\n",
+        Rank);
     std::fflush(stderr);
   }
   std::signal(SIGTERM, SIG_DFL);
