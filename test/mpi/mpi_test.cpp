@@ -10,7 +10,9 @@
 //   mpirun -np P mpi_test [--memory host|device] [--steps N]
 //       [--variant NAME --block X,Y,Z]   (every run, the reference's too, with
 //                                         this variant of the CUDA code)
-//   mpirun -np 2 mpi_test --error small-extent|decomposition|shape|variant
+//   mpirun -np 2 mpi_test --error small-extent|decomposition|shape|variant|
+//       extents-disagree|procs-disagree|periodic-disagree|variant-one-rank|
+//       exchange-disagree|exception-one-rank|region-margin
 // Exit status 0 when every check passes; 1 on a failure or a (reported) error.
 #include "mpi_stencils.hpp"
 
@@ -302,8 +304,23 @@ int runChecks(const Settings &S) {
   return Failures ? 1 : 0;
 }
 
-/// Bad input, for the error tests: every rank must report and exit cleanly.
+/// What the ranks would go on to do after making a domain they disagree on
+/// (were it not refused): exchange a halo and run a stencil.
+void runAfterDisagreement(const Domain &D, const Settings &S) {
+  Field<float> F(D, stencil::haloOf(D.backend(), Diffusion7()), "f");
+  Field<float> G(D, stencil::haloOf(D.backend(), Diffusion7()), "g");
+  stencil::BoundaryExchange Ex(D);
+  Ex.append(F);
+  TestLoop Loop(D, S);
+  Ex.transfer(Loop.stream());
+  Loop.run(Diffusion7(), 0.1f, 0.0f, -1, F, G);
+}
+
+/// Bad input, for the error tests: every rank must report and exit (cleanly,
+/// or through MPI_Abort when one rank fails alone), never hang.
 int runError(const std::string &What, const Settings &S) {
+  int Rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &Rank);
   DomainOptions O;
   O.memory = S.memory;
   if (What == "small-extent") {
@@ -327,6 +344,63 @@ int runError(const std::string &What, const Settings &S) {
     stencil::DomainLoop Loop(D);
     Loop.setVariant("zmarch");
     Loop.run(Diffusion7(), 0.1f, 0.0f, -1, F, G);
+  } else if (What == "extents-disagree") {
+    // Rank 1 has another grid: messages of other sizes, before the check.
+    const Domain D(MPI_COMM_WORLD, {16, 16, Rank == 1 ? 17 : 16}, O);
+    runAfterDisagreement(D, S);
+  } else if (What == "procs-disagree") {
+    O.procs[2] = Rank == 0 ? 2 : 0;
+    const Domain D(MPI_COMM_WORLD, {16, 16, 16}, O);
+    runAfterDisagreement(D, S);
+  } else if (What == "periodic-disagree") {
+    O.periodic[1] = Rank == 0;
+    const Domain D(MPI_COMM_WORLD, {16, 16, 16}, O);
+    runAfterDisagreement(D, S);
+  } else if (What == "variant-one-rank") {
+    // setVariant on rank 0 only: it alone would fail (or launch other code).
+    const Domain D(MPI_COMM_WORLD, {16, 16, 16}, O);
+    Field<float> F(D, stencil::haloOf(D.backend(), Diffusion7()), "f");
+    Field<float> G(D, stencil::haloOf(D.backend(), Diffusion7()), "g");
+    stencil::DomainLoop Loop(D);
+    if (Rank == 0)
+      Loop.setVariant("zmarch");
+    Loop.run(Diffusion7(), 0.1f, 0.0f, -1, F, G);
+    stencil::BoundaryExchange Ex(D);
+    Ex.append(G);
+    Ex.transfer(Loop.stream());
+  } else if (What == "exchange-disagree") {
+    // Rank 1 exchanges a field of another halo: messages would not match.
+    const Domain D(MPI_COMM_WORLD, {16, 16, 16}, O);
+    Field<float> F(D, stencil::haloOf(D.backend(), Diffusion7()), "f");
+    Field<float> G(D, stencil::haloOf(D.backend(), Wide()), "g");
+    stencil::BoundaryExchange Ex(D);
+    if (Rank == 1)
+      Ex.append(G);
+    else
+      Ex.append(F);
+    Ex.transfer();
+  } else if (What == "region-margin") {
+    // A region reaching into the halo: the stencil would read beyond the
+    // fields (margin 0 where its halo is 1).
+    const Domain D(MPI_COMM_WORLD, {16, 16, 16}, O);
+    Field<float> F(D, stencil::haloOf(D.backend(), Diffusion7()), "f");
+    Field<float> G(D, stencil::haloOf(D.backend(), Diffusion7()), "g");
+    stencil::DomainLoop Loop(D);
+    const stencil::BoundStencil B =
+        Loop.bind(Diffusion7(), 0.1f, 0.0f, -1, F, G);
+    stencil::Region R = B.own;
+    R.lo[0] = 0;
+    Loop.launch(B, R);
+  } else if (What == "exception-one-rank") {
+    // An error on rank 1 alone while the others wait for its halo.
+    const Domain D(MPI_COMM_WORLD, {16, 16, 16}, O);
+    Field<float> F(D, stencil::haloOf(D.backend(), Diffusion7()), "f");
+    if (Rank == 1)
+      throw std::runtime_error("stencil: a failure on rank 1 only");
+    stencil::BoundaryExchange Ex(D);
+    Ex.append(F);
+    Ex.transfer();
+    MPI_Barrier(D.comm());
   } else {
     throw std::runtime_error("unknown --error '" + What + "'");
   }
@@ -358,7 +432,11 @@ int main(int argc, char **argv) {
         throw std::runtime_error(
             "usage: mpi_test [--memory host|device] [--steps N] "
             "[--variant NAME --block X,Y,Z] "
-            "[--error small-extent|decomposition|shape|variant]");
+            "[--error "
+            "small-extent|decomposition|shape|variant|extents-disagree|"
+            "procs-disagree|periodic-disagree|variant-one-rank|exchange-"
+            "disagree|"
+            "exception-one-rank|region-margin]");
     }
     return Error.empty() ? runChecks(S) : runError(Error, S);
   });

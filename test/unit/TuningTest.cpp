@@ -11,6 +11,10 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <set>
+#include <sys/wait.h>
+#include <thread>
+#include <unistd.h>
 
 using namespace stencil;
 using namespace stencil::tuning;
@@ -253,6 +257,118 @@ TEST(TuningCache, AtomicWriteLeavesNoPartialFile) {
   std::filesystem::remove_all(Dir);
 }
 
+TEST(TuningCache, ConcurrentWritersKeepEveryEntry) {
+  // Several processes tuning at once (ranks, or runs side by side) each
+  // store their entries: the lock and the merge under it keep them all.
+  auto Dir = freshDir("concurrent");
+  const std::string Path = (Dir / "tuning.json").string();
+  const int Writers = 8, PerWriter = 50;
+  std::vector<pid_t> Children;
+  for (int W = 0; W < Writers; ++W) {
+    pid_t Pid = ::fork();
+    ASSERT_GE(Pid, 0);
+    if (Pid == 0) {
+      int Failed = 0;
+      for (int I = 0; I < PerWriter; ++I) {
+        CacheEntry E = sampleEntry();
+        E.key.extents = std::to_string(W) + "x" + std::to_string(I) + "x1";
+        std::vector<std::string> Warnings;
+        Failed += !storeCacheEntry(Path, E, &Warnings) || !Warnings.empty();
+      }
+      ::_exit(Failed ? 1 : 0);
+    }
+    Children.push_back(Pid);
+  }
+  for (pid_t Pid : Children) {
+    int Status = 0;
+    ASSERT_EQ(::waitpid(Pid, &Status, 0), Pid);
+    EXPECT_TRUE(WIFEXITED(Status) && WEXITSTATUS(Status) == 0) << "a writer failed or warned";
+  }
+  std::vector<std::string> W;
+  const std::vector<CacheEntry> Entries = readCache(Path, &W);
+  EXPECT_TRUE(W.empty());
+  EXPECT_EQ(Entries.size(), static_cast<std::size_t>(Writers * PerWriter));
+  std::set<std::string> Keys;
+  for (const CacheEntry &E : Entries)
+    Keys.insert(E.key.extents);
+  EXPECT_EQ(Keys.size(), static_cast<std::size_t>(Writers * PerWriter));
+  for (const auto &F : std::filesystem::directory_iterator(Dir))
+    EXPECT_EQ(F.path().filename().string().find(".tmp."), std::string::npos) << F.path();
+  std::filesystem::remove_all(Dir);
+}
+
+TEST(TuningCache, ConcurrentThreadsKeepEveryEntry) {
+  auto Dir = freshDir("threads");
+  const std::string Path = (Dir / "tuning.json").string();
+  std::vector<std::thread> Threads;
+  for (int T = 0; T < 4; ++T)
+    Threads.emplace_back([&, T] {
+      for (int I = 0; I < 25; ++I) {
+        CacheEntry E = sampleEntry();
+        E.key.extents = std::to_string(T) + "x" + std::to_string(I);
+        std::vector<std::string> Warnings;
+        storeCacheEntry(Path, E, &Warnings);
+      }
+    });
+  for (std::thread &T : Threads)
+    T.join();
+  std::vector<std::string> W;
+  EXPECT_EQ(readCache(Path, &W).size(), 100u);
+  std::filesystem::remove_all(Dir);
+}
+
+/// A cache file whose entries are sampleEntry() with one field replaced by
+/// \p Field: \p Value (JSON text), after one valid entry.
+std::string cacheWith(const std::string &Field, const std::string &Value) {
+  std::string Good = formatCache({sampleEntry()});
+  CacheEntry E = sampleEntry();
+  E.key.extents = "7x7x7";
+  std::string Bad = formatCache({E});
+  const std::string Key = "\"" + Field + "\": ";
+  std::size_t At = Bad.find(Key);
+  EXPECT_NE(At, std::string::npos) << Field;
+  At += Key.size();
+  std::size_t End = Field == "block" ? Bad.find(']', At) + 1 : Bad.find_first_of(",}", At);
+  Bad.replace(At, End - At, Value);
+  // Both entries in one array.
+  std::size_t Open = Bad.find('[', Bad.find("\"entries\""));
+  std::size_t Close = Bad.rfind(']');
+  std::string BadEntry = Bad.substr(Open + 1, Close - Open - 1);
+  std::size_t GoodClose = Good.rfind(']');
+  return Good.substr(0, GoodClose) + "," + BadEntry + "]\n}\n";
+}
+
+TEST(TuningCache, HostileNumbersAreIgnoredWithOneWarning) {
+  auto Dir = freshDir("hostile");
+  const std::string Path = (Dir / "tuning.json").string();
+  const std::pair<const char *, const char *> Cases[] = {
+      {"calls", "1e300"},         {"calls", "-1"},           {"calls", "nan"},
+      {"calls", "2.5"},           {"calls", "\"7\""},      {"ms", "nan"},
+      {"ms", "-3"},               {"ms", "1e999"},           {"ms", "inf"},
+      {"block", "[1e6, 1, 1]"},   {"block", "[64, 4, 1e300]"}, {"block", "[64, -4, 1]"},
+      {"block", "[64.5, 4, 1]"},  {"block", "[0, 4, 1]"},    {"block", "[64, 4]"},
+      {"block", "[64, 4, nan]"},  {"block", "[2048, 1, 1]"}, {"variant", "\"\""},
+      {"variant", "3"},           {"gpu", "null"},           {"block", "{}"}};
+  for (const auto &[Field, Value] : Cases) {
+    const std::string Text = cacheWith(Field, Value);
+    std::ofstream(Path, std::ios::trunc) << Text;
+    std::vector<std::string> W;
+    const std::vector<CacheEntry> Entries = readCache(Path, &W);
+    ASSERT_EQ(Entries.size(), 1u) << Field << ": " << Value << "\n" << Text;
+    EXPECT_EQ(Entries[0].key.extents, sampleEntry().key.extents);
+    ASSERT_EQ(W.size(), 1u) << Field << ": " << Value;
+    EXPECT_NE(W[0].find("invalid entry"), std::string::npos) << W[0];
+  }
+  // Many bad entries: still one warning.
+  std::string Many = "{\"format\": \"stencilc-tuning-1\", \"entries\": [1, 2, \"x\", [], {}]}";
+  std::ofstream(Path, std::ios::trunc) << Many;
+  std::vector<std::string> W;
+  EXPECT_TRUE(readCache(Path, &W).empty());
+  ASSERT_EQ(W.size(), 1u);
+  EXPECT_NE(W[0].find("5 invalid entries"), std::string::npos) << W[0];
+  std::filesystem::remove_all(Dir);
+}
+
 //===----------------------------------------------------------------------===//
 // The engine over fake device operations and fake variants
 //===----------------------------------------------------------------------===//
@@ -411,4 +527,47 @@ TEST_F(TuningEngine, TuneNowOverOneVariant) {
   EXPECT_LE(Info.tuningCalls(), 200);
   EXPECT_EQ(Info.chosen()->variant, "grid");
   EXPECT_LE(Info.chosen()->bx, 8) << "8 points wide";
+}
+
+/// The text of what \p F throws (a std::exception), or "" when it does not.
+template <typename Fn> std::string thrownBy(Fn F) {
+  try {
+    F();
+  } catch (const std::exception &E) {
+    return E.what();
+  }
+  return "";
+}
+
+TEST_F(TuningEngine, MarginNarrowerThanHaloIsRefused) {
+  // FakeStencil's halo is 1 on every side: no launch with a margin of 0.
+  int Runs = 0;
+  Loop3D<DeviceAutoTuningLoopEngine3D> Tuned(64, 1, 1, 64, 1, 0, 64, 1, 1);
+  DeviceAutoTuningInfo Info;
+  std::string What = thrownBy([&] { Tuned.run(FakeStencil(), &Info, &Runs); });
+  EXPECT_NE(What.find("FakeStencil (cuda): its halo is 1 point at the end of y but the margin "
+                      "there is 0"),
+            std::string::npos)
+      << What;
+  Loop3D<DeviceLoopEngine3D> Fixed(64, 0, 1, 64, 1, 1, 64, 1, 1);
+  What = thrownBy([&] { Fixed.run(FakeStencil(), &Runs); });
+  EXPECT_NE(What.find("FakeStencil (cuda): its halo is 1 point at the start of x but the margin "
+                      "there is 0"),
+            std::string::npos)
+      << What;
+  EXPECT_EQ(Runs, 0) << "nothing launched";
+}
+
+TEST_F(TuningEngine, NullArrayIsRefused) {
+  int *Null = nullptr;
+  Loop3D<DeviceAutoTuningLoopEngine3D> Tuned(64, 1, 1, 64, 1, 1, 64, 1, 1);
+  DeviceAutoTuningInfo Info;
+  std::string What = thrownBy([&] { Tuned.run(FakeStencil(), &Info, Null); });
+  EXPECT_NE(What.find("FakeStencil (cuda): argument 1 (after the index; an array of int*) is null"),
+            std::string::npos)
+      << What;
+  Loop3D<DeviceLoopEngine3D> Fixed(64, 1, 1, 64, 1, 1, 64, 1, 1);
+  What = thrownBy([&] { Fixed.run(FakeStencil(), Null); });
+  EXPECT_NE(What.find("argument 1 (after the index; an array of int*) is null"), std::string::npos)
+      << What;
 }

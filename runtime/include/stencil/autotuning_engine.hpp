@@ -339,6 +339,9 @@ private:
       throw std::runtime_error(std::string("stencil: generated code for ") + E->name +
                                " has other parameter types than the program: regenerate it");
     std::tuple<P...> Values(std::forward<Args>(A)...);
+    detail::checkArrays(*E, Values, std::index_sequence_for<P...>());
+    // Every variant has the same halo (one stencil): the first one's says.
+    detail::checkMargins(*E, Geometry, Box);
     DeviceAutoTuningInfo::Session &Ses = detail::tuningSession(Info, *E, Box);
     do
       detail::runTunedOnce(Info, Ses, Geometry, Box, Values);

@@ -217,6 +217,16 @@ private:
       return;
     setUp_ = true;
     const Domain &D = *domain_;
+    // Every rank must exchange the same fields alike, or messages would not
+    // match (truncated, or waited for in vain).
+    std::string Fields;
+    for (const Entry &E : fields_)
+      Fields += (Fields.empty() ? "" : "; ") + E.name + " (" +
+                std::to_string(E.elementSize) + "-byte values, halo " +
+                E.halo.str(D.dims()) + (E.halo.corners ? ", corners" : "") +
+                ")";
+    D.agree("the fields a BoundaryExchange exchanges",
+            Fields.empty() ? "no field" : Fields);
     for (int F = 0; F < static_cast<int>(fields_.size()); ++F) {
       const Entry &E = fields_[F];
       for (int Z = -1; Z <= 1; ++Z)

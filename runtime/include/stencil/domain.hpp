@@ -4,6 +4,9 @@
 #ifndef STENCIL_DOMAIN_HPP
 #define STENCIL_DOMAIN_HPP
 
+#include <cstdio>
+#include <cstring>
+#include <exception>
 #include <initializer_list>
 #include <mpi.h>
 #include <stdexcept>
@@ -23,6 +26,74 @@ public:
   explicit DomainError(const std::string &What)
       : std::runtime_error("stencil: " + What) {}
 };
+
+namespace detail {
+
+/// Collective over \p Comm: returns when every rank passed the same \p Mine;
+/// otherwise every rank throws the same DomainError naming \p What, rank 0's
+/// text and the first text that differs. One small MPI_Allreduce when they
+/// agree, so a rank's own checks may follow it and fail alike everywhere.
+inline void agreeAcrossRanks(MPI_Comm Comm, const std::string &What,
+                             const std::string &Mine) {
+  unsigned long long H = 1469598103934665603ull;
+  for (unsigned char Ch : Mine)
+    H = (H ^ Ch) * 1099511628211ull;
+  unsigned long long Max[2] = {H, ~H}; // max of H and of ~H: ~min of H
+  MPI_Allreduce(MPI_IN_PLACE, Max, 2, MPI_UNSIGNED_LONG_LONG, MPI_MAX, Comm);
+  if (Max[0] == ~Max[1])
+    return;
+  int Size = 1;
+  MPI_Comm_size(Comm, &Size);
+  constexpr int Len = 200;
+  char Buf[Len] = {};
+  std::strncpy(Buf, Mine.c_str(), Len - 1);
+  std::vector<char> All(static_cast<std::size_t>(Len) * Size);
+  MPI_Allgather(Buf, Len, MPI_CHAR, All.data(), Len, MPI_CHAR, Comm);
+  const std::string First(All.data());
+  int Other = 1;
+  while (Other < Size - 1 && std::string(All.data() + Other * Len) == First)
+    ++Other;
+  throw std::runtime_error("ranks disagree on " + What + ": rank 0 has " +
+                           First + "; rank " + std::to_string(Other) + " has " +
+                           std::string(All.data() + Other * Len));
+}
+
+/// Prints an uncaught exception with the rank and aborts every rank
+/// (std::terminate's default would leave the others waiting in a
+/// collective, until mpirun notices).
+inline void terminateAllRanks() {
+  int Rank = -1, Init = 0, Done = 0;
+  MPI_Initialized(&Init);
+  MPI_Finalized(&Done);
+  if (Init && !Done)
+    MPI_Comm_rank(MPI_COMM_WORLD, &Rank);
+  const char *What = "unknown exception";
+  std::string Text;
+  if (std::exception_ptr E = std::current_exception()) {
+    try {
+      std::rethrow_exception(E);
+    } catch (const std::exception &X) {
+      Text = X.what();
+      What = Text.c_str();
+    } catch (...) {
+    }
+  } else {
+    What = "std::terminate called without an exception";
+  }
+  std::fprintf(stderr, "rank %d: error: %s (uncaught: aborting every rank)\n",
+               Rank, What);
+  std::fflush(stderr);
+  if (Init && !Done)
+    MPI_Abort(MPI_COMM_WORLD, 1);
+  std::abort();
+}
+
+inline void installTerminateHandler() {
+  static const bool Installed = (std::set_terminate(terminateAllRanks), true);
+  (void)Installed;
+}
+
+} // namespace detail
 
 /// Where the fields live, and so which generated code runs on them.
 enum class Memory { Host, Device };
@@ -56,8 +127,18 @@ public:
   Domain(MPI_Comm Comm, const std::vector<long long> &Extents,
          const DomainOptions &O = {})
       : memory_(O.memory) {
+    detail::installTerminateHandler();
     MPI_Comm_rank(Comm, &worldRank_);
     MPI_Comm_size(Comm, &size_);
+    // First of all, one collective: ranks that disagree would otherwise
+    // fail apart (a truncated message) or wait for each other for ever.
+    // After it, every check below fails alike on every rank.
+    try {
+      detail::agreeAcrossRanks(Comm, "the domain", configText(Extents, O));
+    } catch (const std::runtime_error &E) {
+      throw DomainError(std::string(E.what()) +
+                        ": make it with the same values on every rank");
+    }
     dims_ = static_cast<int>(Extents.size());
     if (dims_ < 1 || dims_ > 3)
       throw DomainError("a domain has 1, 2 or 3 dimensions, not " +
@@ -67,6 +148,10 @@ public:
       if (global_[D] < 1)
         throw DomainError("global extent " + std::to_string(global_[D]) +
                           " in " + axis(D) + " is not positive");
+      // Far beyond any memory, and local extents plus halos never overflow.
+      if (global_[D] > (1LL << 50))
+        throw DomainError("global extent " + std::to_string(global_[D]) +
+                          " in " + axis(D) + " is more than 2^50 points");
       procs_[D] = O.procs[D];
       periodic_[D] = D < dims_ && O.periodic[D];
       if (procs_[D] < 0 || (D >= dims_ && procs_[D] > 1))
@@ -89,6 +174,7 @@ public:
     // started.
     int Periods[3] = {periodic_[0], periodic_[1], periodic_[2]};
     MPI_Cart_create(Comm, 3, procs_, Periods, 0, &cart_);
+    MPI_Comm_dup(cart_, &check_);
     MPI_Comm_rank(cart_, &rank_);
     MPI_Cart_coords(cart_, rank_, 3, coords_);
     for (int D = 0; D < 3; ++D) {
@@ -109,8 +195,24 @@ public:
   Domain(const Domain &) = delete;
   Domain &operator=(const Domain &) = delete;
   ~Domain() {
+    if (check_ != MPI_COMM_NULL)
+      MPI_Comm_free(&check_);
     if (cart_ != MPI_COMM_NULL)
       MPI_Comm_free(&cart_);
+  }
+
+  /// Collective: returns when every rank passed the same \p Mine, else
+  /// throws the same DomainError on every rank ("ranks disagree on
+  /// <What>: ..."). The runtime's collective calls check their arguments
+  /// with it, on a communicator of their own, before any rank can fail
+  /// alone.
+  void agree(const std::string &What, const std::string &Mine) const {
+    try {
+      detail::agreeAcrossRanks(check_, What, Mine);
+    } catch (const std::runtime_error &E) {
+      throw DomainError(std::string(E.what()) +
+                        ": call it alike on every rank");
+    }
   }
 
   int dims() const { return dims_; }
@@ -180,6 +282,21 @@ public:
   static std::string axis(int D) { return std::string(1, "xyzw"[D]); }
 
 private:
+  static std::string configText(const std::vector<long long> &Extents,
+                                const DomainOptions &O) {
+    std::string S = "extents ";
+    for (std::size_t D = 0; D < Extents.size(); ++D)
+      S += (D ? "x" : "") + std::to_string(Extents[D]);
+    S += ", procs ";
+    for (int D = 0; D < 3; ++D)
+      S += (D ? "x" : "") + std::to_string(O.procs[D]);
+    S += ", periodic ";
+    for (int D = 0; D < 3; ++D)
+      S += (D ? "," : "") + std::string(O.periodic[D] ? "yes" : "no");
+    return S +
+           (O.memory == Memory::Device ? ", device memory" : ", host memory");
+  }
+
   void chooseProcs() {
     int Given = 1, Free = 0;
     for (int D = 0; D < dims_; ++D) {
@@ -212,6 +329,7 @@ private:
   int procs_[3] = {1, 1, 1}, coords_[3] = {0, 0, 0};
   bool periodic_[3] = {false, false, false};
   MPI_Comm cart_ = MPI_COMM_NULL;
+  MPI_Comm check_ = MPI_COMM_NULL; ///< agree()'s own: no user message matches
 };
 
 } // namespace stencil

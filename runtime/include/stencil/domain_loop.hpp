@@ -148,12 +148,21 @@ public:
       mpi_device::synchronizeStream(stream_);
   }
 
-  /// Binds \p S to its arguments (Fields and scalars). Checks that the code
-  /// exists, has the domain's dimensionality, that all fields share one
-  /// shape and that their halo covers what the stencil reads.
+  /// Binds \p S to its arguments (Fields and scalars). Collective: every
+  /// rank binds the same stencil with the same variant and block, or every
+  /// rank throws DomainError. Checks that the code exists, has the domain's
+  /// dimensionality, that all fields share one shape and that their halo
+  /// covers what the stencil reads.
   template <typename StencilT, typename... Args>
   BoundStencil bind(const StencilT &S, Args &&...A) const {
     const Domain &D = *domain_;
+    // Collective: a rank alone with another stencil, variant (setVariant)
+    // or block would fail, or launch other code, while the rest wait.
+    D.agree("what a DomainLoop launches",
+            detail::stencilDisplayName(S) + ", variant '" + variant_ +
+                "', block " + std::to_string(config_.block[0]) + "," +
+                std::to_string(config_.block[1]) + "," +
+                std::to_string(config_.block[2]));
     const GeneratedStencil &E = entryOf(requireGenerated(D.backend(), S));
     const std::string Name = std::string("stencil '") + E.name + "'";
     if (E.dims != D.dims())
@@ -195,7 +204,7 @@ public:
     return B;
   }
 
-  /// Runs \p S over all of this rank's own points.
+  /// Runs \p S over all of this rank's own points. Collective (bind()).
   template <typename StencilT, typename... Args>
   void run(const StencilT &S, Args &&...A) {
     const BoundStencil B = bind(S, A...);
@@ -203,7 +212,9 @@ public:
   }
 
   /// Runs a bound stencil over \p R (local indices), skipped when empty, on
-  /// stream() or, with \p Side, on sideStream().
+  /// stream() or, with \p Side, on sideStream(). \p R must leave the
+  /// stencil's halo inside the fields (any part of B.own does): otherwise
+  /// it throws, naming the side, the halo and the margin.
   void launch(const BoundStencil &B, const Region &R, bool Side = false) const {
     if (emptyRegion(R, domain_->dims()))
       return;

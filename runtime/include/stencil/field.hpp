@@ -3,6 +3,7 @@
 #ifndef STENCIL_FIELD_HPP
 #define STENCIL_FIELD_HPP
 
+#include <cstdint>
 #include <cstring>
 #include <mpi.h>
 #include <stencil/domain.hpp>
@@ -42,9 +43,18 @@ public:
     grid_.dims = D.dims();
     count_ = 1;
     for (int A = 0; A < D.dims(); ++A) {
+      if (H.lo[A] < 0 || H.hi[A] < 0)
+        throw DomainError("field '" + name_ + "' has a negative halo in " +
+                          Domain::axis(A) + ": " + H.str(D.dims()));
       grid_.extent[A] = D.localExtent(A) + H.lo[A] + H.hi[A];
       grid_.origin[A] = D.localOffset(A) - H.lo[A];
-      count_ *= grid_.extent[A];
+      // The field owns its array: its size is computed without overflow.
+      const std::size_t Extent = static_cast<std::size_t>(grid_.extent[A]);
+      if (count_ > SIZE_MAX / sizeof(T) / Extent)
+        throw DomainError("field '" + name_ +
+                          "': a rank's array (halo included) has more "
+                          "bytes than a size_t holds");
+      count_ *= Extent;
     }
     if (D.memory() == Memory::Device) {
       device_ = static_cast<T *>(mpi_device::allocateDevice(bytes()));

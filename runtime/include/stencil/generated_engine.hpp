@@ -13,6 +13,8 @@
 #include <cxxabi.h>
 #endif
 #include <tuple>
+#include <type_traits>
+#include <typeinfo>
 #include <utility>
 
 namespace stencil {
@@ -55,6 +57,46 @@ template <typename StencilT> std::string stencilDisplayName(const StencilT &) {
     return "stencil '" + readableTypeName(typeid(StencilT).name()) + "'";
 }
 
+/// Throws unless \p R, when not empty, leaves \p E's halo inside the arrays
+/// of \p G on every side of every dimension: generated code reads its
+/// offsets unchecked, so a margin narrower than the halo would read (or, on
+/// a GPU, fault) outside the arrays.
+inline void checkMargins(const GeneratedStencil &E, const Grid &G, const Region &R) {
+  for (int D = 0; D < E.dims && D < 4; ++D)
+    if (R.hi[D] <= R.lo[D])
+      return;
+  for (int D = 0; D < E.dims && D < 4; ++D)
+    for (int Side = 0; Side < 2; ++Side) {
+      const long long Margin = Side ? G.extent[D] - R.hi[D] : R.lo[D];
+      const long long Halo = E.halo[D][Side] > 0 ? E.halo[D][Side] : 0;
+      if (Margin >= Halo)
+        continue;
+      throw std::runtime_error(
+          std::string("stencil: ") + E.name + " (" + backendName(E.backend) + "): its halo is " +
+          std::to_string(Halo) + (Halo == 1 ? " point" : " points") + " at the " +
+          (Side ? "end" : "start") + " of " + "xyzw"[D] + " but the margin there is " +
+          std::to_string(Margin) + " (points " + std::to_string(R.lo[D]) + " to " +
+          std::to_string(R.hi[D]) + " of " + std::to_string(G.extent[D]) +
+          "): the loop's margins must be at least the stencil's halo");
+    }
+}
+
+/// Refuses null arrays among the converted arguments \p Values (by position
+/// after the index: the registry does not keep parameter names).
+template <typename Tuple, std::size_t... I>
+void checkArrays(const GeneratedStencil &E, const Tuple &Values, std::index_sequence<I...>) {
+  auto Check = [&E](const auto &V, std::size_t Position) {
+    using T = std::decay_t<decltype(V)>;
+    if constexpr (std::is_pointer_v<T>)
+      if (V == nullptr)
+        throw std::runtime_error(std::string("stencil: ") + E.name + " (" +
+                                 backendName(E.backend) + "): argument " +
+                                 std::to_string(Position) + " (after the index; an array of " +
+                                 readableTypeName(typeid(T).name()) + ") is null");
+  };
+  (Check(std::get<I>(Values), I + 1), ...);
+}
+
 template <typename Tuple, std::size_t... I>
 void launchGenerated(const GeneratedStencil &E, const Grid &G, const Region &R,
                      const LaunchConfig &C, Tuple &Values, std::index_sequence<I...>) {
@@ -75,6 +117,8 @@ void runEntry(const GeneratedStencil &E, ParamList<P...>, const Grid &G, const R
     throw std::runtime_error(std::string("stencil: generated code for ") + E.name +
                              " has other parameter types than the program: regenerate it");
   std::tuple<P...> Values(std::forward<Args>(A)...);
+  checkArrays(E, Values, std::index_sequence_for<P...>());
+  checkMargins(E, G, R);
   launchGenerated(E, G, R, C, Values, std::index_sequence_for<P...>());
 }
 

@@ -4,18 +4,76 @@
 
 #include <stencil/index.hpp>
 #include <stencil/loop_range.hpp>
+#include <string>
+#include <type_traits>
+#include <typeinfo>
 #include <utility>
+#if defined(__GNUG__)
+#include <cstdlib>
+#include <cxxabi.h>
+#include <memory>
+#endif
 
 namespace stencil {
 
+namespace detail {
+/// "stencil 'ns::Blur'" for a functor, "a free-function stencil" otherwise.
+template <typename StencilT> std::string hostStencilName() {
+  if constexpr (std::is_function_v<std::remove_pointer_t<StencilT>>) {
+    return "a free-function stencil";
+  } else {
+    const char *Mangled = typeid(StencilT).name();
+    Mangled += Mangled[0] == '*';
+#if defined(__GNUG__)
+    int Status = 0;
+    std::unique_ptr<char, void (*)(void *)> Name(
+        abi::__cxa_demangle(Mangled, nullptr, nullptr, &Status), std::free);
+    if (Status == 0 && Name)
+      return std::string("stencil '") + Name.get() + "'";
+#endif
+    return std::string("stencil '") + Mangled + "'";
+  }
+}
+
+/// Refuses a null array: argument \p Position after the index.
+template <typename StencilT, typename A>
+void checkHostArgument(const A &Arg, int Position) {
+  bool Null = false;
+  if constexpr (std::is_null_pointer_v<A>)
+    Null = true;
+  else if constexpr (std::is_pointer_v<A>)
+    Null = Arg == nullptr;
+  if (Null)
+    throw std::invalid_argument("stencil: " + hostStencilName<StencilT>() +
+                                ": argument " + std::to_string(Position) +
+                                " (after the index; an array) is null");
+}
+} // namespace detail
+
 /// Calls the user's own function at every point, x fastest. This is what
-/// every generated variant is checked against.
+/// every generated variant is checked against: it refuses null arrays and
+/// throws AccessError naming the stencil and the access (never reading it)
+/// where an access falls outside the arrays' extents.
 template <int Dims> class HostLoopEngine {
 public:
   explicit HostLoopEngine(const LoopRange *Ranges) : r_(Ranges) {}
 
   template <typename StencilT, typename... Args>
   void operator()(const StencilT &Stencil, Args &&...A) const {
+    int Position = 0;
+    (detail::checkHostArgument<StencilT>(A, ++Position), ...);
+    (void)Position;
+    try {
+      run(Stencil, A...);
+    } catch (const AccessError &E) {
+      throw AccessError("stencil: " + detail::hostStencilName<StencilT>() +
+                        ": " + E.what());
+    }
+  }
+
+private:
+  template <typename StencilT, typename... Args>
+  void run(const StencilT &Stencil, Args &...A) const {
     Index<Dims> Idx = makeIndex(std::make_integer_sequence<int, Dims>());
     int P[4] = {r_[0].begin, r_[1].begin, Dims > 2 ? r_[2].begin : 0,
                 Dims > 3 ? r_[3].begin : 0};
@@ -34,7 +92,6 @@ public:
     }
   }
 
-private:
   bool empty() const {
     for (int D = 0; D < Dims; ++D)
       if (r_[D].begin >= r_[D].end)

@@ -3,6 +3,8 @@
 #define STENCIL_INDEX_HPP
 
 #include <cstddef>
+#include <stdexcept>
+#include <string>
 
 #if defined(__CUDACC__)
 #define STENCIL_INDEX_HD __host__ __device__
@@ -11,6 +13,35 @@
 #endif
 
 namespace stencil {
+
+/// An access outside the array: the host reference engine's answer to a
+/// loop whose margin is smaller than the stencil's halo.
+class AccessError : public std::out_of_range {
+public:
+  explicit AccessError(const std::string &What) : std::out_of_range(What) {}
+};
+
+namespace detail {
+/// Throws AccessError for an access at \p Offsets from point \p Pos of an
+/// array of extents \p N (host code only; kept out of line of ix()).
+[[noreturn]] inline void accessOutside(int Dims, const int *Offsets,
+                                       const std::ptrdiff_t *Pos,
+                                       const std::ptrdiff_t *N) {
+  std::string Off, At, Why;
+  for (int D = 0; D < Dims; ++D) {
+    Off += (D ? "," : "") + std::to_string(Offsets[D]);
+    At += (D ? "," : "") + std::to_string(Pos[D]);
+    const std::ptrdiff_t P = Pos[D] + Offsets[D];
+    if (Why.empty() && (P < 0 || P >= N[D]))
+      Why = std::string(1, "xyzw"[D]) + " = " + std::to_string(P) +
+            " is outside [0, " + std::to_string(N[D]) + ")";
+  }
+  throw AccessError("access idx.ix<" + Off + ">() at point (" + At +
+                    ") reads outside the array (" + Why +
+                    "): the loop's margin is smaller than the stencil's halo "
+                    "(or the extents are not the arrays')");
+}
+} // namespace detail
 
 /// The point a stencil updates, in an array of Dims dimensions whose first
 /// dimension (x) is contiguous. `ix()` is the point's linear index,
@@ -61,6 +92,14 @@ public:
       return ix_;
     } else {
       const int Offsets[] = {Off...};
+#if !defined(__CUDA_ARCH__)
+      // The host reference never reads outside the array, whatever the
+      // loop's margins (generated code does not use Index: it costs them
+      // nothing; device code skips it).
+      for (int D = 0; D < Dims; ++D)
+        if (pos_[D] + Offsets[D] < 0 || pos_[D] + Offsets[D] >= n_[D])
+          detail::accessOutside(Dims, Offsets, pos_, n_);
+#endif
       std::ptrdiff_t Delta = 0;
       for (int D = Dims - 1; D >= 0; --D)
         Delta = Delta * n_[D] + Offsets[D];

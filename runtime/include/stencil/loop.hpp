@@ -15,11 +15,15 @@ namespace stencil {
 template <int Dims, typename Engine> class Loop {
 public:
   /// Per dimension, x first: array extent, margin at the start, margin at the
-  /// end.
+  /// end; integers of any type, each checked in its own type (negative or
+  /// beyond INT_MAX is an error). Every array the stencil gets must have these
+  /// extents: the caller promises it (a pointer cannot tell its size).
   template <typename... Ints> explicit Loop(Ints... Triples) {
     static_assert(sizeof...(Ints) == 3 * Dims,
                   "a loop takes (n, begin margin, end margin) per dimension");
-    const int Values[] = {static_cast<int>(Triples)...};
+    int Values[3 * Dims];
+    int I = 0;
+    ((Values[I] = detail::loopInt(Triples, I % 3, "xyzw"[I / 3]), ++I), ...);
     for (int D = 0; D < Dims; ++D)
       range_[D] = makeLoopRange(Values[3 * D], Values[3 * D + 1],
                                 Values[3 * D + 2], "xyzw"[D]);

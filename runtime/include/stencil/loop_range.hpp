@@ -2,8 +2,10 @@
 #ifndef STENCIL_LOOP_RANGE_HPP
 #define STENCIL_LOOP_RANGE_HPP
 
+#include <climits>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 
 namespace stencil {
 
@@ -15,15 +17,49 @@ struct LoopRange {
 };
 
 /// The seed's (n, margin_begin, margin_end) triple: points [mb, n - me).
+/// The caller promises that every array of the loop has n points per
+/// dimension (x first, contiguous): a raw pointer cannot say how large its
+/// array is. Checked without overflow for any int.
 inline LoopRange makeLoopRange(int N, int MarginBegin, int MarginEnd,
                                char Axis) {
-  if (N <= 0 || MarginBegin < 0 || MarginEnd < 0 || MarginBegin + MarginEnd > N)
+  auto Fail = [&](const std::string &Why) {
     throw std::invalid_argument(std::string("stencil: bad loop range in ") +
                                 Axis + ": n=" + std::to_string(N) +
                                 ", margins " + std::to_string(MarginBegin) +
-                                " and " + std::to_string(MarginEnd));
+                                " and " + std::to_string(MarginEnd) + ": " +
+                                Why);
+  };
+  if (N <= 0)
+    Fail("the extent is not positive");
+  if (MarginBegin < 0 || MarginEnd < 0)
+    Fail("a margin is negative");
+  if (static_cast<long long>(MarginBegin) + MarginEnd > N)
+    Fail("the margins are wider than the extent");
   return LoopRange{N, MarginBegin, N - MarginEnd};
 }
+
+namespace detail {
+/// A loop's extent or margin as an int, checked in the type it arrived in:
+/// a long long of 2^32 + 10 is an error, not 10.
+template <typename T> int loopInt(T V, int Position, char Axis) {
+  static_assert(std::is_integral_v<T> && !std::is_same_v<T, bool>,
+                "a loop's extents and margins are integers");
+  static const char *const What[] = {"extent", "margin at the start",
+                                     "margin at the end"};
+  const std::string Name =
+      std::string("stencil: loop ") + What[Position] + " in " + Axis + " is ";
+  if constexpr (std::is_signed_v<T>) {
+    if (V < 0)
+      throw std::invalid_argument(Name + std::to_string(V) + ": negative");
+  }
+  if (static_cast<unsigned long long>(V) >
+      static_cast<unsigned long long>(INT_MAX))
+    throw std::invalid_argument(Name + std::to_string(V) + ": more than " +
+                                std::to_string(INT_MAX) +
+                                ", the most a loop dimension can have");
+  return static_cast<int>(V);
+}
+} // namespace detail
 
 } // namespace stencil
 

@@ -9,6 +9,7 @@
 #include <stencil/generated.hpp>
 
 #include <algorithm>
+#include <atomic>
 #include <cctype>
 #include <cmath>
 #include <cstdio>
@@ -19,6 +20,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <set>
 #include <sstream>
@@ -27,6 +29,8 @@
 #include <tuple>
 #include <vector>
 #if defined(__unix__) || defined(__APPLE__)
+#include <cerrno>
+#include <fcntl.h>
 #include <unistd.h>
 #endif
 
@@ -582,9 +586,65 @@ inline std::string defaultCachePath() {
   return "";
 }
 
+namespace detail {
+
+/// \p V as an integer in [Lo, Hi]: false for anything else (a fraction, NaN,
+/// infinity, 1e300), which a cast to int would make undefined behaviour.
+inline bool integerIn(const json::Value *V, double Lo, double Hi, int *Out) {
+  if (!V || V->kind != json::Value::Number || !std::isfinite(V->number) ||
+      V->number != std::floor(V->number) || V->number < Lo || V->number > Hi)
+    return false;
+  *Out = static_cast<int>(V->number);
+  return true;
+}
+
+/// Reads one cache entry into \p C; null, or what is wrong with it. Every
+/// field is checked: the file may have been edited, truncated or written by
+/// anything.
+inline const char *readEntry(const json::Value &E, CacheEntry *C) {
+  if (E.kind != json::Value::Object)
+    return "not an object";
+  struct {
+    const char *key;
+    std::string *to;
+  } const Strings[] = {{"gpu", &C->key.gpu},           {"stencil", &C->key.stencil},
+                       {"irHash", &C->key.irHash},     {"variants", &C->key.variants},
+                       {"extents", &C->key.extents},   {"signature", &C->key.signature},
+                       {"variant", &C->best.variant}};
+  for (const auto &S : Strings) {
+    const json::Value *V = E.get(S.key);
+    if (!V || V->kind != json::Value::String || V->string.size() > 4096)
+      return "a key field is missing, not a string or too long";
+    *S.to = V->string;
+  }
+  if (C->best.variant.empty())
+    return "'variant' is empty";
+  const json::Value *Block = E.get("block");
+  if (!Block || Block->kind != json::Value::Array || Block->array.size() != 3)
+    return "'block' is not three numbers";
+  // Threads per block dimension at most 1024 on every CUDA GPU; the marching
+  // chunk at most chunkValues()' largest.
+  if (!integerIn(&Block->array[0], 1, 1024, &C->best.bx) ||
+      !integerIn(&Block->array[1], 1, 1024, &C->best.by) ||
+      !integerIn(&Block->array[2], 1, 1 << 20, &C->best.bz))
+    return "'block' is not three integers in [1, 1024], [1, 1024], [1, 2^20]";
+  const json::Value *Ms = E.get("ms");
+  if (!Ms || Ms->kind != json::Value::Number || !std::isfinite(Ms->number) || Ms->number < 0 ||
+      Ms->number > 1e9)
+    return "'ms' is not a time in [0, 1e9] ms";
+  C->ms = Ms->number;
+  const json::Value *Calls = E.get("calls");
+  C->calls = 0;
+  if (Calls && !integerIn(Calls, 0, 1e9, &C->calls))
+    return "'calls' is not an integer in [0, 1e9]";
+  return nullptr;
+}
+
+} // namespace detail
+
 /// The entries of the file at \p Path: none if it does not exist; none and
-/// a warning in \p Warnings if it cannot be read as a cache file. Entries
-/// that are malformed are skipped with a warning.
+/// a warning in \p Warnings if it cannot be read as a cache file. Invalid
+/// entries (detail::readEntry) are skipped, with one warning for the file.
 inline std::vector<CacheEntry> readCache(const std::string &Path,
                                          std::vector<std::string> *Warnings) {
   std::vector<CacheEntry> Out;
@@ -597,43 +657,28 @@ inline std::vector<CacheEntry> readCache(const std::string &Path,
   json::Value Root;
   const json::Value *Format = nullptr, *Entries = nullptr;
   if (!json::Parser(Text).parse(&Root) || Root.kind != json::Value::Object ||
-      !(Format = Root.get("format")) || Format->string != cacheFormat() ||
+      !(Format = Root.get("format")) || Format->kind != json::Value::String ||
+      Format->string != cacheFormat() ||
       !(Entries = Root.get("entries")) || Entries->kind != json::Value::Array) {
     Warnings->push_back("tuning cache '" + Path + "' is corrupt or of another format; ignoring it");
     return Out;
   }
-  for (const json::Value &E : Entries->array) {
-    auto Str = [&E](const char *K, std::string *To) {
-      const json::Value *V = E.get(K);
-      if (!V || V->kind != json::Value::String)
-        return false;
-      *To = V->string;
-      return true;
-    };
+  int Invalid = 0;
+  std::string First;
+  for (std::size_t I = 0; I < Entries->array.size(); ++I) {
     CacheEntry C;
-    const json::Value *Block = E.get("block"), *Ms = E.get("ms"), *Calls = E.get("calls");
-    bool Ok = E.kind == json::Value::Object && Str("gpu", &C.key.gpu) &&
-              Str("stencil", &C.key.stencil) && Str("irHash", &C.key.irHash) &&
-              Str("variants", &C.key.variants) && Str("extents", &C.key.extents) &&
-              Str("signature", &C.key.signature) && Str("variant", &C.best.variant) && Block &&
-              Block->kind == json::Value::Array && Block->array.size() == 3 && Ms &&
-              Ms->kind == json::Value::Number;
-    if (Ok) {
-      int *Dst[3] = {&C.best.bx, &C.best.by, &C.best.bz};
-      for (int I = 0; I < 3; ++I) {
-        const json::Value &B = Block->array[I];
-        Ok &= B.kind == json::Value::Number && B.number >= 1 && B.number <= 1e6;
-        *Dst[I] = Ok ? static_cast<int>(B.number) : 0;
-      }
-      C.ms = Ms->number;
-      C.calls = Calls && Calls->kind == json::Value::Number ? static_cast<int>(Calls->number) : 0;
-    }
-    if (!Ok) {
-      Warnings->push_back("tuning cache '" + Path + "' has a malformed entry; ignoring it");
+    if (const char *Why = detail::readEntry(Entries->array[I], &C)) {
+      if (!Invalid++)
+        First = "entry " + std::to_string(I + 1) + ": " + Why;
       continue;
     }
     Out.push_back(C);
   }
+  // One warning per file, however many entries are bad.
+  if (Invalid)
+    Warnings->push_back("tuning cache '" + Path + "': ignoring " + std::to_string(Invalid) +
+                        (Invalid == 1 ? " invalid entry (" : " invalid entries (first: ") +
+                        First + ")");
   return Out;
 }
 
@@ -679,6 +724,14 @@ inline std::string formatCache(const std::vector<CacheEntry> &Entries) {
   return O.str();
 }
 
+namespace detail {
+/// Threads of one process share fcntl locks: they take this mutex as well.
+inline std::mutex &cacheMutex() {
+  static std::mutex M;
+  return M;
+}
+} // namespace detail
+
 /// Writes \p Text to \p Path atomically: a temporary file beside it, then a
 /// rename, so a reader sees the old file or the new one, never a part.
 inline bool writeFileAtomically(const std::string &Path, const std::string &Text,
@@ -692,7 +745,9 @@ inline bool writeFileAtomically(const std::string &Path, const std::string &Text
 #else
   const long Pid = 0;
 #endif
-  std::string Tmp = Path + ".tmp." + std::to_string(Pid);
+  // Unique per process and call: writers never share a temporary file.
+  static std::atomic<unsigned> Serial{0};
+  std::string Tmp = Path + ".tmp." + std::to_string(Pid) + "." + std::to_string(Serial++);
   {
     std::ofstream Out(Tmp, std::ios::binary | std::ios::trunc);
     Out << Text;
@@ -712,10 +767,62 @@ inline bool writeFileAtomically(const std::string &Path, const std::string &Text
   return true;
 }
 
-/// Adds or replaces \p Entry in the cache at \p Path (other entries kept,
-/// corrupt content dropped with a warning).
+/// An exclusive lock on "<Path>.lock" while it lives: the writers of one
+/// cache file, in any process (fcntl, which NFS honours too) and any thread,
+/// take turns. A lock that cannot be taken leaves error() set.
+class CacheLock {
+public:
+  explicit CacheLock(const std::string &Path) : guard_(detail::cacheMutex()) {
+#if defined(__unix__) || defined(__APPLE__)
+    const std::string LockPath = Path + ".lock";
+    fd_ = ::open(LockPath.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    if (fd_ < 0) {
+      error_ = "cannot open '" + LockPath + "': " + std::strerror(errno);
+      return;
+    }
+    struct flock L = {};
+    L.l_type = F_WRLCK;
+    L.l_whence = SEEK_SET;
+    while (::fcntl(fd_, F_SETLKW, &L) == -1) {
+      if (errno == EINTR)
+        continue;
+      error_ = "cannot lock '" + LockPath + "': " + std::strerror(errno);
+      break;
+    }
+#endif
+  }
+  CacheLock(const CacheLock &) = delete;
+  CacheLock &operator=(const CacheLock &) = delete;
+  /// Closing the descriptor releases the lock.
+  ~CacheLock() {
+#if defined(__unix__) || defined(__APPLE__)
+    if (fd_ >= 0)
+      ::close(fd_);
+#endif
+  }
+  const std::string &error() const { return error_; }
+
+private:
+  std::lock_guard<std::mutex> guard_;
+  int fd_ = -1;
+  std::string error_;
+};
+
+/// Adds or replaces \p Entry in the cache at \p Path. Under the cache's lock
+/// it reads the file again, merges (other entries kept, invalid or corrupt
+/// content dropped with a warning) and replaces it atomically, so writers
+/// in several processes at once lose nothing.
 inline bool storeCacheEntry(const std::string &Path, const CacheEntry &Entry,
                             std::vector<std::string> *Warnings) {
+  std::error_code EC;
+  std::filesystem::path P(Path);
+  if (P.has_parent_path())
+    std::filesystem::create_directories(P.parent_path(), EC);
+  CacheLock Lock(Path);
+  if (!Lock.error().empty())
+    Warnings->push_back("tuning cache written without its lock (another process writing at "
+                        "the same time may lose entries): " +
+                        Lock.error());
   std::vector<CacheEntry> Entries = readCache(Path, Warnings);
   Entries.erase(
       std::remove_if(Entries.begin(), Entries.end(),

@@ -1,0 +1,225 @@
+// RuntimeTest.cpp - the loops and engines under bad input: margins narrower
+// than a stencil's halo, extents that do not fit an int, null arrays. The
+// host reference must throw before it reads outside an array (this file also
+// runs under AddressSanitizer, host engine only); the generated engines
+// refuse to launch.
+#include "runtime_stencils.hpp"
+
+#include <stencil/dsl.hpp>
+
+#include <gtest/gtest.h>
+
+#include <climits>
+#include <cstring>
+#include <initializer_list>
+#include <string>
+#include <vector>
+
+using namespace stencil;
+
+namespace {
+
+/// Expects \p F to throw an \p E whose text contains every one of \p Parts.
+template <typename E, typename Fn>
+void expectError(Fn F, std::initializer_list<const char *> Parts) {
+  try {
+    F();
+  } catch (const E &Error) {
+    const std::string What = Error.what();
+    for (const char *P : Parts)
+      EXPECT_NE(What.find(P), std::string::npos)
+          << "'" << P << "' not in: " << What;
+    return;
+  }
+  ADD_FAILURE() << "no exception";
+}
+
+constexpr int N = 12;
+
+struct Arrays {
+  std::vector<float> f, fn;
+  Arrays() : f(N * N * N), fn(N * N * N, -1.0f) {
+    for (std::size_t I = 0; I < f.size(); ++I)
+      f[I] = static_cast<float>(I % 17) * 0.25f;
+  }
+};
+
+/// Margins per dimension and side, x first.
+struct Margins {
+  int m[3][2];
+};
+
+template <typename Engine> Loop3D<Engine> loopWith(const Margins &M) {
+  return Loop3D<Engine>(N, M.m[0][0], M.m[0][1], N, M.m[1][0], M.m[1][1], N,
+                        M.m[2][0], M.m[2][1]);
+}
+
+// Radius2's halo is x:2/2 y:1/1 z:2/0; each case is one side short.
+struct ShortSide {
+  Margins margins;
+  const char *access; // the host engine's first access outside
+  const char *where;  // which coordinate falls outside
+  const char *side;   // the generated engines' message
+};
+const ShortSide ShortSides[] = {
+    {{{{1, 2}, {1, 1}, {2, 0}}},
+     "idx.ix<-2,0,0>()",
+     "x = -1",
+     "2 points at the start of x but the margin there is 1"},
+    {{{{2, 1}, {1, 1}, {2, 0}}},
+     "idx.ix<2,0,0>()",
+     "x = 12",
+     "2 points at the end of x but the margin there is 1"},
+    {{{{2, 2}, {0, 1}, {2, 0}}},
+     "idx.ix<0,-1,0>()",
+     "y = -1",
+     "1 point at the start of y but the margin there is 0"},
+    {{{{2, 2}, {1, 0}, {2, 0}}},
+     "idx.ix<0,1,0>()",
+     "y = 12",
+     "1 point at the end of y but the margin there is 0"},
+    {{{{2, 2}, {1, 1}, {1, 0}}},
+     "idx.ix<0,0,-2>()",
+     "z = -1",
+     "2 points at the start of z but the margin there is 1"},
+};
+const Margins Exact = {{{2, 2}, {1, 1}, {2, 0}}};
+
+float expectedAt(const std::vector<float> &F, int I, int J, int K) {
+  auto At = [&](int X, int Y, int Z) { return F[(Z * N + Y) * N + X]; };
+  return 0.5f * At(I, J, K) + At(I - 2, J, K) + 2.0f * At(I + 2, J, K) +
+         3.0f * At(I, J - 1, K) + 4.0f * At(I, J + 1, K) +
+         5.0f * At(I, J, K - 2);
+}
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// The host reference engine
+//===----------------------------------------------------------------------===//
+
+TEST(HostEngine, MarginNarrowerThanHaloThrowsBeforeReading) {
+  for (const ShortSide &S : ShortSides) {
+    SCOPED_TRACE(S.side);
+    Arrays A;
+    auto Loop = loopWith<HostLoopEngine3D>(S.margins);
+    expectError<AccessError>(
+        [&] { Loop.run(Radius2(), 0.5f, A.f.data(), A.fn.data()); },
+        {"stencil 'Radius2'", S.access, S.where, "outside the array",
+         "margin is smaller than the stencil's halo"});
+  }
+}
+
+TEST(HostEngine, ExactMarginsRun) {
+  Arrays A;
+  loopWith<HostLoopEngine3D>(Exact).run(Radius2(), 0.5f, A.f.data(),
+                                        A.fn.data());
+  EXPECT_EQ(A.fn[(2 * N + 1) * N + 2], expectedAt(A.f, 2, 1, 2));
+  EXPECT_EQ(A.fn[(11 * N + 10) * N + 9], expectedAt(A.f, 9, 10, 11));
+  EXPECT_EQ(A.fn[(1 * N + 1) * N + 2], -1.0f) << "outside the loop's range";
+}
+
+TEST(HostEngine, NullArrayIsRefused) {
+  Arrays A;
+  const float *NoInput = nullptr;
+  float *NoOutput = nullptr;
+  auto Loop = loopWith<HostLoopEngine3D>(Exact);
+  expectError<std::invalid_argument>(
+      [&] { Loop.run(Radius2(), 0.5f, NoInput, A.fn.data()); },
+      {"stencil 'Radius2'", "argument 2", "is null"});
+  expectError<std::invalid_argument>(
+      [&] { Loop.run(Radius2(), 0.5f, A.f.data(), NoOutput); },
+      {"argument 3", "is null"});
+}
+
+//===----------------------------------------------------------------------===//
+// Loop extents and margins
+//===----------------------------------------------------------------------===//
+
+TEST(LoopRange, ExtentsAreCheckedInTheTypeTheyArriveIn) {
+  using L = Loop3D<HostLoopEngine3D>;
+  // 2^32 + 10 would become 10 as an int.
+  expectError<std::invalid_argument>(
+      [] { L(4294967306LL, 2, 2, N, 1, 1, N, 2, 0); },
+      {"loop extent in x is 4294967306", "more than 2147483647"});
+  expectError<std::invalid_argument>(
+      [] { L(N, 2, 2, std::size_t(4294967306ull), 1, 1, N, 2, 0); },
+      {"loop extent in y is 4294967306"});
+  expectError<std::invalid_argument>(
+      [] { L(N, 2, 2, N, 1, 1, N, 2, -1LL); },
+      {"loop margin at the end in z is -1: negative"});
+  expectError<std::invalid_argument>(
+      [] { L(N, LLONG_MIN, 2, N, 1, 1, N, 2, 0); },
+      {"margin at the start in x", "negative"});
+  expectError<std::invalid_argument>(
+      [] { L(N, 2, 2, N, 1, 1, N, 2, ULLONG_MAX); },
+      {"margin at the end in z is 18446744073709551615"});
+  // Margins whose sum overflows an int.
+  expectError<std::invalid_argument>(
+      [] { L(N, INT_MAX, INT_MAX, N, 1, 1, N, 2, 0); },
+      {"bad loop range in x", "wider than the extent"});
+  expectError<std::invalid_argument>(
+      [] { L(N, 2, 2, N, 1, 1, N, 7, 6); },
+      {"bad loop range in z", "wider than the extent"});
+  expectError<std::invalid_argument>([] { L(0, 0, 0, N, 1, 1, N, 2, 0); },
+                                     {"bad loop range in x", "not positive"});
+  // Any integer type that holds the value is fine.
+  L Ok(static_cast<unsigned short>(N), 2L, 2ULL, static_cast<long long>(N),
+       '\1', 1u, N, 2, 0);
+  EXPECT_EQ(Ok.ranges()[1].begin, 1);
+  EXPECT_EQ(Ok.ranges()[2].end, N);
+  L Big(INT_MAX, 0, INT_MAX, 1, 0, 0, 1, 0, 0);
+  EXPECT_EQ(Big.ranges()[0].end, 0);
+}
+
+//===----------------------------------------------------------------------===//
+// stencilc's generated OpenMP code
+//===----------------------------------------------------------------------===//
+
+#if !defined(STENCILC_RUNTIME_TEST_HOST_ONLY)
+
+TEST(OpenMPEngine, MarginNarrowerThanHaloIsRefused) {
+  for (const ShortSide &S : ShortSides) {
+    SCOPED_TRACE(S.side);
+    Arrays A;
+    const std::vector<float> Before = A.fn;
+    auto Loop = loopWith<OpenMPLoopEngine3D>(S.margins);
+    expectError<std::runtime_error>(
+        [&] { Loop.run(Radius2(), 0.5f, A.f.data(), A.fn.data()); },
+        {"Radius2 (openmp): its halo is ", S.side,
+         "the loop's margins must be at least"});
+    EXPECT_TRUE(A.fn == Before) << "nothing launched";
+  }
+}
+
+TEST(OpenMPEngine, ExactMarginsMatchTheHost) {
+  Arrays Host, Omp;
+  loopWith<HostLoopEngine3D>(Exact).run(Radius2(), 0.5f, Host.f.data(),
+                                        Host.fn.data());
+  loopWith<OpenMPLoopEngine3D>(Exact).run(Radius2(), 0.5f, Omp.f.data(),
+                                          Omp.fn.data());
+  EXPECT_EQ(std::memcmp(Host.fn.data(), Omp.fn.data(),
+                        Host.fn.size() * sizeof(float)),
+            0);
+  // A stencil of halo 0 needs no margin.
+  std::vector<double> F(N * N, 3.0), G(N * N, 0.0);
+  Loop2D<OpenMPLoopEngine2D>(N, 0, 0, N, 0, 0)
+      .run(Copy2d(), F.data(), G.data());
+  EXPECT_TRUE(F == G);
+}
+
+TEST(OpenMPEngine, NullArrayIsRefused) {
+  Arrays A;
+  const float *NoInput = nullptr;
+  float *NoOutput = nullptr;
+  auto Loop = loopWith<OpenMPLoopEngine3D>(Exact);
+  expectError<std::runtime_error>(
+      [&] { Loop.run(Radius2(), 0.5f, NoInput, A.fn.data()); },
+      {"Radius2 (openmp): argument 2 (after the index; an array of float "
+       "const*) is null"});
+  expectError<std::runtime_error>(
+      [&] { Loop.run(Radius2(), 0.5f, A.f.data(), NoOutput); },
+      {"argument 3 (after the index; an array of float*) is null"});
+}
+
+#endif
