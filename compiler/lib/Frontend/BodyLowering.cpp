@@ -1297,7 +1297,11 @@ ExprRef BodyLowering::inlineHelper(const CallExpr *E, const FunctionDecl *Def,
     Result = localRef(Local, E->getSourceRange());
   }
   Frames.push_back(std::move(Callee));
-  lowerTail(Def->getBody(), Body);
+  if (const auto *Try = dyn_cast<CXXTryStmt>(Def->getBody()))
+    error(DiagId::err_function_try_block, Try->getSourceRange(),
+          {Def->getQualifiedNameAsString()});
+  else
+    lowerTail(Def->getBody(), Body);
   Frames.pop_back();
   Out.insert(Out.end(), Body.begin(), Body.end());
   return Result;

@@ -15,7 +15,7 @@ STENCIL_KERNEL void signedOverflow(const stencil::Index3D &idx, const float *f, 
 // The step after the last trip overflows too: C++ still executes it.
 STENCIL_KERNEL void lastStepOverflows(const stencil::Index3D &idx, const float *f, float *fn) {
   float s = 0.0f;
-  for (long m = 9223372036854775800L; m != 9223372036854775806L; m += 3) // expected-error {{loop variable 'm' of type 'long' overflows in the step from 9223372036854775806}}
+  for (long m = 9223372036854775800L; m < 9223372036854775807L; m += 3) // expected-error {{loop variable 'm' of type 'long' overflows in the step from 9223372036854775806}}
     s += f[idx.ix()];
   fn[idx.ix()] = s;
 }
