@@ -45,10 +45,10 @@ constexpr std::uint64_t MaxLoopTrips = std::uint64_t(1) << 20;
 constexpr std::int64_t MaxOffset = std::int64_t(1) << 20;
 /// Nesting of expressions, statements and inlined helpers: every stage
 /// walks the IR recursively.
-constexpr unsigned MaxNestingDepth = 1000;
+constexpr unsigned MaxNestingDepth = 2000;
 /// Source nodes lowered for one stencil, helpers inlined (each inlined copy
 /// counts): inlining can grow exponentially with the helper call depth.
-constexpr std::uint64_t MaxLoweredNodes = 1000000;
+constexpr std::uint64_t MaxLoweredNodes = 200000;
 
 /// What a variable of the source stands for in the IR.
 struct Binding {
@@ -695,6 +695,13 @@ void BodyLowering::lowerIf(const IfStmt *If, StmtList &Out, bool TailReturn) {
   };
   StmtRef Then = Branch(If->getThen());
   StmtRef Else = If->getElse() ? Branch(If->getElse()) : nullptr;
+  // `else if` stays a chain (an if as the else branch), not an if nested in
+  // a block one level deeper per branch: printers and later stages would
+  // otherwise indent and recurse once per branch.
+  if (const auto *B = dyn_cast_or_null<ir::BlockStmt>(Else.get());
+      B && isa<IfStmt>(If->getElse()) && B->Body.size() == 1 &&
+      isa<ir::IfStmt>(B->Body.front().get()))
+    Else = B->Body.front();
   if (!Cond)
     return;
   Target.push_back(std::make_shared<ir::IfStmt>(
