@@ -22,8 +22,8 @@
 #include "llvm/ADT/APSInt.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
-#include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
 #include <algorithm>
 #include <limits>
@@ -111,8 +111,8 @@ private:
   std::optional<ir::Type> typeOf(const Expr *E);
   std::optional<Binding> lookup(const Expr *E);
   std::optional<ir::Offset> ixOffsets(const Expr *Index,
-                                      const std::string &Array,
-                                      unsigned &Count, bool &OutOfRange);
+                                      const std::string &Array, unsigned &Count,
+                                      bool &OutOfRange);
   std::optional<unsigned> loopCounter(const ForStmt *For, const VarDecl *Var,
                                       const BinaryOperator *Cond,
                                       std::int64_t &Begin, std::int64_t &Step,
@@ -247,8 +247,7 @@ bool BodyLowering::enter(const Stmt *St) {
     return false;
   if (Depth > MaxNestingDepth) {
     OverLimit = true;
-    error(DiagId::err_nesting_too_deep, St,
-          {std::to_string(MaxNestingDepth)});
+    error(DiagId::err_nesting_too_deep, St, {std::to_string(MaxNestingDepth)});
     return false;
   }
   if (++Lowered > MaxLoweredNodes) {
@@ -332,7 +331,8 @@ BodyLowering::arrayAccess(const ArraySubscriptExpr *E) {
   const std::string &Name = S.Params[Array->Id].Name;
   unsigned Count = 0;
   bool OutOfRange = false;
-  std::optional<ir::Offset> Off = ixOffsets(E->getIdx(), Name, Count, OutOfRange);
+  std::optional<ir::Offset> Off =
+      ixOffsets(E->getIdx(), Name, Count, OutOfRange);
   if (OutOfRange)
     return std::nullopt;
   if (!Off) {
@@ -547,8 +547,7 @@ BodyLowering::loopCounter(const ForStmt *For, const VarDecl *Var,
   std::optional<ir::Type> IRTy = stencilc::frontend::toScalarType(VarTy);
   if (!IRTy || !IRTy->isInteger()) {
     error(DiagId::err_loop_var_type, Var->getSourceRange(),
-          {Var->getNameAsString(),
-           VarTy.getAsString(Ctx.getPrintingPolicy())});
+          {Var->getNameAsString(), VarTy.getAsString(Ctx.getPrintingPolicy())});
     return std::nullopt;
   }
   Expr::EvalResult BeginV, EndV, StepV;
@@ -622,8 +621,7 @@ BodyLowering::loopCounter(const ForStmt *For, const VarDecl *Var,
   }
   while (Continues(V)) {
     if (++Count > MaxLoopTrips) {
-      error(DiagId::err_loop_trip_limit, For,
-            {std::to_string(MaxLoopTrips)});
+      error(DiagId::err_loop_trip_limit, For, {std::to_string(MaxLoopTrips)});
       return std::nullopt;
     }
     // C++ evaluates the step after every trip, the last one included.
@@ -646,8 +644,8 @@ BodyLowering::loopCounter(const ForStmt *For, const VarDecl *Var,
       Diff = D;
     if (Overflow || *Diff != D) {
       error(DiagId::err_loop_var_overflow, For->getInc(),
-            {Var->getNameAsString(),
-             VarTy.getAsString(Ctx.getPrintingPolicy()), llvm::toString(V, 10)});
+            {Var->getNameAsString(), VarTy.getAsString(Ctx.getPrintingPolicy()),
+             llvm::toString(V, 10)});
       return std::nullopt;
     }
     V = Next;

@@ -17,9 +17,7 @@ LOOP_STENCIL(unsignedBigStep, (unsigned m = 0; m < 3000000000u; m += 1000000000u
 // CHECK-LABEL: "name": "unsignedBigStep",
 // CHECK: for m = 0 step 1000000000 trips 3\n
 
-// 0, 1e9 (< 3e9 in unsigned), then 2e9, 3e9-ish wrap below: exact count.
-// 4294967295 + 1 wraps to 0: 0 < 3 holds again? No: the counter starts at
-// 4294967290 and wraps through 0, 1, 2 before 3 ends it.
+// 4294967290 ... 4294967295, then wraps to 0, 1, 2; 3 ends it: 9 trips.
 LOOP_STENCIL(unsignedWrap, (unsigned m = 4294967290u; m != 3u; ++m))
 // CHECK-LABEL: "name": "unsignedWrap",
 // CHECK: for m = 4294967290 step 1 trips 9\n
@@ -49,14 +47,12 @@ LOOP_STENCIL(signedDownUnsignedBound, (int m = 2; m < 10u; --m))
 // CHECK-LABEL: "name": "signedDownUnsignedBound",
 // CHECK: for m = 2 step -1 trips 3\n
 
-// A step that overshoots the bound: 0 only (the old count said 1 too, but
-// 0 < 10, then 7 < 10, then 14: 2 trips with step 7).
+// A step that overshoots the bound: 0 and 7 pass, 14 ends it.
 LOOP_STENCIL(overshoot, (int m = 0; m < 10; m += 7))
 // CHECK-LABEL: "name": "overshoot",
 // CHECK: for m = 0 step 7 trips 2\n
 
-// `!=` that is never hit exactly by a signed counter would overflow; one
-// that is hit works.
+// `!=` hit exactly: 10, 7, 4, 1; -2 ends it.
 LOOP_STENCIL(notEqual, (int m = 10; m != -2; m -= 3))
 // CHECK-LABEL: "name": "notEqual",
 // CHECK: for m = 10 step -3 trips 4\n
