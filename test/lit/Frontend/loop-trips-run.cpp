@@ -35,6 +35,12 @@ void loops(const stencil::Index2D &idx, const unsigned long *in, unsigned long *
     h = h * 31ul + static_cast<unsigned long>(m);
   for (long m = 9223372036854775800L; m != 9223372036854775806L; m += 3)
     h = h * 31ul + static_cast<unsigned long>(m);
+  for (unsigned m = 0; m < 3u; m += 1000000000u)
+    h = h * 31ul + m;
+  for (unsigned m = 0; m < 10; m += 4294967297ul)
+    h = h * 31ul + m;
+  for (int m = 0; m < 10; m += 4294967297L)
+    h = h * 31ul + static_cast<unsigned long>(m);
   out[idx.ix()] = h;
 }
 

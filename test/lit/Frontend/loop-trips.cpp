@@ -17,6 +17,21 @@ LOOP_STENCIL(unsignedBigStep, (unsigned m = 0; m < 3000000000u; m += 1000000000u
 // CHECK-LABEL: "name": "unsignedBigStep",
 // CHECK: for m = 0 step 1000000000 trips 3\n
 
+// The example: 0 passes, 1000000000 does not: 1 trip (not 0).
+LOOP_STENCIL(unsignedSmallBound, (unsigned m = 0; m < 3u; m += 1000000000u))
+// CHECK-LABEL: "name": "unsignedSmallBound",
+// CHECK: for m = 0 step 1 trips 1\n
+
+// A step wider than the counter's type: computed in unsigned long, then
+// converted back to unsigned, 4294967297 adds 1: 10 trips (the old count
+// said 1).
+LOOP_STENCIL(widerStep, (unsigned m = 0; m < 10; m += 4294967297ul))
+// CHECK-LABEL: "name": "widerStep",
+// CHECK: for m = 0 step 1 trips 10\n
+LOOP_STENCIL(widerStepSigned, (int m = 0; m < 10; m += 4294967297L))
+// CHECK-LABEL: "name": "widerStepSigned",
+// CHECK: for m = 0 step 1 trips 10\n
+
 // 4294967290 ... 4294967295, then wraps to 0, 1, 2; 3 ends it: 9 trips.
 LOOP_STENCIL(unsignedWrap, (unsigned m = 4294967290u; m != 3u; ++m))
 // CHECK-LABEL: "name": "unsignedWrap",
