@@ -613,7 +613,9 @@ BodyLowering::loopCounter(const ForStmt *For, const VarDecl *Var,
   auto Wide = [](const llvm::APSInt &V) { return V.extend(128); };
   const llvm::APSInt First = convertInt(BeginV.Val.getInt(), VarTy, Ctx);
   llvm::APSInt V = First;
-  std::optional<llvm::APInt> Diff; // the step in the counter's type
+  std::optional<llvm::APInt> Diff; // the exact step (in 128 bits)
+  llvm::APInt DiffInType;          // the step in the counter's width
+  bool DiffFits = false;
   std::uint64_t Count = 0;
   if (Delta.isZero() && Continues(V)) {
     error(DiagId::err_loop_trip_limit, For, {std::to_string(MaxLoopTrips)});
@@ -636,13 +638,27 @@ BodyLowering::loopCounter(const ForStmt *For, const VarDecl *Var,
     llvm::APSInt Next = convertInt(R, VarTy, Ctx);
     // The generated loop steps by one constant in the counter's own type:
     // a signed counter must move by exactly that step without wrapping.
-    llvm::APInt D = static_cast<const llvm::APInt &>(Wide(Next)) -
-                    static_cast<const llvm::APInt &>(Wide(V));
-    if (!Signed)
-      D = D.trunc(Width).sext(128); // modulo 2^Width
-    if (!Diff)
+    if (!Diff) {
+      // The exact step, once; later steps are checked in the counter's own
+      // width (no wide arithmetic in this loop of up to 2^20 trips).
+      llvm::APInt D = static_cast<const llvm::APInt &>(Wide(Next)) -
+                      static_cast<const llvm::APInt &>(Wide(V));
+      if (!Signed)
+        D = D.trunc(Width).sext(128); // modulo 2^Width
       Diff = D;
-    if (Overflow || *Diff != D) {
+      DiffFits = D.isSignedIntN(Width);
+      DiffInType = D.trunc(Width);
+    }
+    if (Signed) {
+      // A step that does not fit the type moves a signed counter only once
+      // without leaving its range (or wraps it): the second one is an error.
+      bool Wraps = false;
+      if (DiffFits)
+        Overflow |= V.sadd_ov(DiffInType, Wraps) != Next || Wraps;
+      else
+        Overflow |= Count > 1;
+    }
+    if (Overflow) {
       error(DiagId::err_loop_var_overflow, For->getInc(),
             {Var->getNameAsString(), VarTy.getAsString(Ctx.getPrintingPolicy()),
              llvm::toString(V, 10)});
