@@ -1,6 +1,7 @@
 //===- IRPrinter.cpp - Textual form of the IR -----------------------------===//
 #include "stencilc/IR/IRPrinter.h"
 #include "llvm/Support/Casting.h"
+#include <cstdint>
 #include <cstdio>
 
 using namespace stencilc::ir;
@@ -172,9 +173,14 @@ static void appendStmt(std::string &Out, const Stencil &S, const Stmt &St,
   case StmtKind::For: {
     const auto *F = cast<ForStmt>(&St);
     Pad();
-    Out += "for " + S.Locals[F->Var].Name + " = " + std::to_string(F->Begin) +
-           " step " + std::to_string(F->Step) + " trips " +
-           std::to_string(F->TripCount) + "\n";
+    // An unsigned counter's start is stored as its bit pattern.
+    std::string Begin =
+        S.Locals[F->Var].Ty.isSigned()
+            ? std::to_string(F->Begin)
+            : std::to_string(static_cast<std::uint64_t>(F->Begin));
+    Out += "for " + S.Locals[F->Var].Name + " = " + Begin + " step " +
+           std::to_string(F->Step) + " trips " + std::to_string(F->TripCount) +
+           "\n";
     appendStmt(Out, S, *F->Body, Indent + 2);
     return;
   }

@@ -81,7 +81,7 @@ LOOP_STENCIL(longNearMax, (long m = 9223372036854775800L; m != 92233720368547758
 // uint64_t beyond INT64_MAX, wrapping through zero.
 LOOP_STENCIL(ulongWrap, (unsigned long m = 18446744073709551614ul; m != 2; ++m))
 // CHECK-LABEL: "name": "ulongWrap",
-// CHECK: for m = -2 step 1 trips 4\n
+// CHECK: for m = 18446744073709551614 step 1 trips 4\n
 
 // int counter stepped by an unsigned constant: computed in unsigned and
 // converted back; 4294967295u is -1 in the counter's type.
