@@ -390,8 +390,13 @@ void StmtPrinter::printFor(const ir::ForStmt &F) {
     Step = fmt::format("{} -= {}", Var, Literal(-F.Step));
   else
     Step = fmt::format("{} += {}", Var, Literal(F.Step));
-  if (!Hooks.loopPragma().empty())
+  // Full unrolling of a long loop (up to 2^20 trips are accepted) makes
+  // nvcc run for tens of seconds and emit megabytes: unroll those by 4.
+  constexpr std::int64_t MaxFullUnroll = 64;
+  if (!Hooks.loopPragma().empty() && F.TripCount <= MaxFullUnroll)
     W.line("{}", Hooks.loopPragma());
+  else if (!Hooks.loopPragma().empty())
+    W.line("{} 4", Hooks.loopPragma());
   W.open(fmt::format("for ({} {} = {}; {}; {}) {{", Ty.cppName(), Var,
                      Literal(F.Begin), Cond, Step));
   printInner(*F.Body);

@@ -19,9 +19,14 @@
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/Stmt.h"
 #include "clang/AST/StmtCXX.h"
+#include "llvm/ADT/APSInt.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
+#include <algorithm>
+#include <limits>
 
 using namespace clang;
 using namespace stencilc;
@@ -29,6 +34,21 @@ using stencilc::ir::ExprRef;
 using stencilc::ir::StmtRef;
 
 namespace {
+
+/// Limits that keep lowering and every later stage fast and within the
+/// default 8 MB stack on hostile input (documented in docs/dsl-reference.md).
+/// Iterations of one loop: the trip count is found by running the loop's
+/// counter exactly as C++ does, so it must be bounded.
+constexpr std::uint64_t MaxLoopTrips = std::uint64_t(1) << 20;
+/// |offset| of an access: keeps all offset and halo arithmetic far from
+/// overflow.
+constexpr std::int64_t MaxOffset = std::int64_t(1) << 20;
+/// Nesting of expressions, statements and inlined helpers: every stage
+/// walks the IR recursively.
+constexpr unsigned MaxNestingDepth = 2000;
+/// Source nodes lowered for one stencil, helpers inlined (each inlined copy
+/// counts): inlining can grow exponentially with the helper call depth.
+constexpr std::uint64_t MaxLoweredNodes = 200000;
 
 /// What a variable of the source stands for in the IR.
 struct Binding {
@@ -63,6 +83,7 @@ private:
   // Statements.
   StmtRef lowerBlock(const Stmt *St);
   void lowerStmt(const Stmt *St, StmtList &Out);
+  void lowerStmtKind(const Stmt *St, StmtList &Out);
   void lowerDecl(const VarDecl *VD, StmtList &Out);
   void lowerFor(const ForStmt *For, StmtList &Out);
   void lowerIf(const IfStmt *If, StmtList &Out, bool TailReturn);
@@ -73,10 +94,12 @@ private:
 
   // Expressions: null after reporting an error.
   ExprRef lowerExpr(const Expr *E, StmtList &Out);
+  ExprRef lowerExprKind(const Expr *E, StmtList &Out);
   ExprRef lowerCast(const CastExpr *E, StmtList &Out);
   ExprRef lowerDeclRef(const DeclRefExpr *E);
   ExprRef lowerUnary(const UnaryOperator *E, StmtList &Out);
   ExprRef lowerBinary(const BinaryOperator *E, StmtList &Out);
+  ExprRef lowerConditional(const ConditionalOperator *E, StmtList &Out);
   ExprRef lowerLoad(const ArraySubscriptExpr *E);
   ExprRef lowerMemberCall(const CXXMemberCallExpr *E);
   ExprRef lowerCall(const CallExpr *E, StmtList &Out);
@@ -87,7 +110,17 @@ private:
   // Pieces.
   std::optional<ir::Type> typeOf(const Expr *E);
   std::optional<Binding> lookup(const Expr *E);
-  std::optional<ir::Offset> ixOffsets(const Expr *Index, unsigned &Count);
+  std::optional<ir::Offset> ixOffsets(const Expr *Index,
+                                      const std::string &Array, unsigned &Count,
+                                      bool &OutOfRange);
+  std::optional<unsigned> loopCounter(const ForStmt *For, const VarDecl *Var,
+                                      const BinaryOperator *Cond,
+                                      std::int64_t &Begin, std::int64_t &Step,
+                                      std::int64_t &Trips);
+  /// Counts one more nested construct; false (after one report) once the
+  /// limits on nesting or size are exceeded.
+  bool enter(const Stmt *St);
+  void leave() { --Depth; }
   std::optional<std::pair<unsigned, ir::Offset>>
   arrayAccess(const ArraySubscriptExpr *E);
   unsigned addLocal(llvm::StringRef Name, ir::Type Ty);
@@ -103,12 +136,17 @@ private:
   DiagnosticSink &Diags;
   std::vector<Frame> Frames;
   llvm::StringSet<> LocalNames;
+  /// The next suffix to try per base name, so that thousands of inlined
+  /// copies of one helper get unique names in linear time.
+  llvm::StringMap<unsigned> NextSuffix;
   /// Locals whose declaration was rejected: their uses report nothing more.
   llvm::DenseSet<const VarDecl *> Rejected;
-  /// > 0 while lowering an operand that C++ evaluates only conditionally
-  /// (?: branches, right side of && and ||). Inlined helpers are hoisted
-  /// out of it, which is only correct when they write no array.
-  unsigned ConditionalDepth = 0;
+  /// Locals whose initialiser is being lowered (`float t = half(t);`).
+  llvm::DenseSet<const VarDecl *> Initialising;
+  unsigned Depth = 0;
+  std::uint64_t Lowered = 0;
+  /// Set once a limit of enter() is exceeded: lowering stops everywhere.
+  bool OverLimit = false;
   bool Failed = false;
 };
 
@@ -133,6 +171,11 @@ bool BodyLowering::run(const FunctionDecl *FD) {
     frame().Vars[FD->getParamDecl(I)] = {Kind, I};
   }
   StmtList Body;
+  if (const auto *Try = dyn_cast_or_null<CXXTryStmt>(FD->getBody())) {
+    error(DiagId::err_function_try_block, Try->getSourceRange(),
+          {FD->getQualifiedNameAsString()});
+    return false;
+  }
   const auto *CS = cast<CompoundStmt>(FD->getBody());
   for (const Stmt *Child : CS->body()) {
     // A bare `return;` ends the stencil; only at the end is it harmless.
@@ -186,12 +229,34 @@ unsigned BodyLowering::addLocal(llvm::StringRef Name, ir::Type Ty) {
         return true;
     return false;
   };
-  for (unsigned Suffix = 1; Taken(Unique); ++Suffix)
-    Unique = (Name.empty() ? std::string("tmp") : Name.str()) + "_" +
-             std::to_string(Suffix);
+  if (Taken(Unique)) {
+    std::string Base = Unique;
+    unsigned &Suffix = NextSuffix[Base];
+    do
+      Unique = Base + "_" + std::to_string(++Suffix);
+    while (Taken(Unique));
+  }
   LocalNames.insert(Unique);
   S.Locals.push_back({Unique, Ty});
   return static_cast<unsigned>(S.Locals.size() - 1);
+}
+
+bool BodyLowering::enter(const Stmt *St) {
+  ++Depth;
+  if (OverLimit)
+    return false;
+  if (Depth > MaxNestingDepth) {
+    OverLimit = true;
+    error(DiagId::err_nesting_too_deep, St, {std::to_string(MaxNestingDepth)});
+    return false;
+  }
+  if (++Lowered > MaxLoweredNodes) {
+    OverLimit = true;
+    error(DiagId::err_stencil_too_large, St,
+          {S.Name, std::to_string(MaxLoweredNodes)});
+    return false;
+  }
+  return true;
 }
 
 ExprRef BodyLowering::castTo(ir::Type Ty, ExprRef E, clang::SourceRange R) {
@@ -201,7 +266,9 @@ ExprRef BodyLowering::castTo(ir::Type Ty, ExprRef E, clang::SourceRange R) {
 }
 
 std::optional<ir::Offset> BodyLowering::ixOffsets(const Expr *Index,
-                                                  unsigned &Count) {
+                                                  const std::string &Array,
+                                                  unsigned &Count,
+                                                  bool &OutOfRange) {
   const auto *Call = dyn_cast<CXXMemberCallExpr>(Index->IgnoreParenImpCasts());
   if (!Call || !Call->getMethodDecl() ||
       Call->getMethodDecl()->getName() != "ix")
@@ -213,9 +280,23 @@ std::optional<ir::Offset> BodyLowering::ixOffsets(const Expr *Index,
   Count = 0;
   const TemplateArgumentList *Args =
       Call->getMethodDecl()->getTemplateSpecializationArgs();
+  OutOfRange = false;
+  const llvm::APSInt Limit(llvm::APInt(64, MaxOffset), /*isUnsigned=*/false);
   auto Add = [&](const TemplateArgument &A) {
-    if (A.getKind() == TemplateArgument::Integral && Count < ir::MaxDims)
-      Off[Count] = static_cast<int>(A.getAsIntegral().getSExtValue());
+    if (A.getKind() == TemplateArgument::Integral && Count < ir::MaxDims) {
+      // Checked before narrowing: the argument may be any integer type.
+      const llvm::APSInt V = A.getAsIntegral();
+      if (llvm::APSInt::compareValues(V, Limit) > 0 ||
+          llvm::APSInt::compareValues(V, -Limit) < 0) {
+        if (!OutOfRange)
+          error(DiagId::err_offset_too_large, Index,
+                {Array, std::to_string(Count + 1), llvm::toString(V, 10),
+                 std::to_string(MaxOffset)});
+        OutOfRange = true;
+      } else {
+        Off[Count] = static_cast<int>(V.getExtValue());
+      }
+    }
     ++Count;
   };
   if (Args)
@@ -249,7 +330,11 @@ BodyLowering::arrayAccess(const ArraySubscriptExpr *E) {
   }
   const std::string &Name = S.Params[Array->Id].Name;
   unsigned Count = 0;
-  std::optional<ir::Offset> Off = ixOffsets(E->getIdx(), Count);
+  bool OutOfRange = false;
+  std::optional<ir::Offset> Off =
+      ixOffsets(E->getIdx(), Name, Count, OutOfRange);
+  if (OutOfRange)
+    return std::nullopt;
   if (!Off) {
     error(DiagId::err_non_constant_offset, E->getIdx(), {Name});
     return std::nullopt;
@@ -276,6 +361,12 @@ StmtRef BodyLowering::lowerBlock(const Stmt *St) {
 }
 
 void BodyLowering::lowerStmt(const Stmt *St, StmtList &Out) {
+  if (enter(St))
+    lowerStmtKind(St, Out);
+  leave();
+}
+
+void BodyLowering::lowerStmtKind(const Stmt *St, StmtList &Out) {
   if (const auto *CS = dyn_cast<CompoundStmt>(St)) {
     Out.push_back(lowerBlock(CS));
     return;
@@ -320,6 +411,8 @@ void BodyLowering::lowerStmt(const Stmt *St, StmtList &Out) {
     What = "'switch'";
   else if (isa<GotoStmt>(St))
     What = "'goto'";
+  else if (isa<CXXTryStmt>(St))
+    What = "'try'";
   error(DiagId::err_unsupported_stmt, St, {What});
 }
 
@@ -358,7 +451,11 @@ void BodyLowering::lowerDecl(const VarDecl *VD, StmtList &Out) {
       InitE = List->getNumInits() ? List->getInit(0) : nullptr;
     }
     if (InitE) {
+      // C++ lets the initialiser name the variable (reading it is undefined);
+      // the generated code could not even declare it in that order.
+      Initialising.insert(VD);
       Init = castTo(*Ty, lowerExpr(InitE, Out), InitE->getSourceRange());
+      Initialising.erase(VD);
       if (!Init)
         return;
     } else {
@@ -370,109 +467,224 @@ void BodyLowering::lowerDecl(const VarDecl *VD, StmtList &Out) {
       Local, std::move(Init), toIRRange(VD->getSourceRange())));
 }
 
-/// Reports the first assignment to \p Var inside \p St.
+/// The first assignment to \p Var inside \p St, in source order. A
+/// worklist, not recursion: bodies may nest very deep.
 static const Stmt *findWriteTo(const Stmt *St, const VarDecl *Var) {
-  if (!St)
-    return nullptr;
   auto IsVar = [&](const Expr *E) {
     const auto *Ref = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
     return Ref && Ref->getDecl() == Var;
   };
-  if (const auto *BO = dyn_cast<BinaryOperator>(St);
-      BO && BO->isAssignmentOp() && IsVar(BO->getLHS()))
-    return St;
-  if (const auto *UO = dyn_cast<UnaryOperator>(St);
-      UO && UO->isIncrementDecrementOp() && IsVar(UO->getSubExpr()))
-    return St;
-  for (const Stmt *Child : St->children())
-    if (const Stmt *W = findWriteTo(Child, Var))
-      return W;
+  llvm::SmallVector<const Stmt *, 32> Work;
+  if (St)
+    Work.push_back(St);
+  while (!Work.empty()) {
+    St = Work.pop_back_val();
+    if (const auto *BO = dyn_cast<BinaryOperator>(St);
+        BO && BO->isAssignmentOp() && IsVar(BO->getLHS()))
+      return St;
+    if (const auto *UO = dyn_cast<UnaryOperator>(St);
+        UO && UO->isIncrementDecrementOp() && IsVar(UO->getSubExpr()))
+      return St;
+    size_t First = Work.size();
+    for (const Stmt *Child : St->children())
+      if (Child)
+        Work.push_back(Child);
+    std::reverse(Work.begin() + First, Work.end());
+  }
   return nullptr;
 }
 
 void BodyLowering::lowerFor(const ForStmt *For, StmtList &Out) {
-  auto Fail = [&](const Stmt *At) {
-    error(DiagId::err_loop_trip_count, At ? At : For, {});
-  };
   // for (T v = Begin; v OP End; ++v | --v | v += c | v -= c)
   const auto *Init = dyn_cast_or_null<DeclStmt>(For->getInit());
   const VarDecl *Var = Init && Init->isSingleDecl()
                            ? dyn_cast<VarDecl>(Init->getSingleDecl())
                            : nullptr;
-  Expr::EvalResult BeginV, EndV, StepV;
-  if (!Var || !Var->getInit() || !Var->getType()->isIntegerType() ||
-      !Var->getInit()->EvaluateAsInt(BeginV, Ctx))
-    return Fail(For->getInit());
+  if (!Var || !Var->getInit() || !Var->getType()->isIntegerType()) {
+    error(DiagId::err_loop_trip_count, For->getInit() ? For->getInit() : For,
+          {});
+    return;
+  }
   const auto *Cond = dyn_cast_or_null<BinaryOperator>(
       For->getCond() ? For->getCond()->IgnoreParenImpCasts() : nullptr);
+  std::int64_t Begin = 0, Step = 0, Trips = 0;
+  std::optional<unsigned> Local =
+      loopCounter(For, Var, Cond, Begin, Step, Trips);
+  if (!Local)
+    return;
+  StmtRef Body = lowerBlock(For->getBody());
+  Out.push_back(
+      std::make_shared<ir::ForStmt>(*Local, Begin, Step, Trips, std::move(Body),
+                                    toIRRange(For->getSourceRange())));
+}
+
+/// Converts \p V to the integer type \p T as C++ does (modulo 2^width).
+static llvm::APSInt convertInt(const llvm::APSInt &V, QualType T,
+                               ASTContext &Ctx) {
+  llvm::APSInt R = V.extOrTrunc(Ctx.getIntWidth(T));
+  R.setIsUnsigned(T->isUnsignedIntegerOrEnumerationType());
+  return R;
+}
+
+/// Finds the loop's trip count by running its counter exactly as C++ does,
+/// in the counter's type: the comparison after C++'s conversions, unsigned
+/// wraparound, the step computed in the compound assignment's type. What
+/// the generated loop (Begin, Step, Trips in the counter's type) cannot
+/// reproduce exactly is reported. Returns the counter's local.
+std::optional<unsigned>
+BodyLowering::loopCounter(const ForStmt *For, const VarDecl *Var,
+                          const BinaryOperator *Cond, std::int64_t &Begin,
+                          std::int64_t &Step, std::int64_t &Trips) {
+  auto Fail = [&](const Stmt *At) -> std::optional<unsigned> {
+    error(DiagId::err_loop_trip_count, At ? At : For, {});
+    return std::nullopt;
+  };
   auto IsVar = [&](const Expr *E) {
     const auto *Ref = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
     return Ref && Ref->getDecl() == Var;
   };
-  if (!Cond || !Cond->isComparisonOp() || Cond->getOpcode() == BO_EQ ||
-      !IsVar(Cond->getLHS()) || !Cond->getRHS()->EvaluateAsInt(EndV, Ctx))
+  QualType VarTy = Var->getType().getUnqualifiedType();
+  std::optional<ir::Type> IRTy = stencilc::frontend::toScalarType(VarTy);
+  if (!IRTy || !IRTy->isInteger()) {
+    error(DiagId::err_loop_var_type, Var->getSourceRange(),
+          {Var->getNameAsString(), VarTy.getAsString(Ctx.getPrintingPolicy())});
+    return std::nullopt;
+  }
+  Expr::EvalResult BeginV, EndV, StepV;
+  if (!Var->getInit()->EvaluateAsInt(BeginV, Ctx))
+    return Fail(For->getInit());
+  // The comparison runs in the type C++ converts both sides to.
+  if (!Cond || !Cond->isComparisonOp() || !IsVar(Cond->getLHS()) ||
+      !Cond->getLHS()->getType()->isIntegerType() ||
+      !Cond->getRHS()->EvaluateAsInt(EndV, Ctx))
     return Fail(For->getCond());
-  int64_t Step = 0;
+  QualType CmpTy = Cond->getLHS()->getType();
+  const llvm::APSInt End = convertInt(EndV.Val.getInt(), CmpTy, Ctx);
+
+  // The step: v = v + Delta computed in StepTy (++/-- in the counter's own
+  // type, which is never narrower than int here).
+  QualType StepTy = VarTy;
+  llvm::APSInt Delta;
+  bool Subtract = false;
   const Expr *Inc = For->getInc() ? For->getInc()->IgnoreParens() : nullptr;
   if (const auto *UO = dyn_cast_or_null<UnaryOperator>(Inc);
-      UO && UO->isIncrementDecrementOp() && IsVar(UO->getSubExpr()))
-    Step = UO->isIncrementOp() ? 1 : -1;
-  else if (const auto *CA = dyn_cast_or_null<CompoundAssignOperator>(Inc);
-           CA && IsVar(CA->getLHS()) &&
-           (CA->getOpcode() == BO_AddAssign ||
-            CA->getOpcode() == BO_SubAssign) &&
-           CA->getRHS()->EvaluateAsInt(StepV, Ctx))
-    Step = (CA->getOpcode() == BO_AddAssign ? 1 : -1) *
-           StepV.Val.getInt().getSExtValue();
-  if (Step == 0)
+      UO && UO->isIncrementDecrementOp() && IsVar(UO->getSubExpr())) {
+    Delta = convertInt(llvm::APSInt::get(1), VarTy, Ctx);
+    Subtract = UO->isDecrementOp();
+  } else if (const auto *CA = dyn_cast_or_null<CompoundAssignOperator>(Inc);
+             CA && IsVar(CA->getLHS()) &&
+             (CA->getOpcode() == BO_AddAssign ||
+              CA->getOpcode() == BO_SubAssign) &&
+             CA->getComputationResultType()->isIntegerType() &&
+             Ctx.hasSameType(CA->getComputationLHSType(),
+                             CA->getComputationResultType()) &&
+             CA->getRHS()->EvaluateAsInt(StepV, Ctx)) {
+    StepTy = CA->getComputationResultType();
+    Delta = convertInt(StepV.Val.getInt(), StepTy, Ctx);
+    Subtract = CA->getOpcode() == BO_SubAssign;
+  } else {
     return Fail(For->getInc());
-
-  int64_t Begin = BeginV.Val.getInt().getSExtValue();
-  int64_t End = EndV.Val.getInt().getSExtValue();
-  int64_t Trips = -1;
-  auto CeilDiv = [](int64_t A, int64_t B) {
-    return A <= 0 ? 0 : (A + B - 1) / B;
-  };
-  switch (Cond->getOpcode()) {
-  case BO_LT:
-    if (Step > 0)
-      Trips = CeilDiv(End - Begin, Step);
-    break;
-  case BO_LE:
-    if (Step > 0)
-      Trips = CeilDiv(End - Begin + 1, Step);
-    break;
-  case BO_GT:
-    if (Step < 0)
-      Trips = CeilDiv(Begin - End, -Step);
-    break;
-  case BO_GE:
-    if (Step < 0)
-      Trips = CeilDiv(Begin - End + 1, -Step);
-    break;
-  case BO_NE:
-    if ((End - Begin) % Step == 0 && (End - Begin) / Step >= 0)
-      Trips = (End - Begin) / Step;
-    break;
-  default:
-    break;
   }
-  if (Trips < 0)
-    return Fail(For->getCond());
   if (const Stmt *W = findWriteTo(For->getBody(), Var)) {
     error(DiagId::err_loop_var_modified, W, {Var->getNameAsString()});
-    return;
+    return std::nullopt;
   }
-  std::optional<ir::Type> VarTy =
-      stencilc::frontend::toScalarType(Var->getType());
-  if (!VarTy)
-    return Fail(Init);
-  unsigned Local = addLocal(Var->getName(), *VarTy);
+
+  auto Continues = [&](const llvm::APSInt &V) {
+    llvm::APSInt L = convertInt(V, CmpTy, Ctx);
+    switch (Cond->getOpcode()) {
+    case BO_LT:
+      return L < End;
+    case BO_LE:
+      return L <= End;
+    case BO_GT:
+      return L > End;
+    case BO_GE:
+      return L >= End;
+    case BO_EQ:
+      return L == End;
+    default:
+      return L != End;
+    }
+  };
+  const bool Signed = IRTy->isSigned();
+  const unsigned Width = Ctx.getIntWidth(VarTy);
+  // Exact values in 128 bits: the difference of two 64-bit values fits.
+  auto Wide = [](const llvm::APSInt &V) { return V.extend(128); };
+  const llvm::APSInt First = convertInt(BeginV.Val.getInt(), VarTy, Ctx);
+  llvm::APSInt V = First;
+  std::optional<llvm::APInt> Diff; // the exact step (in 128 bits)
+  llvm::APInt DiffInType;          // the step in the counter's width
+  bool DiffFits = false;
+  std::uint64_t Count = 0;
+  if (Delta.isZero() && Continues(V)) {
+    error(DiagId::err_loop_trip_limit, For, {std::to_string(MaxLoopTrips)});
+    return std::nullopt;
+  }
+  while (Continues(V)) {
+    if (++Count > MaxLoopTrips) {
+      error(DiagId::err_loop_trip_limit, For, {std::to_string(MaxLoopTrips)});
+      return std::nullopt;
+    }
+    // C++ evaluates the step after every trip, the last one included.
+    llvm::APSInt X = convertInt(V, StepTy, Ctx), R;
+    bool Overflow = false;
+    if (StepTy->isSignedIntegerOrEnumerationType())
+      R = llvm::APSInt(Subtract ? X.ssub_ov(Delta, Overflow)
+                                : X.sadd_ov(Delta, Overflow),
+                       /*isUnsigned=*/false);
+    else
+      R = Subtract ? X - Delta : X + Delta;
+    llvm::APSInt Next = convertInt(R, VarTy, Ctx);
+    // The generated loop steps by one constant in the counter's own type:
+    // a signed counter must move by exactly that step without wrapping.
+    if (!Diff) {
+      // The exact step, once; later steps are checked in the counter's own
+      // width (no wide arithmetic in this loop of up to 2^20 trips).
+      llvm::APInt D = static_cast<const llvm::APInt &>(Wide(Next)) -
+                      static_cast<const llvm::APInt &>(Wide(V));
+      if (!Signed)
+        D = D.trunc(Width).sext(128); // modulo 2^Width
+      Diff = D;
+      DiffFits = D.isSignedIntN(Width);
+      DiffInType = D.trunc(Width);
+    }
+    if (Signed) {
+      // A step that does not fit the type moves a signed counter only once
+      // without leaving its range (or wraps it): the second one is an error.
+      bool Wraps = false;
+      if (DiffFits)
+        Overflow |= V.sadd_ov(DiffInType, Wraps) != Next || Wraps;
+      else
+        Overflow |= Count > 1;
+    }
+    if (Overflow) {
+      error(DiagId::err_loop_var_overflow, For->getInc(),
+            {Var->getNameAsString(), VarTy.getAsString(Ctx.getPrintingPolicy()),
+             llvm::toString(V, 10)});
+      return std::nullopt;
+    }
+    V = Next;
+  }
+  auto ToInt64 = [](const llvm::APSInt &X) {
+    return X.isSigned() ? X.getSExtValue()
+                        : static_cast<std::int64_t>(X.getZExtValue());
+  };
+  Begin = ToInt64(First);
+  Trips = static_cast<std::int64_t>(Count);
+  // With fewer than two trips only the direction matters, and a step of one
+  // keeps the generated end value (Begin + Trips * Step) in range.
+  bool Fits = Diff && Diff->isSignedIntN(64) &&
+              Diff->getSExtValue() != std::numeric_limits<std::int64_t>::min();
+  if (Count >= 2 && !Fits)
+    return Fail(For->getInc());
+  if (Count < 2)
+    Step = !Diff || !Diff->isNegative() ? 1 : -1;
+  else
+    Step = Diff->getSExtValue();
+  unsigned Local = addLocal(Var->getName(), *IRTy);
   frame().Vars[Var] = {Binding::Local, Local};
-  StmtRef Body = lowerBlock(For->getBody());
-  Out.push_back(
-      std::make_shared<ir::ForStmt>(Local, Begin, Step, Trips, std::move(Body),
-                                    toIRRange(For->getSourceRange())));
+  return Local;
 }
 
 void BodyLowering::lowerIf(const IfStmt *If, StmtList &Out, bool TailReturn) {
@@ -497,6 +709,13 @@ void BodyLowering::lowerIf(const IfStmt *If, StmtList &Out, bool TailReturn) {
   };
   StmtRef Then = Branch(If->getThen());
   StmtRef Else = If->getElse() ? Branch(If->getElse()) : nullptr;
+  // `else if` stays a chain (an if as the else branch), not an if nested in
+  // a block one level deeper per branch: printers and later stages would
+  // otherwise indent and recurse once per branch.
+  if (const auto *B = dyn_cast_or_null<ir::BlockStmt>(Else.get());
+      B && isa<IfStmt>(If->getElse()) && B->Body.size() == 1 &&
+      isa<ir::IfStmt>(B->Body.front().get()))
+    Else = B->Body.front();
   if (!Cond)
     return;
   Target.push_back(std::make_shared<ir::IfStmt>(
@@ -661,6 +880,12 @@ void BodyLowering::lowerAssign(const Expr *LHS, const Expr *Op, ExprRef Value,
 //===-- Expressions ------------------------------------------------------===//
 
 ExprRef BodyLowering::lowerExpr(const Expr *E, StmtList &Out) {
+  ExprRef Result = enter(E) ? lowerExprKind(E, Out) : nullptr;
+  leave();
+  return Result;
+}
+
+ExprRef BodyLowering::lowerExprKind(const Expr *E, StmtList &Out) {
   E = E->IgnoreParens();
   if (const auto *M = dyn_cast<MaterializeTemporaryExpr>(E))
     return lowerExpr(M->getSubExpr(), Out);
@@ -680,19 +905,8 @@ ExprRef BodyLowering::lowerExpr(const Expr *E, StmtList &Out) {
     return lowerUnary(UO, Out);
   if (const auto *BO = dyn_cast<BinaryOperator>(E))
     return lowerBinary(BO, Out);
-  if (const auto *CO = dyn_cast<ConditionalOperator>(E)) {
-    std::optional<ir::Type> Ty = typeOf(CO);
-    ExprRef Cond = lowerExpr(CO->getCond(), Out);
-    ++ConditionalDepth;
-    ExprRef T = lowerExpr(CO->getTrueExpr(), Out);
-    ExprRef F = lowerExpr(CO->getFalseExpr(), Out);
-    --ConditionalDepth;
-    if (!Ty || !Cond || !T || !F)
-      return nullptr;
-    return std::make_shared<ir::SelectExpr>(
-        *Ty, Cond, castTo(*Ty, T, CO->getSourceRange()),
-        castTo(*Ty, F, CO->getSourceRange()), toIRRange(CO->getSourceRange()));
-  }
+  if (const auto *CO = dyn_cast<ConditionalOperator>(E))
+    return lowerConditional(CO, Out);
   if (const auto *Sub = dyn_cast<ArraySubscriptExpr>(E))
     return lowerLoad(Sub);
   if (const auto *MC = dyn_cast<CXXMemberCallExpr>(E))
@@ -791,6 +1005,10 @@ ExprRef BodyLowering::lowerDeclRef(const DeclRefExpr *E) {
   const auto *VD = dyn_cast<VarDecl>(E->getDecl());
   if (!VD) {
     error(DiagId::err_unsupported_expr, E, {"reference to a function"});
+    return nullptr;
+  }
+  if (Initialising.count(VD)) {
+    error(DiagId::err_local_self_init, E, {VD->getNameAsString()});
     return nullptr;
   }
   auto It = frame().Vars.find(VD);
@@ -904,13 +1122,57 @@ ExprRef BodyLowering::lowerBinary(const BinaryOperator *E, StmtList &Out) {
   std::optional<ir::Type> Ty = typeOf(E);
   ExprRef L = lowerExpr(E->getLHS(), Out);
   bool ShortCircuit = *Op == ir::BinaryOp::LAnd || *Op == ir::BinaryOp::LOr;
-  ConditionalDepth += ShortCircuit;
-  ExprRef R = lowerExpr(E->getRHS(), Out);
-  ConditionalDepth -= ShortCircuit;
+  // The right side of && and || lowers apart: C++ evaluates it only when the
+  // left side does not decide, so helpers it calls must run only then.
+  StmtList RightOut;
+  ExprRef R = lowerExpr(E->getRHS(), ShortCircuit ? RightOut : Out);
   if (!Ty || !L || !R)
     return nullptr;
-  return std::make_shared<ir::BinaryExpr>(*Ty, *Op, L, R,
-                                          toIRRange(E->getSourceRange()));
+  stencilc::SourceRange Range = toIRRange(E->getSourceRange());
+  if (RightOut.empty())
+    return std::make_shared<ir::BinaryExpr>(*Ty, *Op, L, R, Range);
+  // bool v = L; if (v) { helpers; v = R; }   (if (!v) for ||)
+  unsigned Local = addLocal("cond", *Ty);
+  Out.push_back(std::make_shared<ir::LocalDeclStmt>(
+      Local, castTo(*Ty, L, E->getSourceRange()), Range));
+  RightOut.push_back(std::make_shared<ir::AssignStmt>(
+      Local, castTo(*Ty, R, E->getSourceRange()), Range));
+  ExprRef Test = localRef(Local, E->getSourceRange());
+  if (*Op == ir::BinaryOp::LOr)
+    Test = std::make_shared<ir::UnaryExpr>(*Ty, ir::UnaryOp::LNot, Test, Range);
+  Out.push_back(std::make_shared<ir::IfStmt>(
+      std::move(Test),
+      std::make_shared<ir::BlockStmt>(std::move(RightOut), Range), nullptr,
+      Range));
+  return localRef(Local, E->getSourceRange());
+}
+
+ExprRef BodyLowering::lowerConditional(const ConditionalOperator *CO,
+                                       StmtList &Out) {
+  std::optional<ir::Type> Ty = typeOf(CO);
+  ExprRef Cond = lowerExpr(CO->getCond(), Out);
+  // Each branch lowers apart: C++ evaluates only the chosen one, so helpers
+  // called in a branch must run only when it is taken.
+  StmtList TrueOut, FalseOut;
+  ExprRef T = lowerExpr(CO->getTrueExpr(), TrueOut);
+  ExprRef F = lowerExpr(CO->getFalseExpr(), FalseOut);
+  if (!Ty || !Cond || !T || !F)
+    return nullptr;
+  T = castTo(*Ty, T, CO->getSourceRange());
+  F = castTo(*Ty, F, CO->getSourceRange());
+  stencilc::SourceRange Range = toIRRange(CO->getSourceRange());
+  if (TrueOut.empty() && FalseOut.empty())
+    return std::make_shared<ir::SelectExpr>(*Ty, Cond, T, F, Range);
+  // T v; if (Cond) { helpers; v = T; } else { helpers; v = F; }
+  unsigned Local = addLocal("cond", *Ty);
+  Out.push_back(std::make_shared<ir::LocalDeclStmt>(Local, nullptr, Range));
+  TrueOut.push_back(std::make_shared<ir::AssignStmt>(Local, T, Range));
+  FalseOut.push_back(std::make_shared<ir::AssignStmt>(Local, F, Range));
+  Out.push_back(std::make_shared<ir::IfStmt>(
+      std::move(Cond),
+      std::make_shared<ir::BlockStmt>(std::move(TrueOut), Range),
+      std::make_shared<ir::BlockStmt>(std::move(FalseOut), Range), Range));
+  return localRef(Local, CO->getSourceRange());
 }
 
 ExprRef BodyLowering::lowerLoad(const ArraySubscriptExpr *E) {
@@ -1056,22 +1318,12 @@ ExprRef BodyLowering::inlineHelper(const CallExpr *E, const FunctionDecl *Def,
     Result = localRef(Local, E->getSourceRange());
   }
   Frames.push_back(std::move(Callee));
-  lowerTail(Def->getBody(), Body);
+  if (const auto *Try = dyn_cast<CXXTryStmt>(Def->getBody()))
+    error(DiagId::err_function_try_block, Try->getSourceRange(),
+          {Def->getQualifiedNameAsString()});
+  else
+    lowerTail(Def->getBody(), Body);
   Frames.pop_back();
-  if (ConditionalDepth > 0) {
-    bool Stores = false;
-    for (const StmtRef &St : Body)
-      ir::walkStmt(
-          *St,
-          [&](const ir::Stmt &Child) { Stores |= isa<ir::StoreStmt>(&Child); },
-          [](const ir::Expr &) {});
-    if (Stores) {
-      error(DiagId::err_unsupported_expr, E,
-            {"call of helper '" + Name +
-             "', which writes arrays, in a conditional expression"});
-      return nullptr;
-    }
-  }
   Out.insert(Out.end(), Body.begin(), Body.end());
   return Result;
 }

@@ -1,6 +1,7 @@
 //===- IRPrinter.cpp - Textual form of the IR -----------------------------===//
 #include "stencilc/IR/IRPrinter.h"
 #include "llvm/Support/Casting.h"
+#include <cstdint>
 #include <cstdio>
 
 using namespace stencilc::ir;
@@ -32,96 +33,163 @@ static const char *coordName(unsigned Dim) {
   return Names[Dim];
 }
 
-std::string stencilc::ir::printExpr(const Stencil &S, const Expr &E) {
+// The printers append to one string: returning and concatenating strings
+// copies every subtree once per level above it, which is quadratic or worse
+// on deep expressions and long else-if chains.
+static void appendExpr(std::string &Out, const Stencil &S, const Expr &E) {
   switch (E.kind()) {
   case ExprKind::Constant:
-    return printConstant(*cast<ConstantExpr>(&E));
+    Out += printConstant(*cast<ConstantExpr>(&E));
+    return;
   case ExprKind::ParamRef:
-    return S.Params[cast<ParamRefExpr>(&E)->Param].Name;
+    Out += S.Params[cast<ParamRefExpr>(&E)->Param].Name;
+    return;
   case ExprKind::LocalRef:
-    return S.Locals[cast<LocalRefExpr>(&E)->Local].Name;
+    Out += S.Locals[cast<LocalRefExpr>(&E)->Local].Name;
+    return;
   case ExprKind::Load: {
     const auto *L = cast<LoadExpr>(&E);
-    return S.Params[L->Param].Name + printOffset(L->Off, S.Dims);
+    Out += S.Params[L->Param].Name;
+    Out += printOffset(L->Off, S.Dims);
+    return;
   }
   case ExprKind::Coord:
-    return std::string("idx.") + coordName(cast<CoordExpr>(&E)->Dim) + "()";
+    Out += "idx.";
+    Out += coordName(cast<CoordExpr>(&E)->Dim);
+    Out += "()";
+    return;
   case ExprKind::Unary: {
     const auto *U = cast<UnaryExpr>(&E);
-    return std::string("(") + opSpelling(U->Op) + printExpr(S, *U->Operand) +
-           ")";
+    Out += "(";
+    Out += opSpelling(U->Op);
+    appendExpr(Out, S, *U->Operand);
+    Out += ")";
+    return;
   }
   case ExprKind::Binary: {
     const auto *B = cast<BinaryExpr>(&E);
-    return "(" + printExpr(S, *B->LHS) + " " + opSpelling(B->Op) + " " +
-           printExpr(S, *B->RHS) + ")";
+    Out += "(";
+    appendExpr(Out, S, *B->LHS);
+    Out += " ";
+    Out += opSpelling(B->Op);
+    Out += " ";
+    appendExpr(Out, S, *B->RHS);
+    Out += ")";
+    return;
   }
   case ExprKind::Select: {
     const auto *Sel = cast<SelectExpr>(&E);
-    return "(" + printExpr(S, *Sel->Cond) + " ? " +
-           printExpr(S, *Sel->TrueValue) + " : " +
-           printExpr(S, *Sel->FalseValue) + ")";
+    Out += "(";
+    appendExpr(Out, S, *Sel->Cond);
+    Out += " ? ";
+    appendExpr(Out, S, *Sel->TrueValue);
+    Out += " : ";
+    appendExpr(Out, S, *Sel->FalseValue);
+    Out += ")";
+    return;
   }
   case ExprKind::Call: {
     const auto *C = cast<CallExpr>(&E);
-    std::string Out =
-        std::string(mathFuncName(C->Func)) + ":" + C->type().irName() + "(";
-    for (size_t I = 0; I < C->Args.size(); ++I)
-      Out += (I ? ", " : "") + printExpr(S, *C->Args[I]);
-    return Out + ")";
+    Out += mathFuncName(C->Func);
+    Out += ":";
+    Out += C->type().irName();
+    Out += "(";
+    for (size_t I = 0; I < C->Args.size(); ++I) {
+      if (I)
+        Out += ", ";
+      appendExpr(Out, S, *C->Args[I]);
+    }
+    Out += ")";
+    return;
   }
   case ExprKind::Cast: {
     const auto *C = cast<CastExpr>(&E);
-    return std::string(C->type().irName()) + "(" + printExpr(S, *C->Operand) +
-           ")";
+    Out += C->type().irName();
+    Out += "(";
+    appendExpr(Out, S, *C->Operand);
+    Out += ")";
+    return;
   }
   }
-  return "?";
+  Out += "?";
+}
+
+std::string stencilc::ir::printExpr(const Stencil &S, const Expr &E) {
+  std::string Out;
+  appendExpr(Out, S, E);
+  return Out;
+}
+
+static void appendStmt(std::string &Out, const Stencil &S, const Stmt &St,
+                       unsigned Indent) {
+  auto Pad = [&] { Out.append(Indent, ' '); };
+  switch (St.kind()) {
+  case StmtKind::Block:
+    for (const StmtRef &Child : cast<BlockStmt>(&St)->Body)
+      appendStmt(Out, S, *Child, Indent);
+    return;
+  case StmtKind::LocalDecl: {
+    const auto *D = cast<LocalDeclStmt>(&St);
+    const Local &L = S.Locals[D->Local];
+    Pad();
+    Out += "local " + L.Name + ": " + L.Ty.irName();
+    if (D->Init) {
+      Out += " = ";
+      appendExpr(Out, S, *D->Init);
+    }
+    Out += "\n";
+    return;
+  }
+  case StmtKind::Assign: {
+    const auto *A = cast<AssignStmt>(&St);
+    Pad();
+    Out += S.Locals[A->Local].Name + " = ";
+    appendExpr(Out, S, *A->Value);
+    Out += "\n";
+    return;
+  }
+  case StmtKind::Store: {
+    const auto *St2 = cast<StoreStmt>(&St);
+    Pad();
+    Out += S.Params[St2->Param].Name + printOffset({}, S.Dims) + " = ";
+    appendExpr(Out, S, *St2->Value);
+    Out += "\n";
+    return;
+  }
+  case StmtKind::If: {
+    const auto *If = cast<IfStmt>(&St);
+    Pad();
+    Out += "if ";
+    appendExpr(Out, S, *If->Cond);
+    Out += "\n";
+    appendStmt(Out, S, *If->Then, Indent + 2);
+    if (If->Else) {
+      Pad();
+      Out += "else\n";
+      appendStmt(Out, S, *If->Else, Indent + 2);
+    }
+    return;
+  }
+  case StmtKind::For: {
+    const auto *F = cast<ForStmt>(&St);
+    Pad();
+    // An unsigned counter's start is stored as its bit pattern.
+    std::string Begin =
+        S.Locals[F->Var].Ty.isSigned()
+            ? std::to_string(F->Begin)
+            : std::to_string(static_cast<std::uint64_t>(F->Begin));
+    Out += "for " + S.Locals[F->Var].Name + " = " + Begin + " step " +
+           std::to_string(F->Step) + " trips " + std::to_string(F->TripCount) +
+           "\n";
+    appendStmt(Out, S, *F->Body, Indent + 2);
+    return;
+  }
+  }
 }
 
 std::string stencilc::ir::printStmt(const Stencil &S, const Stmt &St,
                                     unsigned Indent) {
-  std::string Pad(Indent, ' ');
-  switch (St.kind()) {
-  case StmtKind::Block: {
-    std::string Out;
-    for (const StmtRef &Child : cast<BlockStmt>(&St)->Body)
-      Out += printStmt(S, *Child, Indent);
-    return Out;
-  }
-  case StmtKind::LocalDecl: {
-    const auto *D = cast<LocalDeclStmt>(&St);
-    const Local &L = S.Locals[D->Local];
-    std::string Out = Pad + "local " + L.Name + ": " + L.Ty.irName();
-    if (D->Init)
-      Out += " = " + printExpr(S, *D->Init);
-    return Out + "\n";
-  }
-  case StmtKind::Assign: {
-    const auto *A = cast<AssignStmt>(&St);
-    return Pad + S.Locals[A->Local].Name + " = " + printExpr(S, *A->Value) +
-           "\n";
-  }
-  case StmtKind::Store: {
-    const auto *St2 = cast<StoreStmt>(&St);
-    return Pad + S.Params[St2->Param].Name + printOffset({}, S.Dims) + " = " +
-           printExpr(S, *St2->Value) + "\n";
-  }
-  case StmtKind::If: {
-    const auto *If = cast<IfStmt>(&St);
-    std::string Out = Pad + "if " + printExpr(S, *If->Cond) + "\n" +
-                      printStmt(S, *If->Then, Indent + 2);
-    if (If->Else)
-      Out += Pad + "else\n" + printStmt(S, *If->Else, Indent + 2);
-    return Out;
-  }
-  case StmtKind::For: {
-    const auto *F = cast<ForStmt>(&St);
-    return Pad + "for " + S.Locals[F->Var].Name + " = " +
-           std::to_string(F->Begin) + " step " + std::to_string(F->Step) +
-           " trips " + std::to_string(F->TripCount) + "\n" +
-           printStmt(S, *F->Body, Indent + 2);
-  }
-  }
-  return "";
+  std::string Out;
+  appendStmt(Out, S, St, Indent);
+  return Out;
 }

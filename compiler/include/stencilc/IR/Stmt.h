@@ -98,8 +98,14 @@ public:
   unsigned Var;
   std::int64_t Begin, Step, TripCount;
   StmtRef Body;
-  /// The first value Var does not take: Begin + TripCount * Step.
-  std::int64_t end() const { return Begin + TripCount * Step; }
+  /// The first value Var does not take: Begin + TripCount * Step, modulo
+  /// 2^64 (an unsigned counter may wrap; a signed one never overflows, the
+  /// Frontend checks that).
+  std::int64_t end() const {
+    return static_cast<std::int64_t>(static_cast<std::uint64_t>(Begin) +
+                                     static_cast<std::uint64_t>(TripCount) *
+                                         static_cast<std::uint64_t>(Step));
+  }
 };
 
 /// Calls \p OnStmt on \p S and nested statements (parents first), and

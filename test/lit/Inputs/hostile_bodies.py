@@ -1,0 +1,58 @@
+#!/usr/bin/env python3
+"""Writes hostile stencil bodies into the folder given as argument, for
+Diagnostics/limits.test: deep sums, long else-if chains, deeply nested ifs,
+exponential helper inlining and many flat statements. Each either compiles
+fast or fails fast with a limit's diagnostic; none may crash or hang."""
+import os
+import sys
+
+OUT = sys.argv[1]
+HEADER = "#include <stencil/dsl.hpp>\n"
+KERNEL_F = "STENCIL_KERNEL void s(const stencil::Index3D &idx, const float *f, float *fn) {\n"
+KERNEL_I = "STENCIL_KERNEL void s(const stencil::Index3D &idx, const int *f, int *fn) {\n"
+
+
+def write(name, text):
+    with open(os.path.join(OUT, name), "w") as f:
+        f.write(HEADER + text)
+
+
+def deep_sum(terms):
+    return KERNEL_F + "  fn[idx.ix()] = " + " + ".join(["f[idx.ix()]"] * terms) + ";\n}\n"
+
+
+def else_if(branches):
+    body = KERNEL_I + "  int v = f[idx.ix()];\n  int r = 0;\n  if (v == 0)\n    r = 0;\n"
+    body += "".join("  else if (v == %d)\n    r = %d;\n" % (i, 3 * i) for i in range(1, branches))
+    return body + "  fn[idx.ix()] = r;\n}\n"
+
+
+def nested_if(depth):
+    body = KERNEL_I + "  int v = f[idx.ix()];\n  int r = 0;\n"
+    body += "".join("  if (v > %d)\n" % i for i in range(depth)) + "    r = 1;\n"
+    return body + "  fn[idx.ix()] = r;\n}\n"
+
+
+def helpers(levels):
+    # Each level calls the one below twice: 2^levels inlined copies.
+    body = "static float h0(float x) { return x * 0.5f; }\n"
+    for i in range(1, levels + 1):
+        body += "static float h%d(float x) { return h%d(x) + h%d(x + 1.0f); }\n" % (i, i - 1, i - 1)
+    return body + KERNEL_F + "  fn[idx.ix()] = h%d(f[idx.ix()]);\n}\n" % levels
+
+
+def flat(statements):
+    body = KERNEL_F + "  float a = 0.0f;\n" + "  a += f[idx.ix()];\n" * statements
+    return body + "  fn[idx.ix()] = a;\n}\n"
+
+
+write("sum1900.cpp", deep_sum(1900))
+write("sum25000.cpp", deep_sum(25000))
+write("elseif900.cpp", else_if(900))
+write("elseif2000.cpp", else_if(2000))
+write("nestedif900.cpp", nested_if(900))
+write("nestedif2100.cpp", nested_if(2100))
+write("helpers12.cpp", helpers(12))
+write("helpers14.cpp", helpers(14))
+write("helpers30.cpp", helpers(30))
+write("flat20000.cpp", flat(20000))
