@@ -2,6 +2,7 @@
 #include "stencilc/Driver/CompileCommandCheck.h"
 #include "clang/Basic/Diagnostic.h"
 #include "clang/Basic/DiagnosticOptions.h"
+#include "clang/Driver/Options.h"
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/CompilerInvocation.h"
 #include "clang/Frontend/TextDiagnosticBuffer.h"
@@ -9,7 +10,10 @@
 #include "clang/Tooling/CompilationDatabase.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringSet.h"
+#include "llvm/ADT/StringSwitch.h"
 #include "llvm/ADT/Twine.h"
+#include "llvm/Option/ArgList.h"
+#include "llvm/Option/OptTable.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -47,6 +51,41 @@ static const char *languageName(clang::Language L) {
   return "an unknown language";
 }
 
+/// The name of a '-x' value, as languageName spells it where they meet.
+static std::string xLanguageName(llvm::StringRef X) {
+  return llvm::StringSwitch<std::string>(X)
+      .StartsWith("cuda", "CUDA")
+      .StartsWith("hip", "HIP")
+      .StartsWith("objective-c++", "Objective-C++")
+      .StartsWith("objective-c", "Objective-C")
+      .StartsWith("clcpp", "C++ for OpenCL")
+      .StartsWith("cl", "OpenCL")
+      .StartsWith("c", "C")
+      .StartsWith("hlsl", "HLSL")
+      .StartsWith("ir", "LLVM IR")
+      .Default(("'" + X + "'").str());
+}
+
+static std::string languageProblem(llvm::StringRef Source,
+                                   const llvm::Twine &Language) {
+  return ("the compiler flags make '" + Source + "' " + Language +
+          "; stencilc parses sources as C++ only (drop the '-x' flag)")
+      .str();
+}
+
+/// The value of the last '-x' (which applies to the inputs after it). An
+/// offloading language is found here, before the driver fails to find its
+/// SDK and hides the cause.
+static std::string lastLanguageFlag(const std::vector<const char *> &Argv) {
+  unsigned MissingIndex, MissingCount;
+  llvm::opt::InputArgList Args = clang::driver::getDriverOptTable().ParseArgs(
+      llvm::ArrayRef(Argv).drop_front(), MissingIndex, MissingCount);
+  std::string Last;
+  for (const llvm::opt::Arg *A : Args.filtered(clang::driver::options::OPT_x))
+    Last = A->getValue();
+  return Last;
+}
+
 /// Runs clang's driver and option parser on one command line, as the tool
 /// will, and appends its errors to \p Problems (warnings are left to the
 /// parse itself).
@@ -56,6 +95,12 @@ static void checkCommand(const std::vector<std::string> &CommandLine,
   std::vector<const char *> Argv;
   for (const std::string &A : CommandLine)
     Argv.push_back(A.c_str());
+  std::string Language = lastLanguageFlag(Argv);
+  if (!Language.empty() && Language != "none" &&
+      !llvm::StringRef(Language).startswith("c++")) {
+    Problems.push_back(languageProblem(Source, xLanguageName(Language)));
+    return;
+  }
   clang::TextDiagnosticBuffer Errors;
   llvm::IntrusiveRefCntPtr<clang::DiagnosticOptions> Options =
       new clang::DiagnosticOptions;
@@ -74,11 +119,8 @@ static void checkCommand(const std::vector<std::string> &CommandLine,
     for (const clang::FrontendInputFile &Input :
          Invocation->getFrontendOpts().Inputs)
       if (Input.getKind().getLanguage() != clang::Language::CXX) {
-        Problems.push_back(
-            (llvm::Twine("the compiler flags make '") + Source + "' " +
-             languageName(Input.getKind().getLanguage()) +
-             "; stencilc parses sources as C++ only (drop the '-x' flag)")
-                .str());
+        Problems.push_back(languageProblem(
+            Source, languageName(Input.getKind().getLanguage())));
         return;
       }
   size_t Before = Problems.size();

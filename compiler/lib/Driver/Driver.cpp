@@ -322,17 +322,16 @@ static int runPipeline(int Argc, const char **Argv) {
        << LLVM_VERSION_STRING << ")\n";
   });
   cl::HideUnrelatedOptions(StencilcCategory);
+  const char **End = Argv + Argc;
   std::string FlagsError;
   std::unique_ptr<CompilationDatabase> Compilations =
       FixedCompilationDatabase::loadFromCommandLine(Argc, Argv, FlagsError);
   if (!FlagsError.empty()) {
-    llvm::SmallVector<llvm::StringRef, 2> Lines;
-    llvm::StringRef(FlagsError).trim().split(Lines, '\n');
-    for (llvm::StringRef Line : Lines) {
-      Line.consume_front("error: ");
-      llvm::errs() << "stencilc: error: " << Line << "\n";
-    }
-    return ExitUsageError;
+    // Clang's driver rejected the flags after "--": checkCompileCommands
+    // below says which flag, or which language, in stencilc's words.
+    const char **DoubleDash = std::find(Argv, End, llvm::StringRef("--"));
+    Compilations = std::make_unique<FixedCompilationDatabase>(
+        ".", std::vector<std::string>(DoubleDash + 1, End));
   }
   if (!cl::ParseCommandLineOptions(Argc, Argv, Overview, &llvm::errs()))
     return ExitUsageError;
@@ -389,6 +388,15 @@ static int runPipeline(int Argc, const char **Argv) {
   ArgumentsAdjuster ParseFlags = parseFlagsAdjuster();
   if (!checkCompileCommands(Adjusted, Sources, ParseFlags))
     return ExitUsageError;
+  if (!FlagsError.empty()) {
+    llvm::SmallVector<llvm::StringRef, 2> Lines;
+    llvm::StringRef(FlagsError).trim().split(Lines, '\n');
+    for (llvm::StringRef Line : Lines) {
+      Line.consume_front("error: ");
+      llvm::errs() << "stencilc: error: " << Line << "\n";
+    }
+    return ExitUsageError;
+  }
 
   ClangTool Tool(Adjusted, Sources);
   Tool.clearArgumentsAdjusters(); // parseFlagsAdjuster has them, in order

@@ -10,9 +10,11 @@
 static void exitOnBrokenPipe() { std::_Exit(stencilc::ExitOutputError); }
 
 int main(int Argc, const char **Argv) {
+  // Before InitLLVM: the signal handlers are installed once, SIGPIPE's only
+  // if a pipe function is known by then.
+  llvm::sys::SetOneShotPipeSignalFunction(exitOnBrokenPipe);
   // On a crash: the program's arguments, what it was doing, and the stack.
   llvm::InitLLVM Crash(Argc, Argv, /*InstallPipeSignalExitHandler=*/false);
-  llvm::sys::SetOneShotPipeSignalFunction(exitOnBrokenPipe);
   llvm::setBugReportMsg("PLEASE report this stencilc crash with the command "
                         "line and the input file(s) below.\n");
   return stencilc::runDriver(Argc, Argv);
