@@ -67,9 +67,9 @@ static cl::opt<std::string>
 static cl::opt<std::string>
     BuildPath("p", cl::desc("Build directory with compile_commands.json"),
               cl::value_desc("build-dir"), cl::cat(StencilcCategory));
-static cl::list<std::string> SourcePaths(cl::Positional,
-                                         cl::desc("<source>..."),
-                                         cl::cat(StencilcCategory));
+static cl::list<std::string>
+    SourcePaths(cl::Positional, cl::desc("<source>... [-- <compiler flags>]"),
+                cl::cat(StencilcCategory));
 static cl::list<std::string>
     ArgsAfter("extra-arg", cl::desc("Append a flag to each compile command"),
               cl::value_desc("flag"), cl::cat(StencilcCategory));
