@@ -269,7 +269,7 @@ static std::string normalPath(llvm::StringRef Path) {
 namespace {
 /// Where one run writes, known before anything is parsed.
 struct OutputPlan {
-  std::vector<std::vector<std::string>> PerSource; ///< Parallel to Outputs.
+  std::vector<std::vector<std::string>> PerSource; ///< [source][output]
   std::vector<std::string> All;                    ///< In depfile order.
 };
 } // namespace
