@@ -51,19 +51,25 @@ static const char *languageName(clang::Language L) {
   return "an unknown language";
 }
 
-/// The name of a '-x' value, as languageName spells it where they meet.
+/// The language a '-x' value names, or "" for C++, "none" and values clang
+/// does not know (its driver reports those in its own words).
 static std::string xLanguageName(llvm::StringRef X) {
+  for (llvm::StringRef Suffix :
+       {"-cpp-output", "-user-header", "-system-header", "-header"})
+    if (X.consume_back(Suffix))
+      break;
   return llvm::StringSwitch<std::string>(X)
-      .StartsWith("cuda", "CUDA")
-      .StartsWith("hip", "HIP")
-      .StartsWith("objective-c++", "Objective-C++")
-      .StartsWith("objective-c", "Objective-C")
-      .StartsWith("clcpp", "C++ for OpenCL")
-      .StartsWith("cl", "OpenCL")
-      .StartsWith("c", "C")
-      .StartsWith("hlsl", "HLSL")
-      .StartsWith("ir", "LLVM IR")
-      .Default(("'" + X + "'").str());
+      .Case("c", "C")
+      .Case("cuda", "CUDA")
+      .Case("hip", "HIP")
+      .Case("objective-c", "Objective-C")
+      .Case("objective-c++", "Objective-C++")
+      .Case("cl", "OpenCL")
+      .Case("clcpp", "C++ for OpenCL")
+      .Case("renderscript", "RenderScript")
+      .Case("hlsl", "HLSL")
+      .Cases("ir", "ast", "assembler", "assembler-with-cpp", "another language")
+      .Default("");
 }
 
 static std::string languageProblem(llvm::StringRef Source,
@@ -95,10 +101,9 @@ static void checkCommand(const std::vector<std::string> &CommandLine,
   std::vector<const char *> Argv;
   for (const std::string &A : CommandLine)
     Argv.push_back(A.c_str());
-  std::string Language = lastLanguageFlag(Argv);
-  if (!Language.empty() && Language != "none" &&
-      !llvm::StringRef(Language).startswith("c++")) {
-    Problems.push_back(languageProblem(Source, xLanguageName(Language)));
+  std::string Language = xLanguageName(lastLanguageFlag(Argv));
+  if (!Language.empty()) {
+    Problems.push_back(languageProblem(Source, Language));
     return;
   }
   clang::TextDiagnosticBuffer Errors;

@@ -392,8 +392,10 @@ static int runPipeline(int Argc, const char **Argv) {
     llvm::SmallVector<llvm::StringRef, 2> Lines;
     llvm::StringRef(FlagsError).trim().split(Lines, '\n');
     for (llvm::StringRef Line : Lines) {
-      Line.consume_front("error: ");
-      llvm::errs() << "stencilc: error: " << Line << "\n";
+      if (!Line.consume_front("error: "))
+        Line.consume_front("warning: ");
+      llvm::errs() << "stencilc: error: the compiler flags after '--': "
+                   << Line << "\n";
     }
     return ExitUsageError;
   }
