@@ -23,10 +23,11 @@
 # stencilc sees the target's include directories and compile definitions
 # (evaluated at generation time, usage requirements of linked targets included),
 # the runtime's include directory and -std=c++17. The generated files go to
-#   ${CMAKE_CURRENT_BINARY_DIR}/stencilc/<target>/<stem>.stencil.{cpp,cu,d}
-# and are rebuilt when a DSL source, any header it includes (through a
-# depfile), or stencilc itself changes. <target> gets Stencilc::runtime and
-# OpenMP::OpenMP_CXX, and CUDA::cudart for the cuda backend, as PRIVATE link
+#   ${CMAKE_CURRENT_BINARY_DIR}/stencilc/<target>/<stem>.stencil.{cpp,cu,d,stamp}
+# stencilc runs again when a DSL source, any header it includes (through a
+# depfile), or stencilc itself changes; a generated file whose text did not
+# change keeps its time, so its object is not recompiled. <target> gets
+# Stencilc::runtime and OpenMP::OpenMP_CXX, and CUDA::cudart for the cuda backend, as PRIVATE link
 # dependencies.
 #
 # Example:
@@ -109,6 +110,7 @@ function(stencilc_add_sources target)
   file(MAKE_DIRECTORY "${out_dir}")
   set(stems "")
   set(generated "")
+  set(stamps "")
   foreach(file IN LISTS ARG_FILES)
     get_filename_component(source "${file}" ABSOLUTE BASE_DIR "${CMAKE_CURRENT_SOURCE_DIR}")
     get_source_file_property(is_generated "${source}" GENERATED)
@@ -127,20 +129,30 @@ function(stencilc_add_sources target)
       list(APPEND outputs "${out_dir}/${stem}${suffix}")
     endforeach()
     set(depfile "${out_dir}/${stem}.stencil.d")
+    set(stamp "${out_dir}/${stem}.stencil.stamp")
     file(RELATIVE_PATH shown "${CMAKE_BINARY_DIR}" "${out_dir}/${stem}")
+    # stencilc rewrites a generated file only when its text changes (editing
+    # a comment without moving a stencil's line changes none), so the generated files are
+    # BYPRODUCTS: Ninja restats them and recompiles only what changed. The
+    # rule's OUTPUT is a stamp stencilc writes on every run, named first in
+    # the depfile: the rule is up to date after it ran, for Ninja and Make
+    # alike, whichever backends and in whatever order.
     add_custom_command(
-      OUTPUT ${outputs}
+      OUTPUT "${stamp}"
+      BYPRODUCTS ${outputs}
       COMMAND Stencilc::stencilc "${source}" -o "${out_dir}" "--emit=${emit}"
-              "--depfile=${depfile}" -- ${clang_args}
+              "--depfile=${depfile}" "--stamp=${stamp}" -- ${clang_args}
       DEPENDS "${source}" Stencilc::stencilc
       DEPFILE "${depfile}"
       COMMENT "stencilc: generating ${shown}.stencil.* (${ARG_BACKENDS})"
       COMMAND_EXPAND_LISTS
       VERBATIM)
     list(APPEND generated ${outputs})
+    list(APPEND stamps "${stamp}")
   endforeach()
 
-  target_sources(${target} PRIVATE ${generated})
+  # The stamps attach the custom commands to the target.
+  target_sources(${target} PRIVATE ${generated} ${stamps})
   source_group("stencilc generated" FILES ${generated})
 
   if(NOT TARGET OpenMP::OpenMP_CXX)

@@ -8,12 +8,16 @@
 #include "stencilc/Basic/Diagnostic.h"
 #include "stencilc/Basic/Version.h"
 #include "stencilc/CodeGen/Emitter.h"
+#include "stencilc/Driver/CompileCommandCheck.h"
 #include "stencilc/Driver/Depfile.h"
 #include "stencilc/Driver/IRJson.h"
+#include "stencilc/Driver/OutputFiles.h"
 #include "stencilc/Frontend/FrontendAction.h"
 #include "stencilc/IR/IRPrinter.h"
 #include "clang/Tooling/ArgumentsAdjusters.h"
 #include "clang/Tooling/CommonOptionsParser.h"
+#include "clang/Tooling/CompilationDatabase.h"
+#include "clang/Tooling/JSONCompilationDatabase.h"
 #include "clang/Tooling/Tooling.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
@@ -22,8 +26,11 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/VirtualFileSystem.h"
 #include "llvm/Support/raw_ostream.h"
 #include <cmath>
+#include <cstdlib>
+#include <map>
 #include <set>
 
 using namespace stencilc;
@@ -50,6 +57,29 @@ static cl::opt<bool>
     ListDiagnostics("list-diagnostics",
                     cl::desc("Print every diagnostic stencilc can emit"),
                     cl::cat(StencilcCategory));
+static cl::opt<std::string>
+    StampPath("stamp",
+              cl::desc("Also write an empty file on every successful run, "
+                       "named first in the depfile"),
+              cl::value_desc("file"), cl::cat(StencilcCategory));
+// The options of LibTooling's CommonOptionsParser, parsed here so that a bad
+// compilation database is an error rather than "Running without flags".
+static cl::opt<std::string>
+    BuildPath("p", cl::desc("Build directory with compile_commands.json"),
+              cl::value_desc("build-dir"), cl::cat(StencilcCategory));
+static cl::list<std::string>
+    SourcePaths(cl::Positional, cl::desc("<source>... [-- <compiler flags>]"),
+                cl::cat(StencilcCategory));
+static cl::list<std::string>
+    ArgsAfter("extra-arg", cl::desc("Append a flag to each compile command"),
+              cl::value_desc("flag"), cl::cat(StencilcCategory));
+static cl::list<std::string>
+    ArgsBefore("extra-arg-before",
+               cl::desc("Prepend a flag to each compile command"),
+               cl::value_desc("flag"), cl::cat(StencilcCategory));
+// For the crash handler's test; not in --help.
+static cl::opt<bool> DebugCrash("debug-crash", cl::Hidden,
+                                cl::desc("Crash on purpose"));
 
 static const char Overview[] =
     "stencilc: compiles annotated C++ stencils (STENCIL_KERNEL) to CUDA and "
@@ -70,28 +100,35 @@ struct Output {
 };
 } // namespace
 
-/// Parses --emit; returns false on an unknown kind.
+/// Parses --emit; returns false on an unknown kind. Outputs keep the order of
+/// their first mention ("all" is cuda,cpu,ir), and so do the depfile's
+/// targets: a build rule lists its outputs in the order it asked for them,
+/// and Ninja wants the depfile's first target to be the rule's first output.
 static bool parseEmitKinds(llvm::StringRef Spec, std::vector<Output> &Outputs) {
   llvm::SmallVector<llvm::StringRef, 4> Parts;
   Spec.split(Parts, ',', -1, /*KeepEmpty=*/false);
-  std::set<std::string> Kinds;
+  std::vector<std::string> Kinds;
+  auto Add = [&](llvm::StringRef K) {
+    if (!llvm::is_contained(Kinds, K))
+      Kinds.push_back(K.str());
+  };
   for (llvm::StringRef P : Parts) {
     P = P.trim();
     if (P == "all") {
-      Kinds.insert({"cuda", "cpu", "ir"});
+      for (const char *K : {"cuda", "cpu", "ir"})
+        Add(K);
     } else if (P == "cuda" || P == "cpu" || P == "ir") {
-      Kinds.insert(P.str());
+      Add(P);
     } else {
       llvm::errs() << "stencilc: error: unknown --emit kind '" << P
                    << "' (expected cuda, cpu, ir or all)\n";
       return false;
     }
   }
-  for (const char *K : {"cuda", "cpu", "ir"})
-    if (Kinds.count(K))
-      Outputs.push_back({K, std::string(K) == "cuda"  ? ".stencil.cu"
-                            : std::string(K) == "cpu" ? ".stencil.cpp"
-                                                      : ".stencil.json"});
+  for (const std::string &K : Kinds)
+    Outputs.push_back({K, K == "cuda"  ? ".stencil.cu"
+                          : K == "cpu" ? ".stencil.cpp"
+                                       : ".stencil.json"});
   if (Outputs.empty()) {
     llvm::errs() << "stencilc: error: --emit names nothing to write\n";
     return false;
@@ -99,32 +136,22 @@ static bool parseEmitKinds(llvm::StringRef Spec, std::vector<Output> &Outputs) {
   return true;
 }
 
-/// Adds "--" when the user gave neither a compilation database nor flags,
-/// so LibTooling does not go looking for compile_commands.json.
-static std::vector<const char *> withFixedDatabase(int Argc,
-                                                   const char **Argv) {
-  std::vector<const char *> Args(Argv, Argv + Argc);
-  bool HasSeparator = false, HasDatabase = false;
-  for (int I = 1; I < Argc; ++I) {
-    llvm::StringRef A = Argv[I];
-    HasSeparator |= A == "--";
-    HasDatabase |=
-        A == "-p" || A.startswith("-p=") || A == "--p" || A.startswith("--p=");
-  }
-  if (!HasSeparator && !HasDatabase)
-    Args.push_back("--");
-  return Args;
-}
-
 /// Flags every parse needs: C++17 (never CUDA: clang 16 cannot parse CUDA
-/// 13's headers), the DSL's marker macro, and clang's built-in headers.
-static void addParseFlags(clang::tooling::ClangTool &Tool) {
+/// 13's headers), the DSL's marker macro, and clang's built-in headers; after
+/// ClangTool's own adjusters, which it would otherwise apply first.
+static clang::tooling::ArgumentsAdjuster parseFlagsAdjuster() {
   using namespace clang::tooling;
-  Tool.appendArgumentsAdjuster(getInsertArgumentAdjuster(
-      CommandLineArguments{"-xc++", "-std=c++17", "-D__STENCILC__=1"},
-      ArgumentInsertPosition::BEGIN));
-  Tool.appendArgumentsAdjuster(
-      [](const CommandLineArguments &Args, llvm::StringRef) {
+  ArgumentsAdjuster Adjust =
+      combineAdjusters(combineAdjusters(getClangStripOutputAdjuster(),
+                                        getClangSyntaxOnlyAdjuster()),
+                       getClangStripDependencyFileAdjuster());
+  Adjust = combineAdjusters(
+      std::move(Adjust),
+      getInsertArgumentAdjuster(
+          CommandLineArguments{"-xc++", "-std=c++17", "-D__STENCILC__=1"},
+          ArgumentInsertPosition::BEGIN));
+  return combineAdjusters(
+      std::move(Adjust), [](const CommandLineArguments &Args, llvm::StringRef) {
         CommandLineArguments Out = Args;
         if (llvm::none_of(Args, [](const std::string &A) {
               return llvm::StringRef(A).startswith("-resource-dir");
@@ -175,24 +202,6 @@ static void printListing(const FrontendResult &R, llvm::raw_ostream &OS) {
   }
 }
 
-static bool writeFile(const std::string &Path, const std::string &Text) {
-  std::error_code EC;
-  llvm::raw_fd_ostream OS(Path, EC, llvm::sys::fs::OF_Text);
-  if (EC) {
-    llvm::errs() << "stencilc: error: cannot write '" << Path
-                 << "': " << EC.message() << "\n";
-    return false;
-  }
-  OS << Text;
-  OS.close();
-  if (OS.has_error()) {
-    llvm::errs() << "stencilc: error: cannot write '" << Path << "'\n";
-    OS.clear_error();
-    return false;
-  }
-  return true;
-}
-
 static std::string generate(const Output &Out, const FrontendResult &R) {
   if (Out.Kind == "ir")
     return printIRJson(R.Module, R.Infos);
@@ -203,25 +212,138 @@ static std::string generate(const Output &Out, const FrontendResult &R) {
   return E->emit(Plan);
 }
 
-int stencilc::runDriver(int Argc, const char **Argv) {
+/// llvm::outs() reports a failed write (a full disk, /dev/full) as a fatal
+/// "LLVM ERROR" when it is destroyed; found first, it is a message and exit
+/// code 3.
+static bool standardOutputFailed() {
+  llvm::raw_fd_ostream &OS = llvm::outs();
+  OS.flush();
+  if (!OS.has_error())
+    return false;
+  llvm::errs() << "stencilc: error: cannot write to standard output: "
+               << OS.error().message() << "\n";
+  OS.clear_error();
+  return true;
+}
+
+/// --help and --version print, then exit from inside the option parser.
+static void checkStandardOutputAtExit() {
+  if (standardOutputFailed())
+    std::_Exit(ExitOutputError);
+}
+
+[[noreturn]] static void crashOnPurpose() { LLVM_BUILTIN_TRAP; }
+
+/// -p DIR reads DIR/compile_commands.json (or the file -p names), wrapped as
+/// LibTooling's JSON plugin does: response files expanded, commands for
+/// sources it lacks inferred from similar ones. Unlike CommonOptionsParser it
+/// neither searches parent directories nor goes on without flags.
+static std::unique_ptr<clang::tooling::CompilationDatabase>
+loadDatabase(llvm::StringRef Path) {
+  using namespace clang::tooling;
+  llvm::SmallString<256> File(Path);
+  if (llvm::sys::fs::is_directory(File))
+    llvm::sys::path::append(File, "compile_commands.json");
+  std::string Error;
+  std::unique_ptr<CompilationDatabase> DB =
+      JSONCompilationDatabase::loadFromFile(File, Error,
+                                            JSONCommandLineSyntax::AutoDetect);
+  if (!DB) {
+    llvm::StringRef Reason = llvm::StringRef(Error).trim();
+    Reason.consume_front("Error while opening JSON database: ");
+    llvm::errs() << "stencilc: error: cannot read the compilation database '"
+                 << File << "': " << Reason << "\n";
+    return nullptr;
+  }
+  return inferTargetAndDriverMode(inferMissingCompileCommands(
+      expandResponseFiles(std::move(DB), llvm::vfs::getRealFileSystem())));
+}
+
+static std::string normalPath(llvm::StringRef Path) {
+  llvm::SmallString<256> P(Path);
+  llvm::sys::fs::make_absolute(P);
+  llvm::sys::path::remove_dots(P, /*remove_dot_dot=*/true);
+  return std::string(P);
+}
+
+namespace {
+/// Where one run writes, known before anything is parsed.
+struct OutputPlan {
+  std::vector<std::vector<std::string>> PerSource; ///< [source][output]
+  std::vector<std::string> All;                    ///< In depfile order.
+};
+} // namespace
+
+/// Plans the output paths and reports every conflict among them (two inputs
+/// with one stem, the depfile or stamp on an output) as a usage error.
+static bool planOutputs(const std::vector<std::string> &Sources,
+                        const std::vector<Output> &Outputs, OutputPlan &Plan) {
+  std::set<std::string> Stems;
+  for (const std::string &Source : Sources) {
+    std::string Stem = llvm::sys::path::stem(Source).str();
+    if (!Stems.insert(Stem).second) {
+      llvm::errs()
+          << "stencilc: error: two inputs named '" << Stem
+          << "' would write the same outputs; run stencilc once per input\n";
+      return false;
+    }
+    std::vector<std::string> Paths;
+    for (const Output &Out : Outputs) {
+      llvm::SmallString<256> Path(OutputDir);
+      llvm::sys::path::append(Path, Stem + Out.Suffix);
+      Paths.push_back(std::string(Path));
+      Plan.All.push_back(std::string(Path));
+    }
+    Plan.PerSource.push_back(std::move(Paths));
+  }
+  std::map<std::string, std::string> Claimed; // normal path -> what wrote it
+  for (const std::string &Path : Plan.All)
+    Claimed[normalPath(Path)] = "an output";
+  for (auto [Option, Path] :
+       {std::pair<const char *, std::string>("--depfile", DepfilePath),
+        {"--stamp", StampPath}}) {
+    if (Path.empty())
+      continue;
+    auto [It, New] = Claimed.try_emplace(normalPath(Path), Option);
+    if (!New) {
+      llvm::errs() << "stencilc: error: " << Option << " '" << Path
+                   << "' is also " << It->second
+                   << "; give each output its own file\n";
+      return false;
+    }
+  }
+  return true;
+}
+
+static int runPipeline(int Argc, const char **Argv) {
+  using namespace clang::tooling;
   cl::SetVersionPrinter([](llvm::raw_ostream &OS) {
     OS << "stencilc version " << getVersionString() << " (LLVM "
        << LLVM_VERSION_STRING << ")\n";
   });
-  std::vector<const char *> Args = withFixedDatabase(Argc, Argv);
-  int ArgCount = static_cast<int>(Args.size());
-  auto Parser = clang::tooling::CommonOptionsParser::create(
-      ArgCount, Args.data(), StencilcCategory, cl::ZeroOrMore, Overview);
-  if (!Parser) {
-    llvm::errs() << "stencilc: error: " << llvm::toString(Parser.takeError())
-                 << "\n";
-    return ExitUsageError;
+  cl::HideUnrelatedOptions(StencilcCategory);
+  const char **End = Argv + Argc;
+  std::string FlagsError;
+  std::unique_ptr<CompilationDatabase> Compilations =
+      FixedCompilationDatabase::loadFromCommandLine(Argc, Argv, FlagsError);
+  if (!FlagsError.empty()) {
+    // Clang's driver rejected the flags after "--": checkCompileCommands
+    // below says which flag, or which language, in stencilc's words.
+    const char **DoubleDash = std::find(Argv, End, llvm::StringRef("--"));
+    Compilations = std::make_unique<FixedCompilationDatabase>(
+        ".", std::vector<std::string>(DoubleDash + 1, End));
   }
+  if (!cl::ParseCommandLineOptions(Argc, Argv, Overview, &llvm::errs()))
+    return ExitUsageError;
+  if (DebugCrash)
+    crashOnPurpose();
   if (ListDiagnostics) {
     printDiagnosticTable(llvm::outs());
     return ExitSuccess;
   }
-  const std::vector<std::string> &Sources = Parser->getSourcePathList();
+
+  // Every command-line mistake is found before anything is parsed or written.
+  std::vector<std::string> Sources(SourcePaths.begin(), SourcePaths.end());
   if (Sources.empty()) {
     llvm::errs() << "stencilc: error: no input files (see --help)\n";
     return ExitUsageError;
@@ -235,14 +357,52 @@ int stencilc::runDriver(int Argc, const char **Argv) {
                     "--emit kind\n";
     return ExitUsageError;
   }
-  if (ToStdout && !DepfilePath.empty()) {
-    llvm::errs() << "stencilc: error: --depfile needs output files; it cannot "
-                    "be used with '-o -'\n";
+  if (ToStdout && (!DepfilePath.empty() || !StampPath.empty())) {
+    llvm::errs() << "stencilc: error: --"
+                 << (DepfilePath.empty() ? "stamp" : "depfile")
+                 << " needs output files; it cannot be used with '-o -'\n";
+    return ExitUsageError;
+  }
+  if (Compilations && !BuildPath.empty()) {
+    llvm::errs() << "stencilc: error: both '-p' and '--' give compiler flags; "
+                    "use one\n";
+    return ExitUsageError;
+  }
+  OutputPlan Plan;
+  if (!ToStdout && !ListStencils && !planOutputs(Sources, Outputs, Plan))
+    return ExitUsageError;
+
+  // Without "--" or -p: no flags (never a search for compile_commands.json).
+  if (!BuildPath.empty())
+    Compilations = loadDatabase(BuildPath);
+  else if (!Compilations)
+    Compilations = std::make_unique<FixedCompilationDatabase>(
+        ".", std::vector<std::string>());
+  if (!Compilations)
+    return ExitUsageError;
+  ArgumentsAdjustingCompilations Adjusted(std::move(Compilations));
+  Adjusted.appendArgumentsAdjuster(
+      getInsertArgumentAdjuster(ArgsBefore, ArgumentInsertPosition::BEGIN));
+  Adjusted.appendArgumentsAdjuster(
+      getInsertArgumentAdjuster(ArgsAfter, ArgumentInsertPosition::END));
+  ArgumentsAdjuster ParseFlags = parseFlagsAdjuster();
+  if (!checkCompileCommands(Adjusted, Sources, ParseFlags))
+    return ExitUsageError;
+  if (!FlagsError.empty()) {
+    llvm::SmallVector<llvm::StringRef, 2> Lines;
+    llvm::StringRef(FlagsError).trim().split(Lines, '\n');
+    for (llvm::StringRef Line : Lines) {
+      if (!Line.consume_front("error: "))
+        Line.consume_front("warning: ");
+      llvm::errs() << "stencilc: error: the compiler flags after '--': "
+                   << Line << "\n";
+    }
     return ExitUsageError;
   }
 
-  clang::tooling::ClangTool Tool(Parser->getCompilations(), Sources);
-  addParseFlags(Tool);
+  ClangTool Tool(Adjusted, Sources);
+  Tool.clearArgumentsAdjusters(); // parseFlagsAdjuster has them, in order
+  Tool.appendArgumentsAdjuster(ParseFlags);
   std::vector<FrontendResult> Results;
   int ToolStatus = Tool.run(createStencilActionFactory(Results).get());
   if (ToolStatus != 0 || Results.size() != Sources.size())
@@ -258,40 +418,45 @@ int stencilc::runDriver(int Argc, const char **Argv) {
       printListing(R, llvm::outs());
     return ExitSuccess;
   }
+  if (ToStdout) {
+    llvm::outs() << generate(Outputs.front(), Results.front());
+    return ExitSuccess;
+  }
 
-  std::vector<std::string> Written, Dependencies;
-  if (!ToStdout)
-    if (std::error_code EC = llvm::sys::fs::create_directories(OutputDir)) {
-      llvm::errs() << "stencilc: error: cannot create '" << OutputDir
-                   << "': " << EC.message() << "\n";
-      return ExitOutputError;
-    }
-  std::set<std::string> Stems;
-  for (const FrontendResult &R : Results) {
-    std::string Stem = llvm::sys::path::stem(R.Module.InputFile).str();
-    if (!Stems.insert(Stem).second) {
-      llvm::errs()
-          << "stencilc: error: two inputs named '" << Stem
-          << "' would write the same outputs; run stencilc once per input\n";
-      return ExitUsageError;
-    }
+  // All or nothing, and a file whose text is unchanged keeps its time so
+  // that a build does not recompile it.
+  OutputFiles Files;
+  std::vector<std::string> Dependencies;
+  for (size_t I = 0; I < Results.size(); ++I) {
+    const FrontendResult &R = Results[I];
     Dependencies.insert(Dependencies.end(), R.Dependencies.begin(),
                         R.Dependencies.end());
-    for (const Output &Out : Outputs) {
-      std::string Text = generate(Out, R);
-      if (ToStdout) {
-        llvm::outs() << Text;
-        continue;
-      }
-      llvm::SmallString<256> Path(OutputDir);
-      llvm::sys::path::append(Path, Stem + Out.Suffix);
-      if (!writeFile(std::string(Path), Text))
-        return ExitOutputError;
-      Written.push_back(std::string(Path));
-    }
+    for (size_t O = 0; O < Outputs.size(); ++O)
+      Files.add(Plan.PerSource[I][O], generate(Outputs[O], R));
   }
-  if (!DepfilePath.empty() &&
-      !writeFile(DepfilePath, formatDepfile(Written, Dependencies)))
+  std::vector<std::string> Targets;
+  if (!StampPath.empty()) {
+    // Always rewritten: a rule whose first output is the stamp is up to date
+    // after every run, whichever generated files changed.
+    Files.add(StampPath, "", OutputFiles::Update::Always);
+    Targets.push_back(StampPath);
+  }
+  Targets.insert(Targets.end(), Plan.All.begin(), Plan.All.end());
+  if (!DepfilePath.empty())
+    Files.add(DepfilePath, formatDepfile(Targets, Dependencies));
+  std::string Error;
+  if (!Files.commit(Error)) {
+    llvm::errs() << "stencilc: error: " << Error << "\n";
     return ExitOutputError;
+  }
   return ExitSuccess;
+}
+
+int stencilc::runDriver(int Argc, const char **Argv) {
+  llvm::outs(); // made before the handler is registered, so destroyed after
+  std::atexit(checkStandardOutputAtExit);
+  int Code = runPipeline(Argc, Argv);
+  if (standardOutputFailed())
+    return ExitOutputError;
+  return Code;
 }

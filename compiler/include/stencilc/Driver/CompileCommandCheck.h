@@ -1,0 +1,32 @@
+//===- CompileCommandCheck.h - Compiler flags checked up front -*- C++ -*-===//
+///
+/// \file
+/// Checks each source's compile command (after every arguments adjuster)
+/// before the parse. Clang's driver reports a bad flag (an unknown argument,
+/// an invalid value, `-std=c99` for C++) as an error but LibTooling then
+/// parses anyway, without the flag; and a language other than C++ (`-x c`,
+/// `-x cuda`) would parse the DSL wrongly. Either is a command-line error.
+///
+//===----------------------------------------------------------------------===//
+#ifndef STENCILC_DRIVER_COMPILECOMMANDCHECK_H
+#define STENCILC_DRIVER_COMPILECOMMANDCHECK_H
+
+#include "clang/Tooling/ArgumentsAdjusters.h"
+#include <string>
+#include <vector>
+
+namespace clang::tooling {
+class CompilationDatabase;
+} // namespace clang::tooling
+
+namespace stencilc {
+
+/// Prints "stencilc: error: ..." for every problem found; returns false if
+/// there was one. \p Adjust is the adjuster chain the tool applies.
+bool checkCompileCommands(const clang::tooling::CompilationDatabase &DB,
+                          const std::vector<std::string> &Sources,
+                          const clang::tooling::ArgumentsAdjuster &Adjust);
+
+} // namespace stencilc
+
+#endif // STENCILC_DRIVER_COMPILECOMMANDCHECK_H
