@@ -4,6 +4,7 @@
 
 #include <stencil/index.hpp>
 #include <stencil/loop_range.hpp>
+#include <type_traits>
 #include <utility>
 
 namespace stencil {
@@ -14,8 +15,20 @@ template <int Dims> class HostLoopEngine {
 public:
   explicit HostLoopEngine(const LoopRange *Ranges) : r_(Ranges) {}
 
+  /// A functor is called on a copy, as the seed framework's engines take it
+  /// by value: its operator() need not be const.
   template <typename StencilT, typename... Args>
   void operator()(const StencilT &Stencil, Args &&...A) const {
+    if constexpr (std::is_class_v<StencilT>) {
+      StencilT Copy(Stencil);
+      each(Copy, A...);
+    } else {
+      each(Stencil, A...);
+    }
+  }
+
+private:
+  template <typename F, typename... Args> void each(F &Stencil, Args &...A) const {
     Index<Dims> Idx = makeIndex(std::make_integer_sequence<int, Dims>());
     int P[4] = {r_[0].begin, r_[1].begin, Dims > 2 ? r_[2].begin : 0,
                 Dims > 3 ? r_[3].begin : 0};
@@ -34,7 +47,6 @@ public:
     }
   }
 
-private:
   bool empty() const {
     for (int D = 0; D < Dims; ++D)
       if (r_[D].begin >= r_[D].end)
