@@ -34,11 +34,11 @@ public:
 
   template <typename StencilT, typename... Args> void operator()(const StencilT &S, Args &&...A) {
     if (isDevicePointer(detail::firstPointer(A...)))
-      GeneratedLoopEngine<Dims, Backend::Cuda>(r_)(S, std::forward<Args>(A)...);
+      GeneratedLoopEngine<Dims, Backend::Cuda>{r_}(S, std::forward<Args>(A)...);
     else if (generatedFor(Backend::OpenMP, S))
-      GeneratedLoopEngine<Dims, Backend::OpenMP>(r_)(S, std::forward<Args>(A)...);
+      GeneratedLoopEngine<Dims, Backend::OpenMP>{r_}(S, std::forward<Args>(A)...);
     else
-      HostLoopEngine<Dims>(r_)(S, std::forward<Args>(A)...);
+      HostLoopEngine<Dims>{r_}(S, std::forward<Args>(A)...);
   }
 
 private:
