@@ -193,8 +193,8 @@ public:
       return;
     const DirectoryEntry *Dir = &File->getDir().getDirEntry();
     // seed_compat.hpp includes dsl.hpp and the auto-tuning engine.
-    if (!Runtime->Dir &&
-        (FileName == "stencil/dsl.hpp" || FileName == "stencil/seed_compat.hpp")) {
+    if (!Runtime->Dir && (FileName == "stencil/dsl.hpp" ||
+                          FileName == "stencil/seed_compat.hpp")) {
       Runtime->Dir = Dir;
       Runtime->Files.insert(&File->getFileEntry());
       return;
@@ -248,6 +248,24 @@ public:
     Results.push_back(std::move(Result));
   }
 
+  /// True if \p Todo holds an annotated function of the type \p Arg (a
+  /// function or function pointer) points to.
+  static bool
+  hasAnnotatedOfType(ASTContext &Ctx,
+                     const std::vector<std::pair<const Decl *, bool>> &Todo,
+                     const Expr *Arg) {
+    QualType T = Arg->getType().getNonReferenceType();
+    if (const auto *P = T->getAs<PointerType>())
+      T = P->getPointeeType();
+    if (!T->isFunctionType())
+      return false;
+    for (const auto &[D, FromRun] : Todo)
+      if (const auto *FD = dyn_cast<FunctionDecl>(D))
+        if (!FromRun && Ctx.hasSameType(FD->getType(), T))
+          return true;
+    return false;
+  }
+
   /// Lowers the annotated stencils and those passed to a loop's run(), each
   /// once, in source order; warns where a run() argument names no stencil
   /// stencilc can generate here.
@@ -269,7 +287,10 @@ public:
           Todo.push_back({R.Stencil, true});
         break;
       case RunStencil::Unresolved:
-        Sink.report(DiagId::warn_run_stencil_unresolved, Where);
+        // An annotated function of the argument's type is probably what it
+        // holds (e.g. a stencil passed on through a template's parameter).
+        if (!hasAnnotatedOfType(Ctx, Todo, R.Arg))
+          Sink.report(DiagId::warn_run_stencil_unresolved, Where);
         break;
       case RunStencil::DefinedElsewhere:
         if (!stencilc::frontend::isAnnotatedStencil(R.Stencil) &&

@@ -68,15 +68,14 @@ bool mayChange(ASTContext &Ctx, const VarDecl *VD) {
   if (VD->getType().isConstQualified())
     return false;
   auto Ref = ignoringParenImpCasts(declRefExpr(to(varDecl(equalsNode(VD)))));
-  auto NonConstRef =
-      lValueReferenceType(pointee(unless(isConstQualified())));
-  auto Change = stmt(anyOf(
-      binaryOperator(isAssignmentOperator(), hasLHS(Ref)),
-      unaryOperator(hasOperatorName("&"), hasUnaryOperand(Ref)),
-      // Bound to a non-const reference, or passed to a T & parameter.
-      declStmt(has(varDecl(hasType(NonConstRef), hasInitializer(Ref)))),
-      callExpr(forEachArgumentWithParam(
-          Ref, parmVarDecl(hasType(NonConstRef))))));
+  auto NonConstRef = lValueReferenceType(pointee(unless(isConstQualified())));
+  auto Change = stmt(
+      anyOf(binaryOperator(isAssignmentOperator(), hasLHS(Ref)),
+            unaryOperator(hasOperatorName("&"), hasUnaryOperand(Ref)),
+            // Bound to a non-const reference, or passed to a T & parameter.
+            declStmt(has(varDecl(hasType(NonConstRef), hasInitializer(Ref)))),
+            callExpr(forEachArgumentWithParam(
+                Ref, parmVarDecl(hasType(NonConstRef))))));
   // A local changes only in its function; a global anywhere.
   const Decl *Scope = Ctx.getTranslationUnitDecl();
   if (const auto *Fn = dyn_cast_or_null<Decl>(VD->getParentFunctionOrMethod()))
@@ -143,17 +142,18 @@ public:
 std::vector<RunStencil> stencilc::frontend::findRunStencils(ASTContext &Ctx) {
   RunCollector C;
   MatchFinder Finder;
-  auto NotRuntime = allOf(unless(isExpansionInSystemHeader()),
-                          unless(hasAncestor(namespaceDecl(hasName("::stencil")))));
+  auto NotRuntime =
+      allOf(unless(isExpansionInSystemHeader()),
+            unless(hasAncestor(namespaceDecl(hasName("::stencil")))));
   // Loop<Dims, Engine>::run(stencil, args...) and DomainLoop's run/bind.
   auto LoopMethod = cxxMethodDecl(
       anyOf(allOf(hasName("run"), ofClass(hasName("::stencil::Loop"))),
             allOf(hasAnyName("run", "bind"),
                   ofClass(hasName("::stencil::DomainLoop")))));
-  Finder.addMatcher(
-      cxxMemberCallExpr(NotRuntime, callee(LoopMethod.bind("method")),
-                        hasArgument(0, expr().bind("stencil"))),
-      &C);
+  Finder.addMatcher(cxxMemberCallExpr(NotRuntime,
+                                      callee(LoopMethod.bind("method")),
+                                      hasArgument(0, expr().bind("stencil"))),
+                    &C);
   // tuneNow(loop, stencil, info, args...).
   Finder.addMatcher(
       callExpr(NotRuntime, callee(functionDecl(hasName("::stencil::tuneNow"))),

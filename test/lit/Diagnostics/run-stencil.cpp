@@ -28,3 +28,12 @@ void pick(bool c, Fn param, float *fn) {
   loop.run(Fill<float>(), fn);
   loop.run(hidden, fn);
 }
+
+// Through a template's parameter: an annotated function of that type is
+// assumed (no warning); stencilc compiles it as annotated.
+STENCIL_KERNEL void annotated3d(const stencil::Index3D &idx, float *fn) { fn[idx.ix()] = 3.0f; }
+template <typename F> void forward(F fn3, float *fn) {
+  stencil::Loop3D<stencil::OpenMPLoopEngine3D> loop;
+  loop.run(fn3, fn);
+}
+void useForward(float *fn) { forward(annotated3d, fn); }
