@@ -225,7 +225,9 @@ void codegen::printRegistration(CodeWriter &W, const ir::Stencil &S,
       printConstant(ir::Type(ir::ScalarKind::Float64), 0, Info.BytesPerPoint));
   W.line("/*query=*/{},",
          Extras.Query == "nullptr" ? Extras.Query : "&" + Extras.Query);
-  W.line("/*marchDim=*/{}}});", Extras.MarchDim);
+  W.line("/*marchDim=*/{},", Extras.MarchDim);
+  // Tells two files apart that generate one stencil from a shared header.
+  W.line("/*unit=*/__FILE__}});");
   W.dedent();
   W.dedent();
 }

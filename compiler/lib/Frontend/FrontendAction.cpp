@@ -37,7 +37,10 @@ public:
       : Ctx(Ctx), Diags(Diags), Out(Out),
         Mangler(ItaniumMangleContext::create(Ctx, Ctx.getDiagnostics())) {}
 
-  void lower(const Decl *D);
+  /// \p FromRun: \p D is passed to a loop's run(), not annotated, so an
+  /// instance of a template is reported here (there is no pattern to report
+  /// on).
+  void lower(const Decl *D, bool FromRun = false);
 
 private:
   const FunctionDecl *callOperator(const CXXRecordDecl *RD, ir::Stencil &S);
@@ -96,13 +99,17 @@ const FunctionDecl *StencilLowering::callOperator(const CXXRecordDecl *RD,
   return Def;
 }
 
-void StencilLowering::lower(const Decl *D) {
+void StencilLowering::lower(const Decl *D, bool FromRun) {
   ir::Stencil S;
   describe(D, S);
   const FunctionDecl *FD = nullptr;
   if (const auto *RD = dyn_cast<CXXRecordDecl>(D)) {
-    if (isa<ClassTemplateSpecializationDecl>(RD))
-      return; // an instance of a template already reported on its pattern
+    if (isa<ClassTemplateSpecializationDecl>(RD)) {
+      // An annotated template was already reported on its pattern.
+      if (FromRun)
+        Diags.report(DiagId::err_stencil_template, S.Range, {S.Name});
+      return;
+    }
     if (RD->getDescribedClassTemplate()) {
       Diags.report(DiagId::err_stencil_template, S.Range, {S.Name});
       return;
@@ -123,8 +130,11 @@ void StencilLowering::lower(const Decl *D) {
       S.TypeKey.erase(0, 4);
     FD = callOperator(RD, S);
   } else if (const auto *Fn = dyn_cast<FunctionDecl>(D)) {
-    if (Fn->isTemplateInstantiation())
+    if (Fn->isTemplateInstantiation()) {
+      if (FromRun)
+        Diags.report(DiagId::err_stencil_template, S.Range, {S.Name});
       return;
+    }
     S.Form = ir::StencilForm::Function;
     if (Fn->getDescribedFunctionTemplate()) {
       Diags.report(DiagId::err_stencil_template, S.Range, {S.Name});
@@ -182,7 +192,9 @@ public:
     if (!File)
       return;
     const DirectoryEntry *Dir = &File->getDir().getDirEntry();
-    if (!Runtime->Dir && FileName == "stencil/dsl.hpp") {
+    // seed_compat.hpp includes dsl.hpp and the auto-tuning engine.
+    if (!Runtime->Dir && (FileName == "stencil/dsl.hpp" ||
+                          FileName == "stencil/seed_compat.hpp")) {
       Runtime->Dir = Dir;
       Runtime->Files.insert(&File->getFileEntry());
       return;
@@ -229,12 +241,78 @@ public:
     if (!Ctx.getDiagnostics().hasErrorOccurred()) {
       ClangDiagnosticSink Sink(Ctx.getDiagnostics());
       StencilLowering Lowering(Ctx, Sink, Result);
-      for (const Decl *D : stencilc::frontend::findAnnotatedStencils(Ctx))
-        Lowering.lower(D);
+      lowerAll(Ctx, Sink, Lowering);
     }
     Result.HadErrors = Ctx.getDiagnostics().hasErrorOccurred();
     Result.Dependencies = Deps->getDependencies();
     Results.push_back(std::move(Result));
+  }
+
+  /// True if \p Todo holds an annotated function of the type \p Arg (a
+  /// function or function pointer) points to.
+  static bool
+  hasAnnotatedOfType(ASTContext &Ctx,
+                     const std::vector<std::pair<const Decl *, bool>> &Todo,
+                     const Expr *Arg) {
+    QualType T = Arg->getType().getNonReferenceType();
+    if (const auto *P = T->getAs<PointerType>())
+      T = P->getPointeeType();
+    if (!T->isFunctionType())
+      return false;
+    for (const auto &[D, FromRun] : Todo)
+      if (const auto *FD = dyn_cast<FunctionDecl>(D))
+        if (!FromRun && Ctx.hasSameType(FD->getType(), T))
+          return true;
+    return false;
+  }
+
+  /// Lowers the annotated stencils and those passed to a loop's run(), each
+  /// once, in source order; warns where a run() argument names no stencil
+  /// stencilc can generate here.
+  static void lowerAll(ASTContext &Ctx, DiagnosticSink &Sink,
+                       StencilLowering &Lowering) {
+    using stencilc::frontend::RunStencil;
+    std::vector<std::pair<const Decl *, bool>> Todo; // stencil, from run()
+    for (const Decl *D : stencilc::frontend::findAnnotatedStencils(Ctx))
+      Todo.push_back({D, false});
+    llvm::DenseSet<const Decl *> Warned;
+    for (const RunStencil &R : stencilc::frontend::findRunStencils(Ctx)) {
+      auto Where = toIRRange(R.Arg->getSourceRange());
+      std::string Name =
+          R.Stencil ? cast<NamedDecl>(R.Stencil)->getNameAsString() : "";
+      switch (R.K) {
+      case RunStencil::Resolved:
+        // Annotated stencils are lowered as such (a template's pattern).
+        if (!stencilc::frontend::isAnnotatedStencil(R.Stencil))
+          Todo.push_back({R.Stencil, true});
+        break;
+      case RunStencil::Unresolved:
+        // An annotated function of the argument's type is probably what it
+        // holds (e.g. a stencil passed on through a template's parameter).
+        if (!hasAnnotatedOfType(Ctx, Todo, R.Arg))
+          Sink.report(DiagId::warn_run_stencil_unresolved, Where);
+        break;
+      case RunStencil::DefinedElsewhere:
+        if (!stencilc::frontend::isAnnotatedStencil(R.Stencil) &&
+            Warned.insert(R.Stencil->getCanonicalDecl()).second)
+          Sink.report(DiagId::warn_run_stencil_defined_elsewhere, Where,
+                      {Name});
+        break;
+      case RunStencil::Lambda:
+        Sink.report(DiagId::err_run_stencil_lambda, Where);
+        break;
+      }
+    }
+    // Each declaration once, in source order.
+    const SourceManager &SM = Ctx.getSourceManager();
+    std::stable_sort(Todo.begin(), Todo.end(), [&](auto &A, auto &B) {
+      return SM.isBeforeInTranslationUnit(A.first->getLocation(),
+                                          B.first->getLocation());
+    });
+    llvm::DenseSet<const Decl *> Done;
+    for (auto &[D, FromRun] : Todo)
+      if (Done.insert(D->getCanonicalDecl()).second)
+        Lowering.lower(D, FromRun);
   }
 
   /// Bodies in system headers are never stencils or helpers (math functions

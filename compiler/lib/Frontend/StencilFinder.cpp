@@ -50,3 +50,129 @@ stencilc::frontend::findAnnotatedStencils(ASTContext &Ctx) {
   C.Found.erase(std::unique(C.Found.begin(), C.Found.end()), C.Found.end());
   return C.Found;
 }
+
+bool stencilc::frontend::isAnnotatedStencil(const Decl *D) {
+  for (const Decl *R : D->redecls())
+    for (const auto *A : R->specific_attrs<AnnotateAttr>())
+      if (A->getAnnotation() == StencilAnnotation)
+        return true;
+  return false;
+}
+
+namespace {
+using stencilc::frontend::RunStencil;
+
+/// True if \p VD may hold another value than its initialiser: it is
+/// assigned, or its address or a non-const reference to it is taken.
+bool mayChange(ASTContext &Ctx, const VarDecl *VD) {
+  if (VD->getType().isConstQualified())
+    return false;
+  auto Ref = ignoringParenImpCasts(declRefExpr(to(varDecl(equalsNode(VD)))));
+  auto NonConstRef = lValueReferenceType(pointee(unless(isConstQualified())));
+  auto Change = stmt(
+      anyOf(binaryOperator(isAssignmentOperator(), hasLHS(Ref)),
+            unaryOperator(hasOperatorName("&"), hasUnaryOperand(Ref)),
+            // Bound to a non-const reference, or passed to a T & parameter.
+            declStmt(has(varDecl(hasType(NonConstRef), hasInitializer(Ref)))),
+            callExpr(forEachArgumentWithParam(
+                Ref, parmVarDecl(hasType(NonConstRef))))));
+  // A local changes only in its function; a global anywhere.
+  const Decl *Scope = Ctx.getTranslationUnitDecl();
+  if (const auto *Fn = dyn_cast_or_null<Decl>(VD->getParentFunctionOrMethod()))
+    Scope = Fn;
+  return !match(decl(forEachDescendant(Change)), *Scope, Ctx).empty();
+}
+
+/// The function an argument of function or function-pointer type names:
+/// `f`, `&f`, or a variable initialised from one and never changed.
+const FunctionDecl *namedFunction(ASTContext &Ctx, const Expr *E,
+                                  int Depth = 0) {
+  if (!E || Depth > 8)
+    return nullptr;
+  E = E->IgnoreParenImpCasts();
+  if (const auto *UO = dyn_cast<UnaryOperator>(E))
+    if (UO->getOpcode() == UO_AddrOf)
+      E = UO->getSubExpr()->IgnoreParenImpCasts();
+  const auto *DRE = dyn_cast<DeclRefExpr>(E);
+  if (!DRE)
+    return nullptr;
+  if (const auto *FD = dyn_cast<FunctionDecl>(DRE->getDecl()))
+    return FD;
+  const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+  if (!VD || isa<ParmVarDecl>(VD) || !VD->getInit() || mayChange(Ctx, VD))
+    return nullptr;
+  return namedFunction(Ctx, VD->getInit(), Depth + 1);
+}
+
+/// True if \p Loop (a stencil::Loop specialization) runs on the serial host
+/// engine, which calls the user's own code.
+bool onHostEngine(const CXXRecordDecl *Loop) {
+  const auto *Spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(Loop);
+  if (!Spec || Spec->getTemplateArgs().size() < 2)
+    return false;
+  QualType Engine = Spec->getTemplateArgs()[1].getAsType();
+  const auto *ERD = Engine.isNull() ? nullptr : Engine->getAsCXXRecordDecl();
+  return ERD && ERD->getQualifiedNameAsString() == "stencil::HostLoopEngine";
+}
+
+class RunCollector : public MatchFinder::MatchCallback {
+public:
+  void run(const MatchFinder::MatchResult &Result) override {
+    const auto *Arg = Result.Nodes.getNodeAs<Expr>("stencil");
+    if (const auto *Method = Result.Nodes.getNodeAs<CXXMethodDecl>("method"))
+      if (onHostEngine(Method->getParent()))
+        return;
+    RunStencil R;
+    R.Arg = Arg;
+    QualType T = Arg->getType().getNonReferenceType();
+    if (const CXXRecordDecl *RD = T->getAsCXXRecordDecl()) {
+      R.Stencil = RD->getDefinition() ? RD->getDefinition() : RD;
+      R.K = RD->isLambda() ? RunStencil::Lambda : RunStencil::Resolved;
+    } else if (const FunctionDecl *FD = namedFunction(*Result.Context, Arg)) {
+      const FunctionDecl *Def = FD->getDefinition();
+      R.Stencil = Def ? Def : FD;
+      R.K = Def ? RunStencil::Resolved : RunStencil::DefinedElsewhere;
+    }
+    Found.push_back(R);
+  }
+  std::vector<RunStencil> Found;
+};
+} // namespace
+
+std::vector<RunStencil> stencilc::frontend::findRunStencils(ASTContext &Ctx) {
+  RunCollector C;
+  MatchFinder Finder;
+  auto NotRuntime =
+      allOf(unless(isExpansionInSystemHeader()),
+            unless(hasAncestor(namespaceDecl(hasName("::stencil")))));
+  // Loop<Dims, Engine>::run(stencil, args...) and DomainLoop's run/bind.
+  auto LoopMethod = cxxMethodDecl(
+      anyOf(allOf(hasName("run"), ofClass(hasName("::stencil::Loop"))),
+            allOf(hasAnyName("run", "bind"),
+                  ofClass(hasName("::stencil::DomainLoop")))));
+  Finder.addMatcher(cxxMemberCallExpr(NotRuntime,
+                                      callee(LoopMethod.bind("method")),
+                                      hasArgument(0, expr().bind("stencil"))),
+                    &C);
+  // tuneNow(loop, stencil, info, args...).
+  Finder.addMatcher(
+      callExpr(NotRuntime, callee(functionDecl(hasName("::stencil::tuneNow"))),
+               hasArgument(1, expr().bind("stencil"))),
+      &C);
+  Finder.matchAST(Ctx);
+  const SourceManager &SM = Ctx.getSourceManager();
+  std::stable_sort(C.Found.begin(), C.Found.end(),
+                   [&](const RunStencil &A, const RunStencil &B) {
+                     return SM.isBeforeInTranslationUnit(A.Arg->getBeginLoc(),
+                                                         B.Arg->getBeginLoc());
+                   });
+  // One entry per argument (a template's instances share their call).
+  C.Found.erase(std::unique(C.Found.begin(), C.Found.end(),
+                            [](const RunStencil &A, const RunStencil &B) {
+                              return A.Arg->getBeginLoc() ==
+                                         B.Arg->getBeginLoc() &&
+                                     A.Stencil == B.Stencil && A.K == B.K;
+                            }),
+                C.Found.end());
+  return C.Found;
+}

@@ -8,6 +8,7 @@
 namespace clang {
 class ASTContext;
 class Decl;
+class Expr;
 } // namespace clang
 
 namespace stencilc::frontend {
@@ -15,6 +16,29 @@ namespace stencilc::frontend {
 /// Every declaration annotated with STENCIL_KERNEL outside system headers:
 /// function definitions and functor struct definitions, in source order.
 std::vector<const clang::Decl *> findAnnotatedStencils(clang::ASTContext &Ctx);
+
+/// A stencil that the translation unit passes to a loop's run() (or to
+/// DomainLoop's run/bind, tuneNow), annotated or not: the seed framework
+/// has no annotation.
+struct RunStencil {
+  enum Kind {
+    Resolved,         ///< Stencil is the functor or function to lower.
+    Unresolved,       ///< The argument names no one function or functor.
+    DefinedElsewhere, ///< Stencil is a function without a body here.
+    Lambda,           ///< A closure type: generated engines cannot find it.
+  };
+  Kind K = Unresolved;
+  const clang::Decl *Stencil = nullptr;
+  const clang::Expr *Arg = nullptr; ///< The argument, for locations.
+};
+
+/// Every stencil passed to a loop's run() outside system headers and the
+/// runtime (namespace stencil), except on the serial host engine (it calls
+/// the user's code, which needs nothing generated), in source order.
+std::vector<RunStencil> findRunStencils(clang::ASTContext &Ctx);
+
+/// True if \p D or one of its redeclarations is annotated STENCIL_KERNEL.
+bool isAnnotatedStencil(const clang::Decl *D);
 
 /// The annotation STENCIL_KERNEL expands to while stencilc parses.
 constexpr const char *StencilAnnotation = "stencilc.stencil";

@@ -332,9 +332,7 @@ private:
                   "DeviceAutoTuningInfo * are not counted)");
     const GeneratedStencil *E = detail::lookupGenerated(Backend::Cuda, S);
     if (!E)
-      throw std::runtime_error("stencil: no generated cuda code for " +
-                               detail::stencilDisplayName(S) +
-                               "; build its source with stencilc_add_sources(... BACKENDS cuda)");
+      throw std::runtime_error(detail::noGeneratedCode(Backend::Cuda, S));
     if (*E->signature != typeid(void(P...)))
       throw std::runtime_error(std::string("stencil: generated code for ") + E->name +
                                " has other parameter types than the program: regenerate it");

@@ -30,6 +30,8 @@ struct DeviceOps {
   const char *(*eventElapsedMs)(float *Ms, void *Start, void *Stop);
   /// Threads, registers and (default) shared memory bytes per block.
   const char *(*blockLimits)(int *MaxThreads, int *Registers, long long *SharedBytes);
+  /// Appended for AutoLoopEngine: true if the pointer is GPU memory.
+  bool (*isDevicePointer)(const void *Ptr);
 };
 
 namespace detail {
@@ -67,6 +69,12 @@ inline std::string deviceName() {
   char Buf[256] = {};
   detail::checkDevice(detail::deviceOpsSlot()->deviceName(Buf, sizeof(Buf)), "device name");
   return Buf;
+}
+
+/// True if \p Ptr points into GPU memory; false without CUDA linked in.
+inline bool isDevicePointer(const void *Ptr) {
+  const DeviceOps *Ops = detail::deviceOpsSlot();
+  return Ptr && Ops && Ops->isDevicePointer && Ops->isDevicePointer(Ptr);
 }
 
 /// Waits for all work on the GPU and reports any error it raised.

@@ -8,7 +8,8 @@
 #define STENCIL_DSL_HPP
 
 // STENCIL_KERNEL marks a stencil (a free function or a functor struct) for
-// stencilc, which defines __STENCILC__ while it parses; other compilers see
+// stencilc; a stencil that a file passes to a loop's run() is one without it.
+// stencilc defines __STENCILC__ while it parses; other compilers see
 // nothing, so the program stays plain C++.
 #if defined(__STENCILC__)
 #define STENCIL_KERNEL __attribute__((annotate("stencilc.stencil")))
@@ -23,6 +24,7 @@
 #define STENCIL_HD
 #endif
 
+#include <stencil/auto_engine.hpp>
 #include <stencil/device.hpp>
 #include <stencil/generated_engine.hpp>
 #include <stencil/host_engine.hpp>

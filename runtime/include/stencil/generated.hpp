@@ -81,6 +81,10 @@ struct GeneratedStencil {
   /// -1: the block is (block[0], block[1], block[2]). Otherwise the variant
   /// marches this dimension (dims - 1) and block[2] is the chunk.
   int marchDim;
+  // Appended for messages: the generated file that registered the entry
+  // (its __FILE__), which tells two translation units apart where a stencil
+  // in a header has one source. Null from older generated code.
+  const char *unit;
 };
 
 namespace detail {
@@ -103,6 +107,15 @@ inline bool sameStencil(const GeneratedStencil &E, const GeneratedStencil &Like)
   return !E.typeKey && E.functionKey == Like.functionKey;
 }
 
+/// "file:line (generated in unit)": where a stencil is and which generated
+/// file registered it.
+inline std::string place(const GeneratedStencil &E) {
+  std::string Out = E.source;
+  if (E.unit)
+    Out += std::string(" (generated in ") + E.unit + ")";
+  return Out;
+}
+
 /// \p Found, the first entry with its key, unless another entry has that key
 /// but other IR: two stencils of one name (e.g. in two translation units)
 /// that the key cannot tell apart. Picking either would run the wrong code.
@@ -113,14 +126,25 @@ inline const GeneratedStencil *checkUnambiguous(const GeneratedStencil *Found) {
     if (sameStencil(E, *Found) && std::strcmp(E.irHash, Found->irHash) != 0)
       throw std::runtime_error(std::string("stencil: two different stencils are registered as ") +
                                Found->name + " (" + backendName(Found->backend) + "), from " +
-                               Found->source + " and " + E.source +
-                               "; give them different names or namespaces");
+                               place(*Found) + " and " + place(E) +
+                               "; give them different names or namespaces, or make the "
+                               "definitions identical (a header compiled with other macros "
+                               "in each file)");
   return Found;
 }
 } // namespace detail
 
-/// Called by generated code during static initialisation.
+/// Called by generated code during static initialisation. A stencil in a
+/// header that two generated files include is registered by both: an entry
+/// with the key, backend, variant and IR of one already registered is the
+/// same code and is dropped, so the first file's entry is the one engines
+/// use. Entries of one key with other IR are kept, and looking the key up
+/// reports both places (checkUnambiguous).
 inline bool registerGenerated(const GeneratedStencil &Entry) {
+  for (const GeneratedStencil &E : detail::registry())
+    if (detail::sameStencil(E, Entry) && std::strcmp(E.variant, Entry.variant) == 0 &&
+        std::strcmp(E.irHash, Entry.irHash) == 0)
+      return true;
   detail::registry().push_back(Entry);
   return true;
 }

@@ -5,13 +5,12 @@
 #include <stencil/generated.hpp>
 #include <stencil/loop_range.hpp>
 #include <stencil/stencil_traits.hpp>
+#include <stencil/type_name.hpp>
+#include <cstdio>
 #include <cstdlib>
 #include <memory>
 #include <stdexcept>
 #include <string>
-#if defined(__GNUG__)
-#include <cxxabi.h>
-#endif
 #include <tuple>
 #include <type_traits>
 #include <typeinfo>
@@ -37,22 +36,21 @@ template <typename StencilT> const GeneratedStencil *lookupGenerated(Backend B, 
   }
 }
 
-/// A readable type name for messages ("ns::Diffusion3d", not "N2ns11Diffusion3dE").
-inline std::string readableTypeName(const char *Mangled) {
-  Mangled = stripTypeName(Mangled);
-#if defined(__GNUG__)
-  int Status = 0;
-  std::unique_ptr<char, void (*)(void *)> Name(abi::__cxa_demangle(Mangled, nullptr, nullptr, &Status),
-                                               std::free);
-  if (Status == 0 && Name)
-    return Name.get();
-#endif
-  return Mangled;
+/// The address of a free-function stencil, as text ("0x4011a0").
+inline std::string functionAddress(const void *Address) {
+  char Buf[2 * sizeof(void *) + 3];
+  std::snprintf(Buf, sizeof(Buf), "%p", Address);
+  return Buf;
 }
 
-template <typename StencilT> std::string stencilDisplayName(const StencilT &) {
-  if constexpr (std::is_function_v<std::remove_pointer_t<StencilT>>)
-    return "a free-function stencil";
+/// "stencil 'ns::Diffusion3d'" for a functor; a function has no name at run
+/// time, so "the free-function stencil at 0x4011a0" (look the address up with
+/// `nm -C <program> | grep -i 4011a0` or `addr2line -f -e <program>`).
+template <typename StencilT> std::string stencilDisplayName(const StencilT &S) {
+  if constexpr (std::is_function_v<StencilT>)
+    return "the free-function stencil at " + functionAddress(reinterpret_cast<const void *>(&S));
+  else if constexpr (std::is_function_v<std::remove_pointer_t<StencilT>>)
+    return "the free-function stencil at " + functionAddress(reinterpret_cast<const void *>(S));
   else
     return "stencil '" + readableTypeName(typeid(StencilT).name()) + "'";
 }
@@ -97,6 +95,18 @@ void checkArrays(const GeneratedStencil &E, const Tuple &Values, std::index_sequ
   (Check(std::get<I>(Values), I + 1), ...);
 }
 
+/// Why an engine found no generated code for \p S on \p B, and the fixes.
+template <typename StencilT> std::string noGeneratedCode(Backend B, const StencilT &S) {
+  const std::string Name = backendName(B);
+  return "stencil: no generated " + Name + " code for " + stencilDisplayName(S) +
+         ". stencilc compiles what a file passes to a loop's run() and what is "
+         "annotated with STENCIL_KERNEL: run stencilc on the file that defines it "
+         "(stencilc_add_sources(<target> FILES <file> BACKENDS " +
+         Name +
+         ")); if the file passes it through a variable, a template or another "
+         "function, annotate it with STENCIL_KERNEL or pass the function itself";
+}
+
 template <typename Tuple, std::size_t... I>
 void launchGenerated(const GeneratedStencil &E, const Grid &G, const Region &R,
                      const LaunchConfig &C, Tuple &Values, std::index_sequence<I...>) {
@@ -129,10 +139,7 @@ void runGenerated(Backend B, const StencilT &S, Params, const Grid &G, const Reg
                   const LaunchConfig &C, Args &&...A) {
   const GeneratedStencil *E = lookupGenerated(B, S);
   if (!E)
-    throw std::runtime_error("stencil: no generated " + std::string(backendName(B)) +
-                             " code for " + stencilDisplayName(S) +
-                             "; build its source with stencilc_add_sources(... BACKENDS " +
-                             backendName(B) + ")");
+    throw std::runtime_error(noGeneratedCode(B, S));
   runEntry(*E, Params(), G, R, C, std::forward<Args>(A)...);
 }
 

@@ -66,11 +66,7 @@ template <typename StencilT>
 const GeneratedStencil &requireGenerated(Backend B, const StencilT &S) {
   const GeneratedStencil *E = generatedFor(B, S);
   if (!E)
-    throw std::runtime_error(
-        "stencil: no generated " + std::string(backendName(B)) + " code for " +
-        detail::stencilDisplayName(S) +
-        "; build its source with stencilc_add_sources(... BACKENDS " +
-        backendName(B) + ")");
+    throw std::runtime_error(detail::noGeneratedCode(B, S));
   return *E;
 }
 

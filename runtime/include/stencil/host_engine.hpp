@@ -4,35 +4,21 @@
 
 #include <stencil/index.hpp>
 #include <stencil/loop_range.hpp>
+#include <stencil/type_name.hpp>
 #include <string>
 #include <type_traits>
 #include <typeinfo>
 #include <utility>
-#if defined(__GNUG__)
-#include <cstdlib>
-#include <cxxabi.h>
-#include <memory>
-#endif
 
 namespace stencil {
 
 namespace detail {
 /// "stencil 'ns::Blur'" for a functor, "a free-function stencil" otherwise.
 template <typename StencilT> std::string hostStencilName() {
-  if constexpr (std::is_function_v<std::remove_pointer_t<StencilT>>) {
+  if constexpr (std::is_function_v<std::remove_pointer_t<StencilT>>)
     return "a free-function stencil";
-  } else {
-    const char *Mangled = typeid(StencilT).name();
-    Mangled += Mangled[0] == '*';
-#if defined(__GNUG__)
-    int Status = 0;
-    std::unique_ptr<char, void (*)(void *)> Name(
-        abi::__cxa_demangle(Mangled, nullptr, nullptr, &Status), std::free);
-    if (Status == 0 && Name)
-      return std::string("stencil '") + Name.get() + "'";
-#endif
-    return std::string("stencil '") + Mangled + "'";
-  }
+  else
+    return "stencil '" + readableTypeName(typeid(StencilT).name()) + "'";
 }
 
 /// Refuses a null array: argument \p Position after the index.
@@ -58,13 +44,20 @@ template <int Dims> class HostLoopEngine {
 public:
   explicit HostLoopEngine(const LoopRange *Ranges) : r_(Ranges) {}
 
+  /// A functor is called on a copy, as the seed framework's engines take it
+  /// by value: its operator() need not be const.
   template <typename StencilT, typename... Args>
   void operator()(const StencilT &Stencil, Args &&...A) const {
     int Position = 0;
     (detail::checkHostArgument<StencilT>(A, ++Position), ...);
     (void)Position;
     try {
-      run(Stencil, A...);
+      if constexpr (std::is_class_v<StencilT>) {
+        StencilT Copy(Stencil);
+        each(Copy, A...);
+      } else {
+        each(Stencil, A...);
+      }
     } catch (const AccessError &E) {
       throw AccessError("stencil: " + detail::hostStencilName<StencilT>() +
                         ": " + E.what());
@@ -72,8 +65,7 @@ public:
   }
 
 private:
-  template <typename StencilT, typename... Args>
-  void run(const StencilT &Stencil, Args &...A) const {
+  template <typename F, typename... Args> void each(F &Stencil, Args &...A) const {
     Index<Dims> Idx = makeIndex(std::make_integer_sequence<int, Dims>());
     int P[4] = {r_[0].begin, r_[1].begin, Dims > 2 ? r_[2].begin : 0,
                 Dims > 3 ? r_[3].begin : 0};

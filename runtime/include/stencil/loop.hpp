@@ -12,6 +12,7 @@ namespace stencil {
 /// Engine names (seed 000's Loop3D<Engine>):
 ///   Loop3D<HostLoopEngine3D> loop(nx + 2*mx, mx, mx, ny + 2*my, my, my, nz +
 ///   2*mz, mz, mz); loop.run(Diffusion3d(), args...);
+/// A stencil passed to run() is a stencil to stencilc, annotated or not.
 template <int Dims, typename Engine> class Loop {
 public:
   /// Per dimension, x first: array extent, margin at the start, margin at the
@@ -42,9 +43,21 @@ private:
   LoopRange range_[Dims];
 };
 
-template <typename Engine> using Loop2D = Loop<2, Engine>;
-template <typename Engine> using Loop3D = Loop<3, Engine>;
-template <typename Engine> using Loop4D = Loop<4, Engine>;
+/// Runs on the host or the GPU by where the first array lives (auto_engine.hpp).
+template <int Dims> class AutoLoopEngine;
+
+/// Loop2D/3D/4D<Engine>: a Loop of 2, 3 or 4 dimensions. Without an engine
+/// (`Loop3D loop(...)`, seed 000's first form) it is AutoLoopEngine. Class
+/// templates, not aliases, so that C++17 deduces the default engine.
+#define STENCIL_LOOP_ND(Name, Dims)                                                                \
+  template <typename Engine = AutoLoopEngine<Dims>> class Name : public Loop<Dims, Engine> {       \
+  public:                                                                                          \
+    template <typename... Ints> explicit Name(Ints... Triples) : Loop<Dims, Engine>(Triples...) {} \
+  };
+STENCIL_LOOP_ND(Loop2D, 2)
+STENCIL_LOOP_ND(Loop3D, 3)
+STENCIL_LOOP_ND(Loop4D, 4)
+#undef STENCIL_LOOP_ND
 
 } // namespace stencil
 

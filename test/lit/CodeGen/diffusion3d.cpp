@@ -54,7 +54,8 @@ struct STENCIL_KERNEL Diffusion3d {
 // CUDA-NEXT:     /*flopsPerPoint=*/13.0,
 // CUDA-NEXT:     /*bytesPerPoint=*/8.0,
 // CUDA-NEXT:     /*query=*/&stencilc_seed_Diffusion3d_grid_query,
-// CUDA-NEXT:     /*marchDim=*/-1});
+// CUDA-NEXT:     /*marchDim=*/-1,
+// CUDA-NEXT:     /*unit=*/__FILE__});
 
 // CPU:      #include <stencil/generated.hpp>
 // CPU-NOT:  cuda

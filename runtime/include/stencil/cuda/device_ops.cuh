@@ -68,11 +68,23 @@ inline const char *blockLimits(int *MaxThreads, int *Registers, long long *Share
   return nullptr;
 }
 
+/// True if \p Ptr points into GPU memory (device or managed): where
+/// AutoLoopEngine runs a stencil.
+inline bool isDevicePointer(const void *Ptr) {
+  cudaPointerAttributes Attr;
+  if (cudaPointerGetAttributes(&Attr, Ptr) != cudaSuccess) {
+    cudaGetLastError(); // an unregistered host pointer is not an error to keep
+    return false;
+  }
+  return Attr.type == cudaMemoryTypeDevice || Attr.type == cudaMemoryTypeManaged;
+}
+
 /// Installs these operations; generated .cu files call it while registering.
 inline bool install() {
   static const DeviceOps Ops = {deviceCount,  allocate,     release,     copyToDevice,
                                 copyToHost,   synchronize,  deviceName,  eventCreate,
-                                eventDestroy, eventRecord,  eventElapsedMs, blockLimits};
+                                eventDestroy, eventRecord,  eventElapsedMs, blockLimits,
+                                isDevicePointer};
   return registerDeviceOps(Ops);
 }
 

@@ -15,6 +15,21 @@ public:
 using Index2D = Index<2>;
 using Index3D = Index<3>;
 using Index4D = Index<4>;
+struct LoopRange {
+  int n, begin, end;
+};
+template <int Dims> class HostLoopEngine {};
+template <int Dims> class OpenMPLoopEngine {};
+template <int Dims> class AutoLoopEngine {};
+template <int Dims, typename Engine> class Loop {
+public:
+  template <typename StencilT, typename... Args> void run(const StencilT &, Args &&...) {}
+};
+template <typename Engine = AutoLoopEngine<2>> class Loop2D : public Loop<2, Engine> {};
+template <typename Engine = AutoLoopEngine<3>> class Loop3D : public Loop<3, Engine> {};
+using HostLoopEngine3D = HostLoopEngine<3>;
+using OpenMPLoopEngine2D = OpenMPLoopEngine<2>;
+using OpenMPLoopEngine3D = OpenMPLoopEngine<3>;
 } // namespace stencil
 using ArrayIndex2D = stencil::Index2D;
 using ArrayIndex3D = stencil::Index3D;
