@@ -152,6 +152,8 @@ def load_known():
             if not line or line.startswith("#"):
                 continue
             pattern, _, where = line.partition(" | ")
+            if not where:
+                sys.exit(f"{path}: '{line}': expected 'REGEX | where it is filed'")
             known.append((re.compile(pattern), where.strip()))
     return known
 
