@@ -176,6 +176,22 @@ def classify(rc, output):
     return None
 
 
+def known_as(known, kind, out):
+    """Where a finding is filed, or None. A sanitizer finding is known only
+    when every report line matches a known pattern, so a new report beside
+    a known one is still new."""
+    if kind == "sanitizer":
+        reports = [l for l in out.splitlines() if SANITIZER.search(l)]
+        wheres = []
+        for line in reports:
+            w = next((w for r, w in known if r.search(line)), None)
+            if w is None:
+                return None
+            wheres.append(w)
+        return "; ".join(sorted(set(wheres))) or None
+    return next((w for r, w in known if r.search(out)), None)
+
+
 def run_one(args, seeds, n):
     rng = random.Random(args.seed * 1000003 + n)
     name, text = rng.choice(seeds)
@@ -257,7 +273,7 @@ def main():
             counts[key] = counts.get(key, 0) + 1
             if not kind:
                 continue
-            where = next((w for r, w in known if r.search(out)), None)
+            where = known_as(known, kind, out)
             os.makedirs(args.findings, exist_ok=True)
             base = os.path.join(args.findings, f"seed{args.seed}-{n}-{kind}")
             with open(base + ".cpp", "w") as fh:
