@@ -267,6 +267,10 @@ def main():
                 for n in range(args.first, args.first + args.count)]
         for fut in concurrent.futures.as_completed(futs):
             n, name, kind, rc, secs, text, out, cmd = fut.result()
+            done = sum(counts.values()) + 1
+            if done % 100 == 0:
+                print(f"fuzz: {done} of {args.count} inputs, {time.time() - start:.0f} s, "
+                      f"{unknown} new findings, {known_hits} known", flush=True)
             if secs > slowest[0]:
                 slowest = (secs, n)
             key = kind or f"exit{rc}"
