@@ -29,6 +29,11 @@
 # change keeps its time, so its object is not recompiled. <target> gets
 # Stencilc::runtime and OpenMP::OpenMP_CXX, and CUDA::cudart for the cuda backend, as PRIVATE link
 # dependencies.
+# Under GCC, the target's C++ files are compiled with -frounding-math: GCC
+# then folds no math call whose result is inexact, so a call that sees a
+# constant in the host reference (a literal passed to loop.run, inlined)
+# computes what the generated code computes at run time (docs/correctness.md);
+# without it the two may differ in the last bit.
 #
 # Example:
 #
@@ -159,6 +164,8 @@ function(stencilc_add_sources target)
     find_package(OpenMP REQUIRED COMPONENTS CXX)
   endif()
   target_link_libraries(${target} PRIVATE Stencilc::runtime OpenMP::OpenMP_CXX)
+  target_compile_options(${target} PRIVATE
+                         "$<$<AND:$<COMPILE_LANGUAGE:CXX>,$<CXX_COMPILER_ID:GNU>>:-frounding-math>")
   if("cuda" IN_LIST ARG_BACKENDS)
     if(NOT TARGET CUDA::cudart)
       find_package(CUDAToolkit REQUIRED)

@@ -5,7 +5,9 @@
 /// the region, the outer dimensions shared among OpenMP threads and x
 /// innermost, running the printed body at every point. Compiled by the host
 /// compiler with the user's flags, so it reproduces the host reference
-/// bit-for-bit.
+/// bit-for-bit, with the conditions and exceptions of docs/correctness.md
+/// (GCC needs -frounding-math, which stencilc_add_sources adds, so that it
+/// folds a math call on a constant in neither; fmin/fmax of opposite zeros).
 ///
 //===----------------------------------------------------------------------===//
 #include "stencilc/CodeGen/BodyPrinter.h"

@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# differential_gpu.sh - the random differential test on the GPU machine (nvcc,
+# cmake, a GPU; no Clang, no stencilc). Builds every program of a bundle made
+# by tools/make_differential_bundle.sh with nvcc (the DSL source and the
+# generated OpenMP code by the host compiler with the flags of the host
+# reference, the generated CUDA code by nvcc) and runs each with
+# --backend=all: OpenMP against the host bit for bit, CUDA against the host
+# within each stencil's derived tolerance (docs/correctness.md). Prints one
+# line per program and the totals; exits 1 on any failure.
+#
+#   differential_gpu.sh [BUNDLE_DIR]     (default: the folder of this script)
+#
+# Environment: CUDA_ARCH (default sm_90), NVCC (default nvcc), JOBS (parallel
+# builds, default: number of cores), HOST_FLAGS (default: -O2 -frounding-math,
+# what the bundle's MANIFEST names).
+set -uo pipefail
+
+bundle=$(cd "${1:-$(dirname "${BASH_SOURCE[0]}")}" && pwd)
+arch=${CUDA_ARCH:-sm_90}
+nvcc=${NVCC:-nvcc}
+jobs=${JOBS:-$(nproc)}
+host_flags=${HOST_FLAGS:-$(sed -n 's/^flags //p' "$bundle/MANIFEST" 2>/dev/null)}
+host_flags=${host_flags:--O2 -frounding-math}
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+echo "== bundle: $(head -n 1 "$bundle/MANIFEST" 2>/dev/null)"
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader || echo "no nvidia-smi"
+"$nvcc" --version | tail -n 1
+echo "host flags: $host_flags; nvcc -arch=$arch (default contraction: -fmad=true)"
+
+build_one() { # program folder
+  local dir=$1 name
+  name=$(basename "$dir")
+  # shellcheck disable=SC2086 # host_flags is a list of flags
+  "$nvcc" -std=c++17 "-arch=$arch" -O2 -Xcompiler "$(tr ' ' ',' <<<"$host_flags"),-fopenmp" \
+    -I "$bundle/include" -I "$bundle" "$dir/$name.cpp" "$dir/$name.stencil.cpp" \
+    "$dir/$name.stencil.cu" -o "$work/$name" -lgomp >"$work/$name.build.log" 2>&1 ||
+    echo "build failed" >"$work/$name.failed"
+}
+export -f build_one
+export nvcc arch host_flags bundle work
+
+start=$(date +%s)
+printf '%s\n' "$bundle"/prog*/ | sed 's:/$::' | xargs -P "$jobs" -I{} bash -c 'build_one {}'
+echo "built in $(($(date +%s) - start)) s"
+
+programs=0 failed=0 stencils=0 omp_pass=0 omp_all=0 cuda_pass=0 cuda_all=0 worst=0
+for dir in "$bundle"/prog*/; do
+  name=$(basename "$dir")
+  programs=$((programs + 1))
+  if [[ -f $work/$name.failed ]]; then
+    echo "$name: BUILD FAILED"
+    tail -n 20 "$work/$name.build.log"
+    failed=$((failed + 1))
+    continue
+  fi
+  out=$(OMP_NUM_THREADS=${OMP_NUM_THREADS:-4} "$work/$name" --backend=all 2>&1)
+  rc=$?
+  line=$(grep '^stencils ' <<<"$out" | tail -n 1)
+  echo "$name: ${line:-no summary} (exit $rc)"
+  grep '^FAIL' <<<"$out"
+  if [[ $rc -ne 0 || -z $line ]]; then
+    failed=$((failed + 1))
+    [[ -z $line ]] && tail -n 20 <<<"$out"
+  fi
+  # stencils N openmp P/A cuda P/A worst-cuda-error/tolerance R
+  read -r _ n _ omp _ cuda _ ratio <<<"$line"
+  stencils=$((stencils + ${n:-0}))
+  omp_pass=$((omp_pass + ${omp%/*})) omp_all=$((omp_all + ${omp#*/}))
+  cuda_pass=$((cuda_pass + ${cuda%/*})) cuda_all=$((cuda_all + ${cuda#*/}))
+  worst=$(awk -v a="$worst" -v b="${ratio:-0}" 'BEGIN { print (b > a ? b : a) }')
+done
+echo
+echo "differential_gpu: $((programs - failed)) of $programs programs passed; stencils $stencils;" \
+     "openmp bit-exact $omp_pass/$omp_all; cuda within tolerance $cuda_pass/$cuda_all;" \
+     "worst cuda error/tolerance $worst"
+[[ $failed -eq 0 ]]
