@@ -4,6 +4,7 @@
 #define STENCIL_CUDA_DEVICE_OPS_CUH
 
 #include <cuda_runtime.h>
+#include <stencil/cuda/nvtx_ranges.cuh>
 #include <stencil/device.hpp>
 #include <cstdio>
 
@@ -68,11 +69,13 @@ inline const char *blockLimits(int *MaxThreads, int *Registers, long long *Share
   return nullptr;
 }
 
-/// Installs these operations; generated .cu files call it while registering.
+/// Installs these operations and the NVTX ranges; generated .cu files call
+/// it while registering.
 inline bool install() {
   static const DeviceOps Ops = {deviceCount,  allocate,     release,     copyToDevice,
                                 copyToHost,   synchronize,  deviceName,  eventCreate,
                                 eventDestroy, eventRecord,  eventElapsedMs, blockLimits};
+  installNvtxRanges();
   return registerDeviceOps(Ops);
 }
 
