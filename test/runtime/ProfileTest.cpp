@@ -35,7 +35,8 @@ void runRadius2(Arrays &A, int Times) {
     L.run(Radius2(), 0.5f, A.f.data(), A.fn.data());
 }
 
-const profile::Row *find(const std::vector<profile::Row> &Rows, const std::string &Name) {
+const profile::Row *find(const std::vector<profile::Row> &Rows,
+                         const std::string &Name) {
   for (const profile::Row &R : Rows)
     if (R.stencil == Name)
       return &R;
@@ -74,15 +75,18 @@ TEST(ProfileOpenMP, SummaryCountsCallsTimeAndBandwidth) {
   std::ostringstream Out;
   profile::report(Out);
   const std::string Text = Out.str();
-  EXPECT_NE(Text.find("stencil profile: 6 launches of 2 stencil variants"), std::string::npos)
+  EXPECT_NE(Text.find("stencil profile: 6 launches of 2 stencil variants"),
+            std::string::npos)
       << Text;
   // The Radius2 line: name, variant, backend, calls, time, share, GB/s.
   const double Total = R->seconds + C->seconds;
   char Line[256];
-  std::snprintf(Line, sizeof(Line), "Radius2  %-7s  openmp          5 %12.6f %6.1f%% %10.2f",
+  std::snprintf(Line, sizeof(Line),
+                "Radius2  %-7s  openmp          5 %12.6f %6.1f%% %10.2f",
                 E->variant, R->seconds, 100.0 * R->seconds / Total,
                 R->bytes / R->seconds * 1e-9);
-  EXPECT_NE(Text.find(Line), std::string::npos) << "'" << Line << "' not in:\n" << Text;
+  EXPECT_NE(Text.find(Line), std::string::npos) << "'" << Line << "' not in:\n"
+                                                << Text;
   EXPECT_NE(Text.find("GB/s"), std::string::npos);
   EXPECT_NE(Text.find("GFlop/s"), std::string::npos);
   // Most time first: 5 launches of Radius2 before 1 of a 16x16 copy.
@@ -113,7 +117,8 @@ TEST(ProfileOpenMPDeathTest, EnvironmentPrintsTheSummaryAtExit) {
       },
       ::testing::ExitedWithCode(0),
       "stencil profile: 3 launches of 1 stencil variants.*\n"
-      "  stencil +variant +backend +calls +time \\[s\\] +share +GB/s +GFlop/s +GPoints/s\n"
+      "  stencil +variant +backend +calls +time \\[s\\] +share +GB/s +GFlop/s "
+      "+GPoints/s\n"
       "  Radius2 +[a-z0-9]+ +openmp +3 +[0-9.]+ +100\\.0%");
   EXPECT_EXIT(
       {

@@ -39,11 +39,13 @@ std::string ptr(const void *P) {
   return O.str();
 }
 
-const char *fakeLaunch(const Grid &, const Region &, const LaunchConfig &C, void *const *) {
+const char *fakeLaunch(const Grid &, const Region &, const LaunchConfig &C,
+                       void *const *) {
   Log.push_back("launch on " + ptr(C.stream));
   return nullptr;
 }
-const char *failingLaunch(const Grid &, const Region &, const LaunchConfig &, void *const *) {
+const char *failingLaunch(const Grid &, const Region &, const LaunchConfig &,
+                          void *const *) {
   return "too many resources requested for launch";
 }
 
@@ -67,14 +69,16 @@ const char *fakeElapsed(float *Ms, void *, void *) {
 
 std::vector<std::string> Ranges;
 void fakePush(const char *Name, const char *Detail) {
-  Ranges.push_back(std::string("push ") + Name + " [" + (Detail ? Detail : "") + "]");
+  Ranges.push_back(std::string("push ") + Name + " [" + (Detail ? Detail : "") +
+                   "]");
 }
 void fakePop() { Ranges.push_back("pop"); }
 
 const bool Registered = [] {
-  static const DeviceOps Ops = {fakeCount,        nullptr,         nullptr,     nullptr,
-                                nullptr,          nullptr,         nullptr,     fakeEventCreate,
-                                fakeEventDestroy, fakeEventRecord, fakeElapsed, nullptr};
+  static const DeviceOps Ops = {
+      fakeCount,        nullptr,         nullptr,     nullptr,
+      nullptr,          nullptr,         nullptr,     fakeEventCreate,
+      fakeEventDestroy, fakeEventRecord, fakeElapsed, nullptr};
   registerDeviceOps(Ops);
   static const profile::RangeHooks Hooks = {fakePush, fakePop};
   profile::registerRangeHooks(Hooks);
@@ -99,9 +103,11 @@ const bool Registered = [] {
   return true;
 }();
 
-const profile::Row *find(const std::vector<profile::Row> &Rows, const std::string &Variant) {
+const profile::Row *find(const std::vector<profile::Row> &Rows,
+                         const std::string &Variant) {
   for (const profile::Row &R : Rows)
-    if (R.stencil == "ns::FakeGpuStencil" && R.variant == Variant && R.backend == "cuda")
+    if (R.stencil == "ns::FakeGpuStencil" && R.variant == Variant &&
+        R.backend == "cuda")
       return &R;
   return nullptr;
 }
@@ -134,14 +140,19 @@ TEST_F(ProfileCuda, GpuTimeFromEventsOnTheLaunchStreamReadLazily) {
   const GeneratedStencil *E = generatedFor(Backend::Cuda, FakeGpuStencil());
   ASSERT_TRUE(E);
   for (int I = 0; I < 3; ++I)
-    detail::runEntry(*generatedVariants(*E)[0], detail::ParamList<float *>(), Grid{3, {102, 102, 102, 1}},
-                     Region{{1, 1, 1, 0}, {101, 101, 101, 1}}, Engine.Config, Array);
+    detail::runEntry(*generatedVariants(*E)[0], detail::ParamList<float *>(),
+                     Grid{3, {102, 102, 102, 1}},
+                     Region{{1, 1, 1, 0}, {101, 101, 101, 1}}, Engine.Config,
+                     Array);
   EXPECT_EQ(ElapsedReads, 0) << "no wait for the GPU per launch";
-  const std::vector<std::string> Expected = {"event on " + ptr(Stream), "launch on " + ptr(Stream),
+  const std::vector<std::string> Expected = {"event on " + ptr(Stream),
+                                             "launch on " + ptr(Stream),
                                              "event on " + ptr(Stream)};
   ASSERT_EQ(Log.size(), 9u);
   for (int I = 0; I < 3; ++I)
-    EXPECT_EQ(std::vector<std::string>(Log.begin() + 3 * I, Log.begin() + 3 * I + 3), Expected);
+    EXPECT_EQ(
+        std::vector<std::string>(Log.begin() + 3 * I, Log.begin() + 3 * I + 3),
+        Expected);
 
   const std::vector<profile::Row> Rows = profile::rows();
   EXPECT_EQ(ElapsedReads, 3) << "read when the summary is made";
@@ -156,12 +167,16 @@ TEST_F(ProfileCuda, GpuTimeFromEventsOnTheLaunchStreamReadLazily) {
   std::ostringstream Out;
   profile::report(Out);
   // 24 MB in 6 ms: 4 GB/s; 30 MFlop: 5 GFlop/s; 3 MPoints: 0.5 GPoints/s.
-  EXPECT_NE(Out.str().find("stencil profile: 3 launches of 1 stencil variants, 0.006000 s"),
-            std::string::npos)
+  EXPECT_NE(
+      Out.str().find(
+          "stencil profile: 3 launches of 1 stencil variants, 0.006000 s"),
+      std::string::npos)
       << Out.str();
-  EXPECT_NE(Out.str().find("ns::FakeGpuStencil  zmarch   cuda            3     0.006000  100.0%"
-                           "       4.00       5.00       0.50"),
-            std::string::npos)
+  EXPECT_NE(
+      Out.str().find(
+          "ns::FakeGpuStencil  zmarch   cuda            3     0.006000  100.0%"
+          "       4.00       5.00       0.50"),
+      std::string::npos)
       << Out.str();
   EXPECT_NE(Out.str().find("cuda: GPU time between events"), std::string::npos);
 }
@@ -170,7 +185,8 @@ TEST_F(ProfileCuda, RangesNameTheStencilAndVariant) {
   Loop3D<DeviceLoopEngine3D> L(12, 1, 1, 12, 1, 1, 12, 1, 1);
   float *Array = reinterpret_cast<float *>(0x1000);
   L.run(FakeGpuStencil(), Array);
-  EXPECT_EQ(Ranges, (std::vector<std::string>{"push ns::FakeGpuStencil [zmarch]", "pop"}));
+  EXPECT_EQ(Ranges, (std::vector<std::string>{
+                        "push ns::FakeGpuStencil [zmarch]", "pop"}));
   // Off: the ranges stay (Nsight Systems), the summary records nothing.
   profile::disable();
   Ranges.clear();
@@ -191,10 +207,12 @@ TEST_F(ProfileCuda, FailedLaunchIsNotCountedAndItsEventsAreReused) {
   const int Before = EventsCreated;
   for (int I = 0; I < 3; ++I)
     EXPECT_THROW(detail::runEntry(*Broken, detail::ParamList<float *>(),
-                                  Grid{3, {12, 12, 12, 1}}, Region{{1, 1, 1, 0}, {11, 11, 11, 1}},
+                                  Grid{3, {12, 12, 12, 1}},
+                                  Region{{1, 1, 1, 0}, {11, 11, 11, 1}},
                                   LaunchConfig(), Array),
                  std::runtime_error);
-  EXPECT_LE(EventsCreated - Before, 2) << "the events of a failed launch are reused";
+  EXPECT_LE(EventsCreated - Before, 2)
+      << "the events of a failed launch are reused";
   const profile::Row *R = find(profile::rows(), "broken");
   EXPECT_TRUE(!R || R->calls == 0);
 }
@@ -205,17 +223,17 @@ TEST_F(ProfileCuda, PendingLaunchesAreBounded) {
   const int N = static_cast<int>(profile::maxPendingLaunches()) + 1;
   for (int I = 0; I < N; ++I)
     L.run(FakeGpuStencil(), Array);
-  // Past the bound the oldest half was read (waiting for them); not every launch.
+  // Past the bound the oldest half was read (waiting for them); not every
+  // launch.
   EXPECT_EQ(ElapsedReads, N / 2);
   EXPECT_EQ(find(profile::rows(), "zmarch")->calls, N);
   EXPECT_EQ(ElapsedReads, N);
 }
 
 TEST_F(ProfileCuda, HaloExchangeScopeIsAHostRow) {
-  {
-    profile::Scope S("halo exchange", "start");
-  }
-  EXPECT_EQ(Ranges, (std::vector<std::string>{"push halo exchange [start]", "pop"}));
+  { profile::Scope S("halo exchange", "start"); }
+  EXPECT_EQ(Ranges,
+            (std::vector<std::string>{"push halo exchange [start]", "pop"}));
   std::vector<profile::Row> Rows = profile::rows();
   ASSERT_EQ(Rows.size(), 1u);
   EXPECT_EQ(Rows[0].stencil, "halo exchange");

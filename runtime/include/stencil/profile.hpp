@@ -62,9 +62,9 @@ struct Row {
   std::string backend;
   long long calls = 0;
   double seconds = 0;
-  double points = 0;   ///< Points computed over all calls.
-  double bytes = 0;    ///< bytesPerPoint times points.
-  double flops = 0;    ///< flopsPerPoint times points.
+  double points = 0;     ///< Points computed over all calls.
+  double bytes = 0;      ///< bytesPerPoint times points.
+  double flops = 0;      ///< flopsPerPoint times points.
   long long untimed = 0; ///< CUDA launches whose events could not be read.
   bool isStencil = true;
 };
@@ -129,9 +129,10 @@ struct PendingLaunch {
 struct Profile {
   std::mutex mutex;
   std::vector<Row> rows;
-  std::map<std::tuple<std::string, std::string, std::string>, std::size_t> index;
+  std::map<std::tuple<std::string, std::string, std::string>, std::size_t>
+      index;
   std::map<const GeneratedStencil *, std::size_t> byEntry;
-  std::deque<PendingLaunch> pending;           ///< CUDA launches not read yet
+  std::deque<PendingLaunch> pending; ///< CUDA launches not read yet
   std::vector<void *> freeEvents;
   bool printed = false;
   bool atExitForCuda = false;
@@ -306,15 +307,18 @@ inline void report(std::ostream &Out) {
   }
   char Buf[512];
   std::snprintf(Buf, sizeof(Buf),
-                "stencil profile: %lld launches of %zu stencil variants, %.6f s in stencils\n",
+                "stencil profile: %lld launches of %zu stencil variants, %.6f "
+                "s in stencils\n",
                 Calls, Stencils, Total);
   Out << Buf;
   if (Rows.empty())
     return;
-  const int NW = static_cast<int>(NameWidth), VW = static_cast<int>(VariantWidth);
-  std::snprintf(Buf, sizeof(Buf), "  %-*s  %-*s  %-7s %9s %12s %7s %10s %10s %10s\n", NW,
-                "stencil", VW, "variant", "backend", "calls", "time [s]", "share", "GB/s",
-                "GFlop/s", "GPoints/s");
+  const int NW = static_cast<int>(NameWidth),
+            VW = static_cast<int>(VariantWidth);
+  std::snprintf(Buf, sizeof(Buf),
+                "  %-*s  %-*s  %-7s %9s %12s %7s %10s %10s %10s\n", NW,
+                "stencil", VW, "variant", "backend", "calls", "time [s]",
+                "share", "GB/s", "GFlop/s", "GPoints/s");
   Out << Buf;
   auto Rate = [](double Amount, double Seconds, char *To, std::size_t Size) {
     if (Seconds > 0)
@@ -326,20 +330,24 @@ inline void report(std::ostream &Out) {
     char Share[16] = "-", GBs[32] = "-", GFlops[32] = "-", GPts[32] = "-";
     if (R.isStencil) {
       if (Total > 0)
-        std::snprintf(Share, sizeof(Share), "%.1f%%", 100.0 * R.seconds / Total);
+        std::snprintf(Share, sizeof(Share), "%.1f%%",
+                      100.0 * R.seconds / Total);
       Rate(R.bytes, R.seconds, GBs, sizeof(GBs));
       Rate(R.flops, R.seconds, GFlops, sizeof(GFlops));
       Rate(R.points, R.seconds, GPts, sizeof(GPts));
     }
-    std::snprintf(Buf, sizeof(Buf), "  %-*s  %-*s  %-7s %9lld %12.6f %7s %10s %10s %10s\n", NW,
-                  R.stencil.c_str(), VW, R.variant.c_str(), R.backend.c_str(), R.calls,
-                  R.seconds, Share, GBs, GFlops, GPts);
+    std::snprintf(Buf, sizeof(Buf),
+                  "  %-*s  %-*s  %-7s %9lld %12.6f %7s %10s %10s %10s\n", NW,
+                  R.stencil.c_str(), VW, R.variant.c_str(), R.backend.c_str(),
+                  R.calls, R.seconds, Share, GBs, GFlops, GPts);
     Out << Buf;
   }
-  Out << "  (cuda: GPU time between events on each launch's stream; openmp and host: wall "
+  Out << "  (cuda: GPU time between events on each launch's stream; openmp and "
+         "host: wall "
          "time; GB/s from stencilc's bytes per point with perfect reuse)\n";
   if (Untimed)
-    Out << "  " << Untimed << " cuda launches could not be timed (their events failed)\n";
+    Out << "  " << Untimed
+        << " cuda launches could not be timed (their events failed)\n";
 }
 
 namespace detail {
@@ -361,8 +369,8 @@ inline void printAtExit() {
 /// text) for entry \p E over \p R: inside an NVTX range, and timed when the
 /// summary is on. Called only when state() is not zero.
 template <typename LaunchFn>
-const char *profiledLaunch(const GeneratedStencil &E, const Region &R, const LaunchConfig &C,
-                           LaunchFn &&Launch) {
+const char *profiledLaunch(const GeneratedStencil &E, const Region &R,
+                           const LaunchConfig &C, LaunchFn &&Launch) {
   resolve();
   const unsigned Bits = state();
   if (!(Bits & Summary)) {
@@ -420,7 +428,8 @@ const char *profiledLaunch(const GeneratedStencil &E, const Region &R, const Lau
     Error = Launch();
   }
   const double Seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - T0).count();
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - T0)
+          .count();
   if (Error)
     return Error;
   std::lock_guard<std::mutex> Lock(P.mutex);
@@ -456,7 +465,8 @@ public:
     if (!name_)
       return;
     const double Seconds =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start_)
+            .count();
     detail::Profile &P = detail::profile();
     std::lock_guard<std::mutex> Lock(P.mutex);
     const std::size_t R = P.rowOf(name_, detail_ ? detail_ : "", "host", false);

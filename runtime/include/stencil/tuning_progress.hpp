@@ -20,11 +20,12 @@
 namespace stencil::tuning {
 
 struct ProgressOptions {
-  bool quiet = false;           ///< Print nothing (as STENCIL_TUNING_QUIET=1).
-  std::FILE *out = nullptr;     ///< Where to print; null: stderr.
-  double after = 1.0;           ///< Seconds of tuning before the first line.
-  double every = 1.0;           ///< Seconds between lines.
-  std::function<double()> clock; ///< Seconds; empty: a steady clock (tests inject one).
+  bool quiet = false;       ///< Print nothing (as STENCIL_TUNING_QUIET=1).
+  std::FILE *out = nullptr; ///< Where to print; null: stderr.
+  double after = 1.0;       ///< Seconds of tuning before the first line.
+  double every = 1.0;       ///< Seconds between lines.
+  std::function<double()>
+      clock; ///< Seconds; empty: a steady clock (tests inject one).
 };
 
 /// The progress of one search (one stencil over one region).
@@ -34,8 +35,8 @@ public:
 
   /// Starts the clock of a search of \p Stencil over \p Extents among
   /// \p Legal candidates, at most \p MaxCalls calls.
-  void begin(const ProgressOptions &O, const std::string &Stencil, const std::string &Extents,
-             std::size_t Legal, int MaxCalls) {
+  void begin(const ProgressOptions &O, const std::string &Stencil,
+             const std::string &Extents, std::size_t Legal, int MaxCalls) {
     opt_ = O;
     const char *Quiet = std::getenv("STENCIL_TUNING_QUIET");
     quiet_ = O.quiet || (Quiet && *Quiet && std::strcmp(Quiet, "0") != 0);
@@ -63,8 +64,10 @@ public:
     if (next_ <= T)
       next_ = T + opt_.every;
     char Buf[160];
-    std::snprintf(Buf, sizeof(Buf), ": %zu of %zu candidates timed, call %d of at most %d (%d s)",
-                  Timed, legal_, Calls, maxCalls_, static_cast<int>(T - start_ + 1e-9));
+    std::snprintf(Buf, sizeof(Buf),
+                  ": %zu of %zu candidates timed, call %d of at most %d (%d s)",
+                  Timed, legal_, Calls, maxCalls_,
+                  static_cast<int>(T - start_ + 1e-9));
     print("stencil: auto-tuning " + what_ + Buf, /*Final=*/false);
   }
 
@@ -72,23 +75,27 @@ public:
   /// after \p Calls calls; \p Cache says where the entry went ("written to
   /// <path>", "not written: ...", "off"). Printed when the search took a
   /// second or more.
-  void done(const std::string &Best, double Ms, int Calls, const std::string &Cache) {
+  void done(const std::string &Best, double Ms, int Calls,
+            const std::string &Cache) {
     if (quiet_)
       return;
     const double T = now() - start_;
     if (T < opt_.after && !printed_)
       return;
     char Buf[160];
-    std::snprintf(Buf, sizeof(Buf), " done in %.1f s after %d calls: %s (%.4g ms); ", T, Calls,
+    std::snprintf(Buf, sizeof(Buf),
+                  " done in %.1f s after %d calls: %s (%.4g ms); ", T, Calls,
                   Best.c_str(), Ms);
-    print("stencil: auto-tuning " + what_ + Buf + "cache entry " + Cache, /*Final=*/true);
+    print("stencil: auto-tuning " + what_ + Buf + "cache entry " + Cache,
+          /*Final=*/true);
   }
 
 private:
   double now() const {
     if (opt_.clock)
       return opt_.clock();
-    return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch())
+    return std::chrono::duration<double>(
+               std::chrono::steady_clock::now().time_since_epoch())
         .count();
   }
   void print(const std::string &Line, bool Final) {
