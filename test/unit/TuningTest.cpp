@@ -571,3 +571,82 @@ TEST_F(TuningEngine, NullArrayIsRefused) {
   EXPECT_NE(What.find("argument 1 (after the index; an array of int*) is null"), std::string::npos)
       << What;
 }
+
+namespace {
+/// What a progress test printed: the lines written to a temporary file.
+std::vector<std::string> linesOf(std::FILE *F) {
+  std::fflush(F);
+  std::rewind(F);
+  std::vector<std::string> Lines;
+  char Buf[1024];
+  while (std::fgets(Buf, sizeof(Buf), F)) {
+    std::string L = Buf;
+    if (!L.empty() && L.back() == '\n')
+      L.pop_back();
+    Lines.push_back(L);
+  }
+  return Lines;
+}
+
+/// Tunes FakeStencil over 512^3 with a clock that advances \p Step seconds
+/// each time it is read; returns the progress lines.
+std::vector<std::string> tuneWithClock(double Step, bool UseCache = true) {
+  Loop3D<DeviceAutoTuningLoopEngine3D> L(514, 1, 1, 514, 1, 1, 514, 1, 1);
+  DeviceAutoTuningInfo Info;
+  Info.useCache = UseCache;
+  std::FILE *Out = std::tmpfile();
+  double Now = 100;
+  Info.progress.out = Out;
+  Info.progress.clock = [&Now, Step] { return Now += Step; };
+  int Runs = 0;
+  tuneNow(L, FakeStencil(), &Info, &Runs);
+  EXPECT_TRUE(Info.settled());
+  std::vector<std::string> Lines = linesOf(Out);
+  std::fclose(Out);
+  return Lines;
+}
+} // namespace
+
+TEST_F(TuningEngine, ProgressAfterASecondThenDoneWithTheCachePath) {
+  unsetenv("STENCIL_TUNING_QUIET");
+  // A tenth of a second per call: the search (~100 calls) takes ~10 s.
+  std::vector<std::string> Lines = tuneWithClock(0.1);
+  ASSERT_GE(Lines.size(), 3u);
+  const std::string &First = Lines.front();
+  EXPECT_EQ(First.rfind("stencil: auto-tuning FakeStencil over 512x512x512: ", 0), 0u) << First;
+  EXPECT_NE(First.find(" candidates timed, call "), std::string::npos) << First;
+  EXPECT_NE(First.find(" of at most 200 (1 s)"), std::string::npos) << First;
+  // One line a second: as many progress lines as whole seconds of tuning.
+  for (std::size_t I = 1; I + 1 < Lines.size(); ++I)
+    EXPECT_NE(Lines[I].find("(" + std::to_string(I + 1) + " s)"), std::string::npos)
+        << Lines[I] << "\n" << Lines[I - 1];
+  const std::string &Done = Lines.back();
+  EXPECT_NE(Done.find("stencil: auto-tuning FakeStencil over 512x512x512 done in "),
+            std::string::npos)
+      << Done;
+  EXPECT_NE(Done.find(": zmarch:64,4,16 ("), std::string::npos) << Done;
+  EXPECT_NE(Done.find("cache entry written to " + (Dir / "cache.json").string()),
+            std::string::npos)
+      << Done;
+  EXPECT_TRUE(std::filesystem::exists(Dir / "cache.json"));
+}
+
+TEST_F(TuningEngine, ProgressSaysWhenNothingIsCached) {
+  unsetenv("STENCIL_TUNING_QUIET");
+  std::vector<std::string> Lines = tuneWithClock(0.1, /*UseCache=*/false);
+  ASSERT_FALSE(Lines.empty());
+  EXPECT_NE(Lines.back().find("cache entry not written (useCache is off)"), std::string::npos)
+      << Lines.back();
+}
+
+TEST_F(TuningEngine, NoProgressUnderASecondOrWhenQuiet) {
+  unsetenv("STENCIL_TUNING_QUIET");
+  // A millisecond per call: well under a second in all.
+  EXPECT_TRUE(tuneWithClock(0.001).empty());
+  std::filesystem::remove(Dir / "cache.json");
+  setenv("STENCIL_TUNING_QUIET", "1", 1);
+  EXPECT_TRUE(tuneWithClock(0.1).empty());
+  unsetenv("STENCIL_TUNING_QUIET");
+  // From the cache: no search, nothing to say.
+  EXPECT_TRUE(tuneWithClock(0.1).empty());
+}

@@ -15,6 +15,8 @@
 //   STENCIL_TUNING_CACHE  the cache file (default ~/.cache/stencilc/tuning.json)
 //   STENCIL_TUNING_FORCE  "variant:bx,by,bz": use this configuration, no tuning
 //   STENCIL_TUNING_REPORT set: print the report when tuning settles
+//   STENCIL_TUNING_QUIET  1: no progress lines (printed on stderr while a
+//                         search takes more than a second)
 #ifndef STENCIL_AUTOTUNING_ENGINE_HPP
 #define STENCIL_AUTOTUNING_ENGINE_HPP
 
@@ -22,6 +24,7 @@
 #include <stencil/generated_engine.hpp>
 #include <stencil/loop.hpp>
 #include <stencil/tuning.hpp>
+#include <stencil/tuning_progress.hpp>
 
 #include <cstdio>
 #include <map>
@@ -47,6 +50,7 @@ public:
     std::size_t legal = 0;
     std::vector<tuning::Candidate> legalCandidates;
     void *start = nullptr, *stop = nullptr;
+    tuning::TuningProgress progressLine;
   };
 
   DeviceAutoTuningInfo() = default;
@@ -66,6 +70,8 @@ public:
   std::string cachePath;             ///< Empty: tuning::defaultCachePath().
   std::string force;                 ///< "variant:bx,by,bz" as STENCIL_TUNING_FORCE, which wins.
   tuning::OnlineTuner::Options search;
+  /// The progress lines of searches longer than a second (quiet, where).
+  tuning::ProgressOptions progress;
 
   /// True once every stencil run through this info has settled.
   bool settled() const {
@@ -252,6 +258,7 @@ tuningSession(DeviceAutoTuningInfo &Info, const GeneratedStencil &First, const R
   }
   S.tuner = tuning::OnlineTuner(All, Info.search);
   S.source = DeviceAutoTuningInfo::Source::Tuning;
+  S.progressLine.begin(Info.progress, First.name, Extents, S.legal, Info.search.maxCalls);
   return S;
 }
 
@@ -281,18 +288,29 @@ void runTunedOnce(DeviceAutoTuningInfo &Info, DeviceAutoTuningInfo::Session &S, 
   float Ms = 0;
   checkTuning(Ops.eventElapsedMs(&Ms, S.start, S.stop), "timing");
   S.tuner.record(Ms);
-  if (!S.tuner.settled())
+  if (!S.tuner.settled()) {
+    S.progressLine.update(S.tuner.calls(), S.tuner.timings().size());
     return;
+  }
   S.source = DeviceAutoTuningInfo::Source::Tuned;
   std::string Path = Info.cachePath.empty() ? tuning::defaultCachePath() : Info.cachePath;
+  std::string CacheNote = !Info.useCache ? "not written (useCache is off)"
+                          : Path.empty() ? "not written (no cache path: set STENCIL_TUNING_CACHE)"
+                                         : "not written (no configuration could run)";
   if (Info.useCache && !Path.empty() && S.tuner.hasBest()) {
     tuning::CacheEntry Entry{S.key, S.tuner.best(),
                              tuning::median(S.tuner.timings().at(S.tuner.best())), S.tuner.calls()};
     std::vector<std::string> Warnings;
-    tuning::storeCacheEntry(Path, Entry, &Warnings);
+    CacheNote = tuning::storeCacheEntry(Path, Entry, &Warnings)
+                    ? "written to " + Path
+                    : "not written to " + Path + " (see the warning above)";
     for (const std::string &W : Warnings)
       Info.warn(W);
   }
+  if (S.tuner.hasBest())
+    S.progressLine.done(tuning::toString(S.tuner.best()),
+                        tuning::median(S.tuner.timings().at(S.tuner.best())), S.tuner.calls(),
+                        CacheNote);
   if (std::getenv("STENCIL_TUNING_REPORT"))
     Info.report(stderr);
 }

@@ -34,6 +34,7 @@
 #include <stencil/domain.hpp>
 #include <stencil/field.hpp>
 #include <stencil/mpi_device.hpp>
+#include <stencil/profile.hpp>
 #include <string>
 #include <vector>
 
@@ -87,6 +88,7 @@ public:
   /// Begins an exchange of the values written by work already queued on
   /// \p Stream (device) or already done (host); returns without waiting.
   void start(void *Stream = nullptr) {
+    const profile::Scope Range("halo exchange", "start");
     setUp();
     if (transport_ == Transport::Host) {
       packHost();
@@ -124,6 +126,7 @@ public:
   /// Completes the exchange begun by start(); afterwards work queued on
   /// \p Stream sees the halos.
   void wait(void *Stream = nullptr) {
+    const profile::Scope Range("halo exchange", "wait");
     if (transport_ == Transport::Host) {
       copySelf(send_.data(), recv_.data());
       completeRequests();

@@ -4,6 +4,7 @@
 #define STENCIL_CUDA_DEVICE_OPS_CUH
 
 #include <cuda_runtime.h>
+#include <stencil/cuda/nvtx_ranges.cuh>
 #include <stencil/device.hpp>
 #include <cstdio>
 
@@ -79,12 +80,14 @@ inline bool isDevicePointer(const void *Ptr) {
   return Attr.type == cudaMemoryTypeDevice || Attr.type == cudaMemoryTypeManaged;
 }
 
-/// Installs these operations; generated .cu files call it while registering.
+/// Installs these operations and the NVTX ranges; generated .cu files call
+/// it while registering.
 inline bool install() {
   static const DeviceOps Ops = {deviceCount,  allocate,     release,     copyToDevice,
                                 copyToHost,   synchronize,  deviceName,  eventCreate,
                                 eventDestroy, eventRecord,  eventElapsedMs, blockLimits,
                                 isDevicePointer};
+  installNvtxRanges();
   return registerDeviceOps(Ops);
 }
 
