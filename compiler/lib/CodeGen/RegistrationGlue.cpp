@@ -225,7 +225,9 @@ void codegen::printRegistration(CodeWriter &W, const ir::Stencil &S,
       printConstant(ir::Type(ir::ScalarKind::Float64), 0, Info.BytesPerPoint));
   W.line("/*query=*/{},",
          Extras.Query == "nullptr" ? Extras.Query : "&" + Extras.Query);
-  W.line("/*marchDim=*/{}}});", Extras.MarchDim);
+  W.line("/*marchDim=*/{},", Extras.MarchDim);
+  W.line("/*defaultBlock=*/{{{}, {}, {}}}}});", Extras.DefaultBlock[0],
+         Extras.DefaultBlock[1], Extras.DefaultBlock[2]);
   W.dedent();
   W.dedent();
 }

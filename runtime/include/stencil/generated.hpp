@@ -81,6 +81,10 @@ struct GeneratedStencil {
   /// -1: the block is (block[0], block[1], block[2]). Otherwise the variant
   /// marches this dimension (dims - 1) and block[2] is the chunk.
   int marchDim;
+  /// The block (chunk in [2] when marching) stencilc's plan predicts best:
+  /// set on the one variant the fixed engine launches without tuning, all
+  /// zero on the others (and in code generated before it existed).
+  int defaultBlock[3];
 };
 
 namespace detail {
