@@ -46,6 +46,9 @@ BodyNames::BodyNames(const ir::Stencil &S) {
     Taken.insert(Name + "f");
   }
   auto Unique = [&Taken](std::string Name) {
+    // stencilc_side<N>: the values of an if printed as selects.
+    if (Name.rfind("stencilc_side", 0) == 0)
+      Name = "u_" + Name;
     while (Taken.count(Name))
       Name += '_';
     Taken.insert(Name);
@@ -306,6 +309,8 @@ private:
   /// Locals that hold a value wherever they are read from here on: declared
   /// with an initialiser, or the counters of the loops being printed.
   std::set<unsigned> Initialised;
+  /// Constants printIfAsSelects has named (stencilc_side0, ...).
+  unsigned SideValues = 0;
 };
 
 } // namespace
@@ -516,15 +521,25 @@ bool StmtPrinter::printIfAsSelects(const ir::IfStmt &If) {
     return Names.param(cast<ir::StoreStmt>(St)->Param) + "[c]";
   };
   const std::string Cond = Exprs.print(*If.Cond);
+  // Each side's value goes to a constant first: GCC does not speculate a load
+  // that only one arm of "?:" makes (it leaves the loop scalar, "control flow
+  // in loop"), but selects between values it has.
+  auto Hoist = [this](const ir::Stmt *St) {
+    std::string Name = fmt::format("stencilc_side{}", SideValues++);
+    W.line("const {} {} = {};", valueOf(St).type().cppName(), Name,
+           Exprs.print(valueOf(St), /*Top=*/true));
+    return Name;
+  };
   bool Paired = Then.size() == Else.size();
   for (size_t I = 0; Paired && I < Then.size(); ++I)
     Paired = targetOf(S, Then[I]) == targetOf(S, Else[I]) &&
              !readsTarget(S, valueOf(Then[I]), Targets) &&
              !readsTarget(S, valueOf(Else[I]), Targets);
   if (Paired) {
-    for (size_t I = 0; I < Then.size(); ++I)
-      W.line("{} = {} ? {} : {};", TargetText(Then[I]), Cond,
-             Exprs.print(valueOf(Then[I])), Exprs.print(valueOf(Else[I])));
+    for (size_t I = 0; I < Then.size(); ++I) {
+      std::string A = Hoist(Then[I]), B = Hoist(Else[I]);
+      W.line("{} = {} ? {} : {};", TargetText(Then[I]), Cond, A, B);
+    }
     return true;
   }
   if (readsTarget(S, *If.Cond, Targets))
@@ -532,12 +547,14 @@ bool StmtPrinter::printIfAsSelects(const ir::IfStmt &If) {
   for (unsigned T : Targets)
     if (T < S.Locals.size() && !Initialised.count(T))
       return false;
-  for (const ir::Stmt *St : Then)
-    W.line("{0} = {1} ? {2} : {0};", TargetText(St), Cond,
-           Exprs.print(valueOf(St)));
-  for (const ir::Stmt *St : Else)
-    W.line("{0} = {1} ? {0} : {2};", TargetText(St), Cond,
-           Exprs.print(valueOf(St)));
+  for (const ir::Stmt *St : Then) {
+    std::string V = Hoist(St);
+    W.line("{0} = {1} ? {2} : {0};", TargetText(St), Cond, V);
+  }
+  for (const ir::Stmt *St : Else) {
+    std::string V = Hoist(St);
+    W.line("{0} = {1} ? {0} : {2};", TargetText(St), Cond, V);
+  }
   return true;
 }
 

@@ -133,6 +133,13 @@ std::string OpenMPEmitter::emit(const planning::ModulePlan &Plan) const {
   printFileHeader(W, *Plan.Module, Includes);
   printUserFunctionDeclarations(W, Plan);
   W.blank();
+  // GCC keeps a select of values computed by floating-point operations as a
+  // branch while those may trap (-ftrapping-math): the loop then stays
+  // scalar. The values are the same without it (only exception flags
+  // differ), so the host reference is still reproduced bit for bit.
+  W.line("#if defined(__GNUC__) && !defined(__clang__)");
+  W.line("#pragma GCC optimize(\"no-trapping-math\")");
+  W.line("#endif");
   W.line("namespace stencilc_generated {{");
   W.line("namespace {{");
   if (MinMax) {
