@@ -37,12 +37,24 @@ const char *record(const stencil::Grid &, const stencil::Region &,
 constexpr char Grid[] = "grid", ZMarch2[] = "zmarch2";
 
 stencil::GeneratedStencil entry(const char *TypeKey, const char *Variant,
-                                stencil::GeneratedLaunchFn Launch,
-                                int MarchDim, int B0, int B1, int B2) {
-  return {"dl::S",  TypeKey,  nullptr,
-          stencil::Backend::Cuda, 3, &typeid(void(const float *, float *)),
-          Launch,   Variant,  "s.cpp:1",
-          {},       "00000000000000dd", 0, 0, nullptr, MarchDim, {B0, B1, B2}};
+                                stencil::GeneratedLaunchFn Launch, int MarchDim,
+                                int B0, int B1, int B2) {
+  return {"dl::S",
+          TypeKey,
+          nullptr,
+          stencil::Backend::Cuda,
+          3,
+          &typeid(void(const float *, float *)),
+          Launch,
+          Variant,
+          "s.cpp:1",
+          {},
+          "00000000000000dd",
+          0,
+          0,
+          nullptr,
+          MarchDim,
+          {B0, B1, B2}};
 }
 
 [[maybe_unused]] const bool Registered = [] {
@@ -52,8 +64,7 @@ stencil::GeneratedStencil entry(const char *TypeKey, const char *Variant,
       entry(M, "zmarch2", &record<ZMarch2>, 2, 128, 2, 4));
   const char *U = typeid(dl::Unmarked).name();
   stencil::registerGenerated(entry(U, "grid", &record<Grid>, -1, 0, 0, 0));
-  stencil::registerGenerated(
-      entry(U, "zmarch2", &record<ZMarch2>, 2, 0, 0, 0));
+  stencil::registerGenerated(entry(U, "zmarch2", &record<ZMarch2>, 2, 0, 0, 0));
   return true;
 }();
 

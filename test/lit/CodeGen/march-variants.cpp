@@ -40,7 +40,8 @@ struct STENCIL_KERNEL Star13 {
 // CHECK:      // cfg.block[2] is the chunk of z each thread marches.
 // CHECK:      /*variant=*/"zmarch",
 // CHECK:      /*query=*/&stencilc_Star13_zmarch_query,
-// CHECK-NEXT: /*marchDim=*/2});
+// CHECK-NEXT: /*marchDim=*/2,
+// CHECK-NEXT: /*defaultBlock=*/{0, 0, 0}});
 
 // Two points per thread, adjacent in y: the second at a distance every
 // thread shares (so the compiler can merge the points' common loads) and
