@@ -4,13 +4,18 @@
 # measures the device-to-device copy bandwidth, checks every variant and
 # candidate against the host reference (--verify), times every case
 # (--bench: each variant's tuned best, the auto-tuned choice, the fixed
-# baselines), and shows online tuning then a second run from the cache.
+# engine's planned default, the fixed baselines), and shows online tuning
+# then a second run from the cache. First the CPU benchmark: g++ builds the
+# OpenMP code, which is timed against a copy with the same threads (default
+# threads, libgomp's old default of one per CPU of the mask, and 1 thread).
 #
 #   benchmark.sh [BUNDLE_DIR]      (default: the script's folder)
 #
-# Writes benchmark.csv and the logs to $OUT (default BUNDLE_DIR/out).
-# Environment: CUDA_ARCH (default sm_90), NVCC (default nvcc), BENCH_CASES
-# (comma-separated case names; default all), SKIP_VERIFY=1.
+# Writes benchmark.csv, cpu.csv and the logs to $OUT (default BUNDLE_DIR/out).
+# Environment: CUDA_ARCH (default sm_90), NVCC (default nvcc), CXX (default
+# g++), BENCH_CASES (comma-separated case names; default all), BENCH_LAYOUTS
+# (default tight,aligned), SKIP_VERIFY=1, SKIP_CACHE_DEMO=1, SKIP_CPU=1,
+# SKIP_GPU=1, CPU_SIZE (default 256).
 set -uo pipefail
 
 bundle=$(cd "${1:-$(dirname "${BASH_SOURCE[0]}")}" && pwd)
@@ -27,6 +32,29 @@ nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm,clocks.max
 "$nvcc" --version | tail -n 2 | tee -a "$out/machine.txt"
 date -u +%Y-%m-%dT%H:%M:%SZ | tee -a "$out/machine.txt"
 [[ -f $bundle/MANIFEST ]] && cat "$bundle/MANIFEST" | tee -a "$out/machine.txt"
+
+if [[ -z ${SKIP_CPU:-} ]]; then
+  echo "== cpu: build"
+  cxx=${CXX:-g++}
+  # No FMA contraction: the check against the host reference stays exact
+  # (GCC contracts the two differently; a memory-bound stencil runs as fast).
+  "$cxx" -std=c++17 -O3 -march=native -ffp-contract=off -fopenmp -I "$bundle/runtime/include" \
+    "$bundle/cpu_benchmark.cpp" "$bundle"/gen/cpu_benchmark.stencil.cpp -o "$work/cpu_benchmark" ||
+    { echo "cpu_benchmark: build FAILED"; status=1; }
+  if [[ -x $work/cpu_benchmark ]]; then
+    echo "== cpu: OpenMP 7-point stencils against a copy with the same threads"
+    { nproc; grep -m1 "model name" /proc/cpuinfo; cat /sys/fs/cgroup/cpu.max 2>/dev/null; } | tee -a "$out/machine.txt"
+    rm -f "$out/cpu.csv"
+    size=${CPU_SIZE:-256}
+    "$work/cpu_benchmark" "--size=$size" "--csv=$out/cpu.csv" 2>&1 | tee "$out/cpu.txt" || status=1
+    OMP_NUM_THREADS=$(nproc) "$work/cpu_benchmark" "--size=$size" "--csv=$out/cpu.csv" 2>&1 | tee -a "$out/cpu.txt"
+    OMP_NUM_THREADS=1 "$work/cpu_benchmark" "--size=$size" --reps=3 "--csv=$out/cpu.csv" 2>&1 | tee -a "$out/cpu.txt"
+  fi
+fi
+if [[ -n ${SKIP_GPU:-} ]]; then
+  grep -h "^cpu " "$out/cpu.txt" 2>/dev/null
+  exit $status
+fi
 
 echo "== build"
 "$nvcc" -O3 "-arch=$arch" "$bundle/copy_bandwidth.cu" -o "$work/copy_bandwidth" &
@@ -50,23 +78,36 @@ fi
 echo "== bench"
 cases=()
 [[ -n ${BENCH_CASES:-} ]] && cases=("--cases=$BENCH_CASES")
+[[ -n ${BENCH_LAYOUTS:-} ]] && cases+=("--layouts=$BENCH_LAYOUTS")
 BENCH_REPORT=1 "$work/benchmark" --bench "--copy-gbs=$copy_gbs" "--csv=$out/benchmark.csv" "${cases[@]}" 2>&1 |
   tee "$out/bench.txt"
 [[ ${PIPESTATUS[0]} -eq 0 ]] || status=1
 copy_after=$(copy)
 echo "copy after: $copy_after GB/s"
 
-echo "== online tuning, then a second run from the cache"
-rm -f "$work/tuning.json"
-{
-  "$work/benchmark" "--cache-demo=$work/tuning.json" || status=1
-  "$work/benchmark" "--cache-demo=$work/tuning.json" || status=1
-  cat "$work/tuning.json"
-} 2>&1 | tee "$out/cache.txt"
+if [[ -z ${SKIP_CACHE_DEMO:-} ]]; then
+  echo "== online tuning, then a second run from the cache"
+  rm -f "$work/tuning.json"
+  {
+    "$work/benchmark" "--cache-demo=$work/tuning.json" || status=1
+    "$work/benchmark" "--cache-demo=$work/tuning.json" || status=1
+    cat "$work/tuning.json"
+  } 2>&1 | tee "$out/cache.txt"
+fi
 
 echo "== summary: copy $copy_gbs GB/s before, $copy_after GB/s after"
 grep -E "^verify" "$out/verify.txt" 2>/dev/null | tail -n 3
 # case, row, configuration, ms per step, ratio to copy
-grep -E "^[a-z0-9-]+ +[a-z0-9-]+ +[0-9xa]+ +(best-|auto|fixed)" "$out/bench.txt" |
+grep -E "^[a-z0-9-]+ +[a-z0-9-]+ +[0-9xa]+ +(best-|auto|default|fixed)" "$out/bench.txt" |
   awk '{ printf "%-10s %-24s %-18s %9s ms %s of copy\n", $1, $4, $5, $6, $14 }'
+# The fixed engine's planned default against the best tuned row, per case
+# and layout (goal: within 10%).
+awk -F, 'NR > 1 { key = $1 "," $21; ms = $13 + 0
+  if ($8 ~ /^best-|^auto$/ && (!(key in best) || ms < best[key])) best[key] = ms
+  if ($8 == "default") { def[key] = ms; cfg[key] = $9 ":" $10 "," $11 "," $12 } }
+  END { for (k in def) if (k in best)
+    printf "default-vs-best %-22s %-22s %9.4f ms vs %9.4f ms: %5.3f of the best%s\n", k, cfg[k],
+      def[k], best[k], best[k] / def[k], best[k] / def[k] < 0.9 ? "  (more than 10% slower)" : "" }' \
+  "$out/benchmark.csv" | sort | tee "$out/default-vs-best.txt"
+grep -h "^cpu " "$out/cpu.txt" 2>/dev/null
 exit $status

@@ -2,8 +2,9 @@
 # make_benchmark_bundle.sh - prepares the single-GPU benchmark for a GPU
 # machine without Clang 16: runs the built stencilc on
 # tools/benchmark/benchmark.cpp and collects, in one folder, the program,
-# its generated CUDA code, the runtime headers, the copy-bandwidth probe and
-# tools/benchmark.sh.
+# its generated CUDA code, the CPU benchmark (tools/benchmark/cpu_benchmark.cpp)
+# with its generated OpenMP code, the runtime headers, the copy-bandwidth
+# probe and tools/benchmark.sh.
 #
 #   tools/make_benchmark_bundle.sh [BUILD_DIR] [OUT_DIR]
 #     BUILD_DIR  a configured and built tree (default: <repo>/build)
@@ -12,6 +13,8 @@
 #
 # On the GPU machine: bash <bundle>/benchmark.sh <bundle>   (writes to $OUT
 # when set, else <bundle>/out). Then here: tools/plot_benchmark.py <csv> <png>.
+# Default engine against the tuned best, and the CPU benchmark, in a few
+# minutes: SKIP_VERIFY=1 SKIP_CACHE_DEMO=1 bash <bundle>/benchmark.sh <bundle>.
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -28,10 +31,13 @@ rm -rf "$out"
 mkdir -p "$out/runtime" "$out/gen"
 cp -r "$root/runtime/include" "$out/runtime/include"
 cp "$root/tools/benchmark/benchmark.cpp" "$out/benchmark.cpp"
+cp "$root/tools/benchmark/cpu_benchmark.cpp" "$out/cpu_benchmark.cpp"
 cp "$root/tools/benchmark.sh" "$out/benchmark.sh"
 cp "$root/tools/copy_bandwidth.cu" "$out/copy_bandwidth.cu"
 echo "make_benchmark_bundle: stencilc benchmark.cpp"
 "$stencilc" "$out/benchmark.cpp" -o "$out/gen" --emit=cuda -- -std=c++17 -I "$out/runtime/include"
+echo "make_benchmark_bundle: stencilc cpu_benchmark.cpp"
+"$stencilc" "$out/cpu_benchmark.cpp" -o "$out/gen" --emit=cpu -- -std=c++17 -I "$out/runtime/include"
 {
   echo "made by: tools/make_benchmark_bundle.sh"
   echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"

@@ -10,6 +10,8 @@
 #include <gtest/gtest.h>
 
 #include <climits>
+#include <cmath>
+#include <limits>
 #include <cstring>
 #include <initializer_list>
 #include <string>
@@ -206,6 +208,26 @@ TEST(OpenMPEngine, ExactMarginsMatchTheHost) {
   Loop2D<OpenMPLoopEngine2D>(N, 0, 0, N, 0, 0)
       .run(Copy2d(), F.data(), G.data());
   EXPECT_TRUE(F == G);
+}
+
+// The x loop of an if/else printed as selects (both sides evaluated, then
+// picked) gives the host's bits, with NaN, infinities and signed zeros.
+TEST(OpenMPEngine, SelectsMatchTheHostBitForBit) {
+  const int M = 19;
+  const std::size_t Count = std::size_t(M) * M * M;
+  std::vector<float> U(Count), Q(Count);
+  const float Specials[] = {0.0f, -0.0f, std::numeric_limits<float>::quiet_NaN(),
+                            std::numeric_limits<float>::infinity(), -1.5f, 2.25f};
+  for (std::size_t I = 0; I < Count; ++I) {
+    U[I] = I % 7 == 0 ? Specials[I % 6] : std::sin(0.3f * I);
+    Q[I] = I % 5 == 0 ? Specials[(I / 5) % 6] : 2.0f * std::cos(0.7f * I);
+  }
+  std::vector<float> Host(Count, 7.0f), Omp(Count, 7.0f);
+  Loop3D<HostLoopEngine3D>(M, 1, 1, M, 0, 1, M, 0, 0)
+      .run(Upwind(), 0.25f, U.data(), Q.data(), Host.data());
+  Loop3D<OpenMPLoopEngine3D>(M, 1, 1, M, 0, 1, M, 0, 0)
+      .run(Upwind(), 0.25f, U.data(), Q.data(), Omp.data());
+  EXPECT_EQ(std::memcmp(Host.data(), Omp.data(), Count * sizeof(float)), 0);
 }
 
 TEST(OpenMPEngine, NullArrayIsRefused) {

@@ -476,9 +476,11 @@ TEST_F(CodeGenTest, OpenMPFile) {
       Out.find("  float *const fn = *static_cast<float *const *>(args[8]);"),
       std::string::npos);
   // The loop nest and the fully parenthesised sum in source order.
-  EXPECT_NE(Out.find("  #pragma omp parallel for collapse(2) schedule(static)\n"
+  EXPECT_NE(Out.find("  #pragma omp parallel for collapse(2) schedule(static) "
+                     "num_threads(stencil::openmpThreads())\n"
                      "  for (long long k = r.lo[2]; k < r.hi[2]; ++k) {\n"
                      "    for (long long j = r.lo[1]; j < r.hi[1]; ++j) {\n"
+                     "      #pragma omp simd\n"
                      "      for (long long i = r.lo[0]; i < r.hi[0]; ++i) {\n"
                      "        const long long c = i + j * sy + k * sz;\n"),
             std::string::npos)
@@ -488,9 +490,11 @@ TEST_F(CodeGenTest, OpenMPFile) {
                      "(cb * f[c - sz])) + (ct * f[c + sz]);"),
             std::string::npos)
       << Out;
-  EXPECT_NE(Out.find("#pragma omp parallel for schedule(static)\n"),
+  EXPECT_NE(Out.find("#pragma omp parallel for schedule(static) "
+                     "num_threads(stencil::openmpThreads())\n"),
             std::string::npos);
-  EXPECT_NE(Out.find("#pragma omp parallel for collapse(3) schedule(static)\n"),
+  EXPECT_NE(Out.find("#pragma omp parallel for collapse(3) schedule(static) "
+                     "num_threads(stencil::openmpThreads())\n"),
             std::string::npos);
   EXPECT_EQ(Out.find("#pragma unroll"), std::string::npos);
   // Registration, both forms.

@@ -3,7 +3,9 @@
 // kernels on a build machine; nvcc builds it on the GPU machine; see
 // tools/benchmark.sh).
 //
-//   benchmark --bench [--copy-gbs=G] [--csv=FILE] [--cases=a,b]   time every case
+//   benchmark --bench [--copy-gbs=G] [--csv=FILE] [--cases=a,b]   time every case (tuned
+//                                                                 rows, the fixed engine's
+//                                                                 planned "default" row)
 //             [--layouts=tight,aligned]                           (default: both layouts)
 //   benchmark --verify                                            check every candidate
 //   benchmark --cache-demo=FILE                                   online tuning, twice
@@ -458,6 +460,64 @@ void benchCase(const Options &O, const char *Case, const char *Name, Shape<S> Sh
     benchLayout(O, Case, Name, Layout == "aligned" ? Sh.withAlignedRows() : Sh);
 }
 
+/// The engine a user meets first: DeviceLoopEngine without tuning, which
+/// launches the variant and block stencilc's plan chose (adapted to the
+/// region).
+template <int Dims> using FixedEngine = stencil::GeneratedLoopEngine<Dims, stencil::Backend::Cuda>;
+
+/// One output row (console and CSV).
+template <typename S>
+void printRow(const Options &O, const char *Case, const char *Name, const Shape<S> &Sh,
+              const std::string &Kind, const Candidate &C, double Ms, int TuningCalls) {
+  using T = typename Coeffs<S>::T;
+  const stencil::GeneratedStencil *E = stencil::generatedFor(stencil::Backend::Cuda, S());
+  const double Points = double(Sh.n[0]) * Sh.n[1] * (Coeffs<S>::Dims == 3 ? Sh.n[2] : 1);
+  const double Sec = Ms * 1e-3;
+  const double Gbs = E->bytesPerPoint * Points / Sec / 1e9;
+  const double Gcells = Points / Sec / 1e9;
+  const double Gflops = E->flopsPerPoint * Points / Sec / 1e9;
+  const double Ratio = O.copyGbs > 0 ? Gbs / O.copyGbs : 0;
+  std::printf("%-10s %-8s %-14s %-24s %-20s %9.4f ms %8.1f GB/s %7.2f GCells/s %8.1f GFlop/s "
+              "%5.3f of copy "
+              "(%d tuning calls)\n",
+              Case, Name, Sh.text().c_str(), Kind.c_str(), stencil::tuning::toString(C).c_str(), Ms,
+              Gbs, Gcells, Gflops, Ratio, TuningCalls);
+  if (O.csv)
+    std::fprintf(O.csv,
+                 "%s,%s,%s,%d,%lld,%lld,%lld,%s,%s,%d,%d,%d,%.6f,%.2f,%.4f,%.2f,%.4f,%d,%.1f,%.1f,"
+                 "%s\n",
+                 Case, Name, sizeof(T) == 4 ? "f32" : "f64", Coeffs<S>::Dims, Sh.n[0], Sh.n[1],
+                 Coeffs<S>::Dims == 3 ? Sh.n[2] : 1, Kind.c_str(), C.variant.c_str(), C.bx, C.by,
+                 C.bz, Ms, Gbs, Gcells, Gflops, Ratio, TuningCalls, E->flopsPerPoint,
+                 E->bytesPerPoint, Sh.aligned() ? "aligned" : "tight");
+}
+
+template <typename S, typename T>
+void benchDefault(const Options &O, const char *Case, const char *Name, const Shape<S> &Sh,
+                  const T *F, T *Out) {
+  // What the engine will launch, as it decides it.
+  stencil::Region R;
+  for (int D = 0; D < Coeffs<S>::Dims; ++D) {
+    R.lo[D] = D == 0 ? Sh.lead : Coeffs<S>::Radius;
+    R.hi[D] = R.lo[D] + Sh.n[D];
+  }
+  const stencil::GeneratedStencil *E = stencil::generatedFor(stencil::Backend::Cuda, S());
+  stencil::DefaultLaunchChoice Choice =
+      stencil::chooseDefaultLaunch(stencil::generatedVariants(*E), R, stencil::LaunchConfig());
+  Candidate C;
+  C.variant = Choice.entry->variant;
+  C.bx = Choice.block[0];
+  C.by = Choice.block[1];
+  C.bz = Choice.block[2];
+  double Ms = 0;
+  withLoop<S, FixedEngine>(Sh, [&](auto &L) {
+    Coeffs<S>::call([&](auto St, auto... A) { Ms = timeMs([&] { L.run(St, A...); }, O.reps); },
+                    F, Out);
+  });
+  stencil::deviceSynchronize();
+  printRow(O, Case, Name, Sh, "default", C, Ms, 0);
+}
+
 template <typename S>
 void benchLayout(const Options &O, const char *Case, const char *Name, Shape<S> Sh) {
   using T = typename Coeffs<S>::T;
@@ -466,16 +526,14 @@ void benchLayout(const Options &O, const char *Case, const char *Name, Shape<S> 
   stencil::DeviceArray<T> DF(Sh.count()), DOut(Sh.count());
   DF.upload(F.data());
   DOut.upload(F.data());
-  const stencil::GeneratedStencil *E = stencil::generatedFor(stencil::Backend::Cuda, S());
-  const double Points = double(Sh.n[0]) * Sh.n[1] * (Coeffs<S>::Dims == 3 ? Sh.n[2] : 1);
-  struct Row {
-    std::string kind;
-    DeviceAutoTuningInfo info;
-  };
   std::vector<std::string> Kinds = {"best-grid",        "best-zmarch", "best-zmarch2",
-                                    "best-smem",        "auto",        "fixed-zmarch-128x1x1-z2",
-                                    "fixed-grid-64x4x1"};
+                                    "best-smem",        "auto",        "default",
+                                    "fixed-zmarch-128x1x1-z2", "fixed-grid-64x4x1"};
   for (const std::string &Kind : Kinds) {
+    if (Kind == "default") {
+      benchDefault(O, Case, Name, Sh, DF.data(), DOut.data());
+      continue;
+    }
     DeviceAutoTuningInfo Info;
     Info.useCache = false;
     bool Tune = true;
@@ -510,26 +568,7 @@ void benchLayout(const Options &O, const char *Case, const char *Name, Shape<S> 
           DF.data(), DOut.data());
     });
     stencil::deviceSynchronize();
-    const double Sec = Ms * 1e-3;
-    const double Gbs = E->bytesPerPoint * Points / Sec / 1e9;
-    const double Gcells = Points / Sec / 1e9;
-    const double Gflops = E->flopsPerPoint * Points / Sec / 1e9;
-    const double Ratio = O.copyGbs > 0 ? Gbs / O.copyGbs : 0;
-    const Candidate &C = *Info.chosen();
-    std::printf("%-10s %-8s %-14s %-24s %-20s %9.4f ms %8.1f GB/s %7.2f GCells/s %8.1f GFlop/s "
-                "%5.3f of copy "
-                "(%d tuning calls)\n",
-                Case, Name, Sh.text().c_str(), Kind.c_str(), stencil::tuning::toString(C).c_str(),
-                Ms, Gbs, Gcells, Gflops, Ratio, Info.tuningCalls());
-    if (O.csv)
-      std::fprintf(
-          O.csv,
-          "%s,%s,%s,%d,%lld,%lld,%lld,%s,%s,%d,%d,%d,%.6f,%.2f,%.4f,%.2f,%.4f,%d,%.1f,%.1f,"
-          "%s\n",
-          Case, Name, sizeof(T) == 4 ? "f32" : "f64", Coeffs<S>::Dims, Sh.n[0], Sh.n[1],
-          Coeffs<S>::Dims == 3 ? Sh.n[2] : 1, Kind.c_str(), C.variant.c_str(), C.bx, C.by, C.bz, Ms,
-          Gbs, Gcells, Gflops, Ratio, Info.tuningCalls(), E->flopsPerPoint, E->bytesPerPoint,
-          Sh.aligned() ? "aligned" : "tight");
+    printRow(O, Case, Name, Sh, Kind, *Info.chosen(), Ms, Info.tuningCalls());
     if (Kind == "auto" && std::getenv("BENCH_REPORT"))
       Info.report(stdout);
   }

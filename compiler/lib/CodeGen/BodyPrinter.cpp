@@ -10,6 +10,7 @@ using namespace stencilc;
 using namespace stencilc::codegen;
 using llvm::cast;
 using llvm::dyn_cast;
+using llvm::isa;
 
 BodyPrinterHooks::~BodyPrinterHooks() = default;
 
@@ -45,6 +46,9 @@ BodyNames::BodyNames(const ir::Stencil &S) {
     Taken.insert(Name + "f");
   }
   auto Unique = [&Taken](std::string Name) {
+    // stencilc_side<N>: the values of an if printed as selects.
+    if (Name.rfind("stencilc_side", 0) == 0)
+      Name = "u_" + Name;
     while (Taken.count(Name))
       Name += '_';
     Taken.insert(Name);
@@ -292,6 +296,8 @@ public:
 
 private:
   void printIf(const ir::IfStmt &If, bool Chained);
+  bool printIfAsSelects(const ir::IfStmt &If);
+  bool cannotTrap(const ir::Expr &E) const;
   void printFor(const ir::ForStmt &F);
   std::string expr(const ir::ExprRef &E) const { return Exprs.print(*E, true); }
 
@@ -300,6 +306,11 @@ private:
   const BodyPrinterHooks &Hooks;
   ExprPrinter Exprs;
   CodeWriter &W;
+  /// Locals that hold a value wherever they are read from here on: declared
+  /// with an initialiser, or the counters of the loops being printed.
+  std::set<unsigned> Initialised;
+  /// Constants printIfAsSelects has named (stencilc_side0, ...).
+  unsigned SideValues = 0;
 };
 
 } // namespace
@@ -325,6 +336,8 @@ void StmtPrinter::print(const ir::Stmt &St) {
     const auto *D = cast<ir::LocalDeclStmt>(&St);
     const char *Ty = S.Locals[D->Local].Ty.cppName();
     if (D->Init)
+      Initialised.insert(D->Local);
+    if (D->Init)
       W.line("{} {} = {};", Ty, Names.local(D->Local), expr(D->Init));
     else
       W.line("{} {};", Ty, Names.local(D->Local));
@@ -349,7 +362,205 @@ void StmtPrinter::print(const ir::Stmt &St) {
   }
 }
 
+/// True if evaluating \p E where the source would not cannot trap, overflow
+/// a signed integer, convert out of range or set errno, so it may be
+/// evaluated on both sides of a select. Loads stay within the halo, which the
+/// runtime checks before launching.
+bool StmtPrinter::cannotTrap(const ir::Expr &E) const {
+  switch (E.kind()) {
+  case ir::ExprKind::Constant:
+  case ir::ExprKind::ParamRef:
+  case ir::ExprKind::Load:
+  case ir::ExprKind::Coord:
+    return true;
+  case ir::ExprKind::LocalRef:
+    // An uninitialised local must not be read on the side not taken.
+    return Initialised.count(cast<ir::LocalRefExpr>(&E)->Local) != 0;
+  case ir::ExprKind::Unary: {
+    const auto *U = cast<ir::UnaryExpr>(&E);
+    if (U->Op == ir::UnaryOp::Neg && U->type().isInteger() &&
+        U->type().isSigned())
+      return false;
+    return cannotTrap(*U->Operand);
+  }
+  case ir::ExprKind::Binary: {
+    const auto *B = cast<ir::BinaryExpr>(&E);
+    if (B->LHS->type().isInteger() || B->RHS->type().isInteger()) {
+      switch (B->Op) {
+      case ir::BinaryOp::Div:
+      case ir::BinaryOp::Rem:
+      case ir::BinaryOp::Shl:
+      case ir::BinaryOp::Shr:
+        return false;
+      case ir::BinaryOp::Add:
+      case ir::BinaryOp::Sub:
+      case ir::BinaryOp::Mul:
+        if (B->type().isSigned())
+          return false;
+        break;
+      default:
+        break;
+      }
+    }
+    return cannotTrap(*B->LHS) && cannotTrap(*B->RHS);
+  }
+  case ir::ExprKind::Select: {
+    const auto *Sel = cast<ir::SelectExpr>(&E);
+    return cannotTrap(*Sel->Cond) && cannotTrap(*Sel->TrueValue) &&
+           cannotTrap(*Sel->FalseValue);
+  }
+  case ir::ExprKind::Call: {
+    const auto *C = cast<ir::CallExpr>(&E);
+    switch (C->Func) {
+    case ir::MathFunc::Min:
+    case ir::MathFunc::Max:
+      break;
+    case ir::MathFunc::Fabs:
+    case ir::MathFunc::Floor:
+    case ir::MathFunc::Ceil:
+    case ir::MathFunc::Trunc:
+    case ir::MathFunc::Fmin:
+    case ir::MathFunc::Fmax:
+    case ir::MathFunc::Copysign:
+      if (!C->type().isFloat())
+        return false;
+      break;
+    default:
+      return false; // may set errno, or abs of the most negative integer
+    }
+    for (const ir::ExprRef &A : C->Args)
+      if (!cannotTrap(*A))
+        return false;
+    return true;
+  }
+  case ir::ExprKind::Cast: {
+    const auto *C = cast<ir::CastExpr>(&E);
+    // A floating value out of an integer's range is undefined behaviour.
+    if (C->Operand->type().isFloat() && !C->type().isFloat())
+      return false;
+    return cannotTrap(*C->Operand);
+  }
+  }
+  return false;
+}
+
+/// Collects \p St's statements (through blocks) into \p Out if all are
+/// assignments or stores.
+static bool collectAssignments(const ir::Stmt *St,
+                               std::vector<const ir::Stmt *> &Out) {
+  if (!St)
+    return true;
+  if (const auto *B = dyn_cast<ir::BlockStmt>(St)) {
+    for (const ir::StmtRef &Child : B->Body)
+      if (!collectAssignments(Child.get(), Out))
+        return false;
+    return true;
+  }
+  if (!isa<ir::AssignStmt>(St) && !isa<ir::StoreStmt>(St))
+    return false;
+  Out.push_back(St);
+  return true;
+}
+
+/// The target of an assignment or store: a local, or an array (offset by
+/// the number of locals).
+static unsigned targetOf(const ir::Stencil &S, const ir::Stmt *St) {
+  if (const auto *A = dyn_cast<ir::AssignStmt>(St))
+    return A->Local;
+  return S.Locals.size() + cast<ir::StoreStmt>(St)->Param;
+}
+
+static const ir::Expr &valueOf(const ir::Stmt *St) {
+  if (const auto *A = dyn_cast<ir::AssignStmt>(St))
+    return *A->Value;
+  return *cast<ir::StoreStmt>(St)->Value;
+}
+
+/// True if \p E reads a target in \p Targets (a local, or any element of
+/// a stored array).
+static bool readsTarget(const ir::Stencil &S, const ir::Expr &E,
+                        const std::set<unsigned> &Targets) {
+  bool Reads = false;
+  ir::walkExpr(E, [&](const ir::Expr &X) {
+    if (const auto *L = dyn_cast<ir::LocalRefExpr>(&X))
+      Reads |= Targets.count(L->Local) != 0;
+    else if (const auto *Ld = dyn_cast<ir::LoadExpr>(&X))
+      Reads |= Targets.count(S.Locals.size() + Ld->Param) != 0;
+  });
+  return Reads;
+}
+
+/// Prints \p If as selects if that computes the same (see selectsForIfs):
+/// branches of at most MaxSelects assignments and stores, each value and the
+/// condition unable to trap. Matching branches (the same targets in the same
+/// order, no value reading a target) become "t = cond ? a : b;"; otherwise
+/// each statement in order becomes "t = cond ? v : t;" (or "cond ? t : v"),
+/// reading the target's current value, so the condition must not read a
+/// target and every local target must already hold a value.
+bool StmtPrinter::printIfAsSelects(const ir::IfStmt &If) {
+  constexpr size_t MaxSelects = 8;
+  std::vector<const ir::Stmt *> Then, Else;
+  if (!collectAssignments(If.Then.get(), Then) ||
+      !collectAssignments(If.Else.get(), Else) ||
+      Then.size() + Else.size() > MaxSelects || !cannotTrap(*If.Cond))
+    return false;
+  std::set<unsigned> Targets;
+  for (const std::vector<const ir::Stmt *> *Side : {&Then, &Else})
+    for (const ir::Stmt *St : *Side) {
+      // "?:" would convert its operands to a common type first.
+      ir::Type Ty = isa<ir::AssignStmt>(St)
+                        ? S.Locals[cast<ir::AssignStmt>(St)->Local].Ty
+                        : S.Params[cast<ir::StoreStmt>(St)->Param].Ty;
+      if (!cannotTrap(valueOf(St)) || valueOf(St).type() != Ty)
+        return false;
+      Targets.insert(targetOf(S, St));
+    }
+  auto TargetText = [this](const ir::Stmt *St) {
+    if (const auto *A = dyn_cast<ir::AssignStmt>(St))
+      return Names.local(A->Local);
+    return Names.param(cast<ir::StoreStmt>(St)->Param) + "[c]";
+  };
+  const std::string Cond = Exprs.print(*If.Cond);
+  // Each side's value goes to a constant first: GCC does not speculate a load
+  // that only one arm of "?:" makes (it leaves the loop scalar, "control flow
+  // in loop"), but selects between values it has.
+  auto Hoist = [this](const ir::Stmt *St) {
+    std::string Name = fmt::format("stencilc_side{}", SideValues++);
+    W.line("const {} {} = {};", valueOf(St).type().cppName(), Name,
+           Exprs.print(valueOf(St), /*Top=*/true));
+    return Name;
+  };
+  bool Paired = Then.size() == Else.size();
+  for (size_t I = 0; Paired && I < Then.size(); ++I)
+    Paired = targetOf(S, Then[I]) == targetOf(S, Else[I]) &&
+             !readsTarget(S, valueOf(Then[I]), Targets) &&
+             !readsTarget(S, valueOf(Else[I]), Targets);
+  if (Paired) {
+    for (size_t I = 0; I < Then.size(); ++I) {
+      std::string A = Hoist(Then[I]), B = Hoist(Else[I]);
+      W.line("{} = {} ? {} : {};", TargetText(Then[I]), Cond, A, B);
+    }
+    return true;
+  }
+  if (readsTarget(S, *If.Cond, Targets))
+    return false;
+  for (unsigned T : Targets)
+    if (T < S.Locals.size() && !Initialised.count(T))
+      return false;
+  for (const ir::Stmt *St : Then) {
+    std::string V = Hoist(St);
+    W.line("{0} = {1} ? {2} : {0};", TargetText(St), Cond, V);
+  }
+  for (const ir::Stmt *St : Else) {
+    std::string V = Hoist(St);
+    W.line("{0} = {1} ? {0} : {2};", TargetText(St), Cond, V);
+  }
+  return true;
+}
+
 void StmtPrinter::printIf(const ir::IfStmt &If, bool Chained) {
+  if (!Chained && Hooks.selectsForIfs() && printIfAsSelects(If))
+    return;
   std::string Head = fmt::format("if ({}) {{", expr(If.Cond));
   if (Chained) {
     W.dedent();
@@ -399,7 +610,9 @@ void StmtPrinter::printFor(const ir::ForStmt &F) {
     W.line("{} 4", Hooks.loopPragma());
   W.open(fmt::format("for ({} {} = {}; {}; {}) {{", Ty.cppName(), Var,
                      Literal(F.Begin), Cond, Step));
+  Initialised.insert(F.Var);
   printInner(*F.Body);
+  Initialised.erase(F.Var);
   W.close();
 }
 

@@ -27,6 +27,7 @@
 #include "stencilc/CodeGen/CodeWriter.h"
 #include "stencilc/CodeGen/Emitter.h"
 #include "stencilc/CodeGen/RegistrationGlue.h"
+#include <algorithm>
 #include <cassert>
 
 using namespace stencilc;
@@ -828,6 +829,9 @@ std::string CudaEmitter::emit(const planning::ModulePlan &Plan) const {
       RegistrationExtras Extras;
       Extras.Query = kernelName(Symbols[I], V) + "_query";
       Extras.MarchDim = planning::isMarching(V) ? int(SP.March.MarchDim) : -1;
+      if (V == SP.Default.Variant)
+        std::copy(std::begin(SP.Default.Block), std::end(SP.Default.Block),
+                  std::begin(Extras.DefaultBlock));
       printRegistration(W, *SP.Stencil, *SP.Info, Symbols[I],
                         "stencil::Backend::Cuda", launcherName(Symbols[I], V),
                         V, Extras);

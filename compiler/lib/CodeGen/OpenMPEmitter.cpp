@@ -27,6 +27,9 @@ public:
     return std::string("std::") + ir::mathFuncName(F);
   }
   std::string_view loopPragma() const override { return {}; }
+  // The x loop is vectorized: if/else becomes selects where that computes
+  // the same (GCC leaves loops with control flow scalar).
+  bool selectsForIfs() const override { return true; }
 };
 
 class OpenMPEmitter : public Emitter {
@@ -36,6 +39,7 @@ public:
 
 private:
   void emitGrid(CodeWriter &W, const ir::Stencil &S,
+                const analysis::StencilInfo &Info,
                 const std::string &Symbol) const;
 };
 
@@ -43,7 +47,26 @@ private:
 
 static const char *const Positions[] = {"i", "j", "k", "w"};
 
+/// True if the points of one row may be computed together in SIMD lanes: no
+/// array the stencil writes is read at another point of the same row (x
+/// offset only), where a lane would read before another lane's store.
+static bool rowIsVectorizable(const analysis::StencilInfo &Info) {
+  for (const analysis::ArrayInfo &A : Info.Arrays) {
+    if (!A.Written)
+      continue;
+    for (const ir::Offset &Off : A.ReadOffsets) {
+      bool SameRow = Off[0] != 0;
+      for (unsigned D = 1; D < ir::MaxDims; ++D)
+        SameRow &= Off[D] == 0;
+      if (SameRow)
+        return false;
+    }
+  }
+  return true;
+}
+
 void OpenMPEmitter::emitGrid(CodeWriter &W, const ir::Stencil &S,
+                             const analysis::StencilInfo &Info,
                              const std::string &Symbol) const {
   BodyNames Names(S);
   BodyUses Uses = scanBody(S);
@@ -63,16 +86,23 @@ void OpenMPEmitter::emitGrid(CodeWriter &W, const ir::Stencil &S,
   if (S.Dims >= 4)
     W.line("const long long sw = sz * g.extent[2];");
 
-  // Every dimension but x is shared among threads; x stays innermost.
+  // Every dimension but x is shared among threads; x stays innermost. The
+  // thread count comes from the CPUs the process may use (affinity and
+  // cgroup quota), not libgomp's count of the host's CPUs.
   unsigned Outer = S.Dims - 1;
+  const char *Threads = "num_threads(stencil::openmpThreads())";
   if (Outer > 1)
-    W.line("#pragma omp parallel for collapse({}) schedule(static)", Outer);
+    W.line("#pragma omp parallel for collapse({}) schedule(static) {}", Outer,
+           Threads);
   else
-    W.line("#pragma omp parallel for schedule(static)");
-  for (unsigned D = S.Dims; D-- > 0;)
+    W.line("#pragma omp parallel for schedule(static) {}", Threads);
+  for (unsigned D = S.Dims; D-- > 0;) {
+    if (D == 0 && rowIsVectorizable(Info))
+      W.line("#pragma omp simd");
     W.open(fmt::format("for (long long {0} = r.lo[{1}]; {0} < r.hi[{1}]; "
                        "++{0}) {{",
                        Positions[D], D));
+  }
   std::string Centre = "i + j * sy";
   if (S.Dims >= 3)
     Centre += " + k * sz";
@@ -94,7 +124,8 @@ std::string OpenMPEmitter::emit(const planning::ModulePlan &Plan) const {
     MathCalls |= Uses.MathCalls;
     MinMax |= Uses.MinMax;
   }
-  std::vector<std::string> Includes = {"<stencil/generated.hpp>"};
+  std::vector<std::string> Includes = {"<stencil/cpu_threads.hpp>",
+                                       "<stencil/generated.hpp>"};
   if (needsFunctionDeclarations(Plan))
     Includes.push_back("<stencil/index.hpp>");
   if (MathCalls)
@@ -104,6 +135,13 @@ std::string OpenMPEmitter::emit(const planning::ModulePlan &Plan) const {
   printFileHeader(W, *Plan.Module, Includes);
   printUserFunctionDeclarations(W, Plan);
   W.blank();
+  // GCC keeps a select of values computed by floating-point operations as a
+  // branch while those may trap (-ftrapping-math): the loop then stays
+  // scalar. The values are the same without it (only exception flags
+  // differ), so the host reference is still reproduced bit for bit.
+  W.line("#if defined(__GNUC__) && !defined(__clang__)");
+  W.line("#pragma GCC optimize(\"no-trapping-math\")");
+  W.line("#endif");
   W.line("namespace stencilc_generated {{");
   W.line("namespace {{");
   if (MinMax) {
@@ -116,7 +154,7 @@ std::string OpenMPEmitter::emit(const planning::ModulePlan &Plan) const {
     const planning::StencilPlan &SP = Plan.Stencils[I];
     // The marching variants are CUDA's; OpenMP runs the grid loop nest.
     W.blank();
-    emitGrid(W, *SP.Stencil, Symbols[I]);
+    emitGrid(W, *SP.Stencil, *SP.Info, Symbols[I]);
     W.blank();
     printRegistration(
         W, *SP.Stencil, *SP.Info, Symbols[I], "stencil::Backend::OpenMP",

@@ -227,7 +227,9 @@ void codegen::printRegistration(CodeWriter &W, const ir::Stencil &S,
          Extras.Query == "nullptr" ? Extras.Query : "&" + Extras.Query);
   W.line("/*marchDim=*/{},", Extras.MarchDim);
   // Tells two files apart that generate one stencil from a shared header.
-  W.line("/*unit=*/__FILE__}});");
+  W.line("/*unit=*/__FILE__,");
+  W.line("/*defaultBlock=*/{{{}, {}, {}}}}});", Extras.DefaultBlock[0],
+         Extras.DefaultBlock[1], Extras.DefaultBlock[2]);
   W.dedent();
   W.dedent();
 }

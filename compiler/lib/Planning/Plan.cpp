@@ -141,6 +141,47 @@ static MarchPlan planMarch(const ir::Stencil &S,
   return P;
 }
 
+/// The cost model's pick for launching without tuning, from what won on an
+/// H100 (docs/performance.md): zmarch2 (two points per thread share their
+/// loads) for narrow stars, f32 at (128,2) with chunk 4 and f64 at (64,4);
+/// zmarch at (64,4) with chunk 16 where the queues are long (radius 3 and
+/// more) or many (a box's off-centre columns), whose registers zmarch2 would
+/// double; in 2-D zmarch2 at (256,1) with chunk 4; else the grid variant.
+static DefaultLaunch chooseDefault(const StencilPlan &SP) {
+  auto Has = [&SP](VariantKind V) {
+    return std::find(SP.Variants.begin(), SP.Variants.end(), V) !=
+           SP.Variants.end();
+  };
+  auto Make = [](VariantKind V, int X, int Y, int Z) {
+    DefaultLaunch D;
+    D.Variant = V;
+    D.Block[0] = X;
+    D.Block[1] = Y;
+    D.Block[2] = Z;
+    return D;
+  };
+  const ir::Stencil &S = *SP.Stencil;
+  if (!Has(VariantKind::ZMarch) || !Has(VariantKind::ZMarch2))
+    return S.Dims == 2 || S.Dims == 3 ? Make(VariantKind::Grid, 128, 2, 1)
+                                      : DefaultLaunch();
+  if (S.Dims == 2)
+    return Make(VariantKind::ZMarch2, 256, 1, 4);
+  long long Longest = 0;
+  size_t Columns = 0;
+  unsigned Bytes = 0;
+  for (const ArrayAccessPlan &A : SP.March.Arrays) {
+    Columns = std::max(Columns, A.Queues.size());
+    for (const ColumnQueue &Q : A.Queues)
+      Longest = std::max(Longest, (long long)Q.Hi - Q.Lo + 1);
+    Bytes = std::max(Bytes, S.Params[A.Param].Ty.bytes());
+  }
+  if (Longest > 5 || Columns > 1)
+    return Make(VariantKind::ZMarch, 64, 4, 16);
+  if (Bytes > 4)
+    return Make(VariantKind::ZMarch2, 64, 4, 4);
+  return Make(VariantKind::ZMarch2, 128, 2, 4);
+}
+
 ModulePlan
 planning::planModule(const ir::Module &M,
                      const std::vector<analysis::StencilInfo> &Infos) {
@@ -171,6 +212,7 @@ planning::planModule(const ir::Module &M,
       if (AnyTiled && Fits.Tile)
         SP.Variants.push_back(VariantKind::Smem);
     }
+    SP.Default = chooseDefault(SP);
     Plan.Stencils.push_back(std::move(SP));
   }
   return Plan;

@@ -85,6 +85,10 @@ struct GeneratedStencil {
   // (its __FILE__), which tells two translation units apart where a stencil
   // in a header has one source. Null from older generated code.
   const char *unit;
+  /// The block (chunk in [2] when marching) stencilc's plan predicts best:
+  /// set on the one variant the fixed engine launches without tuning, all
+  /// zero on the others (and in code generated before it existed).
+  int defaultBlock[3];
 };
 
 namespace detail {

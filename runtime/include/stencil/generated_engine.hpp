@@ -2,6 +2,7 @@
 #ifndef STENCIL_GENERATED_ENGINE_HPP
 #define STENCIL_GENERATED_ENGINE_HPP
 
+#include <stencil/default_launch.hpp>
 #include <stencil/generated.hpp>
 #include <stencil/loop_range.hpp>
 #include <stencil/profile.hpp>
@@ -149,6 +150,30 @@ void runGenerated(Backend B, const StencilT &S, Params, const Grid &G, const Reg
   runEntry(*E, Params(), G, R, C, std::forward<Args>(A)...);
 }
 
+/// As runGenerated, launching the variant and block stencilc's plan chose
+/// for \p S (see default_launch.hpp), on \p C's stream.
+template <typename StencilT, typename Params, typename... Args>
+void runPlannedDefault(Backend B, const StencilT &S, Params, const Grid &G, const Region &R,
+                       const LaunchConfig &C, Args &&...A) {
+  const GeneratedStencil *E = lookupGenerated(B, S);
+  if (!E) {
+    runGenerated(B, S, Params(), G, R, C, std::forward<Args>(A)...); // throws
+    return;
+  }
+  DefaultLaunchChoice Choice = chooseDefaultLaunch(generatedVariants(*E), R, C);
+  LaunchConfig Planned = C;
+  for (int D = 0; D < 3; ++D)
+    Planned.block[D] = Choice.block[D];
+  runEntry(*Choice.entry, Params(), G, R, Planned, std::forward<Args>(A)...);
+}
+
+/// True if \p C's block is LaunchConfig's default: the user chose none.
+inline bool defaultBlock(const LaunchConfig &C) {
+  const LaunchConfig Default;
+  return C.block[0] == Default.block[0] && C.block[1] == Default.block[1] &&
+         C.block[2] == Default.block[2];
+}
+
 } // namespace detail
 
 /// The arrays' extents and the box of points of a Loop's ranges.
@@ -178,10 +203,16 @@ public:
 
   template <typename StencilT, typename... Args> void operator()(const StencilT &S, Args &&...A) {
     using Params = typename detail::StencilTraits<StencilT>::Params;
-    detail::runGenerated(B, S, Params(), Geometry, Box, Config, std::forward<Args>(A)...);
+    if (B == Backend::Cuda && detail::defaultBlock(Config))
+      detail::runPlannedDefault(B, S, Params(), Geometry, Box, Config, std::forward<Args>(A)...);
+    else
+      detail::runGenerated(B, S, Params(), Geometry, Box, Config, std::forward<Args>(A)...);
   }
 
-  /// The fixed launch configuration of DeviceLoopEngine: (64, 4, 1) threads.
+  /// The launch configuration. DeviceLoopEngine launches, while the block is
+  /// left at LaunchConfig's (64, 4, 1), the variant and block stencilc's plan
+  /// predicts best (no tuning; see default_launch.hpp); any other block runs
+  /// the grid variant with that block.
   LaunchConfig Config;
 
 private:

@@ -55,14 +55,16 @@ struct STENCIL_KERNEL Diffusion3d {
 // CUDA-NEXT:     /*bytesPerPoint=*/8.0,
 // CUDA-NEXT:     /*query=*/&stencilc_seed_Diffusion3d_grid_query,
 // CUDA-NEXT:     /*marchDim=*/-1,
-// CUDA-NEXT:     /*unit=*/__FILE__});
+// CUDA-NEXT:     /*unit=*/__FILE__,
+// CUDA-NEXT:     /*defaultBlock=*/{0, 0, 0}});
 
 // CPU:      #include <stencil/generated.hpp>
 // CPU-NOT:  cuda
 // CPU:      static const char *stencilc_seed_Diffusion3d_openmp(const stencil::Grid &g, const stencil::Region &r, const stencil::LaunchConfig &/*cfg*/, void *const *args) {
-// CPU:        #pragma omp parallel for collapse(2) schedule(static)
+// CPU:        #pragma omp parallel for collapse(2) schedule(static) num_threads(stencil::openmpThreads())
 // CPU-NEXT:   for (long long k = r.lo[2]; k < r.hi[2]; ++k) {
 // CPU-NEXT:     for (long long j = r.lo[1]; j < r.hi[1]; ++j) {
+// CPU-NEXT:       #pragma omp simd
 // CPU-NEXT:       for (long long i = r.lo[0]; i < r.hi[0]; ++i) {
 // CPU-NEXT:         const long long c = i + j * sy + k * sz;
 // CPU-NEXT:         fn[c] = ((((((cc * f[c]) + (ce * f[c + 1])) + (cw * f[c - 1])) + (cn * f[c + sy])) + (cs * f[c - sy])) + (ct * f[c + sz])) + (cb * f[c - sz]);

@@ -17,8 +17,9 @@ STENCIL_KERNEL void clampedHeat(const stencil::Index2D &idx, int nx, float a, co
 // CHECK:      namespace physics {
 // CHECK-NEXT: void clampedHeat(const stencil::Index<2> &, int, float, const double *, double *);
 // CHECK-NEXT: } // namespace physics
-// CHECK:      #pragma omp parallel for schedule(static)
+// CHECK:      #pragma omp parallel for schedule(static) num_threads(stencil::openmpThreads())
 // CHECK-NEXT: for (long long j = r.lo[1]; j < r.hi[1]; ++j) {
+// CHECK-NEXT:   #pragma omp simd
 // CHECK-NEXT:   for (long long i = r.lo[0]; i < r.hi[0]; ++i) {
 // CHECK-NEXT:     const long long c = i + j * sy;
 // CHECK-NEXT:     double lap = (((u[c - 1] + u[c + 1]) + u[c - sy]) + u[c + sy]) - (4.0 * u[c]);

@@ -41,7 +41,8 @@ struct STENCIL_KERNEL Star13 {
 // CHECK:      /*variant=*/"zmarch",
 // CHECK:      /*query=*/&stencilc_Star13_zmarch_query,
 // CHECK-NEXT: /*marchDim=*/2,
-// CHECK-NEXT: /*unit=*/__FILE__});
+// CHECK-NEXT: /*unit=*/__FILE__,
+// CHECK-NEXT: /*defaultBlock=*/{0, 0, 0}});
 
 // Two points per thread, adjacent in y: the second at a distance every
 // thread shares (so the compiler can merge the points' common loads) and

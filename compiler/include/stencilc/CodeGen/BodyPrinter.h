@@ -42,6 +42,11 @@ public:
   /// register of the queue, a shared-memory tile element or an __ldg.
   virtual std::string printLoad(unsigned Param, const ir::Offset &Off,
                                 const std::string &Memory) const;
+  /// True to print an if/else whose branches only assign or store
+  /// expressions that cannot trap, overflow or set errno as selects
+  /// ("x = cond ? a : b;"): both sides are evaluated, the result is the same,
+  /// and the loop around it has no control flow left (GCC vectorizes it).
+  virtual bool selectsForIfs() const { return false; }
 };
 
 /// The identifiers of a stencil's parameters and locals in generated code:

@@ -75,6 +75,9 @@ bool printArgumentUnpacking(CodeWriter &W, const ir::Stencil &S,
 struct RegistrationExtras {
   std::string Query = "nullptr"; ///< The kernel's attribute query (CUDA).
   int MarchDim = -1; ///< Marching variants: cfg.block[2] is the chunk.
+  /// The plan's default block when this is the variant the fixed engine
+  /// launches without tuning (DefaultLaunch); all zero otherwise.
+  int DefaultBlock[3] = {0, 0, 0};
 };
 
 /// `static const bool stencilc_registered_<Symbol>[_<variant>] =

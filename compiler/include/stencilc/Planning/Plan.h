@@ -86,11 +86,20 @@ struct MarchLimits {
   bool Tile = true;
 };
 
+/// What a CUDA engine launches without tuning (DeviceLoopEngine): one of the
+/// plan's variants and its block (for a marching variant, block[2] is the
+/// chunk). The runtime narrows it to thin regions.
+struct DefaultLaunch {
+  VariantKind Variant = VariantKind::Grid;
+  int Block[3] = {64, 4, 1};
+};
+
 struct StencilPlan {
   const ir::Stencil *Stencil = nullptr;
   const analysis::StencilInfo *Info = nullptr;
   std::vector<VariantKind> Variants;
   MarchPlan March; ///< Meaningful when Variants has a marching variant.
+  DefaultLaunch Default;
 };
 
 struct ModulePlan {

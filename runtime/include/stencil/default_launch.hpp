@@ -1,0 +1,80 @@
+// stencil/default_launch.hpp - what the fixed CUDA engine launches.
+//
+// stencilc's plan marks one variant per stencil with the block its cost
+// model predicts best (GeneratedStencil::defaultBlock). DeviceLoopEngine
+// launches that variant without tuning, its block narrowed to the region:
+// a thread block wider than the region's x extent idles its extra threads,
+// so x shrinks to the extent (a power of two, at least 8) and y grows to
+// keep the block's thread count; a chunk longer than the marching extent
+// shrinks to it.
+#ifndef STENCIL_DEFAULT_LAUNCH_HPP
+#define STENCIL_DEFAULT_LAUNCH_HPP
+
+#include <stencil/generated.hpp>
+#include <string>
+#include <vector>
+
+namespace stencil {
+
+namespace detail {
+/// The smallest power of two >= \p N (N >= 1), capped at \p Cap.
+inline int powerOfTwoAtLeast(long long N, int Cap) {
+  int P = 1;
+  while (P < N && P < Cap)
+    P *= 2;
+  return P;
+}
+} // namespace detail
+
+/// The entry and launch configuration the fixed engine uses for a region.
+struct DefaultLaunchChoice {
+  const GeneratedStencil *entry = nullptr;
+  int block[3] = {64, 4, 1};
+};
+
+/// \p Default's block (its defaultBlock) adapted to \p R; see above.
+inline DefaultLaunchChoice adaptDefaultLaunch(const GeneratedStencil &Default, const Region &R) {
+  DefaultLaunchChoice C;
+  C.entry = &Default;
+  for (int D = 0; D < 3; ++D)
+    C.block[D] = Default.defaultBlock[D];
+  const long long Nx = R.hi[0] - R.lo[0];
+  const long long Ny = Default.dims >= 2 ? R.hi[1] - R.lo[1] : 1;
+  const int Threads = C.block[0] * C.block[1];
+  if (Nx > 0 && Nx < C.block[0]) {
+    C.block[0] = detail::powerOfTwoAtLeast(Nx < 8 ? 8 : Nx, C.block[0]);
+    // zmarch2 puts two points per thread along y (3-D).
+    const int PerThread =
+        Default.marchDim >= 0 && Default.dims == 3 && std::string(Default.variant) == "zmarch2"
+            ? 2
+            : 1;
+    const int WantY = Threads / C.block[0];
+    const int Rows = detail::powerOfTwoAtLeast((Ny + PerThread - 1) / PerThread, WantY);
+    C.block[1] = Default.dims >= 2 && Rows > C.block[1] ? Rows : C.block[1];
+  }
+  if (Default.marchDim >= 0) {
+    const long long March = R.hi[Default.marchDim] - R.lo[Default.marchDim];
+    if (March > 0 && March < C.block[2])
+      C.block[2] = static_cast<int>(March);
+  }
+  return C;
+}
+
+/// The variant of \p Variants (one stencil's entries, the grid first) that
+/// the plan marked, with its block adapted to \p R; the first entry with
+/// \p Fallback's block when none is marked (code from an older stencilc).
+inline DefaultLaunchChoice chooseDefaultLaunch(const std::vector<const GeneratedStencil *> &Variants,
+                                               const Region &R, const LaunchConfig &Fallback) {
+  for (const GeneratedStencil *E : Variants)
+    if (E->defaultBlock[0] > 0 && E->defaultBlock[1] > 0 && E->defaultBlock[2] > 0)
+      return adaptDefaultLaunch(*E, R);
+  DefaultLaunchChoice C;
+  C.entry = Variants.empty() ? nullptr : Variants.front();
+  for (int D = 0; D < 3; ++D)
+    C.block[D] = Fallback.block[D];
+  return C;
+}
+
+} // namespace stencil
+
+#endif // STENCIL_DEFAULT_LAUNCH_HPP

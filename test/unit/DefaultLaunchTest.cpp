@@ -1,0 +1,128 @@
+//===- DefaultLaunchTest.cpp - What the fixed CUDA engine launches --------===//
+///
+/// \file
+/// DeviceLoopEngine launches the variant stencilc's plan marked
+/// (GeneratedStencil::defaultBlock) with that block, narrowed to thin
+/// regions; a block the user sets runs the grid variant with it; code
+/// without a mark runs the grid variant at (64, 4, 1). Entries are
+/// registered by hand with launchers that record what they were asked.
+///
+//===----------------------------------------------------------------------===//
+#include <gtest/gtest.h>
+#include <stencil/generated_engine.hpp>
+#include <stencil/index.hpp>
+#include <string>
+
+namespace dl {
+struct Marked {
+  void operator()(const stencil::Index3D &, const float *, float *) const {}
+};
+struct Unmarked {
+  void operator()(const stencil::Index3D &, const float *, float *) const {}
+};
+} // namespace dl
+
+namespace {
+std::string LastVariant;
+int LastBlock[3];
+
+template <const char *Variant>
+const char *record(const stencil::Grid &, const stencil::Region &,
+                   const stencil::LaunchConfig &C, void *const *) {
+  LastVariant = Variant;
+  for (int D = 0; D < 3; ++D)
+    LastBlock[D] = C.block[D];
+  return nullptr;
+}
+constexpr char Grid[] = "grid", ZMarch2[] = "zmarch2";
+
+stencil::GeneratedStencil entry(const char *TypeKey, const char *Variant,
+                                stencil::GeneratedLaunchFn Launch, int MarchDim,
+                                int B0, int B1, int B2) {
+  return {"dl::S",
+          TypeKey,
+          nullptr,
+          stencil::Backend::Cuda,
+          3,
+          &typeid(void(const float *, float *)),
+          Launch,
+          Variant,
+          "s.cpp:1",
+          {},
+          "00000000000000dd",
+          0,
+          0,
+          nullptr,
+          MarchDim,
+          nullptr,
+          {B0, B1, B2}};
+}
+
+[[maybe_unused]] const bool Registered = [] {
+  const char *M = typeid(dl::Marked).name();
+  stencil::registerGenerated(entry(M, "grid", &record<Grid>, -1, 0, 0, 0));
+  stencil::registerGenerated(
+      entry(M, "zmarch2", &record<ZMarch2>, 2, 128, 2, 4));
+  const char *U = typeid(dl::Unmarked).name();
+  stencil::registerGenerated(entry(U, "grid", &record<Grid>, -1, 0, 0, 0));
+  stencil::registerGenerated(entry(U, "zmarch2", &record<ZMarch2>, 2, 0, 0, 0));
+  return true;
+}();
+
+/// Runs \p S with DeviceLoopEngine3D over an interior of Nx x Ny x Nz.
+template <typename S>
+void run(S Stencil, int Nx, int Ny, int Nz, const int *Block = nullptr) {
+  stencil::LoopRange R[3] = {stencil::makeLoopRange(Nx + 2, 1, 1, 'x'),
+                             stencil::makeLoopRange(Ny + 2, 1, 1, 'y'),
+                             stencil::makeLoopRange(Nz + 2, 1, 1, 'z')};
+  stencil::DeviceLoopEngine3D E(R);
+  if (Block)
+    for (int D = 0; D < 3; ++D)
+      E.Config.block[D] = Block[D];
+  float In = 0, Out = 0;
+  E(Stencil, &In, &Out);
+}
+} // namespace
+
+TEST(DefaultLaunch, PlannedVariantAndBlock) {
+  run(dl::Marked(), 512, 512, 512);
+  EXPECT_EQ(LastVariant, "zmarch2");
+  EXPECT_EQ(LastBlock[0], 128);
+  EXPECT_EQ(LastBlock[1], 2);
+  EXPECT_EQ(LastBlock[2], 4);
+}
+
+TEST(DefaultLaunch, ThinInXKeepsTheThreadCount) {
+  run(dl::Marked(), 8, 512, 512);
+  EXPECT_EQ(LastVariant, "zmarch2");
+  EXPECT_EQ(LastBlock[0], 8);
+  EXPECT_EQ(LastBlock[1], 32);
+  EXPECT_EQ(LastBlock[2], 4);
+  // Few rows as well: y grows only as far as the rows (two per thread).
+  run(dl::Marked(), 5, 6, 512);
+  EXPECT_EQ(LastBlock[0], 8);
+  EXPECT_EQ(LastBlock[1], 4);
+}
+
+TEST(DefaultLaunch, ChunkAtMostTheMarchingExtent) {
+  run(dl::Marked(), 512, 512, 3);
+  EXPECT_EQ(LastVariant, "zmarch2");
+  EXPECT_EQ(LastBlock[0], 128);
+  EXPECT_EQ(LastBlock[2], 3);
+}
+
+TEST(DefaultLaunch, UserBlockRunsTheGridVariant) {
+  const int Block[3] = {32, 8, 1};
+  run(dl::Marked(), 512, 512, 512, Block);
+  EXPECT_EQ(LastVariant, "grid");
+  EXPECT_EQ(LastBlock[0], 32);
+  EXPECT_EQ(LastBlock[1], 8);
+}
+
+TEST(DefaultLaunch, UnmarkedCodeRunsTheGridAt64x4x1) {
+  run(dl::Unmarked(), 512, 512, 512);
+  EXPECT_EQ(LastVariant, "grid");
+  EXPECT_EQ(LastBlock[0], 64);
+  EXPECT_EQ(LastBlock[1], 4);
+  EXPECT_EQ(LastBlock[2], 1);
+}
