@@ -8,6 +8,7 @@
 #include "stencilc/Basic/Diagnostic.h"
 #include "stencilc/Basic/Version.h"
 #include "stencilc/CodeGen/Emitter.h"
+#include "stencilc/Driver/Colour.h"
 #include "stencilc/Driver/CompileCommandCheck.h"
 #include "stencilc/Driver/Depfile.h"
 #include "stencilc/Driver/IRJson.h"
@@ -386,6 +387,8 @@ static int runPipeline(int Argc, const char **Argv) {
   Adjusted.appendArgumentsAdjuster(
       getInsertArgumentAdjuster(ArgsAfter, ArgumentInsertPosition::END));
   ArgumentsAdjuster ParseFlags = parseFlagsAdjuster();
+  for (const CompileCommand &C : Adjusted.getCompileCommands(Sources.front()))
+    applyColourFlags(C.CommandLine);
   if (!checkCompileCommands(Adjusted, Sources, ParseFlags))
     return ExitUsageError;
   if (!FlagsError.empty()) {
