@@ -5,7 +5,7 @@
 
 using namespace stencilc;
 
-void stencilc::applyColourFlags(llvm::ArrayRef<std::string> CompilerFlags) {
+std::string stencilc::applyColourFlags(llvm::ArrayRef<std::string> CompilerFlags) {
   enum { Auto, Always, Never } Choice = Auto;
   for (llvm::StringRef Flag : CompilerFlags) {
     if (Flag == "-fcolor-diagnostics" || Flag == "-fdiagnostics-color" ||
@@ -19,5 +19,7 @@ void stencilc::applyColourFlags(llvm::ArrayRef<std::string> CompilerFlags) {
       Choice = Auto;
   }
   llvm::raw_fd_ostream &Err = llvm::errs();
-  Err.enable_colors(Choice == Always || (Choice == Auto && Err.has_colors()));
+  bool Colours = Choice == Always || (Choice == Auto && Err.has_colors());
+  Err.enable_colors(Colours);
+  return Colours ? "-fcolor-diagnostics" : "-fno-color-diagnostics";
 }

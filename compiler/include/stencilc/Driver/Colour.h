@@ -16,8 +16,10 @@
 namespace stencilc {
 
 /// Enables or disables colours on llvm::errs() from \p CompilerFlags; without
-/// a colour flag (or with =auto), colours when stderr is a terminal.
-void applyColourFlags(llvm::ArrayRef<std::string> CompilerFlags);
+/// a colour flag (or with =auto), colours when stderr is a terminal. Returns
+/// the flag that makes clang's printer agree ("-f[no-]color-diagnostics"):
+/// the compilation database drops the user's own colour flags as unused.
+std::string applyColourFlags(llvm::ArrayRef<std::string> CompilerFlags);
 
 } // namespace stencilc
 
