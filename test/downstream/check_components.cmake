@@ -2,18 +2,21 @@
 # find_package(Stencilc ...) calls and checks the outcome and the message.
 #
 #   cmake -DSOURCE_DIR=<components> -DWORK_DIR=<scratch> -DSTENCILC_DIR=<build tree>
-#         [-DGENERATOR=...] [-DCXX_COMPILER=...] [-DHAVE_MPI=ON|OFF] -P check_components.cmake
+#         [-DGENERATOR=...] [-DCXX_COMPILER=...] [-DHAVE_MPI=ON|OFF] [-DHAVE_CUDA=ON|OFF] -P check_components.cmake
 cmake_minimum_required(VERSION 3.20)
 
+# One build directory for every case (the compiler is detected once); each
+# case says whether MPI and CUDA are hidden, so none inherits the last one's.
 set(hide_mpi_cuda -DCMAKE_DISABLE_FIND_PACKAGE_MPI=ON -DCMAKE_DISABLE_FIND_PACKAGE_CUDAToolkit=ON)
+set(show_mpi_cuda -DCMAKE_DISABLE_FIND_PACKAGE_MPI=OFF -DCMAKE_DISABLE_FIND_PACKAGE_CUDAToolkit=OFF)
 set(case_index 0)
+file(REMOVE_RECURSE "${WORK_DIR}")
 
 # expect(<should configure: YES|NO> <regex the output must match> <find args> [cmake args...])
 function(expect ok regex find_args)
   math(EXPR n "${case_index} + 1")
   set(case_index ${n} PARENT_SCOPE)
-  set(build_dir "${WORK_DIR}/case${n}")
-  file(REMOVE_RECURSE "${build_dir}")
+  set(build_dir "${WORK_DIR}/build")
   set(args -S "${SOURCE_DIR}" -B "${build_dir}" "-DStencilc_DIR=${STENCILC_DIR}"
            "-DFIND_ARGS=${find_args}" ${ARGN})
   if(GENERATOR)
@@ -49,9 +52,13 @@ expect(NO "component cuda not found: the CUDA toolkit" "REQUIRED COMPONENTS cuda
 # Not REQUIRED: configures, with Stencilc_FOUND false.
 expect(YES "Stencilc_FOUND=(0|FALSE) mpi=(0|FALSE)" "COMPONENTS mpi" ${hide_mpi_cuda})
 # Unknown components are rejected by name.
-expect(NO "unknown component 'mpu'" "REQUIRED COMPONENTS mpu")
-expect(NO "unknown component 'cudaa'" "REQUIRED OPTIONAL_COMPONENTS cudaa")
+expect(NO "unknown component 'mpu'" "REQUIRED COMPONENTS mpu" ${show_mpi_cuda})
+expect(NO "unknown component 'cudaa'" "REQUIRED OPTIONAL_COMPONENTS cudaa" ${show_mpi_cuda})
 if(HAVE_MPI)
   # Asked for and there: found, with its target.
-  expect(YES "Stencilc_FOUND=(1|TRUE) mpi=(1|TRUE)" "REQUIRED COMPONENTS mpi")
+  expect(YES "Stencilc_FOUND=(1|TRUE) mpi=(1|TRUE)" "REQUIRED COMPONENTS mpi" ${show_mpi_cuda})
+endif()
+if(HAVE_CUDA)
+  expect(YES "Stencilc_FOUND=(1|TRUE) mpi=(0|FALSE) cuda=(1|TRUE)" "REQUIRED COMPONENTS cuda"
+         ${show_mpi_cuda})
 endif()
