@@ -5,7 +5,8 @@
 
 using namespace stencilc;
 
-std::string stencilc::applyColourFlags(llvm::ArrayRef<std::string> CompilerFlags) {
+std::string
+stencilc::applyColourFlags(llvm::ArrayRef<std::string> CompilerFlags) {
   enum { Auto, Always, Never } Choice = Auto;
   for (llvm::StringRef Flag : CompilerFlags) {
     if (Flag == "-fcolor-diagnostics" || Flag == "-fdiagnostics-color" ||
