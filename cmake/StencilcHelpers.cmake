@@ -220,8 +220,14 @@ function(stencilc_add_sources target)
   target_sources(${code_target} PRIVATE ${generated} ${stamps})
   source_group("stencilc generated" FILES ${generated})
 
+  # Targets found here are seen from every directory (CMake >= 3.24): a
+  # library's users elsewhere link them too.
+  set(global "")
+  if(NOT CMAKE_VERSION VERSION_LESS 3.24)
+    set(global GLOBAL)
+  endif()
   if(NOT TARGET OpenMP::OpenMP_CXX)
-    find_package(OpenMP REQUIRED COMPONENTS CXX)
+    find_package(OpenMP REQUIRED COMPONENTS CXX ${global})
   endif()
   target_link_libraries(${target} ${scope} Stencilc::runtime OpenMP::OpenMP_CXX)
   if(NOT code_target STREQUAL target)
@@ -231,7 +237,7 @@ function(stencilc_add_sources target)
     # Looked up here, not by find_package(Stencilc): OpenMP-only projects need
     # no CUDA toolkit.
     if(NOT TARGET CUDA::cudart)
-      find_package(CUDAToolkit QUIET)
+      find_package(CUDAToolkit QUIET ${global})
     endif()
     if(NOT TARGET CUDA::cudart)
       message(FATAL_ERROR "stencilc_add_sources(${target}): BACKENDS cuda needs the CUDA toolkit "
