@@ -35,7 +35,10 @@
 # library's users get the generated code registered. For a STATIC library the
 # generated code is built in an OBJECT library <target>.stencilc whose objects
 # the library's users link (an archive member that nothing refers to would be
-# dropped by the linker); this needs CMake 3.21.
+# dropped by the linker); this needs CMake 3.21. Those objects reach users in
+# the same build only: a STATIC library installed with install(EXPORT) lacks its
+# stencils' generated code (its users get "no generated openmp code" at run
+# time); install a SHARED library instead.
 #
 # Colour: stencilc's diagnostics are coloured (-fcolor-diagnostics) when
 # CMAKE_COLOR_DIAGNOSTICS is ON, and under Ninja when it is not set (Ninja
@@ -209,7 +212,9 @@ function(stencilc_add_sources target)
       if(NOT pic STREQUAL "pic-NOTFOUND")
         set_target_properties(${code_target} PROPERTIES POSITION_INDEPENDENT_CODE "${pic}")
       endif()
-      target_link_libraries(${target} INTERFACE "$<TARGET_OBJECTS:${code_target}>")
+      # Build tree only: an installed export cannot name these objects (to
+      # install such a library, prefer SHARED; see the header of this file).
+      target_link_libraries(${target} INTERFACE "$<BUILD_INTERFACE:$<TARGET_OBJECTS:${code_target}>>")
     endif()
   elseif(NOT type STREQUAL "SHARED_LIBRARY" AND NOT type STREQUAL "OBJECT_LIBRARY")
     message(FATAL_ERROR "stencilc_add_sources(${target}): a ${type} target has no code of its "
