@@ -27,13 +27,29 @@
 # stencilc runs again when a DSL source, any header it includes (through a
 # depfile), or stencilc itself changes; a generated file whose text did not
 # change keeps its time, so its object is not recompiled. <target> gets
-# Stencilc::runtime and OpenMP::OpenMP_CXX, and CUDA::cudart for the cuda backend, as PRIVATE link
-# dependencies.
-# Under GCC, the target's C++ files are compiled with -frounding-math: GCC
-# then folds no math call whose result is inexact, so a call that sees a
-# constant in the host reference (a literal passed to loop.run, inlined)
-# computes what the generated code computes at run time (docs/correctness.md);
-# without it the two may differ in the last bit.
+# Stencilc::runtime and OpenMP::OpenMP_CXX, and CUDA::cudart for the cuda
+# backend (found then: find_package(Stencilc) does not need CUDA), as link
+# dependencies: PRIVATE for an executable, PUBLIC for a library.
+#
+# <target> may be an executable or a STATIC, SHARED or OBJECT library; the
+# library's users get the generated code registered. For a STATIC library the
+# generated code is built in an OBJECT library <target>.stencilc whose objects
+# the library's users link (an archive member that nothing refers to would be
+# dropped by the linker); this needs CMake 3.21. Those objects reach users in
+# the same build only: a STATIC library installed with install(EXPORT) lacks its
+# stencils' generated code (its users get "no generated openmp code" at run
+# time); install a SHARED library instead.
+#
+# Colour: stencilc's diagnostics are coloured (-fcolor-diagnostics) when
+# CMAKE_COLOR_DIAGNOSTICS is ON, and under Ninja when it is not set (Ninja
+# captures the output and strips the colour codes when it does not go to a
+# terminal); CMAKE_COLOR_DIAGNOSTICS OFF gives -fno-color-diagnostics.
+#
+# Under GCC, the target's C++ files (and the generated ones) are compiled with
+# -frounding-math: GCC then folds no math call whose result is inexact, so a
+# call that sees a constant in the host reference (a literal passed to
+# loop.run, inlined) computes what the generated code computes at run time
+# (docs/correctness.md); without it the two may differ in the last bit.
 #
 # Example:
 #
@@ -105,8 +121,18 @@ function(stencilc_add_sources target)
   set(runtime_includes "$<TARGET_PROPERTY:Stencilc::runtime,INTERFACE_INCLUDE_DIRECTORIES>")
   # $<SEMICOLON> keeps each expression one list element here; COMMAND_EXPAND_LISTS
   # splits the evaluated "-Ia;-Ib" into arguments. Empty lists give no argument.
+  set(colour "")
+  if(DEFINED CMAKE_COLOR_DIAGNOSTICS)
+    if(CMAKE_COLOR_DIAGNOSTICS)
+      set(colour -fcolor-diagnostics)
+    else()
+      set(colour -fno-color-diagnostics)
+    endif()
+  elseif(CMAKE_GENERATOR MATCHES "Ninja")
+    set(colour -fcolor-diagnostics)
+  endif()
   set(clang_args
-      -std=c++17
+      -std=c++17 ${colour}
       "$<$<BOOL:${includes}>:-I$<JOIN:${includes},$<SEMICOLON>-I>>"
       "$<$<BOOL:${definitions}>:-D$<JOIN:${definitions},$<SEMICOLON>-D>>"
       "$<$<BOOL:${runtime_includes}>:-I$<JOIN:${runtime_includes},$<SEMICOLON>-I>>")
@@ -156,21 +182,90 @@ function(stencilc_add_sources target)
     list(APPEND stamps "${stamp}")
   endforeach()
 
+  # Where the generated code goes, and how far the runtime's usage
+  # requirements reach, follow the target's type:
+  #   EXECUTABLE, MODULE_LIBRARY  the generated sources are the target's own;
+  #                               runtime PRIVATE.
+  #   SHARED_LIBRARY              the same, runtime PUBLIC (the library's headers
+  #                               and its users include stencil/dsl.hpp).
+  #   OBJECT_LIBRARY              the same: its users link all of its objects.
+  #   STATIC_LIBRARY              an archive's linker drops an object nothing refers
+  #                               to, and the generated objects only register
+  #                               themselves: they go into an OBJECT library,
+  #                               <target>.stencilc, whose objects the target's users
+  #                               link directly ($<TARGET_OBJECTS> in the target's
+  #                               link interface, CMake >= 3.21).
+  get_target_property(type ${target} TYPE)
+  set(scope PUBLIC)
+  set(code_target ${target})
+  if(type STREQUAL "EXECUTABLE" OR type STREQUAL "MODULE_LIBRARY")
+    set(scope PRIVATE)
+  elseif(type STREQUAL "STATIC_LIBRARY")
+    if(CMAKE_VERSION VERSION_LESS 3.21)
+      message(FATAL_ERROR "stencilc_add_sources(${target}): a STATIC library needs CMake 3.21 "
+                          "or newer (this is ${CMAKE_VERSION}); use a SHARED or OBJECT library")
+    endif()
+    set(code_target ${target}.stencilc)
+    if(NOT TARGET ${code_target})
+      add_library(${code_target} OBJECT)
+      # Compiled as the library's own sources are (these usage requirements
+      # include those of the targets it links).
+      set_target_properties(${code_target} PROPERTIES
+                            INCLUDE_DIRECTORIES "$<TARGET_PROPERTY:${target},INCLUDE_DIRECTORIES>"
+                            COMPILE_DEFINITIONS "$<TARGET_PROPERTY:${target},COMPILE_DEFINITIONS>"
+                            COMPILE_OPTIONS "$<TARGET_PROPERTY:${target},COMPILE_OPTIONS>")
+      get_target_property(pic ${target} POSITION_INDEPENDENT_CODE)
+      if(NOT pic STREQUAL "pic-NOTFOUND")
+        set_target_properties(${code_target} PROPERTIES POSITION_INDEPENDENT_CODE "${pic}")
+      endif()
+      # Build tree only: an installed export cannot name these objects (to
+      # install such a library, prefer SHARED; see the header of this file).
+      target_link_libraries(${target} INTERFACE "$<BUILD_INTERFACE:$<TARGET_OBJECTS:${code_target}>>")
+    endif()
+  elseif(NOT type STREQUAL "SHARED_LIBRARY" AND NOT type STREQUAL "OBJECT_LIBRARY")
+    message(FATAL_ERROR "stencilc_add_sources(${target}): a ${type} target has no code of its "
+                        "own; use an executable or a STATIC, SHARED or OBJECT library")
+  endif()
+
   # The stamps attach the custom commands to the target.
-  target_sources(${target} PRIVATE ${generated} ${stamps})
+  target_sources(${code_target} PRIVATE ${generated} ${stamps})
   source_group("stencilc generated" FILES ${generated})
 
-  if(NOT TARGET OpenMP::OpenMP_CXX)
-    find_package(OpenMP REQUIRED COMPONENTS CXX)
+  # Targets found here are seen from every directory (CMake >= 3.24): a
+  # library's users elsewhere link them too.
+  set(global "")
+  if(NOT CMAKE_VERSION VERSION_LESS 3.24)
+    set(global GLOBAL)
   endif()
-  target_link_libraries(${target} PRIVATE Stencilc::runtime OpenMP::OpenMP_CXX)
-  target_compile_options(${target} PRIVATE
-                         "$<$<AND:$<COMPILE_LANGUAGE:CXX>,$<CXX_COMPILER_ID:GNU>>:-frounding-math>")
+  if(NOT TARGET OpenMP::OpenMP_CXX)
+    find_package(OpenMP REQUIRED COMPONENTS CXX ${global})
+  endif()
+  target_link_libraries(${target} ${scope} Stencilc::runtime OpenMP::OpenMP_CXX)
+  if(NOT code_target STREQUAL target)
+    target_link_libraries(${code_target} PRIVATE Stencilc::runtime OpenMP::OpenMP_CXX)
+  endif()
+  set(compiled_targets ${target} ${code_target})
+  list(REMOVE_DUPLICATES compiled_targets)
+  foreach(compiled IN LISTS compiled_targets)
+    target_compile_options(${compiled} PRIVATE
+                           "$<$<AND:$<COMPILE_LANGUAGE:CXX>,$<CXX_COMPILER_ID:GNU>>:-frounding-math>")
+  endforeach()
   if("cuda" IN_LIST ARG_BACKENDS)
+    # Looked up here, not by find_package(Stencilc): OpenMP-only projects need
+    # no CUDA toolkit.
     if(NOT TARGET CUDA::cudart)
-      find_package(CUDAToolkit REQUIRED)
+      find_package(CUDAToolkit QUIET ${global})
     endif()
-    target_link_libraries(${target} PRIVATE CUDA::cudart)
-    target_compile_features(${target} PRIVATE cuda_std_17)
+    if(NOT TARGET CUDA::cudart)
+      message(FATAL_ERROR "stencilc_add_sources(${target}): BACKENDS cuda needs the CUDA toolkit "
+                          "(CUDA::cudart), which was not found: set CUDAToolkit_ROOT, or call "
+                          "find_package(Stencilc COMPONENTS cuda) to require it, or drop cuda "
+                          "from BACKENDS")
+    endif()
+    target_link_libraries(${target} ${scope} CUDA::cudart)
+    target_compile_features(${code_target} PRIVATE cuda_std_17)
+    if(NOT code_target STREQUAL target)
+      target_link_libraries(${code_target} PRIVATE CUDA::cudart)
+    endif()
   endif()
 endfunction()

@@ -21,6 +21,10 @@ write_basic_package_version_file("${CMAKE_CURRENT_BINARY_DIR}/StencilcConfigVers
 # Build tree: the config sits at the top of the build directory.
 export(EXPORT StencilcTargets NAMESPACE Stencilc::
        FILE "${CMAKE_CURRENT_BINARY_DIR}/StencilcTargets.cmake")
+if(STENCILC_HAVE_MPI)
+  export(EXPORT StencilcMpiTargets NAMESPACE Stencilc::
+         FILE "${CMAKE_CURRENT_BINARY_DIR}/StencilcMpiTargets.cmake")
+endif()
 configure_package_config_file("${CMAKE_CURRENT_LIST_DIR}/StencilcConfig.cmake.in"
                               "${CMAKE_CURRENT_BINARY_DIR}/StencilcConfig.cmake"
                               INSTALL_DESTINATION "${CMAKE_CURRENT_BINARY_DIR}"
@@ -30,6 +34,11 @@ configure_package_config_file("${CMAKE_CURRENT_LIST_DIR}/StencilcConfig.cmake.in
 install(EXPORT StencilcTargets NAMESPACE Stencilc::
         FILE StencilcTargets.cmake
         DESTINATION "${STENCILC_INSTALL_CMAKEDIR}")
+if(STENCILC_HAVE_MPI)
+  install(EXPORT StencilcMpiTargets NAMESPACE Stencilc::
+          FILE StencilcMpiTargets.cmake
+          DESTINATION "${STENCILC_INSTALL_CMAKEDIR}")
+endif()
 configure_package_config_file("${CMAKE_CURRENT_LIST_DIR}/StencilcConfig.cmake.in"
                               "${CMAKE_CURRENT_BINARY_DIR}/install-config/StencilcConfig.cmake"
                               INSTALL_DESTINATION "${STENCILC_INSTALL_CMAKEDIR}")

@@ -14,6 +14,8 @@ packages=(
   libfmt-dev nlohmann-json3-dev libgtest-dev libopenmpi-dev openmpi-bin
   # the build and the test driver (lit is a python script)
   cmake ninja-build g++ make python3
+  # the runtime API reference (docs/Doxyfile, ctest docs.doxygen)
+  doxygen
 )
 
 missing=()

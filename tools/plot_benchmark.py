@@ -31,11 +31,15 @@ ROWS = [
 FIG2_CASES = ["s7f-32", "s7f-64", "s7f-256", "s7f-512", "s7f-slabx"]
 
 
-def label(row):
+def size(row):
     dims = int(row["dims"])
-    size = f'{row["nx"]}x{row["ny"]}' + (f'x{row["nz"]}' if dims == 3 else "")
-    aligned = "\naligned" if row.get("layout") == "aligned" else ""
-    return f'{row["stencil"]} {row["type"]}\n{size}{aligned}'
+    return f'{row["nx"]}x{row["ny"]}' + (f'x{row["nz"]}' if dims == 3 else "")
+
+
+def label(row):
+    """One line per case: slanted tick labels then never run into each other."""
+    aligned = ", aligned" if row.get("layout") == "aligned" else ""
+    return f'{row["stencil"]} {row["type"]} {size(row)}{aligned}'
 
 
 def main(argv):
@@ -52,7 +56,7 @@ def main(argv):
             by_case[key] = {}
         by_case[key][r["row"]] = r
 
-    fig, (ax, ax2) = plt.subplots(1, 2, figsize=(24, 6), gridspec_kw={"width_ratios": [3, 1.2]})
+    fig, (ax, ax2) = plt.subplots(1, 2, figsize=(24, 7.5), gridspec_kw={"width_ratios": [3, 1.2]})
     width = 0.8 / len(ROWS)
     for k, (key, name) in enumerate(ROWS):
         xs, ys = [], []
@@ -64,20 +68,29 @@ def main(argv):
         ax.bar(xs, ys, width, label=name)
     ax.axhline(1.0, color="black", linewidth=0.8)
     ax.set_xticks(range(len(cases)))
-    ax.set_xticklabels([label(next(iter(by_case[c].values()))) for c in cases], fontsize=6)
+    ax.set_xticklabels([label(next(iter(by_case[c].values()))) for c in cases], fontsize=8,
+                       rotation=40, ha="right", rotation_mode="anchor")
+    ax.set_xlim(-0.6, len(cases) - 0.4)
     ax.set_ylabel("effective bandwidth / cudaMemcpy D2D bandwidth")
-    ax.set_title("stencilc CUDA variants on one GPU (same-run ratio to copy)")
-    ax.legend(fontsize=7, ncol=3)
+    ax.set_title("stencilc CUDA variants on one GPU (same-run ratio to copy)", pad=30)
+    ax.grid(axis="y", linewidth=0.4, alpha=0.5)
+    ax.set_axisbelow(True)
+    # Legends above the axes, in one row: never on top of a bar.
+    ax.legend(fontsize=8, ncol=len(ROWS), loc="lower center", bbox_to_anchor=(0.5, 1.0),
+              frameon=False)
 
     fig2 = [c for c in FIG2_CASES if c in by_case]
     for k, (key, name) in enumerate([("auto", "auto-tuned"), ("fixed-zmarch-128x1x1-z2", "fixed (128,1,1) z 2")]):
         ys = [float(by_case[c][key]["gflop_per_s"]) if key in by_case[c] else 0 for c in fig2]
         ax2.bar([i + (k - 0.5) * 0.4 for i in range(len(fig2))], ys, 0.4, label=name)
     ax2.set_xticks(range(len(fig2)))
-    ax2.set_xticklabels([label(next(iter(by_case[c].values()))).split("\n")[1] for c in fig2], fontsize=7)
+    ax2.set_xticklabels([size(next(iter(by_case[c].values()))) for c in fig2], fontsize=8,
+                        rotation=40, ha="right", rotation_mode="anchor")
     ax2.set_ylabel("GFlop/s")
-    ax2.set_title("seed 000 Fig. 2 re-measured (7-point, f32)")
-    ax2.legend(fontsize=7)
+    ax2.set_title("seed 000 Fig. 2 re-measured (7-point, f32)", pad=30)
+    ax2.grid(axis="y", linewidth=0.4, alpha=0.5)
+    ax2.set_axisbelow(True)
+    ax2.legend(fontsize=8, ncol=2, loc="lower center", bbox_to_anchor=(0.5, 1.0), frameon=False)
     fig.tight_layout()
     fig.savefig(argv[2], dpi=110)
     return 0

@@ -72,6 +72,29 @@ if(NOT rc EQUAL 0)
   message(FATAL_ERROR "rebuild: configure failed (${rc})")
 endif()
 
+# Colour: under Ninja (which captures the output) stencilc is asked for
+# colours, as CMake asks compilers; under make, whose output is the
+# terminal's, it decides for itself.
+if(GENERATOR MATCHES "Ninja")
+  file(READ "${build_dir}/build.ninja" rules)
+  set(want_colour TRUE)
+else()
+  file(READ "${build_dir}/CMakeFiles/rebuild.dir/build.make" rules)
+  set(want_colour FALSE)
+endif()
+string(REGEX MATCH "[^\n]*--stamp=[^\n]*" stencilc_command "${rules}")
+if(NOT stencilc_command)
+  message(FATAL_ERROR "rebuild: no stencilc command found in the build files")
+endif()
+string(FIND "${stencilc_command}" "-fcolor-diagnostics" colour_at)
+if(want_colour AND colour_at EQUAL -1)
+  message(FATAL_ERROR "rebuild: under ${GENERATOR} stencilc gets no -fcolor-diagnostics: "
+                      "${stencilc_command}")
+elseif(NOT want_colour AND NOT colour_at EQUAL -1)
+  message(FATAL_ERROR "rebuild: under ${GENERATOR} stencilc is forced to colour: "
+                      "${stencilc_command}")
+endif()
+
 build("first build")
 build("second build")
 expect_no_work("second build" "${log}")

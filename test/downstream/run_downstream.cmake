@@ -5,6 +5,7 @@
 #         (-DSTENCILC_DIR=<stencilc build tree> | -DINSTALL_FROM=<stencilc build tree>)
 #         [-DGENERATOR=...] [-DCXX_COMPILER=...] [-DBUILD_TYPE=...]
 #         [-DENABLE_CUDA=ON|OFF] [-DRUN_ARGS="<arg> <arg>..."]
+#         [-DCONFIGURE_ARGS="<arg> <arg>..."]  more arguments for the project's configure
 #         -P run_downstream.cmake
 #
 # With INSTALL_FROM, the build tree is first installed into WORK_DIR/prefix and
@@ -45,6 +46,11 @@ if(BUILD_TYPE)
 endif()
 if(DEFINED ENABLE_CUDA)
   list(APPEND configure_args "-DSTENCILC_ENABLE_CUDA=${ENABLE_CUDA}")
+endif()
+
+if(DEFINED CONFIGURE_ARGS)
+  separate_arguments(extra_args UNIX_COMMAND "${CONFIGURE_ARGS}")
+  list(APPEND configure_args ${extra_args})
 endif()
 
 if(DEFINED INSTALL_FROM)

@@ -8,6 +8,7 @@
 #include "stencilc/Basic/Diagnostic.h"
 #include "stencilc/Basic/Version.h"
 #include "stencilc/CodeGen/Emitter.h"
+#include "stencilc/Driver/Colour.h"
 #include "stencilc/Driver/CompileCommandCheck.h"
 #include "stencilc/Driver/Depfile.h"
 #include "stencilc/Driver/IRJson.h"
@@ -385,6 +386,14 @@ static int runPipeline(int Argc, const char **Argv) {
       getInsertArgumentAdjuster(ArgsBefore, ArgumentInsertPosition::BEGIN));
   Adjusted.appendArgumentsAdjuster(
       getInsertArgumentAdjuster(ArgsAfter, ArgumentInsertPosition::END));
+  // Colours follow the user's flags: those after "--" (which the fixed
+  // database drops as unused) or the database's.
+  std::vector<std::string> ColourFlags(
+      std::find(Argv, Argv + Argc, llvm::StringRef("--")), Argv + Argc);
+  for (const CompileCommand &C : Adjusted.getCompileCommands(Sources.front()))
+    ColourFlags.insert(ColourFlags.end(), C.CommandLine.begin(),
+                       C.CommandLine.end());
+  std::string ColourFlag = applyColourFlags(ColourFlags);
   ArgumentsAdjuster ParseFlags = parseFlagsAdjuster();
   if (!checkCompileCommands(Adjusted, Sources, ParseFlags))
     return ExitUsageError;
@@ -403,6 +412,9 @@ static int runPipeline(int Argc, const char **Argv) {
   ClangTool Tool(Adjusted, Sources);
   Tool.clearArgumentsAdjusters(); // parseFlagsAdjuster has them, in order
   Tool.appendArgumentsAdjuster(ParseFlags);
+  // After ParseFlags: clang's syntax-only adjuster drops colour flags.
+  Tool.appendArgumentsAdjuster(getInsertArgumentAdjuster(
+      ColourFlag.c_str(), ArgumentInsertPosition::END));
   std::vector<FrontendResult> Results;
   int ToolStatus = Tool.run(createStencilActionFactory(Results).get());
   if (ToolStatus != 0 || Results.size() != Sources.size())
