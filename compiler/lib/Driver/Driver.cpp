@@ -43,7 +43,9 @@ static cl::opt<std::string>
               cl::desc("Output directory ('-': stdout, for one --emit kind)"),
               cl::value_desc("dir"), cl::init("."), cl::cat(StencilcCategory));
 static cl::opt<std::string> EmitKinds(
-    "emit", cl::desc("What to write: cuda, cpu, ir or all (comma-separated)"),
+    "emit",
+    cl::desc("What to write: cuda, cpu (alias: openmp), ir or all "
+             "(comma-separated)"),
     cl::value_desc("kinds"), cl::init("cuda,cpu"), cl::cat(StencilcCategory));
 static cl::opt<std::string> DepfilePath("depfile",
                                         cl::desc("Write a make-style depfile"),
@@ -86,7 +88,7 @@ static const char Overview[] =
     "OpenMP\n\n"
     "  For INPUT.cpp it writes, into -o DIR:\n"
     "    INPUT.stencil.cu   (--emit=cuda)  CUDA kernels and launchers\n"
-    "    INPUT.stencil.cpp  (--emit=cpu)   OpenMP loops\n"
+    "    INPUT.stencil.cpp  (--emit=cpu or --emit=openmp)  OpenMP loops\n"
     "    INPUT.stencil.json (--emit=ir)    the analysed IR\n"
     "  Compiler flags go after '--' (or come from -p "
     "BUILD_DIR/compile_commands.json).\n\n"
@@ -119,9 +121,12 @@ static bool parseEmitKinds(llvm::StringRef Spec, std::vector<Output> &Outputs) {
         Add(K);
     } else if (P == "cuda" || P == "cpu" || P == "ir") {
       Add(P);
+    } else if (P == "openmp") {
+      // The CMake helper's name for the backend (BACKENDS openmp).
+      Add("cpu");
     } else {
       llvm::errs() << "stencilc: error: unknown --emit kind '" << P
-                   << "' (expected cuda, cpu, ir or all)\n";
+                   << "' (expected cuda, cpu, openmp, ir or all)\n";
       return false;
     }
   }
@@ -234,6 +239,39 @@ static void checkStandardOutputAtExit() {
 
 [[noreturn]] static void crashOnPurpose() { LLVM_BUILTIN_TRAP; }
 
+/// Prints llvm::cl's messages ("stencilc: Unknown command line argument
+/// '--x'.  Try: '/path/to/stencilc --help'", "stencilc: Did you mean '-o'?")
+/// once each, in stencilc's format: "stencilc: error: unknown command line
+/// argument '--x' (see --help)", then "stencilc: note: did you mean '-o'?".
+static void printOptionErrors(llvm::StringRef Text,
+                              llvm::StringRef ProgramName) {
+  llvm::SmallVector<llvm::StringRef, 4> Lines;
+  Text.split(Lines, '\n', -1, /*KeepEmpty=*/false);
+  for (llvm::StringRef Line : Lines) {
+    Line = Line.trim();
+    // llvm::cl names the program as it was invoked; stencilc's own messages
+    // say "stencilc".
+    for (llvm::StringRef Prefix : {ProgramName, llvm::StringRef("stencilc")})
+      if (Line.consume_front(Prefix)) {
+        Line.consume_front(":");
+        Line = Line.ltrim();
+        break;
+      }
+    Line.consume_front("error:");
+    Line = Line.ltrim();
+    if (Line.empty())
+      continue;
+    std::string Message = Line.str();
+    size_t Try = Message.find(".  Try: '");
+    if (Try != std::string::npos)
+      Message = Message.substr(0, Try) + " (see --help)";
+    bool Note = Line.startswith("Did you mean");
+    Message[0] = llvm::toLower(Message[0]);
+    llvm::errs() << "stencilc: " << (Note ? "note: " : "error: ") << Message
+                 << "\n";
+  }
+}
+
 /// -p DIR reads DIR/compile_commands.json (or the file -p names), wrapped as
 /// LibTooling's JSON plugin does: response files expanded, commands for
 /// sources it lacks inferred from similar ones. Unlike CommonOptionsParser it
@@ -333,7 +371,12 @@ static int runPipeline(int Argc, const char **Argv) {
     Compilations = std::make_unique<FixedCompilationDatabase>(
         ".", std::vector<std::string>(DoubleDash + 1, End));
   }
-  if (!cl::ParseCommandLineOptions(Argc, Argv, Overview, &llvm::errs()))
+  std::string OptionErrors;
+  llvm::raw_string_ostream OptionErrorsOS(OptionErrors);
+  bool OptionsParsed =
+      cl::ParseCommandLineOptions(Argc, Argv, Overview, &OptionErrorsOS);
+  printOptionErrors(OptionErrors, llvm::sys::path::filename(Argv[0]));
+  if (!OptionsParsed)
     return ExitUsageError;
   if (DebugCrash)
     crashOnPurpose();
@@ -371,6 +414,22 @@ static int runPipeline(int Argc, const char **Argv) {
   OutputPlan Plan;
   if (!ToStdout && !ListStencils && !planOutputs(Sources, Outputs, Plan))
     return ExitUsageError;
+
+  // A missing input is one line here, not clang's four (no such file, no
+  // input files, no compiler job, error while processing).
+  for (const std::string &Source : Sources) {
+    llvm::sys::fs::file_status Status;
+    if (llvm::sys::fs::status(Source, Status) ||
+        !llvm::sys::fs::exists(Status)) {
+      llvm::errs() << "stencilc: error: no such file: '" << Source << "'\n";
+      return ExitInputError;
+    }
+    if (llvm::sys::fs::is_directory(Status)) {
+      llvm::errs() << "stencilc: error: '" << Source
+                   << "' is a directory, not a source file\n";
+      return ExitInputError;
+    }
+  }
 
   // Without "--" or -p: no flags (never a search for compile_commands.json).
   if (!BuildPath.empty())

@@ -34,7 +34,8 @@ void ClangDiagnosticSink::emit(const DiagInfo &Info, SourceRange Range,
   if (It == CustomIds.end())
     It = CustomIds
              .insert({Key, compat::getCustomDiagID(
-                               Diags, toClangLevel(Info.Level), Info.Text)})
+                               Diags, toClangLevel(Info.Level),
+                               printedText(Info))})
              .first;
   clang::SourceRange R = toClangRange(Range);
   clang::DiagnosticBuilder Builder = Diags.Report(R.getBegin(), It->second);
