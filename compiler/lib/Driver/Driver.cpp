@@ -64,6 +64,11 @@ static cl::opt<std::string>
               cl::desc("Also write an empty file on every successful run, "
                        "named first in the depfile"),
               cl::value_desc("file"), cl::cat(StencilcCategory));
+static cl::opt<bool> NoLineDirectives(
+    "no-line-directives",
+    cl::desc("Leave out the #line directives that attribute the generated "
+             "code of each stencil statement to its line in the source"),
+    cl::cat(StencilcCategory));
 // The options of LibTooling's CommonOptionsParser, parsed here so that a bad
 // compilation database is an error rather than "Running without flags".
 static cl::opt<std::string>
@@ -207,10 +212,15 @@ static void printListing(const FrontendResult &R, llvm::raw_ostream &OS) {
   }
 }
 
-static std::string generate(const Output &Out, const FrontendResult &R) {
+/// \p Path: the output's name, which the #line directives after each body
+/// give back to the generated code.
+static std::string generate(const Output &Out, const FrontendResult &R,
+                            const std::string &Path) {
   if (Out.Kind == "ir")
     return printIRJson(R.Module, R.Infos);
   planning::ModulePlan Plan = planning::planModule(R.Module, R.Infos);
+  Plan.LineDirectives = !NoLineDirectives;
+  Plan.GeneratedFile = Path;
   std::unique_ptr<codegen::Emitter> E = Out.Kind == "cuda"
                                             ? codegen::createCudaEmitter()
                                             : codegen::createOpenMPEmitter();
@@ -478,7 +488,9 @@ static int runPipeline(int Argc, const char **Argv) {
     return ExitSuccess;
   }
   if (ToStdout) {
-    llvm::outs() << generate(Outputs.front(), Results.front());
+    llvm::outs() << generate(
+        Outputs.front(), Results.front(),
+        llvm::sys::path::stem(Sources.front()).str() + Outputs.front().Suffix);
     return ExitSuccess;
   }
 
@@ -491,7 +503,8 @@ static int runPipeline(int Argc, const char **Argv) {
     Dependencies.insert(Dependencies.end(), R.Dependencies.begin(),
                         R.Dependencies.end());
     for (size_t O = 0; O < Outputs.size(); ++O)
-      Files.add(Plan.PerSource[I][O], generate(Outputs[O], R));
+      Files.add(Plan.PerSource[I][O],
+                generate(Outputs[O], R, normalPath(Plan.PerSource[I][O])));
   }
   std::vector<std::string> Targets;
   if (!StampPath.empty()) {
