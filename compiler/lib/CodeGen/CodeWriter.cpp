@@ -1,5 +1,6 @@
 //===- CodeWriter.cpp - Indented text output for generated code -----------===//
 #include "stencilc/CodeGen/CodeWriter.h"
+#include "stencilc/CodeGen/RegistrationGlue.h"
 #include <cassert>
 
 using namespace stencilc::codegen;
@@ -19,16 +20,11 @@ void CodeWriter::enableLineDirectives(std::string File) {
   GeneratedFile = std::move(File);
 }
 
-/// `#line N "file"`, unindented, with '\\' and '"' escaped as in a string
-/// literal (a Windows path, a name with quotes).
+/// `#line N "file"`, unindented; the name is a string literal, escaped (a
+/// Windows path, a name with quotes or a newline), which both compilers
+/// read back as the name.
 void CodeWriter::writeDirective(unsigned Line, std::string_view File) {
-  Out += fmt::format("#line {} \"", Line);
-  for (char C : File) {
-    if (C == '\\' || C == '"')
-      Out += '\\';
-    Out += C;
-  }
-  Out += "\"\n";
+  Out += fmt::format("#line {} {}\n", Line, cStringLiteral(File));
   ++Lines;
 }
 
