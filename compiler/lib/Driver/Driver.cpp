@@ -42,11 +42,12 @@ static cl::opt<std::string>
     OutputDir("o",
               cl::desc("Output directory ('-': stdout, for one --emit kind)"),
               cl::value_desc("dir"), cl::init("."), cl::cat(StencilcCategory));
-static cl::opt<std::string> EmitKinds(
-    "emit",
-    cl::desc("What to write: cuda, cpu (alias: openmp), ir or all "
-             "(comma-separated)"),
-    cl::value_desc("kinds"), cl::init("cuda,cpu"), cl::cat(StencilcCategory));
+static cl::opt<std::string>
+    EmitKinds("emit",
+              cl::desc("What to write: cuda, cpu (alias: openmp), ir or all "
+                       "(comma-separated)"),
+              cl::value_desc("kinds"), cl::init("cuda,cpu"),
+              cl::cat(StencilcCategory));
 static cl::opt<std::string> DepfilePath("depfile",
                                         cl::desc("Write a make-style depfile"),
                                         cl::value_desc("file"),
@@ -463,8 +464,8 @@ static int runPipeline(int Argc, const char **Argv) {
     for (llvm::StringRef Line : Lines) {
       if (!Line.consume_front("error: "))
         Line.consume_front("warning: ");
-      llvm::errs() << "stencilc: error: the compiler flags after '--': "
-                   << Line << "\n";
+      llvm::errs() << "stencilc: error: the compiler flags after '--': " << Line
+                   << "\n";
     }
     return ExitUsageError;
   }
@@ -488,9 +489,9 @@ static int runPipeline(int Argc, const char **Argv) {
     return ExitSuccess;
   }
   if (ToStdout) {
-    llvm::outs() << generate(
-        Outputs.front(), Results.front(),
-        llvm::sys::path::stem(Sources.front()).str() + Outputs.front().Suffix);
+    llvm::outs() << generate(Outputs.front(), Results.front(),
+                             llvm::sys::path::stem(Sources.front()).str() +
+                                 Outputs.front().Suffix);
     return ExitSuccess;
   }
 
