@@ -96,9 +96,15 @@ TEST(IRJsonTest, FormattingAndKeyOrder) {
   std::string Text = printModule(M);
   ASSERT_FALSE(Text.empty());
   EXPECT_EQ(Text.back(), '\n');
-  EXPECT_EQ(Text.substr(0, 17), "{\n  \"stencils\": [");
+  // A reader learns what it reads, and which version, from the first lines.
+  EXPECT_EQ(Text.substr(0, 60),
+            "{\n  \"format\": \"stencilc-ir\",\n  \"version\": 1,\n  "
+            "\"stencils\": [");
   Json Doc = Json::parse(Text);
-  EXPECT_EQ(keysOf(Doc), (std::vector<std::string>{"stencils"}));
+  EXPECT_EQ(keysOf(Doc),
+            (std::vector<std::string>{"format", "version", "stencils"}));
+  EXPECT_EQ(Doc["format"], "stencilc-ir");
+  EXPECT_EQ(Doc["version"], 1);
   const Json &S = Doc["stencils"][0];
   EXPECT_EQ(keysOf(S), (std::vector<std::string>{
                            "name", "qualified_name", "form", "type_key", "dims",
@@ -196,5 +202,7 @@ TEST(IRJsonTest, TwoStencilsInSourceOrder) {
 }
 
 TEST(IRJsonTest, EmptyModule) {
-  EXPECT_EQ(printIRJson(Module{}, {}), "{\n  \"stencils\": []\n}\n");
+  EXPECT_EQ(printIRJson(Module{}, {}),
+            "{\n  \"format\": \"stencilc-ir\",\n  \"version\": 1,\n  "
+            "\"stencils\": []\n}\n");
 }

@@ -30,6 +30,12 @@ const char *stencilc::diagLevelName(DiagLevel Level) {
   return "error";
 }
 
+std::string stencilc::printedText(const DiagInfo &Info) {
+  if (Info.Level == DiagLevel::Note)
+    return Info.Text;
+  return std::string(Info.Text) + " [" + Info.Name + "]";
+}
+
 DiagnosticSink::~DiagnosticSink() = default;
 
 void DiagnosticSink::report(DiagId Id, SourceRange Range,

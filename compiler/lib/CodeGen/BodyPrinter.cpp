@@ -299,6 +299,12 @@ private:
   bool printIfAsSelects(const ir::IfStmt &If);
   bool cannotTrap(const ir::Expr &E) const;
   void printFor(const ir::ForStmt &F);
+  /// Attributes the next line to \p St's line in the user's source.
+  void mapLine(const ir::Stmt &St) {
+    auto It = S.StmtLines.find(St.range().Begin);
+    if (It != S.StmtLines.end())
+      W.mapLine(It->second);
+  }
   std::string expr(const ir::ExprRef &E) const { return Exprs.print(*E, true); }
 
   const ir::Stencil &S;
@@ -325,6 +331,9 @@ void StmtPrinter::printInner(const ir::Stmt &St) {
 }
 
 void StmtPrinter::print(const ir::Stmt &St) {
+  // A loop's line is its header's, after the unroll pragma.
+  if (St.kind() != ir::StmtKind::Block && St.kind() != ir::StmtKind::For)
+    mapLine(St);
   switch (St.kind()) {
   case ir::StmtKind::Block:
     // A nested block keeps its own scope, as in the source.
@@ -571,6 +580,7 @@ void StmtPrinter::printIf(const ir::IfStmt &If, bool Chained) {
   printInner(*If.Then);
   if (If.Else) {
     if (const auto *ElseIf = dyn_cast<ir::IfStmt>(If.Else.get())) {
+      mapLine(*ElseIf);
       printIf(*ElseIf, /*Chained=*/true);
       return; // The chained if closed the whole chain.
     }
@@ -608,6 +618,7 @@ void StmtPrinter::printFor(const ir::ForStmt &F) {
     W.line("{}", Hooks.loopPragma());
   else if (!Hooks.loopPragma().empty())
     W.line("{} 4", Hooks.loopPragma());
+  mapLine(F);
   W.open(fmt::format("for ({} {} = {}; {}; {}) {{", Ty.cppName(), Var,
                      Literal(F.Begin), Cond, Step));
   Initialised.insert(F.Var);
@@ -620,6 +631,7 @@ void codegen::printBody(const ir::Stencil &S, const BodyNames &Names,
                         const BodyPrinterHooks &Hooks, CodeWriter &W) {
   if (S.Body)
     StmtPrinter(S, Names, Hooks, W).printInner(*S.Body);
+  W.endMappedLines();
 }
 
 void codegen::printMinMaxHelpers(CodeWriter &W, std::string_view Qualifiers) {

@@ -790,6 +790,8 @@ std::string CudaEmitter::emit(const planning::ModulePlan &Plan) const {
     Includes.push_back("<stencil/index.hpp>");
 
   CodeWriter W;
+  if (Plan.LineDirectives)
+    W.enableLineDirectives(Plan.GeneratedFile);
   printFileHeader(W, *Plan.Module, Includes);
   printUserFunctionDeclarations(W, Plan);
   W.blank();

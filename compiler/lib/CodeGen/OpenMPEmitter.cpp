@@ -132,6 +132,8 @@ std::string OpenMPEmitter::emit(const planning::ModulePlan &Plan) const {
     Includes.push_back("<cmath>");
 
   CodeWriter W;
+  if (Plan.LineDirectives)
+    W.enableLineDirectives(Plan.GeneratedFile);
   printFileHeader(W, *Plan.Module, Includes);
   printUserFunctionDeclarations(W, Plan);
   W.blank();

@@ -43,9 +43,12 @@ static cl::opt<std::string>
     OutputDir("o",
               cl::desc("Output directory ('-': stdout, for one --emit kind)"),
               cl::value_desc("dir"), cl::init("."), cl::cat(StencilcCategory));
-static cl::opt<std::string> EmitKinds(
-    "emit", cl::desc("What to write: cuda, cpu, ir or all (comma-separated)"),
-    cl::value_desc("kinds"), cl::init("cuda,cpu"), cl::cat(StencilcCategory));
+static cl::opt<std::string>
+    EmitKinds("emit",
+              cl::desc("What to write: cuda, cpu (alias: openmp), ir or all "
+                       "(comma-separated)"),
+              cl::value_desc("kinds"), cl::init("cuda,cpu"),
+              cl::cat(StencilcCategory));
 static cl::opt<std::string> DepfilePath("depfile",
                                         cl::desc("Write a make-style depfile"),
                                         cl::value_desc("file"),
@@ -63,6 +66,11 @@ static cl::opt<std::string>
               cl::desc("Also write an empty file on every successful run, "
                        "named first in the depfile"),
               cl::value_desc("file"), cl::cat(StencilcCategory));
+static cl::opt<bool> NoLineDirectives(
+    "no-line-directives",
+    cl::desc("Leave out the #line directives that attribute the generated "
+             "code of each stencil statement to its line in the source"),
+    cl::cat(StencilcCategory));
 // The options of LibTooling's CommonOptionsParser, parsed here so that a bad
 // compilation database is an error rather than "Running without flags".
 static cl::opt<std::string>
@@ -87,7 +95,7 @@ static const char Overview[] =
     "OpenMP\n\n"
     "  For INPUT.cpp it writes, into -o DIR:\n"
     "    INPUT.stencil.cu   (--emit=cuda)  CUDA kernels and launchers\n"
-    "    INPUT.stencil.cpp  (--emit=cpu)   OpenMP loops\n"
+    "    INPUT.stencil.cpp  (--emit=cpu or --emit=openmp)  OpenMP loops\n"
     "    INPUT.stencil.json (--emit=ir)    the analysed IR\n"
     "  Compiler flags go after '--' (or come from -p "
     "BUILD_DIR/compile_commands.json).\n\n"
@@ -120,9 +128,12 @@ static bool parseEmitKinds(llvm::StringRef Spec, std::vector<Output> &Outputs) {
         Add(K);
     } else if (P == "cuda" || P == "cpu" || P == "ir") {
       Add(P);
+    } else if (P == "openmp") {
+      // The CMake helper's name for the backend (BACKENDS openmp).
+      Add("cpu");
     } else {
       llvm::errs() << "stencilc: error: unknown --emit kind '" << P
-                   << "' (expected cuda, cpu, ir or all)\n";
+                   << "' (expected cuda, cpu, openmp, ir or all)\n";
       return false;
     }
   }
@@ -203,10 +214,15 @@ static void printListing(const FrontendResult &R, llvm::raw_ostream &OS) {
   }
 }
 
-static std::string generate(const Output &Out, const FrontendResult &R) {
+/// \p Path: the output's name, which the #line directives after each body
+/// give back to the generated code.
+static std::string generate(const Output &Out, const FrontendResult &R,
+                            const std::string &Path) {
   if (Out.Kind == "ir")
     return printIRJson(R.Module, R.Infos);
   planning::ModulePlan Plan = planning::planModule(R.Module, R.Infos);
+  Plan.LineDirectives = !NoLineDirectives;
+  Plan.GeneratedFile = Path;
   std::unique_ptr<codegen::Emitter> E = Out.Kind == "cuda"
                                             ? codegen::createCudaEmitter()
                                             : codegen::createOpenMPEmitter();
@@ -234,6 +250,39 @@ static void checkStandardOutputAtExit() {
 }
 
 [[noreturn]] static void crashOnPurpose() { LLVM_BUILTIN_TRAP; }
+
+/// Prints llvm::cl's messages ("stencilc: Unknown command line argument
+/// '--x'.  Try: '/path/to/stencilc --help'", "stencilc: Did you mean '-o'?")
+/// once each, in stencilc's format: "stencilc: error: unknown command line
+/// argument '--x' (see --help)", then "stencilc: note: did you mean '-o'?".
+static void printOptionErrors(llvm::StringRef Text,
+                              llvm::StringRef ProgramName) {
+  llvm::SmallVector<llvm::StringRef, 4> Lines;
+  Text.split(Lines, '\n', -1, /*KeepEmpty=*/false);
+  for (llvm::StringRef Line : Lines) {
+    Line = Line.trim();
+    // llvm::cl names the program as it was invoked; stencilc's own messages
+    // say "stencilc".
+    for (llvm::StringRef Prefix : {ProgramName, llvm::StringRef("stencilc")})
+      if (Line.consume_front(Prefix)) {
+        Line.consume_front(":");
+        Line = Line.ltrim();
+        break;
+      }
+    Line.consume_front("error:");
+    Line = Line.ltrim();
+    if (Line.empty())
+      continue;
+    std::string Message = Line.str();
+    size_t Try = Message.find(".  Try: '");
+    if (Try != std::string::npos)
+      Message = Message.substr(0, Try) + " (see --help)";
+    bool Note = Line.startswith("Did you mean");
+    Message[0] = llvm::toLower(Message[0]);
+    llvm::errs() << "stencilc: " << (Note ? "note: " : "error: ") << Message
+                 << "\n";
+  }
+}
 
 /// -p DIR reads DIR/compile_commands.json (or the file -p names), wrapped as
 /// LibTooling's JSON plugin does: response files expanded, commands for
@@ -334,7 +383,12 @@ static int runPipeline(int Argc, const char **Argv) {
     Compilations = std::make_unique<FixedCompilationDatabase>(
         ".", std::vector<std::string>(DoubleDash + 1, End));
   }
-  if (!cl::ParseCommandLineOptions(Argc, Argv, Overview, &llvm::errs()))
+  std::string OptionErrors;
+  llvm::raw_string_ostream OptionErrorsOS(OptionErrors);
+  bool OptionsParsed =
+      cl::ParseCommandLineOptions(Argc, Argv, Overview, &OptionErrorsOS);
+  printOptionErrors(OptionErrors, llvm::sys::path::filename(Argv[0]));
+  if (!OptionsParsed)
     return ExitUsageError;
   if (DebugCrash)
     crashOnPurpose();
@@ -373,6 +427,22 @@ static int runPipeline(int Argc, const char **Argv) {
   if (!ToStdout && !ListStencils && !planOutputs(Sources, Outputs, Plan))
     return ExitUsageError;
 
+  // A missing input is one line here, not clang's four (no such file, no
+  // input files, no compiler job, error while processing).
+  for (const std::string &Source : Sources) {
+    llvm::sys::fs::file_status Status;
+    if (llvm::sys::fs::status(Source, Status) ||
+        !llvm::sys::fs::exists(Status)) {
+      llvm::errs() << "stencilc: error: no such file: '" << Source << "'\n";
+      return ExitInputError;
+    }
+    if (llvm::sys::fs::is_directory(Status)) {
+      llvm::errs() << "stencilc: error: '" << Source
+                   << "' is a directory, not a source file\n";
+      return ExitInputError;
+    }
+  }
+
   // Without "--" or -p: no flags (never a search for compile_commands.json).
   if (!BuildPath.empty())
     Compilations = loadDatabase(BuildPath);
@@ -403,8 +473,8 @@ static int runPipeline(int Argc, const char **Argv) {
     for (llvm::StringRef Line : Lines) {
       if (!Line.consume_front("error: "))
         Line.consume_front("warning: ");
-      llvm::errs() << "stencilc: error: the compiler flags after '--': "
-                   << Line << "\n";
+      llvm::errs() << "stencilc: error: the compiler flags after '--': " << Line
+                   << "\n";
     }
     return ExitUsageError;
   }
@@ -431,7 +501,9 @@ static int runPipeline(int Argc, const char **Argv) {
     return ExitSuccess;
   }
   if (ToStdout) {
-    llvm::outs() << generate(Outputs.front(), Results.front());
+    llvm::outs() << generate(Outputs.front(), Results.front(),
+                             llvm::sys::path::stem(Sources.front()).str() +
+                                 Outputs.front().Suffix);
     return ExitSuccess;
   }
 
@@ -444,7 +516,8 @@ static int runPipeline(int Argc, const char **Argv) {
     Dependencies.insert(Dependencies.end(), R.Dependencies.begin(),
                         R.Dependencies.end());
     for (size_t O = 0; O < Outputs.size(); ++O)
-      Files.add(Plan.PerSource[I][O], generate(Outputs[O], R));
+      Files.add(Plan.PerSource[I][O],
+                generate(Outputs[O], R, normalPath(Plan.PerSource[I][O])));
   }
   std::vector<std::string> Targets;
   if (!StampPath.empty()) {

@@ -124,6 +124,8 @@ stencilc::printIRJson(const Module &M,
   for (size_t I = 0; I < M.Stencils.size(); ++I)
     Stencils.push_back(stencilJson(M.Stencils[I], Infos[I]));
   Json Doc;
+  Doc["format"] = IRJsonFormat;
+  Doc["version"] = IRJsonVersion;
   Doc["stencils"] = std::move(Stencils);
   return collapseNumberLists(Doc.dump(2)) + "\n";
 }

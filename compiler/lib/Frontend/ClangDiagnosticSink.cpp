@@ -33,8 +33,9 @@ void ClangDiagnosticSink::emit(const DiagInfo &Info, SourceRange Range,
   auto It = CustomIds.find(Key);
   if (It == CustomIds.end())
     It = CustomIds
-             .insert({Key, compat::getCustomDiagID(
-                               Diags, toClangLevel(Info.Level), Info.Text)})
+             .insert(
+                 {Key, compat::getCustomDiagID(Diags, toClangLevel(Info.Level),
+                                               printedText(Info))})
              .first;
   clang::SourceRange R = toClangRange(Range);
   clang::DiagnosticBuilder Builder = Diags.Report(R.getBegin(), It->second);

@@ -28,6 +28,29 @@
 using namespace clang;
 using namespace stencilc;
 
+/// Records where each statement of \p S's body begins, for the generated
+/// code's #line directives: the line a macro was expanded on, in the file
+/// as the user's #line directives name it, as an absolute path (the
+/// generated file is compiled from another directory).
+static void recordStatementLines(const SourceManager &SM, ir::Stencil &S) {
+  if (!S.Body)
+    return;
+  auto OnStmt = [&](const ir::Stmt &St) {
+    unsigned Begin = St.range().Begin;
+    if (Begin == 0 || S.StmtLines.count(Begin))
+      return;
+    clang::PresumedLoc P = SM.getPresumedLoc(
+        SM.getExpansionLoc(toClangRange(St.range()).getBegin()));
+    if (P.isInvalid())
+      return;
+    llvm::SmallString<256> Path(P.getFilename());
+    SM.getFileManager().makeAbsolutePath(Path);
+    llvm::sys::path::remove_dots(Path, /*remove_dot_dot=*/true);
+    S.StmtLines[Begin] = {std::string(Path), P.getLine(), P.getColumn()};
+  };
+  ir::walkStmt(*S.Body, OnStmt, [](const ir::Expr &) {});
+}
+
 namespace {
 
 /// Lowers and analyses one annotated declaration into the result.
@@ -162,6 +185,7 @@ void StencilLowering::lower(const Decl *D, bool FromRun) {
   }
   if (!stencilc::frontend::lowerBody(Ctx, FD, S, Diags))
     return;
+  recordStatementLines(Ctx.getSourceManager(), S);
   analysis::StencilInfo Info = analysis::analyzeStencil(S, Diags);
   Out.Module.Stencils.push_back(std::move(S));
   Out.Infos.push_back(std::move(Info));

@@ -32,7 +32,9 @@ struct STENCIL_KERNEL Diffusion3d {
 // CUDA-NEXT:   const long long sy = g.extent[0];
 // CUDA-NEXT:   const long long sz = sy * g.extent[1];
 // CUDA-NEXT:   const long long c = i + j * sy + k * sz;
+// CUDA-NEXT: #line 14 "{{/.*}}/CodeGen/diffusion3d.cpp"
 // CUDA-NEXT:   fn[c] = ((((((cc * f[c]) + (ce * f[c + 1])) + (cw * f[c - 1])) + (cn * f[c + sy])) + (cs * f[c - sy])) + (ct * f[c + sz])) + (cb * f[c - sz]);
+// CUDA-NEXT: #line {{[0-9]+}} "diffusion3d.stencil.cu"
 // CUDA-NEXT: }
 // CUDA:      static const char *stencilc_seed_Diffusion3d_cuda_launch(const stencil::Grid &g, const stencil::Region &r, const stencil::LaunchConfig &cfg, void *const *args) {
 // CUDA:        const float ce = *static_cast<const float *>(args[0]);
@@ -67,5 +69,8 @@ struct STENCIL_KERNEL Diffusion3d {
 // CPU-NEXT:       #pragma omp simd
 // CPU-NEXT:       for (long long i = r.lo[0]; i < r.hi[0]; ++i) {
 // CPU-NEXT:         const long long c = i + j * sy + k * sz;
+// CPU-NEXT: #line 14 "{{/.*}}/CodeGen/diffusion3d.cpp"
 // CPU-NEXT:         fn[c] = ((((((cc * f[c]) + (ce * f[c + 1])) + (cw * f[c - 1])) + (cn * f[c + sy])) + (cs * f[c - sy])) + (ct * f[c + sz])) + (cb * f[c - sz]);
+// CPU-NEXT: #line {{[0-9]+}} "diffusion3d.stencil.cpp"
+// CPU-NEXT:       }
 // CPU:          /*backend=*/stencil::Backend::OpenMP,

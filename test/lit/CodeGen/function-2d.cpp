@@ -1,4 +1,4 @@
-// RUN: %stencilc %s --emit=cpu -o - -- -I %mock_include | FileCheck %s
+// RUN: %stencilc %s --emit=cpu --no-line-directives -o - -- -I %mock_include | FileCheck %s
 // RUN: rm -rf %t && %stencilc %s --emit=cpu -o %t -- -I %mock_include
 // RUN: c++ -std=c++17 -fopenmp -Wall -Wextra -Werror -fsyntax-only -I %runtime_include %t/function-2d.stencil.cpp
 //

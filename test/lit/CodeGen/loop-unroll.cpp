@@ -1,4 +1,4 @@
-// RUN: %stencilc %s --emit=cuda -o - -- -I %mock_include | FileCheck %s
+// RUN: %stencilc %s --emit=cuda --no-line-directives -o - -- -I %mock_include | FileCheck %s
 //
 // CUDA unrolls short constant-trip loops fully; a long one (up to 2^20 trips
 // are accepted) is unrolled by 4 only: full unrolling made nvcc run for tens

@@ -1,5 +1,5 @@
-// RUN: %stencilc %s --emit=cuda -o - -- -I %mock_include | FileCheck %s
-// RUN: %stencilc %s --emit=cpu -o - -- -I %mock_include | FileCheck %s --check-prefix=CPU
+// RUN: %stencilc %s --emit=cuda --no-line-directives -o - -- -I %mock_include | FileCheck %s
+// RUN: %stencilc %s --emit=cpu --no-line-directives -o - -- -I %mock_include | FileCheck %s --check-prefix=CPU
 //
 // The marching variants: column loads come from a register queue that
 // shifts each step, in-plane neighbours from a shared-memory tile (smem) or

@@ -1,5 +1,7 @@
 """Fails unless every diagnostic id of `stencilc --list-diagnostics` has a
-`## <id>` section (with the same level and text) in docs/diagnostics.md."""
+`## <id>` section in docs/diagnostics.md with the same level and text, an
+example (a fenced code block) and a `- **Fix**:` line saying what to do."""
+import re
 import sys
 
 table, doc_path = sys.argv[1], sys.argv[2]
@@ -11,9 +13,17 @@ for ident, level, text in rows:
     if heading not in doc:
         missing.append(ident + " (no section)")
         continue
-    section = doc.split(heading, 1)[1].split("\n## ", 1)[0]
+    # A section ends at the next heading ("# " or "## ", not "#include").
+    section = re.split(r"\n##? ", doc.split(heading, 1)[1], maxsplit=1)[0]
+    if "- **Level**: " + level + "\n" not in section:
+        missing.append(ident + " (level differs)")
     if text not in section:
         missing.append(ident + " (text differs)")
+    if "\n```" not in section:
+        missing.append(ident + " (no example)")
+    fix = section.split("\n- **Fix**:", 1)
+    if len(fix) < 2 or not fix[1].strip():
+        missing.append(ident + " (no fix)")
 if missing:
     print("undocumented diagnostics:\n  " + "\n  ".join(missing))
     sys.exit(1)

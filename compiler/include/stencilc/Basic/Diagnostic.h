@@ -34,6 +34,11 @@ struct DiagInfo {
 llvm::ArrayRef<DiagInfo> allDiagnostics();
 const DiagInfo &getDiagInfo(DiagId Id);
 const char *diagLevelName(DiagLevel Level);
+/// The text as stencilc prints it: an error or warning ends with its id in
+/// brackets ("... [err_write_off_centre]"), as clang-tidy names its checks,
+/// so that it can be looked up in docs/diagnostics.md. A note belongs to the
+/// diagnostic before it and is printed without one.
+std::string printedText(const DiagInfo &Info);
 
 /// Where stages report user errors. Compiler bugs are asserts, not diagnostics.
 class DiagnosticSink {

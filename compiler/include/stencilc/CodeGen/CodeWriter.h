@@ -9,6 +9,7 @@
 #ifndef STENCILC_CODEGEN_CODEWRITER_H
 #define STENCILC_CODEGEN_CODEWRITER_H
 
+#include "stencilc/Basic/SourceLocation.h"
 #include <fmt/format.h>
 #include <string>
 #include <string_view>
@@ -25,7 +26,17 @@ public:
   /// Writes \p Text (which may hold several lines) at the current indentation.
   void text(std::string_view Text);
   /// An empty line.
-  void blank() { Out += '\n'; }
+  void blank() { writeLine(""); }
+
+  /// Turns on #line directives: mapLine and endMappedLines print them, and
+  /// the lines after a mapped region are attributed to \p GeneratedFile.
+  void enableLineDirectives(std::string GeneratedFile);
+  /// Attributes the next line to \p Loc (a `#line` directive, unless the
+  /// next line is attributed there already). Does nothing when directives
+  /// are off or \p Loc is unknown.
+  void mapLine(const PresumedLoc &Loc);
+  /// Attributes the lines that follow to the generated file itself again.
+  void endMappedLines();
 
   /// Writes \p Opening (e.g. "if (x) {") and indents what follows.
   void open(std::string_view Opening);
@@ -40,8 +51,17 @@ public:
 private:
   void writeLine(std::string_view Line);
 
+  void writeDirective(unsigned Line, std::string_view File);
+
   std::string Out;
   unsigned Depth = 0;
+  unsigned Lines = 0; ///< Lines written so far.
+  bool Directives = false;
+  std::string GeneratedFile;
+  /// While mapped: the file and line the next line is attributed to.
+  bool Mapped = false;
+  std::string MappedFile;
+  unsigned MappedLine = 0;
 };
 
 } // namespace stencilc::codegen

@@ -2,7 +2,7 @@
 ///
 /// \file
 /// The analysed IR as JSON, for people and tests:
-/// {"stencils":[{"name","qualified_name","form","dims","source",
+/// {"format":"stencilc-ir","version":1,"stencils":[{"name","qualified_name","form","dims","source",
 ///   "params":[...], "arrays":[{"name","type","intent","offsets","halo"}],
 ///   "halo", "flops_per_point","bytes_per_point","body"}]}
 /// Halo per dimension in x,y,z(,w) order as [lo, hi], lo the negative side;
@@ -21,6 +21,12 @@
 #include <vector>
 
 namespace stencilc {
+
+/// What a reader checks before it reads the rest: the document's kind, and
+/// its version, raised whenever a field is removed or changes meaning (not
+/// when one is added).
+inline constexpr const char *IRJsonFormat = "stencilc-ir";
+inline constexpr int IRJsonVersion = 1;
 
 /// The JSON text (two-space indent, keys in a fixed order, final newline).
 std::string printIRJson(const ir::Module &M,

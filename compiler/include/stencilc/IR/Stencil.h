@@ -10,6 +10,7 @@
 #define STENCILC_IR_STENCIL_H
 
 #include "stencilc/IR/Stmt.h"
+#include <map>
 #include <string>
 #include <vector>
 
@@ -53,6 +54,11 @@ struct Stencil {
   StmtRef Body;
   PresumedLoc Loc; ///< The declaration, for comments and the IR dump.
   SourceRange Range;
+  /// Where each statement of the body begins in the user's source (absolute
+  /// file path, line), by its range's Begin: what the generated code's
+  /// #line directives name. A statement of an inlined helper maps to the
+  /// helper's line, as a debugger shows inlined code.
+  std::map<unsigned, PresumedLoc> StmtLines;
 
   /// "ns::Name".
   std::string qualifiedName() const;

@@ -105,6 +105,13 @@ struct StencilPlan {
 struct ModulePlan {
   const ir::Module *Module = nullptr;
   std::vector<StencilPlan> Stencils;
+  /// When set, each statement of a body is preceded by `#line N "source"`
+  /// (Stencil::StmtLines), and the generated lines after a body by
+  /// `#line N "GeneratedFile"`, their own position: compiler errors,
+  /// debuggers and profilers point at the user's line for the body's code
+  /// and at the generated file for the code around it.
+  bool LineDirectives = false;
+  std::string GeneratedFile; ///< The name the generated file is compiled as.
 };
 
 /// \p Infos is parallel to \p M.Stencils; both must outlive the plan.
