@@ -7,8 +7,8 @@
 #   tools/mpi_gpu_bundle.sh [BUILD_DIR] [OUT_DIR]
 #     BUILD_DIR  a configured and built tree (default: <repo>/build-mpi)
 #     OUT_DIR    the bundle (default: BUILD_DIR/mpi-gpu-bundle, git-ignored), replaced
-# Then, on the GPU machine (e.g. the `run` tool, kind nvidia-h200-x2, with the
-# bundle in `carry`):  bash <bundle>/mpi_gpu_run.sh <bundle>
+# Then, on a GPU machine with two or more GPUs (the bundle copied there):
+#   bash <bundle>/mpi_gpu_run.sh <bundle>
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
