@@ -150,14 +150,16 @@ std::vector<RunStencil> stencilc::frontend::findRunStencils(ASTContext &Ctx) {
       anyOf(allOf(hasName("run"), ofClass(hasName("::stencil::Loop"))),
             allOf(hasAnyName("run", "bind"),
                   ofClass(hasName("::stencil::DomainLoop")))));
-  Finder.addMatcher(cxxMemberCallExpr(NotRuntime,
-                                      callee(LoopMethod.bind("method")),
-                                      hasArgument(0, expr().bind("stencil"))),
+  // The callee is tested before NotRuntime: hasAncestor walks up the tree,
+  // and every idx.ix<...>() of a deep expression is a member call too.
+  Finder.addMatcher(cxxMemberCallExpr(callee(LoopMethod.bind("method")),
+                                      hasArgument(0, expr().bind("stencil")),
+                                      NotRuntime),
                     &C);
   // tuneNow(loop, stencil, info, args...).
   Finder.addMatcher(
-      callExpr(NotRuntime, callee(functionDecl(hasName("::stencil::tuneNow"))),
-               hasArgument(1, expr().bind("stencil"))),
+      callExpr(callee(functionDecl(hasName("::stencil::tuneNow"))),
+               hasArgument(1, expr().bind("stencil")), NotRuntime),
       &C);
   Finder.matchAST(Ctx);
   const SourceManager &SM = Ctx.getSourceManager();
