@@ -3,7 +3,10 @@
 
 generate_program(seed, count, wild) returns the C++ text of one program: `count`
 random stencils (2-D/3-D/4-D, float/double, offsets within a radius, locals,
-helpers, constant-trip loops, ?:, if/else, math functions, idx.i()/j()/k()),
+helpers, constant-trip loops with signed, unsigned and wrapping counters,
+integer helpers that fault unless guarded by ?:/&&/||, ?:, if/else, math
+functions, idx.i()/j()/k(); free functions passed by name, by address or
+through a function-pointer variable),
 each run by diff_harness.hpp's Case on the host reference, the generated
 OpenMP code and, when linked in, the generated CUDA code.
 
