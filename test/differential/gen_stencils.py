@@ -3,7 +3,10 @@
 
 generate_program(seed, count, wild) returns the C++ text of one program: `count`
 random stencils (2-D/3-D/4-D, float/double, offsets within a radius, locals,
-helpers, constant-trip loops, ?:, if/else, math functions, idx.i()/j()/k()),
+helpers, constant-trip loops with signed, unsigned and wrapping counters,
+integer helpers that fault unless guarded by ?:/&&/||, ?:, if/else, math
+functions, idx.i()/j()/k(); free functions passed by name, by address or
+through a function-pointer variable),
 each run by diff_harness.hpp's Case on the host reference, the generated
 OpenMP code and, when linked in, the generated CUDA code.
 
@@ -63,6 +66,85 @@ def lit(ty, v):
     return f"{text}f" if ty == "float" else text
 
 
+# Loop counter types: (bits, signed).
+LOOP_TYPES = {"int": (32, True), "long long": (64, True), "unsigned": (32, False),
+              "unsigned long long": (64, False), "std::size_t": (64, False),
+              "std::uint32_t": (32, False), "std::int64_t": (64, True)}
+
+
+def int_lit(ctype, v):
+    bits, signed = LOOP_TYPES[ctype]
+    if signed:
+        return f"{v}" if bits == 32 else f"{v}LL"
+    return f"{v}u" if bits == 32 else f"{v}ull"
+
+
+def simulate_loop(ctype, begin, cmp, end, step, limit=7):
+    """The counter values of `for (T m = begin; m cmp end; m += step)` in C++,
+    or None where it runs more than `limit` trips or a signed counter
+    overflows (also in the step after the last trip, which C++ executes)."""
+    bits, signed = LOOP_TYPES[ctype]
+    lo, hi = (-(1 << (bits - 1)), (1 << (bits - 1)) - 1) if signed else (0, (1 << bits) - 1)
+    if not lo <= begin <= hi or not lo <= end <= hi:
+        return None
+    test = {"<": lambda a: a < end, "<=": lambda a: a <= end, ">": lambda a: a > end,
+            ">=": lambda a: a >= end, "!=": lambda a: a != end}[cmp]
+    m, seen = begin, []
+    while test(m):
+        seen.append(m)
+        if len(seen) > limit:
+            return None
+        m += step
+        if signed and not lo <= m <= hi:
+            return None
+        m &= (1 << bits) - 1 if not signed else -1
+    return seen
+
+
+def loop_shape(rng):
+    """A random counted loop with 1-6 trips: plain int loops, steps wider than
+    the range, unsigned counters that wrap."""
+    while True:
+        ctype = rng.choice(list(LOOP_TYPES))
+        bits, signed = LOOP_TYPES[ctype]
+        kind = rng.random()
+        cmp = rng.choice(["<", "<=", "!=", ">", ">="])
+        if kind < 0.35:
+            begin, step = rng.choice([(0, 1), (0, 2), (1, 1), (6, -1), (9, -3)])
+            end = begin + step * rng.randint(2, 5)
+            cmp = "<" if step > 0 else ">"
+        elif kind < 0.65:
+            # A step wider than the range (or near it).
+            begin = rng.randint(0, 9)
+            width = rng.choice([3, 7, 10, 1000, 1000000000])
+            step = rng.choice([width, -width])
+            end = begin + rng.choice([1, 2, 3, 10, 29]) * (1 if step > 0 else -1)
+            if not signed and end < 0:
+                continue
+        elif not signed:
+            # Unsigned wrap-around: near the top, or a step of -k written as
+            # 2^bits - k, or a decrement past zero.
+            top = (1 << bits) - 1
+            c = rng.random()
+            if c < 0.35:
+                begin, end = top - rng.randint(0, 6), rng.randint(0, 9)
+                step = rng.choice([1, 2, 3])
+                cmp = rng.choice(["!=", ">", ">="])
+            elif c < 0.7:
+                begin, end = rng.randint(0, 9), rng.randint(0, 12)
+                step = top + 1 - rng.randint(1, 3)  # counts down
+                cmp = rng.choice(["<", "<=", "!="])
+            else:
+                begin, end = rng.randint(0, 6), rng.randint(0, 12)
+                step = -rng.randint(1, 3)  # m -= k past zero wraps to the top
+                cmp = rng.choice(["<", "<="])
+        else:
+            continue
+        visited = simulate_loop(ctype, begin, cmp, end, step)
+        if visited and 1 <= len(visited) <= 6:
+            return ctype, begin, cmp, end, step, visited
+
+
 class StencilGen:
     def __init__(self, rng, name, wild):
         self.rng, self.name, self.wild = rng, name, wild
@@ -80,6 +162,7 @@ class StencilGen:
         self.n_local = 0
         self.mixed = self.ty == "double" and rng.random() < 0.4
         self.helper_leaves = None  # inside a helper: its parameters
+        self.qname = None  # the faulting integer helper, once made
 
     # --- leaves -------------------------------------------------------------
     def idx_type(self):
@@ -118,8 +201,10 @@ class StencilGen:
             return self.load()
         if r < 0.75:
             return self.scalar()
-        if r < 0.9:
+        if r < 0.85:
             return self.coord()
+        if r < 0.9 and self.qname:
+            return self.guarded_call()
         return self.const()
 
     def leaf(self):
@@ -335,6 +420,8 @@ class StencilGen:
             a, b = self.gen(2), self.gen(2)
             return f"{a.code} {rng.choice(['<', '<=', '>', '>='])} {b.code}"
         r = rng.random()
+        if r < 0.15 and self.qname:
+            return self.guarded_condition()
         if r < 0.4:
             axis = rng.choice("ijkw"[: min(self.dims, 3)])
             return f"idx.{axis}() % {rng.randint(2, 4)} == {rng.randint(0, 1)}"
@@ -373,27 +460,47 @@ class StencilGen:
             self.lines.append("}")
             self.locals.append(Val(name, min(a.lo, b.lo), max(a.hi, b.hi), max(a.err, b.err)))
         else:
-            # A loop with a constant trip count accumulating positive terms.
-            name = f"l{self.n_local}"
-            self.n_local += 1
-            begin, step = rng.choice([(0, 1), (0, 2), (1, 1), (6, -1), (9, -3)])
-            trips = rng.randint(2, 5)
-            end = begin + step * trips
-            op = "<" if step > 0 else ">"
-            inc = {1: "++m", -1: "--m", 2: "m += 2", -3: "m -= 3"}[step]
-            term = self.gen(1)
-            mmax = max(abs(begin), abs(end)) + 1
-            self.lines.append(f"{self.ty} {name} = {lit(self.ty, 0.0)};")
-            self.lines.append(f"for (int m = {begin}; m {op} {end}; {inc}) {{")
-            if rng.random() < 0.5:
-                # The loop variable as a positive exact weight.
-                self.lines.append(f"  {name} = {name} + {self.ty}(m * m + 1) * {term.code};")
-                lo, hi = term.lo * trips, term.hi * trips * (mmax * mmax + 1)
+            self.loop_statement()
+
+    def loop_statement(self):
+        """A loop with a constant trip count accumulating positive terms; the
+        counter may be unsigned (wrapping) and the step wider than the range
+        (issue 9 item 2): the trip count and the counter's values are the
+        host's, simulated here with C++'s semantics of the counter's type."""
+        rng = self.rng
+        name = f"l{self.n_local}"
+        self.n_local += 1
+        ctype, begin, cmp, end, step, visited = loop_shape(rng)
+        trips = len(visited)
+        term = self.gen(1)
+        unsigned = LOOP_TYPES[ctype][1] is False
+        self.lines.append(f"{self.ty} {name} = {lit(self.ty, 0.0)};")
+        if step == 1:
+            inc = rng.choice(["++m", "m++"])
+        elif step == -1:
+            inc = rng.choice(["--m", "m--"])
+        elif step > 0:
+            inc = f"m += {int_lit(ctype, step)}"
+        else:
+            inc = f"m -= {int_lit(ctype, -step)}"
+        self.lines.append(f"for ({ctype} m = {int_lit(ctype, begin)}; m {cmp} "
+                          f"{int_lit(ctype, end)}; {inc}) {{")
+        if rng.random() < 0.5:
+            # The counter as a positive exact weight (a small whole number
+            # whatever the counter's range).
+            if unsigned:
+                weights = [m % 5 + 1 for m in visited]
+                wcode = f"{self.ty}(m % 5u + 1u)"
             else:
-                self.lines.append(f"  {name} = {name} + {term.code};")
-                lo, hi = term.lo * trips, term.hi * trips
-            self.lines.append("}")
-            self.locals.append(Val(name, lo, hi, term.err + 2 * self.u * (trips + 1)))
+                weights = [int(math.fmod(m, 5)) + 6 for m in visited]
+                wcode = f"{self.ty}(m % 5 + 6)"
+            self.lines.append(f"  {name} = {name} + {wcode} * {term.code};")
+            lo, hi = term.lo * sum(weights), term.hi * sum(weights)
+        else:
+            self.lines.append(f"  {name} = {name} + {term.code};")
+            lo, hi = term.lo * trips, term.hi * trips
+        self.lines.append("}")
+        self.locals.append(Val(name, lo, hi, term.err + 2 * self.u * (trips + 1)))
 
     def make_helpers(self):
         ty, rng = self.ty, self.rng
@@ -437,8 +544,65 @@ class StencilGen:
             arr = f"in{g.rng.randrange(g.n_in)}"
             return Val(f"{nname}(idx, {arr})", n * 1.0, n * 2.0, 2 * g.u * (n - 1))
         helpers.append(call_nb)
+        text += self.make_int_helper()
+        helpers.append(StencilGen.guarded_call)
         self.helper_text = text
         self.helpers = helpers
+
+    def make_int_helper(self):
+        """An integer helper that faults (SIGFPE) on a zero divisor, called
+        only behind a guard: `d != 0 ? q(n, d) : 0`, `d != 0 && q(n, d) > 1`,
+        or inside a second helper's `?:` (issue 9 item 6: hoisting must not
+        evaluate the untaken side). Its results are small whole numbers of
+        coordinates: exact on every engine."""
+        rng = self.rng
+        self.qname, self.gname = f"{self.name}_q", f"{self.name}_g"
+        body = rng.choice(["n / d", "n % d", "n / d + n % d", "(n + 1) / d"])
+        # n in [0, 6], d in [0, 3]: q(n, d) in [0, 7] where d != 0.
+        text = [f"static inline int {self.qname}(int n, int d) {{", f"  return {body};", "}"]
+        if rng.random() < 0.5:
+            text += [f"static int {self.gname}(int n, int d) {{",
+                     f"  return d == 0 ? n : {self.qname}(n, d);", "}"]
+        else:
+            text += [f"static int {self.gname}(int n, int d) {{",
+                     f"  if (d != 0 && {self.qname}(n, d) > 1)",
+                     f"    return {self.qname}(n, d);", "  else", "    return n;", "}"]
+        return text
+
+    def int_operands(self):
+        """n and d: whole numbers of coordinates, d sometimes zero; as
+        expressions or as int locals of the stencil."""
+        rng = self.rng
+        axes = "ijkw"[: min(self.dims, 3)]
+        n = f"idx.{rng.choice(axes)}() % {rng.randint(2, 7)}"
+        d = f"idx.{rng.choice(axes)}() % {rng.randint(2, 4)}"
+        if rng.random() < 0.4:
+            names = []
+            for e in (n, d):
+                names.append(f"q{self.n_local}")
+                self.n_local += 1
+                self.lines.append(f"int {names[-1]} = static_cast<int>({e});")
+            return names
+        return [f"static_cast<int>({n})", f"static_cast<int>({d})"]
+
+    def guarded_int(self):
+        """An int expression in [0, 7] calling the faulting helper guarded."""
+        n, d = self.int_operands()
+        q = f"{self.qname}({n}, {d})"
+        return self.rng.choice([f"({d} != 0 ? {q} : 0)", f"({d} == 0 ? 0 : {q})",
+                                f"(!{d} ? 1 : {q})", f"{self.gname}({n}, {d})",
+                                f"({d} != 0 && {q} > 1 ? {q} : 2)"])
+
+    def guarded_call(self):
+        v = self.guarded_int()
+        return Val(f"{self.ty}({v} + 1)", 1.0, 8.0, 0.0, True)
+
+    def guarded_condition(self):
+        n, d = self.int_operands()
+        q = f"{self.qname}({n}, {d})"
+        return self.rng.choice([f"({d} != 0 && {q} > 1)", f"({d} == 0 || {q} < 2)",
+                                f"{self.gname}({n}, {d}) >= 2",
+                                f"({d} > 0 && ({q} > 2 || {q} == 0))"])
 
     def build(self):
         self.make_helpers()
@@ -503,19 +667,33 @@ def generate_program(seed, count, wild=False):
                 args.append(f"C.Scalar[{i}]")
         args += [f"in[{i}]" for i in range(g.n_in)]
         args += [f"out[{i}]" for i in range(g.n_out)]
-        callee = f"{g.name}()" if g.functor else g.name
+        # A free function by name, by address or through a function-pointer
+        # variable (issue 9 item 7: engines look up the function).
+        pre = ""
+        if g.functor:
+            callee = f"{g.name}()"
+        else:
+            form = rng.random()
+            callee = g.name if form < 0.4 else f"&{g.name}"
+            if form >= 0.7:
+                decl = rng.choice(["const auto fp = &{};", "auto *fp = {};",
+                                   "decltype(&{}) const fp = {};"])
+                pre = "      " + decl.format(g.name, g.name) + "\n"
+                callee = "fp"
         runs.append(
             f"  {{\n"
             f"    const int Ext[{g.dims}] = {{{', '.join(map(str, ext))}}};\n"
             f"    diff::Case<{g.ty}, {g.dims}> C(\"{g.name}\", {case_seed}u, Ext, {g.radius}, "
             f"{g.n_in}, {g.n_out}, {g.n_scalar}, {g.tolerance!r});\n"
             f"    C.run(O, [&](auto &loop, const {g.ty} *const *in, {g.ty} *const *out) {{\n"
+            f"{pre}"
             f"      loop.run({callee}, {', '.join(args)});\n"
             f"    }});\n"
             f"  }}")
     text = [f"// Generated by test/differential/gen_stencils.py: seed {seed}, "
             f"{count} stencils{', wild' if wild else ''}. Do not edit.",
-            "#include <stencil/dsl.hpp>", "", "#include <cmath>", "",
+            "#include <stencil/dsl.hpp>", "", "#include <cmath>", "#include <cstddef>",
+            "#include <cstdint>", "",
             "#include \"diff_harness.hpp\"", ""]
     text += decls
     text += ["int main(int argc, char **argv) {",
@@ -530,7 +708,8 @@ def generate_stencils_only(seed, count):
     against the mock DSL header of the lit tests."""
     rng = random.Random(seed)
     text = [f"// Generated by test/differential/gen_stencils.py (stencils only): seed {seed}.",
-            "#include <cmath>", "#include <stencil/dsl.hpp>", ""]
+            "#include <cmath>", "#include <cstddef>", "#include <cstdint>",
+            "#include <stencil/dsl.hpp>", ""]
     for n in range(count):
         text += StencilGen(rng, f"st{n}", wild=n % 2 == 1).build() + [""]
     return "\n".join(text)
