@@ -46,7 +46,7 @@ private:
 /// Runs on the host or the GPU by where the first array lives (auto_engine.hpp).
 template <int Dims> class AutoLoopEngine;
 
-/// Loop2D/3D/4D<Engine>: a Loop of 2, 3 or 4 dimensions. Without an engine
+/// `Loop2D`, `Loop3D`, `Loop4D` (with an engine as the template argument): a Loop of 2, 3 or 4 dimensions. Without an engine
 /// (`Loop3D loop(...)`, seed 000's first form) it is AutoLoopEngine. Class
 /// templates, not aliases, so that C++17 deduces the default engine.
 #define STENCIL_LOOP_ND(Name, Dims)                                                                \

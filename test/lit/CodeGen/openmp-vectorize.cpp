@@ -1,5 +1,5 @@
-// RUN: %stencilc %s --emit=cpu -o - -- -I %mock_include | FileCheck %s
-// RUN: rm -rf %t && %stencilc %s --emit=cpu -o %t -- -I %mock_include
+// RUN: %stencilc %s --emit=cpu --no-line-directives -o - -- -I %mock_include | FileCheck %s
+// RUN: rm -rf %t && %stencilc %s --emit=cpu --no-line-directives -o %t -- -I %mock_include
 // RUN: c++ -std=c++17 -fopenmp -Wall -Wextra -Werror -fsyntax-only -I %runtime_include %t/openmp-vectorize.stencil.cpp
 // RUN: c++ -std=c++17 -O3 -fopenmp -fopt-info-vec-optimized -c -o /dev/null -I %runtime_include %t/openmp-vectorize.stencil.cpp 2>&1 | grep "loop vectorized" | cut -d: -f2 | sort -nu | wc -l | FileCheck %s --check-prefix=GCC
 //
