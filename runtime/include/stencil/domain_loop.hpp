@@ -158,12 +158,17 @@ public:
     const Domain &D = *domain_;
     // Collective: a rank alone with another stencil, variant (setVariant)
     // or block would fail, or launch other code, while the rest wait.
+    // A function's address differs between processes: ranks compare the
+    // registered name instead.
+    const GeneratedStencil *Found = generatedFor(D.backend(), S);
     D.agree("what a DomainLoop launches",
-            detail::stencilDisplayName(S) + ", variant '" + variant_ +
-                "', block " + std::to_string(config_.block[0]) + "," +
+            (Found ? std::string("stencil '") + Found->name + "'"
+                   : std::string("a stencil without generated code")) +
+                ", variant '" + variant_ + "', block " + std::to_string(config_.block[0]) +
+                "," +
                 std::to_string(config_.block[1]) + "," +
                 std::to_string(config_.block[2]));
-    const GeneratedStencil &E = entryOf(requireGenerated(D.backend(), S));
+    const GeneratedStencil &E = entryOf(Found ? *Found : requireGenerated(D.backend(), S));
     const std::string Name = std::string("stencil '") + E.name + "'";
     if (E.dims != D.dims())
       throw DomainError(Name + " is " + std::to_string(E.dims) +
