@@ -14,7 +14,8 @@
 # Writes benchmark.csv, cpu.csv and the logs to $OUT (default BUNDLE_DIR/out).
 # Environment: CUDA_ARCH (default sm_90), NVCC (default nvcc), CXX (default
 # g++), BENCH_CASES (comma-separated case names; default all), BENCH_LAYOUTS
-# (default tight,aligned), SKIP_VERIFY=1, SKIP_CACHE_DEMO=1, SKIP_CPU=1,
+# (default tight,aligned), BENCH_KINDS (the rows, ';'-separated, see
+# benchmark.cpp's --kinds; default the standard rows), SKIP_VERIFY=1, SKIP_CACHE_DEMO=1, SKIP_CPU=1,
 # SKIP_GPU=1, CPU_SIZE (default 256).
 set -uo pipefail
 
@@ -79,6 +80,7 @@ echo "== bench"
 cases=()
 [[ -n ${BENCH_CASES:-} ]] && cases=("--cases=$BENCH_CASES")
 [[ -n ${BENCH_LAYOUTS:-} ]] && cases+=("--layouts=$BENCH_LAYOUTS")
+[[ -n ${BENCH_KINDS:-} ]] && cases+=("--kinds=$BENCH_KINDS")
 BENCH_REPORT=1 "$work/benchmark" --bench "--copy-gbs=$copy_gbs" "--csv=$out/benchmark.csv" "${cases[@]}" 2>&1 |
   tee "$out/bench.txt"
 [[ ${PIPESTATUS[0]} -eq 0 ]] || status=1

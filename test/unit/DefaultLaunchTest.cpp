@@ -93,15 +93,27 @@ TEST(DefaultLaunch, PlannedVariantAndBlock) {
 }
 
 TEST(DefaultLaunch, ThinInXKeepsTheThreadCount) {
-  run(dl::Marked(), 8, 512, 512);
+  run(dl::Marked(), 16, 512, 512);
   EXPECT_EQ(LastVariant, "zmarch2");
+  EXPECT_EQ(LastBlock[0], 16);
+  EXPECT_EQ(LastBlock[1], 16);
+  EXPECT_EQ(LastBlock[2], 4);
+}
+
+TEST(DefaultLaunch, NarrowerThanSixteenRunsTheGrid) {
+  run(dl::Marked(), 8, 512, 512);
+  EXPECT_EQ(LastVariant, "grid");
   EXPECT_EQ(LastBlock[0], 8);
   EXPECT_EQ(LastBlock[1], 32);
-  EXPECT_EQ(LastBlock[2], 4);
-  // Few rows as well: y grows only as far as the rows (two per thread).
+  EXPECT_EQ(LastBlock[2], 1);
   run(dl::Marked(), 5, 6, 512);
+  EXPECT_EQ(LastVariant, "grid");
   EXPECT_EQ(LastBlock[0], 8);
-  EXPECT_EQ(LastBlock[1], 4);
+  EXPECT_EQ(LastBlock[2], 1);
+  // Code from an older stencilc (no mark) keeps the fallback block.
+  run(dl::Unmarked(), 8, 512, 512);
+  EXPECT_EQ(LastVariant, "grid");
+  EXPECT_EQ(LastBlock[0], 64);
 }
 
 TEST(DefaultLaunch, ChunkAtMostTheMarchingExtent) {

@@ -7,6 +7,7 @@
 //                                                                 rows, the fixed engine's
 //                                                                 planned "default" row)
 //             [--layouts=tight,aligned]                           (default: both layouts)
+//             [--kinds=K;K...]   rows: best-<variant>, auto, default, force:<variant:bx,by,bz>
 //   benchmark --verify                                            check every candidate
 //   benchmark --cache-demo=FILE                                   online tuning, twice
 #include <stencil/autotuning_engine.hpp>
@@ -421,7 +422,20 @@ struct Options {
   std::string cases; ///< Comma-separated names; empty: all.
   int reps = 30;
   std::vector<std::string> layouts = {"tight", "aligned"};
+  /// Rows per case: best-<variant>, auto, default, or force:<variant:bx,by,bz>
+  /// (one fixed configuration, untuned); empty: the standard rows.
+  std::vector<std::string> kinds;
 };
+
+/// The comma-separated words of \p List ("a,b" -> {a, b}); \p Sep splits.
+inline std::vector<std::string> splitList(const std::string &List, char Sep = ',') {
+  std::vector<std::string> Out;
+  std::string L = List + Sep;
+  for (std::size_t P = 0, Q; (Q = L.find(Sep, P)) != std::string::npos; P = Q + 1)
+    if (Q > P)
+      Out.push_back(L.substr(P, Q - P));
+  return Out;
+}
 
 /// Time per step in ms: \p Reps back-to-back calls of \p Launch between two
 /// events, as in a time loop (launch overheads overlap the previous step);
@@ -482,12 +496,15 @@ void printRow(const Options &O, const char *Case, const char *Name, const Shape<
               "(%d tuning calls)\n",
               Case, Name, Sh.text().c_str(), Kind.c_str(), stencil::tuning::toString(C).c_str(), Ms,
               Gbs, Gcells, Gflops, Ratio, TuningCalls);
+  // A forced configuration's commas would split the CSV field.
+  std::string CsvKind = Kind;
+  std::replace(CsvKind.begin(), CsvKind.end(), ',', 'x');
   if (O.csv)
     std::fprintf(O.csv,
                  "%s,%s,%s,%d,%lld,%lld,%lld,%s,%s,%d,%d,%d,%.6f,%.2f,%.4f,%.2f,%.4f,%d,%.1f,%.1f,"
                  "%s\n",
                  Case, Name, sizeof(T) == 4 ? "f32" : "f64", Coeffs<S>::Dims, Sh.n[0], Sh.n[1],
-                 Coeffs<S>::Dims == 3 ? Sh.n[2] : 1, Kind.c_str(), C.variant.c_str(), C.bx, C.by,
+                 Coeffs<S>::Dims == 3 ? Sh.n[2] : 1, CsvKind.c_str(), C.variant.c_str(), C.bx, C.by,
                  C.bz, Ms, Gbs, Gcells, Gflops, Ratio, TuningCalls, E->flopsPerPoint,
                  E->bytesPerPoint, Sh.aligned() ? "aligned" : "tight");
 }
@@ -529,6 +546,8 @@ void benchLayout(const Options &O, const char *Case, const char *Name, Shape<S> 
   std::vector<std::string> Kinds = {"best-grid",        "best-zmarch", "best-zmarch2",
                                     "best-smem",        "auto",        "default",
                                     "fixed-zmarch-128x1x1-z2", "fixed-grid-64x4x1"};
+  if (!O.kinds.empty())
+    Kinds = O.kinds;
   for (const std::string &Kind : Kinds) {
     if (Kind == "default") {
       benchDefault(O, Case, Name, Sh, DF.data(), DOut.data());
@@ -543,6 +562,8 @@ void benchLayout(const Options &O, const char *Case, const char *Name, Shape<S> 
       Info.force = "zmarch:128,1,2", Tune = false;
     else if (Kind == "fixed-grid-64x4x1")
       Info.force = "grid:64,4,1", Tune = false;
+    else if (Kind.rfind("force:", 0) == 0)
+      Info.force = Kind.substr(6), Tune = false;
     bool Missing = false;
     withLoop<S, stencil::DeviceAutoTuningLoopEngine>(Sh, [&](auto &L) {
       Coeffs<S>::call(
@@ -647,13 +668,11 @@ int main(int argc, char **argv) {
       O.cases = A.substr(8);
     else if (A.rfind("--reps=", 0) == 0)
       O.reps = std::atoi(A.c_str() + 7);
-    else if (A.rfind("--layouts=", 0) == 0) {
-      O.layouts.clear();
-      std::string L = A.substr(10) + ",";
-      for (std::size_t P = 0, Q; (Q = L.find(',', P)) != std::string::npos; P = Q + 1)
-        if (Q > P)
-          O.layouts.push_back(L.substr(P, Q - P));
-    } else {
+    else if (A.rfind("--layouts=", 0) == 0)
+      O.layouts = bench::splitList(A.substr(10));
+    else if (A.rfind("--kinds=", 0) == 0)
+      O.kinds = bench::splitList(A.substr(8), ';');
+    else {
       std::fprintf(stderr, "benchmark: unknown argument '%s'\n", A.c_str());
       return 2;
     }

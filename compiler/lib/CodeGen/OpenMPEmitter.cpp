@@ -2,8 +2,9 @@
 ///
 /// \file
 /// One function per stencil with the launcher's signature: a loop nest over
-/// the region, the outer dimensions shared among OpenMP threads and x
-/// innermost, running the printed body at every point. Compiled by the host
+/// the region, x innermost, running the printed body at every point. In 2-D
+/// the rows are shared among OpenMP threads; in 3-D and 4-D the blocks of
+/// the plan's cache blocking (CpuLoopPlan, stencil/cpu_tiling.hpp). Compiled by the host
 /// compiler with the user's flags, so it reproduces the host reference
 /// bit-for-bit, with the conditions and exceptions of docs/correctness.md
 /// (GCC needs -frounding-math, which stencilc_add_sources adds, so that it
@@ -14,6 +15,8 @@
 #include "stencilc/CodeGen/CodeWriter.h"
 #include "stencilc/CodeGen/Emitter.h"
 #include "stencilc/CodeGen/RegistrationGlue.h"
+
+#include <algorithm>
 
 using namespace stencilc;
 using namespace stencilc::codegen;
@@ -38,8 +41,7 @@ public:
   const char *fileSuffix() const override { return ".stencil.cpp"; }
 
 private:
-  void emitGrid(CodeWriter &W, const ir::Stencil &S,
-                const analysis::StencilInfo &Info,
+  void emitGrid(CodeWriter &W, const planning::StencilPlan &Plan,
                 const std::string &Symbol) const;
 };
 
@@ -65,9 +67,38 @@ static bool rowIsVectorizable(const analysis::StencilInfo &Info) {
   return true;
 }
 
-void OpenMPEmitter::emitGrid(CodeWriter &W, const ir::Stencil &S,
-                             const analysis::StencilInfo &Info,
+/// 2-D: the rows shared among threads; the x loop follows.
+static void openRowLoops(CodeWriter &W, unsigned Dims, const char *Threads) {
+  W.line("#pragma omp parallel for schedule(static) {}", Threads);
+  for (unsigned D = Dims; D-- > 1;)
+    W.open(fmt::format("for (long long {0} = r.lo[{1}]; {0} < r.hi[{1}]; "
+                       "++{0}) {{",
+                       Positions[D], D));
+}
+
+/// 3-D and 4-D: the blocks of stencil::cpuTiles (the outer 4-D dimension,
+/// z chunks, y tiles) shared among threads, then z and y within a block;
+/// the x loop follows.
+static void openBlockedLoops(CodeWriter &W, unsigned Dims,
+                             const planning::CpuLoopPlan &Cpu,
+                             const char *Threads) {
+  W.line("const stencil::CpuTiles t = stencil::cpuTiles(r, {}, {}, {}, {}, "
+         "stencil::openmpThreads());",
+         Dims, Cpu.RowBytesPerPoint, Cpu.HaloY, Cpu.HaloZ);
+  W.line("#pragma omp parallel for collapse({}) schedule(static) {}", Dims - 1,
+         Threads);
+  if (Dims >= 4)
+    W.open("for (long long w = r.lo[3]; w < r.hi[3]; ++w) {");
+  W.open("for (long long kt = 0; kt < t.chunksZ; ++kt) {");
+  W.open("for (long long jt = 0; jt < t.tilesY; ++jt) {");
+  W.open("for (long long k = t.zBegin(kt); k < t.zEnd(kt); ++k) {");
+  W.open("for (long long j = t.yBegin(jt); j < t.yEnd(jt); ++j) {");
+}
+
+void OpenMPEmitter::emitGrid(CodeWriter &W, const planning::StencilPlan &Plan,
                              const std::string &Symbol) const {
+  const ir::Stencil &S = *Plan.Stencil;
+  const analysis::StencilInfo &Info = *Plan.Info;
   BodyNames Names(S);
   BodyUses Uses = scanBody(S);
   // Parameters the body never names are not unpacked (no unused variables).
@@ -86,23 +117,17 @@ void OpenMPEmitter::emitGrid(CodeWriter &W, const ir::Stencil &S,
   if (S.Dims >= 4)
     W.line("const long long sw = sz * g.extent[2];");
 
-  // Every dimension but x is shared among threads; x stays innermost. The
-  // thread count comes from the CPUs the process may use (affinity and
+  // The thread count comes from the CPUs the process may use (affinity and
   // cgroup quota), not libgomp's count of the host's CPUs.
-  unsigned Outer = S.Dims - 1;
   const char *Threads = "num_threads(stencil::openmpThreads())";
-  if (Outer > 1)
-    W.line("#pragma omp parallel for collapse({}) schedule(static) {}", Outer,
-           Threads);
+  const planning::CpuLoopPlan &Cpu = Plan.Cpu;
+  if (Cpu.Blocked)
+    openBlockedLoops(W, S.Dims, Cpu, Threads);
   else
-    W.line("#pragma omp parallel for schedule(static) {}", Threads);
-  for (unsigned D = S.Dims; D-- > 0;) {
-    if (D == 0 && rowIsVectorizable(Info))
-      W.line("#pragma omp simd");
-    W.open(fmt::format("for (long long {0} = r.lo[{1}]; {0} < r.hi[{1}]; "
-                       "++{0}) {{",
-                       Positions[D], D));
-  }
+    openRowLoops(W, S.Dims, Threads);
+  if (rowIsVectorizable(Info))
+    W.line("#pragma omp simd");
+  W.open("for (long long i = r.lo[0]; i < r.hi[0]; ++i) {");
   std::string Centre = "i + j * sy";
   if (S.Dims >= 3)
     Centre += " + k * sz";
@@ -111,7 +136,7 @@ void OpenMPEmitter::emitGrid(CodeWriter &W, const ir::Stencil &S,
   W.line("const long long c = {};", Centre);
   HostHooks Hooks;
   printBody(S, Names, Hooks, W);
-  for (unsigned D = 0; D < S.Dims; ++D)
+  for (unsigned D = 0; D < S.Dims + (Cpu.Blocked ? 2 : 0); ++D)
     W.close();
   W.line("return nullptr;");
   W.close();
@@ -126,6 +151,9 @@ std::string OpenMPEmitter::emit(const planning::ModulePlan &Plan) const {
   }
   std::vector<std::string> Includes = {"<stencil/cpu_threads.hpp>",
                                        "<stencil/generated.hpp>"};
+  if (std::any_of(Plan.Stencils.begin(), Plan.Stencils.end(),
+                  [](const planning::StencilPlan &SP) { return SP.Cpu.Blocked; }))
+    Includes.push_back("<stencil/cpu_tiling.hpp>");
   if (needsFunctionDeclarations(Plan))
     Includes.push_back("<stencil/index.hpp>");
   if (MathCalls)
@@ -156,7 +184,7 @@ std::string OpenMPEmitter::emit(const planning::ModulePlan &Plan) const {
     const planning::StencilPlan &SP = Plan.Stencils[I];
     // The marching variants are CUDA's; OpenMP runs the grid loop nest.
     W.blank();
-    emitGrid(W, *SP.Stencil, *SP.Info, Symbols[I]);
+    emitGrid(W, SP, Symbols[I]);
     W.blank();
     printRegistration(
         W, *SP.Stencil, *SP.Info, Symbols[I], "stencil::Backend::OpenMP",

@@ -142,11 +142,18 @@ static MarchPlan planMarch(const ir::Stencil &S,
 }
 
 /// The cost model's pick for launching without tuning, from what won on an
-/// H100 (docs/performance.md): zmarch2 (two points per thread share their
-/// loads) for narrow stars, f32 at (128,2) with chunk 4 and f64 at (64,4);
-/// zmarch at (64,4) with chunk 16 where the queues are long (radius 3 and
-/// more) or many (a box's off-centre columns), whose registers zmarch2 would
-/// double; in 2-D zmarch2 at (256,1) with chunk 4; else the grid variant.
+/// H100 in a sweep of variants, blocks and chunks (docs/performance.md):
+/// - zmarch at (64,4) with chunk 16 where the queues are long (radius 3 and
+///   more) or many (a box's off-centre columns), whose registers zmarch2
+///   would double;
+/// - zmarch at (128,4) with chunk 8 for 8-byte elements: zmarch2's twice the
+///   registers cost more than its shared loads save once a plane no longer
+///   fits in the L2 cache (star7 f64 at 1024x1024: 0.86 of the best with
+///   zmarch2, 0.96 with this);
+/// - zmarch2 at (128,2) for other narrow stars, with a chunk of twice the
+///   marching radius (2 for radius 1, 4 for radius 2): short chunks keep
+///   more threads in flight, and their warm-up loads hit the L2 cache;
+/// - in 2-D zmarch2 at (256,1) with chunk 4; else the grid variant.
 static DefaultLaunch chooseDefault(const StencilPlan &SP) {
   auto Has = [&SP](VariantKind V) {
     return std::find(SP.Variants.begin(), SP.Variants.end(), V) !=
@@ -178,8 +185,31 @@ static DefaultLaunch chooseDefault(const StencilPlan &SP) {
   if (Longest > 5 || Columns > 1)
     return Make(VariantKind::ZMarch, 64, 4, 16);
   if (Bytes > 4)
-    return Make(VariantKind::ZMarch2, 64, 4, 4);
-  return Make(VariantKind::ZMarch2, 128, 2, 4);
+    return Make(VariantKind::ZMarch, 128, 4, 8);
+  // Longest is at most 5 here: a chunk of 2 or 4.
+  return Make(VariantKind::ZMarch2, 128, 2, Longest > 3 ? 4 : 2);
+}
+
+/// The OpenMP loop nest's blocking (see CpuLoopPlan). Spans are capped so
+/// that hostile offsets (up to 2^20 each way) cannot overflow the sums.
+static CpuLoopPlan planCpuLoops(const ir::Stencil &S,
+                                const analysis::StencilInfo &Info) {
+  CpuLoopPlan P;
+  P.Blocked = S.Dims >= 3;
+  if (!P.Blocked)
+    return P;
+  constexpr long long MaxSpan = 1LL << 22;
+  for (const analysis::ArrayInfo &A : Info.Arrays) {
+    const long long Bytes = S.Params[A.Param].Ty.bytes();
+    if (A.Read)
+      P.RowBytesPerPoint +=
+          Bytes * std::min(MaxSpan, A.Width[2].Lo + A.Width[2].Hi + 1);
+    if (A.Written)
+      P.RowBytesPerPoint += Bytes;
+  }
+  P.HaloY = std::min(MaxSpan, Info.Width[1].Lo + Info.Width[1].Hi);
+  P.HaloZ = std::min(MaxSpan, Info.Width[2].Lo + Info.Width[2].Hi);
+  return P;
 }
 
 ModulePlan
@@ -213,6 +243,7 @@ planning::planModule(const ir::Module &M,
         SP.Variants.push_back(VariantKind::Smem);
     }
     SP.Default = chooseDefault(SP);
+    SP.Cpu = planCpuLoops(S, Infos[I]);
     Plan.Stencils.push_back(std::move(SP));
   }
   return Plan;

@@ -6,7 +6,10 @@
 // a thread block wider than the region's x extent idles its extra threads,
 // so x shrinks to the extent (a power of two, at least 8) and y grows to
 // keep the block's thread count; a chunk longer than the marching extent
-// shrinks to it.
+// shrinks to it. A 3-D region narrower than NarrowX in x takes the grid
+// variant instead, at (8,32,1) widened like the others: on an H100 no
+// marching kernel came within 10% of it on an 8-wide slab with padded rows
+// (docs/performance.md), and it stays within 10% of them with tight rows.
 #ifndef STENCIL_DEFAULT_LAUNCH_HPP
 #define STENCIL_DEFAULT_LAUNCH_HPP
 
@@ -25,6 +28,9 @@ inline int powerOfTwoAtLeast(long long N, int Cap) {
   return P;
 }
 } // namespace detail
+
+/// Regions narrower than this in x (3-D) launch the grid variant.
+constexpr long long NarrowX = 16;
 
 /// The entry and launch configuration the fixed engine uses for a region.
 struct DefaultLaunchChoice {
@@ -66,8 +72,20 @@ inline DefaultLaunchChoice adaptDefaultLaunch(const GeneratedStencil &Default, c
 inline DefaultLaunchChoice chooseDefaultLaunch(const std::vector<const GeneratedStencil *> &Variants,
                                                const Region &R, const LaunchConfig &Fallback) {
   for (const GeneratedStencil *E : Variants)
-    if (E->defaultBlock[0] > 0 && E->defaultBlock[1] > 0 && E->defaultBlock[2] > 0)
+    if (E->defaultBlock[0] > 0 && E->defaultBlock[1] > 0 && E->defaultBlock[2] > 0) {
+      const long long Nx = R.hi[0] - R.lo[0];
+      const GeneratedStencil *Grid = Variants.front();
+      if (E->dims == 3 && E->marchDim >= 0 && Nx > 0 && Nx < NarrowX && Grid->marchDim < 0) {
+        GeneratedStencil Narrow = *Grid;
+        Narrow.defaultBlock[0] = 8;
+        Narrow.defaultBlock[1] = 32;
+        Narrow.defaultBlock[2] = 1;
+        DefaultLaunchChoice C = adaptDefaultLaunch(Narrow, R);
+        C.entry = Grid;
+        return C;
+      }
       return adaptDefaultLaunch(*E, R);
+    }
   DefaultLaunchChoice C;
   C.entry = Variants.empty() ? nullptr : Variants.front();
   for (int D = 0; D < 3; ++D)

@@ -63,14 +63,19 @@ struct STENCIL_KERNEL Diffusion3d {
 // CPU:      #include <stencil/generated.hpp>
 // CPU-NOT:  cuda
 // CPU:      static const char *stencilc_seed_Diffusion3d_openmp(const stencil::Grid &g, const stencil::Region &r, const stencil::LaunchConfig &/*cfg*/, void *const *args) {
-// CPU:        #pragma omp parallel for collapse(2) schedule(static) num_threads(stencil::openmpThreads())
-// CPU-NEXT:   for (long long k = r.lo[2]; k < r.hi[2]; ++k) {
-// CPU-NEXT:     for (long long j = r.lo[1]; j < r.hi[1]; ++j) {
-// CPU-NEXT:       #pragma omp simd
-// CPU-NEXT:       for (long long i = r.lo[0]; i < r.hi[0]; ++i) {
-// CPU-NEXT:         const long long c = i + j * sy + k * sz;
+// The plan's cache blocking: a row of a tile keeps 3 z planes of f and one
+// of fn (16 bytes per point); the halo is 2 rows and 2 planes.
+// CPU:        const stencil::CpuTiles t = stencil::cpuTiles(r, 3, 16, 2, 2, stencil::openmpThreads());
+// CPU-NEXT:   #pragma omp parallel for collapse(2) schedule(static) num_threads(stencil::openmpThreads())
+// CPU-NEXT:   for (long long kt = 0; kt < t.chunksZ; ++kt) {
+// CPU-NEXT:     for (long long jt = 0; jt < t.tilesY; ++jt) {
+// CPU-NEXT:       for (long long k = t.zBegin(kt); k < t.zEnd(kt); ++k) {
+// CPU-NEXT:         for (long long j = t.yBegin(jt); j < t.yEnd(jt); ++j) {
+// CPU-NEXT:           #pragma omp simd
+// CPU-NEXT:           for (long long i = r.lo[0]; i < r.hi[0]; ++i) {
+// CPU-NEXT:             const long long c = i + j * sy + k * sz;
 // CPU-NEXT: #line 14 "{{/.*}}/CodeGen/diffusion3d.cpp"
-// CPU-NEXT:         fn[c] = ((((((cc * f[c]) + (ce * f[c + 1])) + (cw * f[c - 1])) + (cn * f[c + sy])) + (cs * f[c - sy])) + (ct * f[c + sz])) + (cb * f[c - sz]);
+// CPU-NEXT:             fn[c] = ((((((cc * f[c]) + (ce * f[c + 1])) + (cw * f[c - 1])) + (cn * f[c + sy])) + (cs * f[c - sy])) + (ct * f[c + sz])) + (cb * f[c - sz]);
 // CPU-NEXT: #line {{[0-9]+}} "diffusion3d.stencil.cpp"
-// CPU-NEXT:       }
+// CPU-NEXT:           }
 // CPU:          /*backend=*/stencil::Backend::OpenMP,

@@ -57,35 +57,37 @@ struct STENCIL_KERNEL Root {
 // CHECK:      #pragma GCC optimize("no-trapping-math")
 // CHECK:      static const char *stencilc_Upwind_openmp(
 // CHECK:        #pragma omp parallel for collapse(2) schedule(static) num_threads(stencil::openmpThreads())
-// CHECK-NEXT:   for (long long k = r.lo[2]; k < r.hi[2]; ++k) {
-// CHECK-NEXT:     for (long long j = r.lo[1]; j < r.hi[1]; ++j) {
-// CHECK-NEXT:       #pragma omp simd
-// CHECK-NEXT:       for (long long i = r.lo[0]; i < r.hi[0]; ++i) {
-// CHECK-NEXT:         const long long c = i + j * sy + k * sz;
-// CHECK-NEXT:         float flux;
-// CHECK-NEXT:         const float stencilc_side0 = u[c] * (q[c] - q[c - 1]);
-// CHECK-NEXT:         const float stencilc_side1 = u[c] * (q[c + 1] - q[c]);
-// CHECK-NEXT:         flux = (u[c] > 0.0f) ? stencilc_side0 : stencilc_side1;
-// CHECK-NEXT:         qn[c] = q[c] - (dt * flux);
-// CHECK-NEXT:       }
+// CHECK-NEXT:   for (long long kt = 0; kt < t.chunksZ; ++kt) {
+// CHECK-NEXT:     for (long long jt = 0; jt < t.tilesY; ++jt) {
+// CHECK-NEXT:       for (long long k = t.zBegin(kt); k < t.zEnd(kt); ++k) {
+// CHECK-NEXT:         for (long long j = t.yBegin(jt); j < t.yEnd(jt); ++j) {
+// CHECK-NEXT:           #pragma omp simd
+// CHECK-NEXT:           for (long long i = r.lo[0]; i < r.hi[0]; ++i) {
+// CHECK-NEXT:             const long long c = i + j * sy + k * sz;
+// CHECK-NEXT:             float flux;
+// CHECK-NEXT:             const float stencilc_side0 = u[c] * (q[c] - q[c - 1]);
+// CHECK-NEXT:             const float stencilc_side1 = u[c] * (q[c + 1] - q[c]);
+// CHECK-NEXT:             flux = (u[c] > 0.0f) ? stencilc_side0 : stencilc_side1;
+// CHECK-NEXT:             qn[c] = q[c] - (dt * flux);
+// CHECK-NEXT:           }
 
 // CHECK:      static const char *stencilc_Clamp_openmp(
-// CHECK:              out[c] = f[c];
-// CHECK-NEXT:         const double stencilc_side{{[0-9]+}} = lo;
-// CHECK-NEXT:         out[c] = (f[c + sy] < lo) ? stencilc_side{{[0-9]+}} : out[c];
-// CHECK-NEXT:       }
+// CHECK:                  out[c] = f[c];
+// CHECK-NEXT:             const double stencilc_side{{[0-9]+}} = lo;
+// CHECK-NEXT:             out[c] = (f[c + sy] < lo) ? stencilc_side{{[0-9]+}} : out[c];
+// CHECK-NEXT:           }
 
 // CHECK:      static const char *stencilc_Divide_openmp(
-// CHECK:              int r_ = 0;
-// CHECK-NEXT:         if (d[c] != 0) {
-// CHECK-NEXT:           r_ = n[c] / d[c];
-// CHECK-NEXT:         }
+// CHECK:                  int r_ = 0;
+// CHECK-NEXT:             if (d[c] != 0) {
+// CHECK-NEXT:               r_ = n[c] / d[c];
+// CHECK-NEXT:             }
 
 // CHECK:      static const char *stencilc_Root_openmp(
-// CHECK:              double r_ = 0.0;
-// CHECK-NEXT:         if (f[c] >= 0.0) {
-// CHECK-NEXT:           r_ = std::sqrt(f[c]);
-// CHECK-NEXT:         }
+// CHECK:                  double r_ = 0.0;
+// CHECK-NEXT:             if (f[c] >= 0.0) {
+// CHECK-NEXT:               r_ = std::sqrt(f[c]);
+// CHECK-NEXT:             }
 
 // GCC vectorizes two x loops (lines), Upwind's and Clamp's; Divide's and
 // Root's keep their branch.
