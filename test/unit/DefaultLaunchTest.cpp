@@ -123,6 +123,16 @@ TEST(DefaultLaunch, ChunkAtMostTheMarchingExtent) {
   EXPECT_EQ(LastBlock[2], 3);
 }
 
+TEST(DefaultLaunch, FewChunksOverALargePlaneBecomeOne) {
+  run(dl::Marked(), 512, 512, 16); // 4 chunks of 4, 262144 points a plane
+  EXPECT_EQ(LastVariant, "zmarch2");
+  EXPECT_EQ(LastBlock[2], 16);
+  run(dl::Marked(), 512, 512, 17); // more than 4 chunks
+  EXPECT_EQ(LastBlock[2], 4);
+  run(dl::Marked(), 256, 256, 16); // a plane of 65536 points: keeps chunks
+  EXPECT_EQ(LastBlock[2], 4);
+}
+
 TEST(DefaultLaunch, UserBlockRunsTheGridVariant) {
   const int Block[3] = {32, 8, 1};
   run(dl::Marked(), 512, 512, 512, Block);

@@ -31,6 +31,9 @@ inline int powerOfTwoAtLeast(long long N, int Cap) {
 
 /// Regions narrower than this in x (3-D) launch the grid variant.
 constexpr long long NarrowX = 16;
+/// Points of a plane that fill the GPU without further chunks (a quarter of
+/// the threads an H100 keeps resident, at two points per thread).
+constexpr long long MinPlanePoints = 131072;
 
 /// The entry and launch configuration the fixed engine uses for a region.
 struct DefaultLaunchChoice {
@@ -61,6 +64,14 @@ inline DefaultLaunchChoice adaptDefaultLaunch(const GeneratedStencil &Default, c
   if (Default.marchDim >= 0) {
     const long long March = R.hi[Default.marchDim] - R.lo[Default.marchDim];
     if (March > 0 && March < C.block[2])
+      C.block[2] = static_cast<int>(March);
+    // A short chunk pays over many layers of chunks: its warm-up loads were
+    // made by the layer before and are still in the L2 cache. A marching
+    // extent of a few chunks, over a plane that alone has threads enough,
+    // is marched in one chunk instead (512x512x8 f32 on an H100: 0.0086 ms
+    // with chunk 2, 0.0067-0.0080 ms with 8).
+    const long long Plane = Nx * (Default.dims == 3 ? Ny : 1);
+    if (March > C.block[2] && March <= 4LL * C.block[2] && Plane >= MinPlanePoints)
       C.block[2] = static_cast<int>(March);
   }
   return C;
