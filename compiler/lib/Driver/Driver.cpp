@@ -30,9 +30,11 @@
 #include "llvm/Support/VirtualFileSystem.h"
 #include "llvm/Support/raw_ostream.h"
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <map>
 #include <set>
+#include <unistd.h>
 
 using namespace stencilc;
 namespace cl = llvm::cl;
@@ -244,12 +246,86 @@ static bool standardOutputFailed() {
 }
 
 /// --help and --version print, then exit from inside the option parser.
+/// The standard error stream while captureStandardError runs; -1 otherwise.
+static int SavedStandardError = -1;
+
+static void restoreStandardError() {
+  if (SavedStandardError < 0)
+    return;
+  llvm::errs().flush();
+  std::fflush(stderr);
+  ::dup2(SavedStandardError, 2);
+  ::close(SavedStandardError);
+  SavedStandardError = -1;
+}
+
 static void checkStandardOutputAtExit() {
+  // --help and --version exit from inside the parser, while its errors are
+  // being captured: messages from here on go to the real stream.
+  restoreStandardError();
   if (standardOutputFailed())
     std::_Exit(ExitOutputError);
 }
 
 [[noreturn]] static void crashOnPurpose() { LLVM_BUILTIN_TRAP; }
+
+/// What \p F writes to the standard error stream (file descriptor 2), which
+/// goes to a temporary file meanwhile; if none can be made, F writes to the
+/// stream as usual and the result is empty.
+static std::string captureStandardError(llvm::function_ref<void()> F) {
+  llvm::errs().flush();
+  std::fflush(stderr);
+  std::FILE *Tmp = std::tmpfile();
+  SavedStandardError = Tmp ? ::dup(2) : -1;
+  if (SavedStandardError < 0 || ::dup2(::fileno(Tmp), 2) < 0) {
+    if (SavedStandardError >= 0)
+      ::close(SavedStandardError);
+    SavedStandardError = -1;
+    if (Tmp)
+      std::fclose(Tmp);
+    F();
+    return {};
+  }
+  F();
+  restoreStandardError();
+  std::string Text;
+  std::rewind(Tmp);
+  char Buffer[4096];
+  for (size_t N; (N = std::fread(Buffer, 1, sizeof(Buffer), Tmp)) > 0;)
+    Text.append(Buffer, N);
+  std::fclose(Tmp);
+  return Text;
+}
+
+/// llvm::cl's messages about one option's value ("for the --emit option:
+/// requires a value!", "for the --list option: '3' is invalid value for
+/// boolean argument! Try 0 or 1") as "option '--emit' requires a value (see
+/// --help)" and "option '--list': '3' is invalid value for boolean argument
+/// (try 0 or 1)"; other text unchanged.
+static std::string reformatOptionValueError(llvm::StringRef Message) {
+  if (!Message.consume_front("for the "))
+    return Message.str();
+  size_t End = Message.find(" option: ");
+  if (End == llvm::StringRef::npos)
+    return ("for the " + Message).str();
+  std::string Name = Message.substr(0, End).str();
+  llvm::StringRef Rest = Message.substr(End + 9).trim();
+  std::string Hint = " (see --help)";
+  size_t Bang = Rest.find("! Try ");
+  if (Bang != llvm::StringRef::npos) {
+    Hint = " (try " + Rest.substr(Bang + 6).rtrim("!. ").str() + ")";
+    Rest = Rest.substr(0, Bang);
+  }
+  Rest = Rest.rtrim("!. ");
+  std::string Text = Rest.str();
+  for (size_t Pos; (Pos = Text.find("! ")) != std::string::npos;)
+    Text.replace(Pos, 2, ": ");
+  // "requires a value", "may only occur zero or one times", "does not
+  // allow a value": the option is the subject; other text follows a colon.
+  const bool Verb = Rest.startswith("requires") || Rest.startswith("may ") ||
+                    Rest.startswith("does ") || Rest.startswith("must ");
+  return "option '" + Name + "'" + (Verb ? " " : ": ") + Text + Hint;
+}
 
 /// Prints llvm::cl's messages ("stencilc: Unknown command line argument
 /// '--x'.  Try: '/path/to/stencilc --help'", "stencilc: Did you mean '-o'?")
@@ -277,6 +353,7 @@ static void printOptionErrors(llvm::StringRef Text,
     size_t Try = Message.find(".  Try: '");
     if (Try != std::string::npos)
       Message = Message.substr(0, Try) + " (see --help)";
+    Message = reformatOptionValueError(Message);
     bool Note = Line.startswith("Did you mean");
     Message[0] = llvm::toLower(Message[0]);
     llvm::errs() << "stencilc: " << (Note ? "note: " : "error: ") << Message
@@ -385,9 +462,15 @@ static int runPipeline(int Argc, const char **Argv) {
   }
   std::string OptionErrors;
   llvm::raw_string_ostream OptionErrorsOS(OptionErrors);
-  bool OptionsParsed =
-      cl::ParseCommandLineOptions(Argc, Argv, Overview, &OptionErrorsOS);
-  printOptionErrors(OptionErrors, llvm::sys::path::filename(Argv[0]));
+  bool OptionsParsed = false;
+  // An option's value errors go to llvm::errs() whatever stream the parser
+  // is given: capture them too, to print all in stencilc's format.
+  std::string ValueErrors = captureStandardError([&] {
+    OptionsParsed =
+        cl::ParseCommandLineOptions(Argc, Argv, Overview, &OptionErrorsOS);
+  });
+  printOptionErrors(ValueErrors + OptionErrorsOS.str(),
+                    llvm::sys::path::filename(Argv[0]));
   if (!OptionsParsed)
     return ExitUsageError;
   if (DebugCrash)
