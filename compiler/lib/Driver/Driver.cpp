@@ -15,6 +15,7 @@
 #include "stencilc/Driver/OutputFiles.h"
 #include "stencilc/Frontend/FrontendAction.h"
 #include "stencilc/IR/IRPrinter.h"
+#include "stencilc/Planning/KernelPlan.h"
 #include "clang/Tooling/ArgumentsAdjusters.h"
 #include "clang/Tooling/CommonOptionsParser.h"
 #include "clang/Tooling/CompilationDatabase.h"
@@ -47,7 +48,7 @@ static cl::opt<std::string>
               cl::value_desc("dir"), cl::init("."), cl::cat(StencilcCategory));
 static cl::opt<std::string>
     EmitKinds("emit",
-              cl::desc("What to write: cuda, cpu (alias: openmp), ir or all "
+              cl::desc("What to write: cuda, cpu (alias: openmp), ir, plan or all "
                        "(comma-separated)"),
               cl::value_desc("kinds"), cl::init("cuda,cpu"),
               cl::cat(StencilcCategory));
@@ -99,6 +100,8 @@ static const char Overview[] =
     "    INPUT.stencil.cu   (--emit=cuda)  CUDA kernels and launchers\n"
     "    INPUT.stencil.cpp  (--emit=cpu or --emit=openmp)  OpenMP loops\n"
     "    INPUT.stencil.json (--emit=ir)    the analysed IR\n"
+    "    INPUT.stencil.plan (--emit=plan)  the plan: each variant's kernel, "
+    "as text\n"
     "  Compiler flags go after '--' (or come from -p "
     "BUILD_DIR/compile_commands.json).\n\n"
     "  Exit codes: 0 success, 1 errors in the input, 2 bad command line,\n"
@@ -106,7 +109,7 @@ static const char Overview[] =
 
 namespace {
 struct Output {
-  std::string Kind; // "cuda", "cpu", "ir"
+  std::string Kind; // "cuda", "cpu", "ir", "plan"
   std::string Suffix;
 };
 } // namespace
@@ -128,21 +131,22 @@ static bool parseEmitKinds(llvm::StringRef Spec, std::vector<Output> &Outputs) {
     if (P == "all") {
       for (const char *K : {"cuda", "cpu", "ir"})
         Add(K);
-    } else if (P == "cuda" || P == "cpu" || P == "ir") {
+    } else if (P == "cuda" || P == "cpu" || P == "ir" || P == "plan") {
       Add(P);
     } else if (P == "openmp") {
       // The CMake helper's name for the backend (BACKENDS openmp).
       Add("cpu");
     } else {
       llvm::errs() << "stencilc: error: unknown --emit kind '" << P
-                   << "' (expected cuda, cpu, openmp, ir or all)\n";
+                   << "' (expected cuda, cpu, openmp, ir, plan or all)\n";
       return false;
     }
   }
   for (const std::string &K : Kinds)
-    Outputs.push_back({K, K == "cuda"  ? ".stencil.cu"
-                          : K == "cpu" ? ".stencil.cpp"
-                                       : ".stencil.json"});
+    Outputs.push_back({K, K == "cuda"   ? ".stencil.cu"
+                          : K == "cpu"  ? ".stencil.cpp"
+                          : K == "plan" ? ".stencil.plan"
+                                        : ".stencil.json"});
   if (Outputs.empty()) {
     llvm::errs() << "stencilc: error: --emit names nothing to write\n";
     return false;
@@ -216,14 +220,17 @@ static void printListing(const FrontendResult &R, llvm::raw_ostream &OS) {
   }
 }
 
-/// \p Path: the output's name, which the #line directives after each body
-/// give back to the generated code.
+/// Output \p Out of a translation unit from its analysed IR \p R and its
+/// plan \p Plan (made once per translation unit). \p Path: the output's
+/// name, which the #line directives after each body give back to the
+/// generated code.
 static std::string generate(const Output &Out, const FrontendResult &R,
+                            planning::ModulePlan &Plan,
                             const std::string &Path) {
   if (Out.Kind == "ir")
     return printIRJson(R.Module, R.Infos);
-  planning::ModulePlan Plan = planning::planModule(R.Module, R.Infos);
-  Plan.LineDirectives = !NoLineDirectives;
+  if (Out.Kind == "plan")
+    return planning::printModulePlan(Plan);
   Plan.GeneratedFile = Path;
   std::unique_ptr<codegen::Emitter> E = Out.Kind == "cuda"
                                             ? codegen::createCudaEmitter()
@@ -583,8 +590,14 @@ static int runPipeline(int Argc, const char **Argv) {
       printListing(R, llvm::outs());
     return ExitSuccess;
   }
+  // Planning, once per translation unit; then each output prints it.
+  std::vector<planning::ModulePlan> Plans;
+  for (const FrontendResult &R : Results) {
+    Plans.push_back(planning::planModule(R.Module, R.Infos));
+    Plans.back().LineDirectives = !NoLineDirectives;
+  }
   if (ToStdout) {
-    llvm::outs() << generate(Outputs.front(), Results.front(),
+    llvm::outs() << generate(Outputs.front(), Results.front(), Plans.front(),
                              llvm::sys::path::stem(Sources.front()).str() +
                                  Outputs.front().Suffix);
     return ExitSuccess;
@@ -600,7 +613,8 @@ static int runPipeline(int Argc, const char **Argv) {
                         R.Dependencies.end());
     for (size_t O = 0; O < Outputs.size(); ++O)
       Files.add(Plan.PerSource[I][O],
-                generate(Outputs[O], R, normalPath(Plan.PerSource[I][O])));
+                generate(Outputs[O], R, Plans[I],
+                         normalPath(Plan.PerSource[I][O])));
   }
   std::vector<std::string> Targets;
   if (!StampPath.empty()) {

@@ -1,0 +1,48 @@
+//===- CudaKernels.h - Names and printers the CUDA backend shares -*- C++ -*-===//
+///
+/// \file
+/// What CudaEmitter.cpp (grid kernels, launchers, queries, the file) and
+/// MarchKernelPrinter.cpp (the marching kernels, printed from their kernel
+/// plan) both use.
+///
+//===----------------------------------------------------------------------===//
+#ifndef STENCILC_CODEGEN_CUDAKERNELS_H
+#define STENCILC_CODEGEN_CUDAKERNELS_H
+
+#include "stencilc/CodeGen/BodyPrinter.h"
+#include "stencilc/CodeGen/CodeWriter.h"
+#include "stencilc/Planning/KernelPlan.h"
+#include <string>
+
+namespace stencilc::codegen::cuda {
+
+/// Index variables and CUDA axes per dimension.
+extern const char *const Positions[4];
+extern const char *const Axes[3];
+
+/// CUDA's math function for \p F on \p Ty ("sqrtf" for float).
+std::string deviceMathCallee(ir::MathFunc F, ir::Type Ty);
+
+std::string kernelName(const std::string &Symbol, planning::VariantKind V);
+
+/// The element type of an array parameter: "const float *" -> "float".
+std::string elementType(const ir::Param &P);
+
+/// ", <type> <name>" per parameter after the index.
+std::string kernelParameters(const ir::Stencil &S, const BodyNames &Names);
+
+/// Points of tile halo along one plane dimension, both sides.
+int tileWidth(const analysis::HaloWidth &H);
+
+/// The smem variant's helpers: the tile's pitch and bytes, and the dynamic
+/// shared memory of a (bx, by) block.
+void printTileHelpers(CodeWriter &W, const ir::Stencil &S,
+                      const planning::KernelPlan &K, const std::string &Symbol);
+
+/// The __global__ kernel of marching plan \p K.
+void printMarchKernel(CodeWriter &W, const ir::Stencil &S,
+                      const planning::KernelPlan &K, const std::string &Symbol);
+
+} // namespace stencilc::codegen::cuda
+
+#endif // STENCILC_CODEGEN_CUDAKERNELS_H

@@ -1,0 +1,136 @@
+//===- PlanPrinter.cpp - The module's plan as text (--emit=plan) ----------===//
+///
+/// \file
+/// One block per stencil: the CUDA default launch, each variant's kernel
+/// (thread mapping; for marching variants the queues, the tile and where
+/// every load comes from) and the OpenMP loop blocking. The wording is
+/// stable: FileCheck tests read it.
+///
+//===----------------------------------------------------------------------===//
+#include "stencilc/Planning/KernelPlan.h"
+#include <string>
+
+using namespace stencilc;
+using namespace stencilc::planning;
+
+static const char *const AxisNames[] = {"x", "y", "z", "w"};
+
+/// "[-1,0,1]": the offset's first \p Dims components.
+static std::string offsetText(const ir::Offset &Off, unsigned Dims) {
+  std::string Text = "[";
+  for (unsigned D = 0; D < Dims; ++D)
+    Text += (D ? "," : "") + std::to_string(Off[D]);
+  return Text + "]";
+}
+
+static std::string signedText(long long V) {
+  return (V > 0 ? "+" : "") + std::to_string(V);
+}
+
+static std::string queueText(const ir::Stencil &S, const KernelPlan &K,
+                             int Queue, int Slot) {
+  const QueueRegisters &Q = K.Queues[Queue];
+  std::string Text = "queue " + S.Params[Q.Param].Name;
+  Text += Q.Centre ? " (centre)" : " " + offsetText(Q.Column, S.Dims);
+  return Text + " register " + std::to_string(Slot);
+}
+
+static std::string sourceText(const ir::Stencil &S, const KernelPlan &K,
+                              const PlannedLoad &L) {
+  const LoadSource &Src = L.Source;
+  std::string Own =
+      Src.Queue >= 0 ? queueText(S, K, Src.Queue, Src.Slot) : "memory";
+  switch (Src.From) {
+  case LoadSource::Kind::Memory:
+  case LoadSource::Kind::Queue:
+    return Own;
+  case LoadSource::Kind::Tile:
+    return "tile cell " + offsetText(L.Off, K.Threads.MarchDim);
+  case LoadSource::Kind::Sibling:
+    return "the point " + signedText(Src.Dy) + " in y when this thread has it: " +
+           queueText(S, K, Src.SiblingQueue, Src.SiblingSlot) + "; else " + Own;
+  }
+  return Own;
+}
+
+static void printKernel(std::string &Out, const ir::Stencil &S,
+                        const KernelPlan &K) {
+  const ThreadMapping &T = K.Threads;
+  const char *March = AxisNames[T.MarchDim];
+  Out += std::string("  variant ") + variantName(K.Variant) + ": block " +
+         (T.MarchDim == 2 ? "(bx, by) over x, y" : "(bx) over x") +
+         "; each thread marches a chunk of " + March + "; " +
+         std::to_string(T.Points) + (T.Points == 1 ? " point" : " points") +
+         " per thread";
+  if (T.Points > 1)
+    Out += T.adjacent() ? ", adjacent in y" : ", blockDim.x apart in x";
+  Out += "\n";
+  Out += "    march loop: " + (K.Unroll ? "unrolled " + std::to_string(K.Unroll)
+                                         : std::string("not unrolled")) +
+         "; queues " +
+         (K.SplitQueueSteps
+              ? "loaded by every point before any body runs, shifted after "
+                "the last"
+              : "loaded, used and shifted point by point") +
+         "\n";
+  for (const QueueRegisters &Q : K.Queues)
+    Out += "    queue " + S.Params[Q.Param].Name +
+           (Q.Centre ? " (centre)" : " " + offsetText(Q.Column, S.Dims)) + ": " +
+           March + " " + signedText(Q.Lo) + " .. " + signedText(Q.Hi) + ", " +
+           std::to_string(Q.length()) + " registers\n";
+  if (K.tiled()) {
+    Out += "    tile: halo x -" + std::to_string(K.TileHalo[0].Lo) + " .. +" +
+           std::to_string(K.TileHalo[0].Hi);
+    if (T.MarchDim == 2)
+      Out += ", y -" + std::to_string(K.TileHalo[1].Lo) + " .. +" +
+             std::to_string(K.TileHalo[1].Hi);
+    Out += "; two barriers per step\n";
+    for (const TiledArray &A : K.Tiles)
+      Out += "    tile of " + S.Params[A.Param].Name + ": own cell from " +
+             (A.CentreQueue >= 0
+                  ? queueText(S, K, A.CentreQueue, A.CentreSlot)
+                  : std::string("memory")) +
+             "\n";
+  }
+  for (const PlannedLoad &L : K.Loads)
+    Out += "    load " + S.Params[L.Param].Name + offsetText(L.Off, S.Dims) +
+           ": " + sourceText(S, K, L) + "\n";
+}
+
+static void printStencil(std::string &Out, const StencilPlan &SP) {
+  const ir::Stencil &S = *SP.Stencil;
+  Out += "stencil " + S.qualifiedName() + " (" + S.Loc.File + ":" +
+         std::to_string(S.Loc.Line) + "), " + std::to_string(S.Dims) + "-D\n";
+  const DefaultLaunch &D = SP.Default;
+  Out += std::string("  default launch (CUDA, untuned): ") +
+         variantName(D.Variant) + " block (" + std::to_string(D.Block[0]) +
+         ", " + std::to_string(D.Block[1]) + ")";
+  Out += isMarching(D.Variant) ? " chunk " + std::to_string(D.Block[2])
+                               : " z " + std::to_string(D.Block[2]);
+  Out += "\n";
+  for (VariantKind V : SP.Variants) {
+    if (!isMarching(V)) {
+      Out += "  variant grid: one point per thread; block (bx, by, bz) over x, "
+             "y, z";
+      Out += S.Dims == 4 ? " (z and w share blockIdx.z)\n" : "\n";
+      continue;
+    }
+    printKernel(Out, S, planKernel(SP, V));
+  }
+  const CpuLoopPlan &C = SP.Cpu;
+  if (C.Blocked)
+    Out += "  openmp: blocked for cache: y tiles x z chunks, sized at run "
+           "time; " +
+           std::to_string(C.RowBytesPerPoint) + " bytes per point of a tile "
+           "row; halo " + std::to_string(C.HaloY) + " rows, " +
+           std::to_string(C.HaloZ) + " planes\n";
+  else
+    Out += "  openmp: rows shared among threads\n";
+}
+
+std::string planning::printModulePlan(const ModulePlan &Plan) {
+  std::string Out;
+  for (const StencilPlan &SP : Plan.Stencils)
+    printStencil(Out, SP);
+  return Out;
+}
