@@ -32,17 +32,10 @@ Stencil makeStencil(unsigned Dims, std::vector<ArraySpec> Arrays) {
   S.Name = "S";
   S.Dims = Dims;
   S.Range = at(1000);
-  S.Params.push_back(
-      {ParamKind::Index, "idx", I32, false, "const stencil::Index3D &", {}});
-  S.Params.push_back({ParamKind::Scalar, "c", F32, false, "float", {}});
+  S.Params.push_back(makeIndexParam());
+  S.Params.push_back(makeParam("c", F32, /*Array=*/false));
   for (const ArraySpec &A : Arrays)
-    S.Params.push_back(
-        {ParamKind::Array,
-         A.Name,
-         A.Ty,
-         A.ReadOnly,
-         std::string(A.ReadOnly ? "const " : "") + A.Ty.cppName() + " *",
-         {}});
+    S.Params.push_back(makeParam(A.Name, A.Ty, /*Array=*/true, A.ReadOnly));
   return S;
 }
 

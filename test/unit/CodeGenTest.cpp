@@ -103,24 +103,12 @@ StmtRef loop(unsigned Var, std::int64_t Begin, std::int64_t Step,
                                    SourceRange{});
 }
 
-Param indexParam(unsigned Dims) {
-  return {ParamKind::Index,
-          "idx",
-          I32,
-          false,
-          "const stencil::Index<" + std::to_string(Dims) + "> &",
-          {}};
-}
+Param indexParam(unsigned /*Dims*/) { return makeIndexParam(); }
 Param scalarParam(std::string Name, Type Ty = F32) {
-  return {ParamKind::Scalar, std::move(Name), Ty, false, Ty.cppName(), {}};
+  return makeParam(std::move(Name), Ty, /*Array=*/false);
 }
 Param arrayParam(std::string Name, bool ReadOnly) {
-  return {ParamKind::Array,
-          std::move(Name),
-          F32,
-          ReadOnly,
-          ReadOnly ? "const float *" : "float *",
-          {}};
+  return makeParam(std::move(Name), F32, /*Array=*/true, ReadOnly);
 }
 
 //===----------------------------------------------------------------------===//
@@ -428,15 +416,20 @@ TEST(CodeGenPieces, Constants) {
 }
 
 TEST(CodeGenPieces, ArgumentTypes) {
+  // Printed from the IR's own type, never from a spelling.
   Param P = scalarParam("x");
-  P.CppType = "const float";
   EXPECT_EQ(argumentValueType(P), "float");
-  P.CppType = "const float *const";
+  P.Builtin = CppBuiltin::LongLong;
+  EXPECT_EQ(argumentValueType(P), "long long");
+  P = arrayParam("f", true);
   EXPECT_EQ(argumentValueType(P), "const float *");
-  P.CppType = "const double &";
-  EXPECT_EQ(argumentValueType(P), "double");
-  P.CppType = "float *";
-  EXPECT_EQ(argumentValueType(P), "float *");
+  P.Builtin = CppBuiltin::ULong;
+  EXPECT_EQ(argumentValueType(P), "const unsigned long *");
+  EXPECT_EQ(argumentValueType(arrayParam("g", false)), "float *");
+  Param Index = indexParam(3);
+  EXPECT_EQ(declaredType(Index, 3), "const stencil::Index<3> &");
+  Index.ByReference = false;
+  EXPECT_EQ(declaredType(Index, 2), "stencil::Index<2>");
   EXPECT_EQ(cStringLiteral("a\"b\\c"), "\"a\\\"b\\\\c\"");
 }
 
@@ -475,14 +468,23 @@ TEST_F(CodeGenTest, OpenMPFile) {
   EXPECT_NE(
       Out.find("  float *const fn = *static_cast<float *const *>(args[8]);"),
       std::string::npos);
-  // The loop nest and the fully parenthesised sum in source order.
-  EXPECT_NE(Out.find("  #pragma omp parallel for collapse(2) schedule(static) "
+  // The cache-blocked loop nest (y tiles x z chunks from the runtime) and
+  // the fully parenthesised sum in source order.
+  EXPECT_NE(Out.find("  const stencil::CpuTiles t = stencil::cpuTiles(r, 3, "),
+            std::string::npos);
+  EXPECT_NE(Out.find("stencil::openmpThreads());\n"
+                     "  #pragma omp parallel for collapse(2) schedule(static) "
                      "num_threads(stencil::openmpThreads())\n"
-                     "  for (long long k = r.lo[2]; k < r.hi[2]; ++k) {\n"
-                     "    for (long long j = r.lo[1]; j < r.hi[1]; ++j) {\n"
-                     "      #pragma omp simd\n"
-                     "      for (long long i = r.lo[0]; i < r.hi[0]; ++i) {\n"
-                     "        const long long c = i + j * sy + k * sz;\n"),
+                     "  for (long long kt = 0; kt < t.chunksZ; ++kt) {\n"
+                     "    for (long long jt = 0; jt < t.tilesY; ++jt) {\n"
+                     "      for (long long k = t.zBegin(kt); k < t.zEnd(kt); "
+                     "++k) {\n"
+                     "        for (long long j = t.yBegin(jt); j < t.yEnd(jt); "
+                     "++j) {\n"
+                     "          #pragma omp simd\n"
+                     "          for (long long i = r.lo[0]; i < r.hi[0]; ++i) "
+                     "{\n"
+                     "            const long long c = i + j * sy + k * sz;\n"),
             std::string::npos)
       << Out;
   EXPECT_NE(Out.find("fn[c] = ((((((cc * f[c]) + (cw * f[c - 1])) + (ce * "

@@ -89,20 +89,12 @@ inline StmtRef loop(unsigned Var, std::int64_t Trips, StmtRef Body) {
                                    SourceRange{});
 }
 
-inline Param indexParam(unsigned Dims) {
-  return {ParamKind::Index,
-          "idx",
-          I32,
-          false,
-          "const stencil::Index<" + std::to_string(Dims) + "> &",
-          {}};
-}
+inline Param indexParam(unsigned /*Dims*/) { return makeIndexParam(); }
 inline Param scalarParam(std::string Name, Type Ty = F32) {
-  return {ParamKind::Scalar, std::move(Name), Ty, false, Ty.cppName(), {}};
+  return makeParam(std::move(Name), Ty, /*Array=*/false);
 }
 inline Param arrayParam(std::string Name, bool ReadOnly, Type Ty = F32) {
-  std::string Cpp = std::string(ReadOnly ? "const " : "") + Ty.cppName() + " *";
-  return {ParamKind::Array, std::move(Name), Ty, ReadOnly, Cpp, {}};
+  return makeParam(std::move(Name), Ty, /*Array=*/true, ReadOnly);
 }
 
 } // namespace stencilc::ir::build

@@ -28,12 +28,11 @@ Stencil diffusion3d() {
   S.TypeKey = "N4phys11Diffusion3dE";
   S.Dims = 3;
   S.Loc = {"diffusion.cpp", 12, 8};
-  S.Params.push_back(
-      {ParamKind::Index, "idx", I32, false, "const stencil::Index<3> &", {}});
+  S.Params.push_back(makeIndexParam());
   for (const char *Name : {"cc", "cw", "ce", "cs", "cn", "cb", "ct"})
-    S.Params.push_back({ParamKind::Scalar, Name, F32, false, "float", {}});
-  S.Params.push_back({ParamKind::Array, "f", F32, true, "const float *", {}});
-  S.Params.push_back({ParamKind::Array, "fn", F32, false, "float *", {}});
+    S.Params.push_back(makeParam(Name, F32, /*Array=*/false));
+  S.Params.push_back(makeParam("f", F32, /*Array=*/true, /*ReadOnly=*/true));
+  S.Params.push_back(makeParam("fn", F32, /*Array=*/true));
   const Offset Offs[] = {{0, 0, 0, 0},  {-1, 0, 0, 0}, {1, 0, 0, 0},
                          {0, -1, 0, 0}, {0, 1, 0, 0},  {0, 0, -1, 0},
                          {0, 0, 1, 0}};
@@ -53,11 +52,10 @@ Stencil update2d() {
   S.Form = StencilForm::Function;
   S.Dims = 2;
   S.Loc = {"update.cpp", 3, 1};
-  S.Params.push_back(
-      {ParamKind::Index, "idx", I32, false, "const stencil::Index<2> &", {}});
-  S.Params.push_back({ParamKind::Scalar, "a", F64, false, "double", {}});
-  S.Params.push_back({ParamKind::Array, "v", F64, true, "const double *", {}});
-  S.Params.push_back({ParamKind::Array, "u", F64, false, "double *", {}});
+  S.Params.push_back(makeIndexParam());
+  S.Params.push_back(makeParam("a", F64, /*Array=*/false));
+  S.Params.push_back(makeParam("v", F64, /*Array=*/true, /*ReadOnly=*/true));
+  S.Params.push_back(makeParam("u", F64, /*Array=*/true));
   S.Body = block(
       {store(3, binary(BinaryOp::Add, load(3, {}, F64),
                        binary(BinaryOp::Mul, param(1, F64),

@@ -92,12 +92,7 @@ static std::string launcherName(const std::string &Symbol,
 }
 
 std::string cuda::elementType(const ir::Param &P) {
-  std::string Ty = argumentValueType(P);
-  while (!Ty.empty() && (Ty.back() == '*' || Ty.back() == ' '))
-    Ty.pop_back();
-  if (Ty.rfind("const ", 0) == 0)
-    Ty = Ty.substr(6);
-  return Ty;
+  return ir::valueTypeName(P);
 }
 
 int cuda::tileWidth(const analysis::HaloWidth &H) {

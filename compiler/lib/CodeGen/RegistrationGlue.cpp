@@ -86,7 +86,7 @@ bool codegen::needsFunctionDeclarations(const planning::ModulePlan &Plan) {
 static std::string functionParameters(const ir::Stencil &S) {
   std::string Params;
   for (const ir::Param &P : S.Params)
-    Params += (Params.empty() ? "" : ", ") + P.CppType;
+    Params += (Params.empty() ? "" : ", ") + ir::declaredType(P, S.Dims);
   return Params;
 }
 
@@ -132,17 +132,7 @@ static std::string_view trim(std::string_view Text) {
 }
 
 std::string codegen::argumentValueType(const ir::Param &P) {
-  std::string_view Ty = trim(P.CppType);
-  while (!Ty.empty() && Ty.back() == '&')
-    Ty = trim(Ty.substr(0, Ty.size() - 1));
-  // A pointer's own const ("const float *const").
-  if (Ty.size() > 5 && Ty.substr(Ty.size() - 5) == "const" &&
-      trim(Ty.substr(0, Ty.size() - 5)).back() == '*')
-    Ty = trim(Ty.substr(0, Ty.size() - 5));
-  // A scalar's const ("const float").
-  if (Ty.back() != '*' && Ty.substr(0, 6) == "const ")
-    Ty = trim(Ty.substr(6));
-  return std::string(Ty);
+  return ir::declaredType(P, 0);
 }
 
 /// \p ValueType made const: "const float" or "const float *const".
@@ -183,7 +173,7 @@ void codegen::printRegistration(CodeWriter &W, const ir::Stencil &S,
                                 const RegistrationExtras &Extras) {
   std::string Signature;
   for (unsigned P = 1; P < S.Params.size(); ++P)
-    Signature += (P > 1 ? ", " : "") + S.Params[P].CppType;
+    Signature += (P > 1 ? ", " : "") + ir::declaredType(S.Params[P], S.Dims);
   std::string TypeKey = "nullptr", FunctionKey = "nullptr";
   if (S.Form == ir::StencilForm::Functor)
     TypeKey = cStringLiteral(S.TypeKey);

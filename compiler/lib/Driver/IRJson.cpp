@@ -67,7 +67,7 @@ static Json stencilJson(const Stencil &S, const analysis::StencilInfo &Info) {
     JP["kind"] = paramKindName(P.Kind);
     // The index has no scalar type of its own; cpp_type says which index it is.
     JP["type"] = P.Kind == ParamKind::Index ? "index" : P.Ty.irName();
-    JP["cpp_type"] = P.CppType;
+    JP["cpp_type"] = declaredType(P, S.Dims);
     Params.push_back(std::move(JP));
   }
   J["params"] = std::move(Params);

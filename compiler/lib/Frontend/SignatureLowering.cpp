@@ -12,9 +12,6 @@ bool stencilc::frontend::lowerSignature(ASTContext &Ctx, const FunctionDecl *FD,
                                         ir::Stencil &S, DiagnosticSink &Diags) {
   PrintingPolicy Policy = Ctx.getPrintingPolicy();
   Policy.SuppressTagKeyword = true;
-  auto CppType = [&](QualType T) {
-    return T.getCanonicalType().getAsString(Policy);
-  };
 
   if (FD->getNumParams() == 0 || !indexDims(FD->getParamDecl(0)->getType())) {
     stencilc::SourceRange R =
@@ -33,26 +30,51 @@ bool stencilc::frontend::lowerSignature(ASTContext &Ctx, const FunctionDecl *FD,
     return false;
   }
   S.Dims = indexDims(IndexType);
-  S.Params.push_back({ir::ParamKind::Index, IndexParam->getNameAsString(),
-                      ir::Type(ir::ScalarKind::Int64), false,
-                      CppType(IndexType),
-                      toIRRange(IndexParam->getSourceRange())});
+  ir::Param Index;
+  Index.Kind = ir::ParamKind::Index;
+  Index.Name = IndexParam->getNameAsString();
+  Index.Ty = ir::Type(ir::ScalarKind::Int64);
+  Index.ByReference = IndexType->isReferenceType();
+  Index.Range = toIRRange(IndexParam->getSourceRange());
+  S.Params.push_back(Index);
 
   bool Ok = true;
   for (unsigned I = 1; I < FD->getNumParams(); ++I) {
     const ParmVarDecl *P = FD->getParamDecl(I);
     QualType T = P->getType();
     stencilc::SourceRange R = toIRRange(P->getSourceRange());
-    if (std::optional<ir::Type> Scalar = toScalarType(T);
-        Scalar && !T->isReferenceType()) {
-      S.Params.push_back({ir::ParamKind::Scalar, P->getNameAsString(), *Scalar,
-                          false, CppType(T), R});
+    // Scalars and elements generated code could not declare or copy.
+    QualType Value = T->isPointerType() ? T->getPointeeType() : T;
+    if (Value.getNonReferenceType()->isEnumeralType()) {
+      Diags.report(DiagId::err_param_enum, R,
+                   {P->getNameAsString(), S.Name, T.getAsString(Policy)});
+      Ok = false;
       continue;
     }
-    if (std::optional<ir::Type> Elem = arrayElementType(T)) {
-      bool ReadOnly = T->getPointeeType().isConstQualified();
-      S.Params.push_back({ir::ParamKind::Array, P->getNameAsString(), *Elem,
-                          ReadOnly, CppType(T), R});
+    if (Value.getNonReferenceType().isVolatileQualified()) {
+      Diags.report(DiagId::err_param_volatile, R,
+                   {P->getNameAsString(), S.Name, T.getAsString(Policy)});
+      Ok = false;
+      continue;
+    }
+    std::optional<ir::CppBuiltin> Builtin = parameterBuiltin(T);
+    ir::Param Param;
+    Param.Name = P->getNameAsString();
+    Param.Range = R;
+    if (std::optional<ir::Type> Scalar = toScalarType(T);
+        Scalar && Builtin && !T->isReferenceType()) {
+      Param.Kind = ir::ParamKind::Scalar;
+      Param.Ty = *Scalar;
+      Param.Builtin = *Builtin;
+      S.Params.push_back(Param);
+      continue;
+    }
+    if (std::optional<ir::Type> Elem = arrayElementType(T); Elem && Builtin) {
+      Param.Kind = ir::ParamKind::Array;
+      Param.Ty = *Elem;
+      Param.Builtin = *Builtin;
+      Param.ReadOnly = T->getPointeeType().isConstQualified();
+      S.Params.push_back(Param);
       continue;
     }
     Diags.report(DiagId::err_param_type, R,

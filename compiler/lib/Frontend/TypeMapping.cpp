@@ -61,3 +61,36 @@ std::optional<ir::Type> frontend::arrayElementType(QualType T) {
     return std::nullopt;
   return toScalarType(PT->getPointeeType());
 }
+
+std::optional<ir::CppBuiltin> frontend::parameterBuiltin(QualType T) {
+  T = T.getNonReferenceType().getCanonicalType();
+  if (const auto *PT = T->getAs<PointerType>())
+    T = PT->getPointeeType().getCanonicalType();
+  if (T.isVolatileQualified())
+    return std::nullopt;
+  const auto *BT = T->getAs<BuiltinType>();
+  if (!BT)
+    return std::nullopt;
+  switch (BT->getKind()) {
+  case BuiltinType::Bool:
+    return ir::CppBuiltin::Bool;
+  case BuiltinType::Int:
+    return ir::CppBuiltin::Int;
+  case BuiltinType::UInt:
+    return ir::CppBuiltin::UInt;
+  case BuiltinType::Long:
+    return ir::CppBuiltin::Long;
+  case BuiltinType::ULong:
+    return ir::CppBuiltin::ULong;
+  case BuiltinType::LongLong:
+    return ir::CppBuiltin::LongLong;
+  case BuiltinType::ULongLong:
+    return ir::CppBuiltin::ULongLong;
+  case BuiltinType::Float:
+    return ir::CppBuiltin::Float;
+  case BuiltinType::Double:
+    return ir::CppBuiltin::Double;
+  default:
+    return std::nullopt;
+  }
+}

@@ -2,6 +2,7 @@
 #ifndef STENCILC_LIB_FRONTEND_TYPEMAPPING_H
 #define STENCILC_LIB_FRONTEND_TYPEMAPPING_H
 
+#include "stencilc/IR/Stencil.h"
 #include "stencilc/IR/Type.h"
 #include "clang/AST/Type.h"
 #include <optional>
@@ -15,6 +16,12 @@ std::optional<ir::Type> toScalarType(clang::QualType T);
 
 /// N when \p T is stencil::Index<N> (by value or reference), else 0.
 unsigned indexDims(clang::QualType T);
+
+/// The C++ builtin a stencil parameter's value (\p T) or element (the
+/// pointee of \p T) is declared with; none for an enumeration (generated
+/// code cannot name the user's type) and for volatile values or elements
+/// (a register or tile copy would change what volatile means).
+std::optional<ir::CppBuiltin> parameterBuiltin(clang::QualType T);
 
 /// The element type when \p T is a pointer to a scalar.
 std::optional<ir::Type> arrayElementType(clang::QualType T);

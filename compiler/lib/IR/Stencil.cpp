@@ -16,3 +16,86 @@ std::string Stencil::symbolName() const {
     Out += NS + "_";
   return Out + Name;
 }
+
+const char *stencilc::ir::cppBuiltinName(CppBuiltin B) {
+  switch (B) {
+  case CppBuiltin::Bool:
+    return "bool";
+  case CppBuiltin::Int:
+    return "int";
+  case CppBuiltin::UInt:
+    return "unsigned int";
+  case CppBuiltin::Long:
+    return "long";
+  case CppBuiltin::ULong:
+    return "unsigned long";
+  case CppBuiltin::LongLong:
+    return "long long";
+  case CppBuiltin::ULongLong:
+    return "unsigned long long";
+  case CppBuiltin::Float:
+    return "float";
+  case CppBuiltin::Double:
+    return "double";
+  }
+  return "int";
+}
+
+const char *stencilc::ir::valueTypeName(const Param &P) {
+  return cppBuiltinName(P.Builtin);
+}
+
+std::string stencilc::ir::declaredType(const Param &P, unsigned Dims) {
+  switch (P.Kind) {
+  case ParamKind::Index: {
+    std::string Index = "stencil::Index<" + std::to_string(Dims) + ">";
+    return P.ByReference ? "const " + Index + " &" : Index;
+  }
+  case ParamKind::Scalar:
+    return cppBuiltinName(P.Builtin);
+  case ParamKind::Array:
+    return std::string(P.ReadOnly ? "const " : "") + cppBuiltinName(P.Builtin) +
+           " *";
+  }
+  return {};
+}
+
+CppBuiltin stencilc::ir::usualBuiltin(Type Ty) {
+  switch (Ty.kind()) {
+  case ScalarKind::Bool:
+    return CppBuiltin::Bool;
+  case ScalarKind::Int32:
+    return CppBuiltin::Int;
+  case ScalarKind::UInt32:
+    return CppBuiltin::UInt;
+  case ScalarKind::Int64:
+    return CppBuiltin::Long;
+  case ScalarKind::UInt64:
+    return CppBuiltin::ULong;
+  case ScalarKind::Float32:
+    return CppBuiltin::Float;
+  case ScalarKind::Float64:
+    return CppBuiltin::Double;
+  }
+  return CppBuiltin::Int;
+}
+
+Param stencilc::ir::makeParam(std::string Name, Type Ty, bool Array,
+                              bool ReadOnly) {
+  Param P;
+  P.Kind = Array ? ParamKind::Array : ParamKind::Scalar;
+  P.Name = std::move(Name);
+  P.Ty = Ty;
+  P.ReadOnly = Array && ReadOnly;
+  P.Builtin = usualBuiltin(Ty);
+  return P;
+}
+
+Param stencilc::ir::makeIndexParam(std::string Name) {
+  Param P;
+  P.Kind = ParamKind::Index;
+  P.Name = std::move(Name);
+  P.Ty = Type(ScalarKind::Int64);
+  P.ByReference = true;
+  return P;
+}

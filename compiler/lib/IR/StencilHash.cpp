@@ -9,7 +9,7 @@ using namespace stencilc::ir;
 std::string stencilc::ir::hashStencil(const Stencil &S) {
   std::string Text = std::to_string(S.Dims) + "\n";
   for (const Param &P : S.Params)
-    Text += P.CppType + "\n";
+    Text += declaredType(P, S.Dims) + "\n";
   if (S.Body)
     Text += printStmt(S, *S.Body);
   std::uint64_t Hash = 14695981039346656037ull; // FNV-1a offset basis

@@ -10,3 +10,24 @@ STENCIL_KERNEL void structParam(const stencil::Index3D &idx, Coefficients c, flo
 STENCIL_KERNEL void refParam(const stencil::Index3D &idx, float &out, float *fn) { // expected-error {{parameter 'out' of stencil 'refParam' has type 'float &'}}
   fn[idx.ix()] = 0.0f;
 }
+
+// Generated code cannot name the user's enumeration (it neither unpacks the
+// argument nor checks the signature), nor keep volatile values in registers.
+enum Mode { Fast, Exact };
+namespace ns { enum class Wide : long long { One }; }
+
+STENCIL_KERNEL void modeParam(const stencil::Index3D &idx, Mode m, float *fn) { // expected-error {{parameter 'm' of stencil 'modeParam' has enumeration type 'Mode', which generated code cannot name; pass its underlying integer type}}
+  fn[idx.ix()] = m == Fast ? 1.0f : 0.0f;
+}
+
+STENCIL_KERNEL void wideArray(const stencil::Index3D &idx, const ns::Wide *w, float *fn) { // expected-error {{parameter 'w' of stencil 'wideArray' has enumeration type 'const ns::Wide *'}}
+  fn[idx.ix()] = 0.0f;
+}
+
+STENCIL_KERNEL void volatileParam(const stencil::Index3D &idx, const volatile float *f, float *fn) { // expected-error {{parameter 'f' of stencil 'volatileParam' has volatile type 'const volatile float *'; generated code keeps values in registers, which volatile forbids}}
+  fn[idx.ix()] = f[idx.ix()];
+}
+
+STENCIL_KERNEL void volatileScalar(const stencil::Index3D &idx, volatile float c, float *fn) { // expected-error {{parameter 'c' of stencil 'volatileScalar' has volatile type 'volatile float'}}
+  fn[idx.ix()] = c;
+}

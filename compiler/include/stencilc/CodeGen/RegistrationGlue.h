@@ -54,8 +54,7 @@ void printUserFunctionDeclarations(CodeWriter &W,
 /// "// Stencil 'ns::Name' from file.cpp:12, variant grid".
 std::string stencilComment(const ir::Stencil &S, planning::VariantKind V);
 
-/// The parameter's type as a value: CppType without a reference or a
-/// top-level const ("const float *", "float").
+/// A scalar or array parameter's type as a value ("const float *", "float").
 std::string argumentValueType(const ir::Param &P);
 
 /// `static const char *<Name>(const stencil::Grid &g, ...)` without the

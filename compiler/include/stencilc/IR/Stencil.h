@@ -18,16 +18,52 @@ namespace stencilc::ir {
 
 enum class ParamKind { Index, Scalar, Array };
 
+/// The C++ builtin type a scalar or an array's element is declared with.
+/// Type tells how it computes; C++ (and so the runtime's check of a call's
+/// argument types) also tells `long` from `long long`.
+enum class CppBuiltin {
+  Bool,
+  Int,
+  UInt,
+  Long,
+  ULong,
+  LongLong,
+  ULongLong,
+  Float,
+  Double
+};
+/// "unsigned long", ...
+const char *cppBuiltinName(CppBuiltin B);
+/// The builtin a value of \p Ty is usually declared with (LP64: `long` for
+/// 64 bits), for IR made without a C++ declaration (tests, builders).
+CppBuiltin usualBuiltin(Type Ty);
+
+/// A scalar (Array: false) or array parameter of \p Ty, declared with its
+/// usual builtin.
+struct Param;
+Param makeParam(std::string Name, Type Ty, bool Array, bool ReadOnly = false);
+/// The index parameter, as `const stencil::Index<N> &`.
+Param makeIndexParam(std::string Name = "idx");
+
 struct Param {
   ParamKind Kind;
   std::string Name;
   Type Ty;               ///< Scalar type, or element type of an array.
   bool ReadOnly = false; ///< Array declared `const T*`.
-  /// The parameter's canonical C++ type as clang spells it ("const float *",
-  /// "const stencil::Index<3> &"): generated code declares the same signature.
-  std::string CppType;
+  /// Scalars and arrays: the C++ builtin of the value or element.
+  CppBuiltin Builtin = CppBuiltin::Int;
+  /// The index: passed as `const stencil::Index<N> &` (else by value).
+  bool ByReference = false;
   SourceRange Range;
 };
+
+/// The parameter's C++ type as generated code declares it, without top-level
+/// qualifiers (which do not change a function's type): "const float *",
+/// "float", "const stencil::Index<3> &"; \p Dims for the index.
+std::string declaredType(const Param &P, unsigned Dims);
+
+/// A scalar's type or an array's element type: "float".
+const char *valueTypeName(const Param &P);
 
 struct Local {
   std::string
