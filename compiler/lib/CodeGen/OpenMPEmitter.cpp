@@ -49,24 +49,6 @@ private:
 
 static const char *const Positions[] = {"i", "j", "k", "w"};
 
-/// True if the points of one row may be computed together in SIMD lanes: no
-/// array the stencil writes is read at another point of the same row (x
-/// offset only), where a lane would read before another lane's store.
-static bool rowIsVectorizable(const analysis::StencilInfo &Info) {
-  for (const analysis::ArrayInfo &A : Info.Arrays) {
-    if (!A.Written)
-      continue;
-    for (const ir::Offset &Off : A.ReadOffsets) {
-      bool SameRow = Off[0] != 0;
-      for (unsigned D = 1; D < ir::MaxDims; ++D)
-        SameRow &= Off[D] == 0;
-      if (SameRow)
-        return false;
-    }
-  }
-  return true;
-}
-
 /// 2-D: the rows shared among threads; the x loop follows.
 static void openRowLoops(CodeWriter &W, unsigned Dims, const char *Threads) {
   W.line("#pragma omp parallel for schedule(static) {}", Threads);
@@ -98,7 +80,6 @@ static void openBlockedLoops(CodeWriter &W, unsigned Dims,
 void OpenMPEmitter::emitGrid(CodeWriter &W, const planning::StencilPlan &Plan,
                              const std::string &Symbol) const {
   const ir::Stencil &S = *Plan.Stencil;
-  const analysis::StencilInfo &Info = *Plan.Info;
   BodyNames Names(S);
   BodyUses Uses = scanBody(S);
   // Parameters the body never names are not unpacked (no unused variables).
@@ -125,7 +106,7 @@ void OpenMPEmitter::emitGrid(CodeWriter &W, const planning::StencilPlan &Plan,
     openBlockedLoops(W, S.Dims, Cpu, Threads);
   else
     openRowLoops(W, S.Dims, Threads);
-  if (rowIsVectorizable(Info))
+  if (Cpu.SimdRows)
     W.line("#pragma omp simd");
   W.open("for (long long i = r.lo[0]; i < r.hi[0]; ++i) {");
   std::string Centre = "i + j * sy";

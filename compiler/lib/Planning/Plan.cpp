@@ -195,6 +195,11 @@ static DefaultLaunch chooseDefault(const StencilPlan &SP) {
 static CpuLoopPlan planCpuLoops(const ir::Stencil &S,
                                 const analysis::StencilInfo &Info) {
   CpuLoopPlan P;
+  for (const analysis::ArrayInfo &A : Info.Arrays)
+    for (const ir::Offset &Off : A.ReadOffsets)
+      if (A.Written && Off[0] != 0 &&
+          std::all_of(Off.begin() + 1, Off.end(), [](int O) { return O == 0; }))
+        P.SimdRows = false;
   P.Blocked = S.Dims >= 3;
   if (!P.Blocked)
     return P;

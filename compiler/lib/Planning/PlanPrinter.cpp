@@ -118,6 +118,9 @@ static void printStencil(std::string &Out, const StencilPlan &SP) {
     printKernel(Out, S, planKernel(SP, V));
   }
   const CpuLoopPlan &C = SP.Cpu;
+  if (!C.SimdRows)
+    Out += "  openmp: x loop not vectorised (a written array is read along "
+           "the row)\n";
   if (C.Blocked)
     Out += "  openmp: blocked for cache: y tiles x z chunks, sized at run "
            "time; " +

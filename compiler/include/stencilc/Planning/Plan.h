@@ -102,6 +102,10 @@ struct DefaultLaunch {
 /// the runtime picks them (stencil/cpu_tiling.hpp) from what is here.
 struct CpuLoopPlan {
   bool Blocked = false;
+  /// The x loop is `#pragma omp simd`: no array the stencil writes is read
+  /// at another point of the same row, where a lane would read before
+  /// another lane's store.
+  bool SimdRows = true;
   /// Bytes per x point of one y row that marching in z keeps in the cache:
   /// for each array read, one row per z offset from its lowest to its
   /// highest; for each array written, one.
