@@ -24,8 +24,8 @@
 #define STENCIL_COMP_COMM_BINDER_HPP
 
 #include <optional>
-#include <stencil/halo_exchange.hpp>
 #include <stencil/domain_loop.hpp>
+#include <stencil/halo_exchange.hpp>
 #include <stencil/region_split.hpp>
 
 namespace stencil {

@@ -21,12 +21,12 @@
 #define MPICH_SKIP_MPICXX 1
 #endif
 #include <mpi.h>
-#include <stencil/halo_exchange.hpp>
 #include <stencil/comp_comm_binder.hpp>
 #include <stencil/domain.hpp>
 #include <stencil/domain_loop.hpp>
 #include <stencil/field.hpp>
 #include <stencil/halo.hpp>
+#include <stencil/halo_exchange.hpp>
 #include <stencil/region_split.hpp>
 
 namespace stencil {

@@ -29,8 +29,8 @@ inline bool emptyRegion(const Region &R, int Dims) {
 /// Split[D]. Slabs of the slowest dimension come first and span the whole
 /// region (contiguous planes); later ones span what is left. A region too
 /// thin for both slabs is all boundary.
-inline RegionSplit splitRegion(const Region &Own, int Dims, const Halo &StencilHalo,
-                               const bool *Split) {
+inline RegionSplit splitRegion(const Region &Own, int Dims,
+                               const Halo &StencilHalo, const bool *Split) {
   RegionSplit S;
   Region Rest = Own;
   for (int D = Dims - 1; D >= 0; --D) {
