@@ -18,7 +18,7 @@
 # benchmark.cpp's --kinds; default the standard rows), SKIP_VERIFY=1, SKIP_CACHE_DEMO=1, SKIP_CPU=1,
 # SKIP_GPU=1, CPU_SIZE (default 256).
 set -uo pipefail
-# shellcheck source=gpu_common.sh
+# shellcheck source-path=SCRIPTDIR source=gpu_common.sh
 source "$(dirname "${BASH_SOURCE[0]}")/gpu_common.sh"
 
 gpu_init "${1:-$(dirname "${BASH_SOURCE[0]}")}"

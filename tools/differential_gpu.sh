@@ -14,7 +14,7 @@
 # builds, default: number of cores), HOST_FLAGS (default: -O2 -frounding-math,
 # what the bundle's MANIFEST names).
 set -uo pipefail
-# shellcheck source=gpu_common.sh
+# shellcheck source-path=SCRIPTDIR source=gpu_common.sh
 source "$(dirname "${BASH_SOURCE[0]}")/gpu_common.sh"
 
 gpu_init "${1:-$(dirname "${BASH_SOURCE[0]}")}"

@@ -9,7 +9,7 @@
 #
 # Environment: CUDA_ARCH (default sm_90), STEPS (default 10), NVCC (default nvcc).
 set -uo pipefail
-# shellcheck source=gpu_common.sh
+# shellcheck source-path=SCRIPTDIR source=gpu_common.sh
 source "$(dirname "${BASH_SOURCE[0]}")/gpu_common.sh"
 
 gpu_init "${1:-gpu-bundle}"

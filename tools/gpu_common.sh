@@ -24,6 +24,7 @@ gpu_init() {
   if ! command -v "$nvcc" >/dev/null && [[ -z ${NVCC:-} && -x /usr/local/cuda/bin/nvcc ]]; then
     nvcc=/usr/local/cuda/bin/nvcc
   fi
+  # shellcheck disable=SC2034 # mpi_gpu_run.sh links with its lib64
   cuda_home=$(dirname "$(dirname "$(command -v "$nvcc" || echo /usr/local/cuda/bin/nvcc)")")
   work=$(mktemp -d)
   trap 'rm -rf "$work"' EXIT

@@ -19,7 +19,7 @@
 # KERNELS (default "grid:64,4,1 zmarch2:128,2,2"), QUICK=1 (only mpi_test on
 # 2 ranks and the 2-GPU timings, with and without STENCIL_MPI_PACK_FIRST).
 set -uo pipefail
-# shellcheck source=gpu_common.sh
+# shellcheck source-path=SCRIPTDIR source=gpu_common.sh
 source "$(dirname "${BASH_SOURCE[0]}")/gpu_common.sh"
 
 gpu_init "${1:?usage: mpi_gpu_run.sh BUNDLE [OUT_DIR]}"
