@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # benchmark.sh - runs on the GPU machine (nvcc, no Clang 16), from a bundle
-# made by tools/make_benchmark_bundle.sh: builds the benchmark with nvcc,
+# made by `tools/make_bundle.sh benchmark`: builds the benchmark with nvcc,
 # measures the device-to-device copy bandwidth, checks every variant and
 # candidate against the host reference (--verify), times every case
 # (--bench: each variant's tuned best, the auto-tuned choice, the fixed
@@ -18,21 +18,14 @@
 # benchmark.cpp's --kinds; default the standard rows), SKIP_VERIFY=1, SKIP_CACHE_DEMO=1, SKIP_CPU=1,
 # SKIP_GPU=1, CPU_SIZE (default 256).
 set -uo pipefail
+# shellcheck source-path=SCRIPTDIR source=gpu_common.sh
+source "$(dirname "${BASH_SOURCE[0]}")/gpu_common.sh"
 
-bundle=$(cd "${1:-$(dirname "${BASH_SOURCE[0]}")}" && pwd)
-out=${OUT:-$bundle/out}
-arch=${CUDA_ARCH:-sm_90}
-nvcc=${NVCC:-nvcc}
-mkdir -p "$out"
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-status=0
+gpu_init "${1:-$(dirname "${BASH_SOURCE[0]}")}"
+gpu_out_dir out
 
 echo "== machine"
-nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm,clocks.max.mem --format=csv | tee "$out/machine.txt"
-"$nvcc" --version | tail -n 2 | tee -a "$out/machine.txt"
-date -u +%Y-%m-%dT%H:%M:%SZ | tee -a "$out/machine.txt"
-[[ -f $bundle/MANIFEST ]] && cat "$bundle/MANIFEST" | tee -a "$out/machine.txt"
+gpu_machine | tee "$out/machine.txt"
 
 if [[ -z ${SKIP_CPU:-} ]]; then
   echo "== cpu: build"
@@ -41,31 +34,31 @@ if [[ -z ${SKIP_CPU:-} ]]; then
   # (GCC contracts the two differently; a memory-bound stencil runs as fast).
   "$cxx" -std=c++17 -O3 -march=native -ffp-contract=off -fopenmp -I "$bundle/runtime/include" \
     "$bundle/cpu_benchmark.cpp" "$bundle"/gen/cpu_benchmark.stencil.cpp -o "$work/cpu_benchmark" ||
-    { echo "cpu_benchmark: build FAILED"; status=1; }
+    { echo "cpu_benchmark: build FAILED"; gpu_fail; }
   if [[ -x $work/cpu_benchmark ]]; then
     echo "== cpu: OpenMP 7-point stencils against a copy with the same threads"
     { nproc; grep -m1 "model name" /proc/cpuinfo; cat /sys/fs/cgroup/cpu.max 2>/dev/null; } | tee -a "$out/machine.txt"
     rm -f "$out/cpu.csv"
     size=${CPU_SIZE:-256}
-    "$work/cpu_benchmark" "--size=$size" "--csv=$out/cpu.csv" 2>&1 | tee "$out/cpu.txt" || status=1
+    "$work/cpu_benchmark" "--size=$size" "--csv=$out/cpu.csv" 2>&1 | tee "$out/cpu.txt" || gpu_fail
     OMP_NUM_THREADS=$(nproc) "$work/cpu_benchmark" "--size=$size" "--csv=$out/cpu.csv" 2>&1 | tee -a "$out/cpu.txt"
     OMP_NUM_THREADS=1 "$work/cpu_benchmark" "--size=$size" --reps=3 "--csv=$out/cpu.csv" 2>&1 | tee -a "$out/cpu.txt"
   fi
 fi
 if [[ -n ${SKIP_GPU:-} ]]; then
   grep -h "^cpu " "$out/cpu.txt" 2>/dev/null
-  exit $status
+  gpu_exit
 fi
 
 echo "== build"
-"$nvcc" -O3 "-arch=$arch" "$bundle/copy_bandwidth.cu" -o "$work/copy_bandwidth" &
+gpu_build_copy_bandwidth &
 "$nvcc" -std=c++17 -O3 "-arch=$arch" -Xcompiler -fopenmp -Xptxas -v -I "$bundle/runtime/include" \
   "$bundle/benchmark.cpp" "$bundle"/gen/benchmark.stencil.cu -o "$work/benchmark" -lgomp \
   2>"$work/ptxas.log" || { cat "$work/ptxas.log"; echo "benchmark: build FAILED"; exit 1; }
 wait
 grep -E "registers|spill" "$work/ptxas.log" | sed 's/_ZN18stencilc_generated[^ ]*stencilc_/stencilc_/' >"$out/ptxas.txt" || true
 
-copy() { "$work/copy_bandwidth" 1024 | tee -a "$out/copy.txt" | sed -n 's/^copy bandwidth: \([0-9.]*\) GB\/s.*/\1/p'; }
+copy() { gpu_copy_bandwidth "$out/copy.txt" | gpu_copy_gbs; }
 echo "== copy bandwidth (device to device, 1 GiB, read + write)"
 copy_gbs=$(copy)
 echo "copy: $copy_gbs GB/s"
@@ -73,7 +66,7 @@ echo "copy: $copy_gbs GB/s"
 if [[ -z ${SKIP_VERIFY:-} ]]; then
   echo "== verify"
   "$work/benchmark" --verify 2>&1 | tee "$out/verify.txt"
-  [[ ${PIPESTATUS[0]} -eq 0 ]] || status=1
+  [[ ${PIPESTATUS[0]} -eq 0 ]] || gpu_fail
 fi
 
 echo "== bench"
@@ -83,7 +76,7 @@ cases=()
 [[ -n ${BENCH_KINDS:-} ]] && cases+=("--kinds=$BENCH_KINDS")
 BENCH_REPORT=1 "$work/benchmark" --bench "--copy-gbs=$copy_gbs" "--csv=$out/benchmark.csv" "${cases[@]}" 2>&1 |
   tee "$out/bench.txt"
-[[ ${PIPESTATUS[0]} -eq 0 ]] || status=1
+[[ ${PIPESTATUS[0]} -eq 0 ]] || gpu_fail
 copy_after=$(copy)
 echo "copy after: $copy_after GB/s"
 
@@ -91,8 +84,8 @@ if [[ -z ${SKIP_CACHE_DEMO:-} ]]; then
   echo "== online tuning, then a second run from the cache"
   rm -f "$work/tuning.json"
   {
-    "$work/benchmark" "--cache-demo=$work/tuning.json" || status=1
-    "$work/benchmark" "--cache-demo=$work/tuning.json" || status=1
+    "$work/benchmark" "--cache-demo=$work/tuning.json" || gpu_fail
+    "$work/benchmark" "--cache-demo=$work/tuning.json" || gpu_fail
     cat "$work/tuning.json"
   } 2>&1 | tee "$out/cache.txt"
 fi
@@ -112,4 +105,4 @@ awk -F, 'NR > 1 { key = $1 "," $21; ms = $13 + 0
       def[k], best[k], best[k] / def[k], best[k] / def[k] < 0.9 ? "  (more than 10% slower)" : "" }' \
   "$out/benchmark.csv" | sort | tee "$out/default-vs-best.txt"
 grep -h "^cpu " "$out/cpu.txt" 2>/dev/null
-exit $status
+gpu_exit

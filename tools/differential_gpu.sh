@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # differential_gpu.sh - the random differential test on the GPU machine (nvcc,
 # cmake, a GPU; no Clang, no stencilc). Builds every program of a bundle made
-# by tools/make_differential_bundle.sh with nvcc (the DSL source and the
+# by `tools/make_bundle.sh differential` with nvcc (the DSL source and the
 # generated OpenMP code by the host compiler with the flags of the host
 # reference, the generated CUDA code by nvcc) and runs each with
 # --backend=all: OpenMP against the host bit for bit, CUDA against the host
@@ -14,19 +14,16 @@
 # builds, default: number of cores), HOST_FLAGS (default: -O2 -frounding-math,
 # what the bundle's MANIFEST names).
 set -uo pipefail
+# shellcheck source-path=SCRIPTDIR source=gpu_common.sh
+source "$(dirname "${BASH_SOURCE[0]}")/gpu_common.sh"
 
-bundle=$(cd "${1:-$(dirname "${BASH_SOURCE[0]}")}" && pwd)
-arch=${CUDA_ARCH:-sm_90}
-nvcc=${NVCC:-nvcc}
+gpu_init "${1:-$(dirname "${BASH_SOURCE[0]}")}"
 jobs=${JOBS:-$(nproc)}
 host_flags=${HOST_FLAGS:-$(sed -n 's/^flags //p' "$bundle/MANIFEST" 2>/dev/null)}
 host_flags=${host_flags:--O2 -frounding-math}
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
 
-echo "== bundle: $(head -n 1 "$bundle/MANIFEST" 2>/dev/null)"
-nvidia-smi --query-gpu=name,driver_version --format=csv,noheader || echo "no nvidia-smi"
-"$nvcc" --version | tail -n 1
+echo "== machine"
+gpu_machine
 echo "host flags: $host_flags; nvcc -arch=$arch (default contraction: -fmad=true)"
 
 build_one() { # program folder
@@ -75,4 +72,5 @@ echo
 echo "differential_gpu: $((programs - failed)) of $programs programs passed; stencils $stencils;" \
      "openmp bit-exact $omp_pass/$omp_all; cuda within tolerance $cuda_pass/$cuda_all;" \
      "worst cuda error/tolerance $worst"
-[[ $failed -eq 0 ]]
+((failed == 0)) || gpu_fail
+gpu_exit

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # gpu_check.sh - runs on the GPU machine (nvcc, no Clang 16): builds every
-# example of a bundle made by tools/make_gpu_bundle.sh with nvcc, and runs
+# example of a bundle made by `tools/make_bundle.sh check` with nvcc, and runs
 # each with --backend=cuda --check at a few sizes (one of them not a multiple
 # of the CUDA block), plus the OpenMP code once. Prints the GPU, the CUDA
 # version, pass/fail and the time per step; exits 1 on any failure.
@@ -9,32 +9,26 @@
 #
 # Environment: CUDA_ARCH (default sm_90), STEPS (default 10), NVCC (default nvcc).
 set -uo pipefail
+# shellcheck source-path=SCRIPTDIR source=gpu_common.sh
+source "$(dirname "${BASH_SOURCE[0]}")/gpu_common.sh"
 
-bundle=$(cd "${1:-gpu-bundle}" && pwd)
-arch=${CUDA_ARCH:-sm_90}
+gpu_init "${1:-gpu-bundle}"
 steps=${STEPS:-10}
-nvcc=${NVCC:-nvcc}
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
 
 include="$bundle/runtime/include"
 [[ -d $include ]] || include="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/runtime/include"
 
-echo "== nvidia-smi"
-nvidia-smi || echo "gpu_check: nvidia-smi failed"
-echo
-echo "== nvcc"
-"$nvcc" --version | tail -n 2
-[[ -f $bundle/MANIFEST ]] && { echo; echo "== bundle"; cat "$bundle/MANIFEST"; }
+echo "== machine"
+gpu_machine
 
 # The ceiling for memory-bound kernels, measured in the same run: effective
 # bandwidths below are also given as a ratio to it.
 echo
 echo "== device-to-device copy bandwidth"
 copy_gbs=""
-if "$nvcc" -O3 "-arch=$arch" "$bundle/copy_bandwidth.cu" -o "$work/copy_bandwidth"; then
-  copy_line=$("$work/copy_bandwidth" 1024) && echo "$copy_line"
-  copy_gbs=$(sed -n 's/^copy bandwidth: \([0-9.]*\) GB\/s.*/\1/p' <<<"${copy_line:-}")
+if gpu_build_copy_bandwidth; then
+  copy_line=$(gpu_copy_bandwidth) && echo "$copy_line"
+  copy_gbs=$(gpu_copy_gbs <<<"${copy_line:-}")
 fi
 [[ -n $copy_gbs ]] || echo "gpu_check: copy bandwidth not measured"
 
@@ -46,10 +40,9 @@ declare -A sizes=(
 )
 
 results=()
-failed=0
 record() { # name status detail
   results+=("$(printf '%-12s %-28s %-5s %s' "$1" "$2" "$3" "$4")")
-  [[ $3 == PASS ]] || failed=1
+  [[ $3 == PASS ]] || gpu_fail
 }
 
 for dir in "$bundle"/*/gen; do
@@ -98,7 +91,7 @@ if ((${#results[@]} == 0)); then
   echo "gpu_check: no examples found in $bundle (expected <example>/gen/)"
   exit 1
 fi
-if ((failed)); then
+if ((status)); then
   echo "gpu_check: FAIL"
   exit 1
 fi

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # mpi_gpu_run.sh - the many-GPU runs, on the GPU machine (nvcc and Open MPI,
-# no Clang 16), from a bundle made by tools/mpi_gpu_bundle.sh:
+# no Clang 16), from a bundle made by `tools/make_bundle.sh mpi`:
 #
 #   bash mpi_gpu_run.sh BUNDLE [OUT_DIR]
 #
@@ -15,37 +15,34 @@
 # Everything goes to stdout and OUT_DIR/mpi_gpu_run.log.
 # Steps 3 and 4 run once per kernel of KERNELS ("variant:bx,by,chunk" of
 # stencilc's CUDA code, DomainLoop::setVariant and setBlock).
-# Environment: CUDA_ARCH (default sm_90), STEPS (timed steps, default 50),
+# Environment: CUDA_ARCH (default sm_90), NVCC (default nvcc), STEPS (timed steps, default 50),
 # KERNELS (default "grid:64,4,1 zmarch2:128,2,2"), QUICK=1 (only mpi_test on
 # 2 ranks and the 2-GPU timings, with and without STENCIL_MPI_PACK_FIRST).
 set -uo pipefail
+# shellcheck source-path=SCRIPTDIR source=gpu_common.sh
+source "$(dirname "${BASH_SOURCE[0]}")/gpu_common.sh"
 
-bundle=$(cd "${1:?usage: mpi_gpu_run.sh BUNDLE [OUT_DIR]}" && pwd)
-out=${2:-${OUT:-$bundle/results}}
-mkdir -p "$out"
+gpu_init "${1:?usage: mpi_gpu_run.sh BUNDLE [OUT_DIR]}"
+[[ -n ${2:-} ]] && OUT=$2
+gpu_out_dir results
 exec > >(tee "$out/mpi_gpu_run.log") 2>&1
-arch=${CUDA_ARCH:-sm_90}
 steps=${STEPS:-50}
-work=$(mktemp -d)
 inc="$bundle/runtime/include"
 
-echo "== machine ($(date -u +%Y-%m-%dT%H:%M:%SZ))"
-nvidia-smi --query-gpu=index,name,driver_version,memory.total --format=csv,noheader
+echo "== machine"
+gpu_machine
 nvidia-smi topo -m | head -n 4
-nvcc --version | tail -n 2
 mpirun --version 2>&1 | head -n 1
 ompi_info --parsable --all 2>/dev/null | grep mpi_built_with_cuda_support
-cat "$bundle/MANIFEST"
 
 mpicxx=${MPICXX:-mpicxx}
-cuda_home=$(dirname "$(dirname "$(command -v nvcc)")")
-nvcc_cmd=(nvcc -O3 -std=c++17 "-arch=$arch" -I "$inc")
+nvcc_cmd=("$nvcc" -O3 -std=c++17 "-arch=$arch" -I "$inc")
 cxx_cmd=("$mpicxx" -O3 -std=c++17 -fopenmp -I "$inc")
 link_libs=(-L "$cuda_home/lib64" -lcudart "-Wl,-rpath,$cuda_home/lib64")
 
 echo "== build"
 pids=()
-nvcc -O3 "-arch=$arch" "$bundle/copy_bandwidth.cu" -o "$work/copy_bandwidth" & pids+=($!)
+gpu_build_copy_bandwidth & pids+=($!)
 "${nvcc_cmd[@]}" -c "$bundle/runtime/src/mpi_device_cuda.cu" -o "$work/mpi_device_cuda.o" & pids+=($!)
 "${cxx_cmd[@]}" -c "$bundle/runtime/src/mpi_cuda_aware.cpp" -o "$work/mpi_cuda_aware.o" & pids+=($!)
 for prog in diffusion3d-mpi/diffusion3d_mpi mpi-test/mpi_test; do
@@ -61,7 +58,7 @@ for name in diffusion3d_mpi mpi_test; do
     "$work/mpi_cuda_aware.o" "${link_libs[@]}" -o "$work/$name" || { echo "build of $name FAILED"; exit 1; }
 done
 echo "built: $(ls "$work")"
-"$work/copy_bandwidth" 1024
+gpu_copy_bandwidth
 
 mpirun=(mpirun --bind-to none -x STENCIL_MPI_TRANSPORT -x STENCIL_MPI_PACK_FIRST -x OMP_NUM_THREADS)
 export STENCIL_MPI_PACK_FIRST=${STENCIL_MPI_PACK_FIRST:-1}
@@ -124,5 +121,5 @@ for kernel in $kernels; do
     run 2 "$transport" "${kd3[@]}" --mode=bench --steps="$steps" --size=1024,1024,1024 --procs=1,1,2
   done
 done
-"$work/copy_bandwidth" 1024
+gpu_copy_bandwidth
 echo "== done ($(date -u +%Y-%m-%dT%H:%M:%SZ))"

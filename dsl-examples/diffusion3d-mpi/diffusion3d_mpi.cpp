@@ -1,6 +1,6 @@
 // diffusion3d_mpi.cpp - the diffusion3d example on many ranks (and GPUs):
 // seed 000's Diffusion3d functor, unchanged, on a Domain split over MPI ranks,
-// with BoundaryExchange and CompCommBinder (seed 001).
+// with HaloExchange and CompCommBinder (seed 001).
 //
 //   mpirun -np P diffusion3d_mpi [--size=X,Y,Z] [--procs=A,B,C] [--periodic]
 //       [--steps=N] [--memory=host|device] [--mode=check|bench] [--block=X,Y,Z]
@@ -165,7 +165,7 @@ int main(int argc, char **argv) {
     stencil::DomainLoop Loop(D);
     Loop.setBlock(O.block[0], O.block[1], O.block[2]);
     Loop.setVariant(O.variant);
-    stencil::BoundaryExchange Exchange(D);
+    stencil::HaloExchange Exchange(D);
     Exchange.append(U);
     stencil::CompCommBinder Binder(Loop, Exchange);
     const float Ce = 0.1f, Cc = 1.0f - 6.0f * Ce;

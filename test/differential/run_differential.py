@@ -15,7 +15,8 @@ it.
   run_differential.py ... --bundle DIR
       GPU mode, part one (here, with stencilc): writes the programs, their
       generated .stencil.cpp and .stencil.cu, the harness and the runtime
-      headers into DIR; tools/differential_gpu.sh DIR builds them with nvcc
+      headers into DIR; `tools/make_bundle.sh differential` calls this and
+      adds the runner, tools/differential_gpu.sh, which builds them with nvcc
       and runs them on the GPU machine (no stencilc needed there).
 """
 import argparse
@@ -141,8 +142,6 @@ def main():
         for sub in ("include",):
             shutil.copytree(args.runtime_include, os.path.join(args.bundle, sub))
         shutil.copy(os.path.join(HERE, "diff_harness.hpp"), args.bundle)
-        tools = os.path.join(HERE, "..", "..", "tools", "differential_gpu.sh")
-        shutil.copy(tools, args.bundle)
         with open(os.path.join(args.bundle, "MANIFEST"), "w") as f:
             f.write(f"programs {args.programs} stencils {args.stencils} seed {args.seed}\n"
                     f"flags {args.cxx_flags}\n")

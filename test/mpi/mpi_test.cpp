@@ -5,7 +5,7 @@
 // with the plain exchange and with overlap (one- and two-divided
 // CompCommBinder) and compares the gathered result with rank 0's one-rank run
 // bit for bit. The reference fills halos by its own periodic-wrap loop, not by
-// BoundaryExchange, so the exchange is checked, not only its consistency.
+// HaloExchange, so the exchange is checked, not only its consistency.
 //
 //   mpirun -np P mpi_test [--memory host|device] [--steps N]
 //       [--variant NAME --block X,Y,Z]   (every run, the reference's too, with
@@ -17,6 +17,8 @@
 #include "mpi_stencils.hpp"
 
 #include <stencil/mpi.hpp>
+// The former header and class names still work (issue 11).
+#include <stencil/boundary_exchange.hpp>
 
 #include <cstdint>
 #include <cstdio>
@@ -25,7 +27,11 @@
 #include <limits>
 #include <map>
 #include <string>
+#include <type_traits>
 #include <vector>
+
+static_assert(std::is_same_v<stencil::BoundaryExchange, stencil::HaloExchange>,
+              "BoundaryExchange stays a name of HaloExchange");
 
 namespace {
 
@@ -148,7 +154,7 @@ Result runSingle(MPI_Comm Comm, const std::vector<long long> &Extents,
   fillInitial(F);
   fillInitial(Fn);
   TestLoop Loop(D, S);
-  stencil::BoundaryExchange Ex(D);
+  stencil::HaloExchange Ex(D);
   Ex.append(F);
   stencil::CompCommBinder Binder(Loop, Ex);
   Binder.set_post_func(St, Sc..., F, Fn);
@@ -174,7 +180,7 @@ Result runPair(MPI_Comm Comm, const std::vector<long long> &Extents,
   fillInitial(F);
   fillInitial(G, 0.5);
   TestLoop Loop(D, S);
-  stencil::BoundaryExchange ExF(D), ExG(D);
+  stencil::HaloExchange ExF(D), ExG(D);
   ExF.append(F);
   ExG.append(G);
   stencil::CompCommBinder Binder(Loop, ExG);
@@ -309,7 +315,7 @@ int runChecks(const Settings &S) {
 void runAfterDisagreement(const Domain &D, const Settings &S) {
   Field<float> F(D, stencil::haloOf(D.backend(), Diffusion7()), "f");
   Field<float> G(D, stencil::haloOf(D.backend(), Diffusion7()), "g");
-  stencil::BoundaryExchange Ex(D);
+  stencil::HaloExchange Ex(D);
   Ex.append(F);
   TestLoop Loop(D, S);
   Ex.transfer(Loop.stream());
@@ -365,7 +371,7 @@ int runError(const std::string &What, const Settings &S) {
     if (Rank == 0)
       Loop.setVariant("zmarch");
     Loop.run(Diffusion7(), 0.1f, 0.0f, -1, F, G);
-    stencil::BoundaryExchange Ex(D);
+    stencil::HaloExchange Ex(D);
     Ex.append(G);
     Ex.transfer(Loop.stream());
   } else if (What == "exchange-disagree") {
@@ -373,7 +379,7 @@ int runError(const std::string &What, const Settings &S) {
     const Domain D(MPI_COMM_WORLD, {16, 16, 16}, O);
     Field<float> F(D, stencil::haloOf(D.backend(), Diffusion7()), "f");
     Field<float> G(D, stencil::haloOf(D.backend(), Wide()), "g");
-    stencil::BoundaryExchange Ex(D);
+    stencil::HaloExchange Ex(D);
     if (Rank == 1)
       Ex.append(G);
     else
@@ -397,7 +403,7 @@ int runError(const std::string &What, const Settings &S) {
     Field<float> F(D, stencil::haloOf(D.backend(), Diffusion7()), "f");
     if (Rank == 1)
       throw std::runtime_error("stencil: a failure on rank 1 only");
-    stencil::BoundaryExchange Ex(D);
+    stencil::HaloExchange Ex(D);
     Ex.append(F);
     Ex.transfer();
     MPI_Barrier(D.comm());

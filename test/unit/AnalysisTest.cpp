@@ -115,9 +115,9 @@ TEST(FootprintTest, SevenPoint) {
                                                  {0, 1, 0, 0},
                                                  {1, 0, 0, 0}}));
   EXPECT_TRUE(Out.ReadOffsets.empty());
-  expectHalo(In.Width, {{1, 1}, {1, 1}, {1, 1}});
-  expectHalo(Out.Width, {});
-  expectHalo(Info.Width, {{1, 1}, {1, 1}, {1, 1}});
+  expectHalo(In.Halo, {{1, 1}, {1, 1}, {1, 1}});
+  expectHalo(Out.Halo, {});
+  expectHalo(Info.Halo, {{1, 1}, {1, 1}, {1, 1}});
 }
 
 TEST(FootprintTest, RadiusTwoStarWithRepeatedReads) {
@@ -139,7 +139,7 @@ TEST(FootprintTest, RadiusTwoStarWithRepeatedReads) {
   EXPECT_TRUE(std::is_sorted(In.ReadOffsets.begin(), In.ReadOffsets.end()));
   EXPECT_EQ(In.ReadOffsets.front(), (Offset{-2, 0, 0, 0}));
   EXPECT_EQ(In.ReadOffsets.back(), (Offset{2, 0, 0, 0}));
-  expectHalo(Info.Width, {{2, 2}, {2, 2}, {2, 2}});
+  expectHalo(Info.Halo, {{2, 2}, {2, 2}, {2, 2}});
 }
 
 TEST(FootprintTest, TwentySevenPointBox) {
@@ -154,21 +154,21 @@ TEST(FootprintTest, TwentySevenPointBox) {
   EXPECT_EQ(In.ReadOffsets.front(), (Offset{-1, -1, -1, 0}));
   EXPECT_EQ(In.ReadOffsets[1], (Offset{-1, -1, 0, 0}));
   EXPECT_EQ(In.ReadOffsets.back(), (Offset{1, 1, 1, 0}));
-  expectHalo(In.Width, {{1, 1}, {1, 1}, {1, 1}});
+  expectHalo(In.Halo, {{1, 1}, {1, 1}, {1, 1}});
 }
 
 TEST(FootprintTest, AsymmetricOffsets) {
   // Only +x and -2y: nothing on the -x, +y or z sides.
   StencilInfo Info = footprint(sumOf(3, {{1, 0, 0, 0}, {0, -2, 0, 0}}));
-  expectHalo(Info.Arrays[0].Width, {{0, 1}, {2, 0}, {0, 0}});
-  expectHalo(Info.Width, {{0, 1}, {2, 0}, {0, 0}});
+  expectHalo(Info.Arrays[0].Halo, {{0, 1}, {2, 0}, {0, 0}});
+  expectHalo(Info.Halo, {{0, 1}, {2, 0}, {0, 0}});
 }
 
 TEST(FootprintTest, TwoDimensional) {
   StencilInfo Info = footprint(
       sumOf(2, {{0, 0, 0, 0}, {-1, 0, 0, 0}, {3, 0, 0, 0}, {0, 1, 0, 0}}));
   EXPECT_EQ(Info.Arrays[0].ReadOffsets.size(), 4u);
-  expectHalo(Info.Width, {{1, 3}, {0, 1}});
+  expectHalo(Info.Halo, {{1, 3}, {0, 1}});
 }
 
 TEST(FootprintTest, UnionHaloOverArrays) {
@@ -178,9 +178,9 @@ TEST(FootprintTest, UnionHaloOverArrays) {
       block({store(4, add(load(2, {-2, 0, 0, 0}), load(3, {0, 3, 0, 0})))});
   StencilInfo Info = footprint(S);
   ASSERT_EQ(Info.Arrays.size(), 3u);
-  expectHalo(Info.Arrays[0].Width, {{2, 0}});
-  expectHalo(Info.Arrays[1].Width, {{0, 0}, {0, 3}});
-  expectHalo(Info.Width, {{2, 0}, {0, 3}});
+  expectHalo(Info.Arrays[0].Halo, {{2, 0}});
+  expectHalo(Info.Arrays[1].Halo, {{0, 0}, {0, 3}});
+  expectHalo(Info.Halo, {{2, 0}, {0, 3}});
 }
 
 TEST(FootprintTest, UnusedArrayIsIn) {
@@ -202,7 +202,7 @@ TEST(FootprintTest, LoadsInBranchesAndLoopsCount) {
       loop(0, 2, store(3, load(2, {0, 0, 1, 0}))),
   });
   StencilInfo Info = footprint(S);
-  expectHalo(Info.Width, {{0, 2}, {1, 0}, {0, 1}});
+  expectHalo(Info.Halo, {{0, 2}, {1, 0}, {0, 1}});
 }
 
 TEST(CheckAccessesTest, SevenPointIsClean) {
@@ -224,7 +224,7 @@ TEST(CheckAccessesTest, InOutReadAtCentreIsAllowed) {
   EXPECT_TRUE(Info.Arrays[1].Read);
   EXPECT_TRUE(Info.Arrays[1].Written);
   EXPECT_EQ(Info.Arrays[1].ReadOffsets, (std::vector<Offset>{{0, 0, 0, 0}}));
-  expectHalo(Info.Width, {{1, 0}});
+  expectHalo(Info.Halo, {{1, 0}});
 }
 
 TEST(CheckAccessesTest, RaceReportsOneErrorAndANote) {
@@ -247,7 +247,7 @@ TEST(CheckAccessesTest, RaceReportsOneErrorAndANote) {
   EXPECT_EQ(Sink.Diags[1].Args, (std::vector<std::string>{"fn"}));
   // The footprint is still computed.
   EXPECT_EQ(Info.Arrays[1].Use, Intent::InOut);
-  expectHalo(Info.Width, {{1, 1}});
+  expectHalo(Info.Halo, {{1, 1}});
 }
 
 TEST(CheckAccessesTest, RaceOffsetHasStencilDims) {
@@ -434,11 +434,11 @@ TEST(FootprintTest, ExtremeOffsetsDoNotOverflow) {
   constexpr int Max = std::numeric_limits<int>::max();
   StencilInfo Info =
       footprint(sumOf(4, {{Min, 0, 0, 0}, {0, Max, 0, 0}, {0, 0, Min, Max}}));
-  EXPECT_EQ(Info.Width[0].Lo, 2147483648LL);
-  EXPECT_EQ(Info.Width[0].Hi, 0);
-  EXPECT_EQ(Info.Width[1].Lo, 0);
-  EXPECT_EQ(Info.Width[1].Hi, 2147483647LL);
-  EXPECT_EQ(Info.Width[2].Lo, 2147483648LL);
-  EXPECT_EQ(Info.Width[3].Hi, 2147483647LL);
-  EXPECT_EQ(Info.Arrays[0].Width[0].Lo, 2147483648LL);
+  EXPECT_EQ(Info.Halo[0].Lo, 2147483648LL);
+  EXPECT_EQ(Info.Halo[0].Hi, 0);
+  EXPECT_EQ(Info.Halo[1].Lo, 0);
+  EXPECT_EQ(Info.Halo[1].Hi, 2147483647LL);
+  EXPECT_EQ(Info.Halo[2].Lo, 2147483648LL);
+  EXPECT_EQ(Info.Halo[3].Hi, 2147483647LL);
+  EXPECT_EQ(Info.Arrays[0].Halo[0].Lo, 2147483648LL);
 }

@@ -35,19 +35,19 @@ static Intent intentOf(const ArrayInfo &A) {
 }
 
 static Halo haloOf(const std::vector<Offset> &Offsets) {
-  Halo Width{};
+  Halo Result{};
   for (const Offset &Off : Offsets)
     for (unsigned D = 0; D < MaxDims; ++D) {
       // Negated in 64 bits: -INT_MIN overflows an int.
-      Width[D].Lo = std::max(Width[D].Lo, -static_cast<long long>(Off[D]));
-      Width[D].Hi = std::max(Width[D].Hi, static_cast<long long>(Off[D]));
+      Result[D].Lo = std::max(Result[D].Lo, -static_cast<long long>(Off[D]));
+      Result[D].Hi = std::max(Result[D].Hi, static_cast<long long>(Off[D]));
     }
-  return Width;
+  return Result;
 }
 
 void stencilc::analysis::inferFootprint(const Stencil &S, StencilInfo &Info) {
   Info.Arrays.clear();
-  Info.Width = Halo{};
+  Info.Halo = Halo{};
 
   // Parameter index -> position in Info.Arrays (or -1 for non-arrays).
   std::vector<int> ArrayOf(S.Params.size(), -1);
@@ -87,10 +87,10 @@ void stencilc::analysis::inferFootprint(const Stencil &S, StencilInfo &Info) {
     A.ReadOffsets.erase(std::unique(A.ReadOffsets.begin(), A.ReadOffsets.end()),
                         A.ReadOffsets.end());
     A.Use = intentOf(A);
-    A.Width = haloOf(A.ReadOffsets);
+    A.Halo = haloOf(A.ReadOffsets);
     for (unsigned D = 0; D < MaxDims; ++D) {
-      Info.Width[D].Lo = std::max(Info.Width[D].Lo, A.Width[D].Lo);
-      Info.Width[D].Hi = std::max(Info.Width[D].Hi, A.Width[D].Hi);
+      Info.Halo[D].Lo = std::max(Info.Halo[D].Lo, A.Halo[D].Lo);
+      Info.Halo[D].Hi = std::max(Info.Halo[D].Hi, A.Halo[D].Hi);
     }
   }
 }

@@ -203,8 +203,8 @@ void codegen::printRegistration(CodeWriter &W, const ir::Stencil &S,
          cStringLiteral(fmt::format("{}:{}", S.Loc.File, S.Loc.Line)));
   std::string Halo;
   for (unsigned D = 0; D < ir::MaxDims; ++D)
-    Halo += fmt::format("{}{{{}, {}}}", D ? ", " : "", Info.Width[D].Lo,
-                        Info.Width[D].Hi);
+    Halo += fmt::format("{}{{{}, {}}}", D ? ", " : "", Info.Halo[D].Lo,
+                        Info.Halo[D].Hi);
   W.line("/*halo=*/{{{}}},", Halo);
   W.line("/*irHash=*/{},", cStringLiteral(ir::hashStencil(S)));
   W.line(

@@ -205,7 +205,7 @@ static void printListing(const FrontendResult &R, llvm::raw_ostream &OS) {
     const analysis::StencilInfo &Info = R.Infos[I];
     OS << S.Loc.File << ":" << S.Loc.Line << ": " << S.qualifiedName() << " ("
        << (S.Form == ir::StencilForm::Functor ? "functor" : "function") << ", "
-       << S.Dims << "-D): halo " << haloText(Info.Width, S.Dims)
+       << S.Dims << "-D): halo " << haloText(Info.Halo, S.Dims)
        << ", flops/point " << formatCount(Info.FlopsPerPoint)
        << ", bytes/point " << formatCount(Info.BytesPerPoint) << "\n";
     for (const analysis::ArrayInfo &A : Info.Arrays) {
@@ -214,7 +214,7 @@ static void printListing(const FrontendResult &R, llvm::raw_ostream &OS) {
          << P.Ty.irName();
       if (A.Read)
         OS << ", " << A.ReadOffsets.size() << " offsets, halo "
-           << haloText(A.Width, S.Dims);
+           << haloText(A.Halo, S.Dims);
       OS << "\n";
     }
   }

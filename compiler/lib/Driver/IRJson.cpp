@@ -35,10 +35,10 @@ static Json number(double V) {
 }
 
 /// [[lo, hi], ...] for the stencil's dimensions only.
-static Json halo(const analysis::Halo &Width, unsigned Dims) {
+static Json halo(const analysis::Halo &H, unsigned Dims) {
   Json Out = Json::array();
   for (unsigned D = 0; D < Dims; ++D)
-    Out.push_back(Json::array({Width[D].Lo, Width[D].Hi}));
+    Out.push_back(Json::array({H[D].Lo, H[D].Hi}));
   return Out;
 }
 
@@ -83,12 +83,12 @@ static Json stencilJson(const Stencil &S, const analysis::StencilInfo &Info) {
     for (const Offset &Off : A.ReadOffsets)
       Offsets.push_back(offset(Off, S.Dims));
     JA["offsets"] = std::move(Offsets);
-    JA["halo"] = halo(A.Width, S.Dims);
+    JA["halo"] = halo(A.Halo, S.Dims);
     Arrays.push_back(std::move(JA));
   }
   J["arrays"] = std::move(Arrays);
 
-  J["halo"] = halo(Info.Width, S.Dims);
+  J["halo"] = halo(Info.Halo, S.Dims);
   J["flops_per_point"] = number(Info.FlopsPerPoint);
   J["bytes_per_point"] = number(Info.BytesPerPoint);
   J["body"] = S.Body ? printStmt(S, *S.Body) : std::string();

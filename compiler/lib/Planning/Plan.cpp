@@ -208,12 +208,12 @@ static CpuLoopPlan planCpuLoops(const ir::Stencil &S,
     const long long Bytes = S.Params[A.Param].Ty.bytes();
     if (A.Read)
       P.RowBytesPerPoint +=
-          Bytes * std::min(MaxSpan, A.Width[2].Lo + A.Width[2].Hi + 1);
+          Bytes * std::min(MaxSpan, A.Halo[2].Lo + A.Halo[2].Hi + 1);
     if (A.Written)
       P.RowBytesPerPoint += Bytes;
   }
-  P.HaloY = std::min(MaxSpan, Info.Width[1].Lo + Info.Width[1].Hi);
-  P.HaloZ = std::min(MaxSpan, Info.Width[2].Lo + Info.Width[2].Hi);
+  P.HaloY = std::min(MaxSpan, Info.Halo[1].Lo + Info.Halo[1].Hi);
+  P.HaloZ = std::min(MaxSpan, Info.Halo[2].Lo + Info.Halo[2].Hi);
   return P;
 }
 

@@ -24,15 +24,15 @@
 #define STENCIL_COMP_COMM_BINDER_HPP
 
 #include <optional>
-#include <stencil/boundary_exchange.hpp>
 #include <stencil/domain_loop.hpp>
+#include <stencil/halo_exchange.hpp>
 #include <stencil/region_split.hpp>
 
 namespace stencil {
 
 class CompCommBinder {
 public:
-  CompCommBinder(DomainLoop &Loop, BoundaryExchange &Exchange)
+  CompCommBinder(DomainLoop &Loop, HaloExchange &Exchange)
       : loop_(&Loop), exchange_(&Exchange) {}
 
   /// The stencil computed after the exchange, reading the exchanged halos.
@@ -84,7 +84,7 @@ public:
 
 private:
   DomainLoop *loop_;
-  BoundaryExchange *exchange_;
+  HaloExchange *exchange_;
   std::optional<BoundStencil> pre_, post_;
 };
 

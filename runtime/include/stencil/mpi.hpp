@@ -1,5 +1,5 @@
 // stencil/mpi.hpp - the distributed runtime in one include: Domain, Field,
-// BoundaryExchange, DomainLoop and CompCommBinder (link Stencilc::mpi).
+// HaloExchange, DomainLoop and CompCommBinder (link Stencilc::mpi).
 #ifndef STENCIL_MPI_HPP
 #define STENCIL_MPI_HPP
 
@@ -21,12 +21,12 @@
 #define MPICH_SKIP_MPICXX 1
 #endif
 #include <mpi.h>
-#include <stencil/boundary_exchange.hpp>
 #include <stencil/comp_comm_binder.hpp>
 #include <stencil/domain.hpp>
 #include <stencil/domain_loop.hpp>
 #include <stencil/field.hpp>
 #include <stencil/halo.hpp>
+#include <stencil/halo_exchange.hpp>
 #include <stencil/region_split.hpp>
 
 namespace stencil {

@@ -20,7 +20,7 @@
 //
 // NVTX: generated CUDA code installs range hooks (stencil/cuda/device_ops.cuh)
 // that push a range named "<stencil> [<variant>]" around each launch and
-// "halo exchange start" / "halo exchange wait" around a BoundaryExchange's
+// "halo exchange start" / "halo exchange wait" around a HaloExchange's
 // steps, in the NVTX domain "stencil". Without CUDA nothing is installed and
 // nothing is needed. STENCIL_NVTX=0 turns the ranges off.
 #ifndef STENCIL_PROFILE_HPP

@@ -25,20 +25,20 @@ inline bool emptyRegion(const Region &R, int Dims) {
 }
 
 /// Splits \p Own: the boundary slab on the low side of dimension D is
-/// Width.lo[D] thick, on the high side Width.hi[D], for each D with
+/// StencilHalo.lo[D] thick, on the high side StencilHalo.hi[D], for each D with
 /// Split[D]. Slabs of the slowest dimension come first and span the whole
 /// region (contiguous planes); later ones span what is left. A region too
 /// thin for both slabs is all boundary.
-inline RegionSplit splitRegion(const Region &Own, int Dims, const Halo &Width,
-                               const bool *Split) {
+inline RegionSplit splitRegion(const Region &Own, int Dims,
+                               const Halo &StencilHalo, const bool *Split) {
   RegionSplit S;
   Region Rest = Own;
   for (int D = Dims - 1; D >= 0; --D) {
     if (!Split[D])
       continue;
     const long long Lo = Rest.lo[D], Hi = Rest.hi[D];
-    const long long InLo = std::min(Hi, Lo + Width.lo[D]);
-    const long long InHi = std::max(InLo, Hi - Width.hi[D]);
+    const long long InLo = std::min(Hi, Lo + StencilHalo.lo[D]);
+    const long long InHi = std::max(InLo, Hi - StencilHalo.hi[D]);
     Region Low = Rest, High = Rest;
     Low.hi[D] = InLo;
     High.lo[D] = InHi;

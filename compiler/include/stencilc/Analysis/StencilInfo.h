@@ -31,12 +31,14 @@ struct ArrayInfo {
   bool Read = false;
   bool Written = false;
   std::vector<ir::Offset> ReadOffsets; ///< Sorted, unique.
-  Halo Width{};
+  /// Points read on each side of each dimension. Qualified: the member
+  /// shares the type's name.
+  analysis::Halo Halo{};
 };
 
 struct StencilInfo {
   std::vector<ArrayInfo> Arrays; ///< Array parameters, in parameter order.
-  Halo Width{};                  ///< Union over the arrays read.
+  analysis::Halo Halo{};         ///< Union over the arrays read.
   /// Floating-point operations per point: + - * / and math calls on floating
   /// types; loops count trip-count times, if/else and ?: their costlier side.
   double FlopsPerPoint = 0;

@@ -1,0 +1,98 @@
+#!/usr/bin/env bash
+# check_bundles.sh - every mode of tools/make_bundle.sh, without a GPU: makes the
+# bundle with the built stencilc, then runs the mode's runner on it with a fake
+# toolchain (fake-bin/: nvcc, g++, mpicxx, nvidia-smi, mpirun, ompi_info) that
+# fails on any input file, -I folder or include the bundle lacks. Last, a bundle
+# with a file taken away must fail the same way.
+#
+#   check_bundles.sh BUILD_DIR WORK_DIR
+set -uo pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+root=$(cd "$here/../.." && pwd)
+build=$(cd "$1" && pwd)
+work=$2
+rm -rf "$work"
+mkdir -p "$work"
+failures=0
+fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+
+# run_runner MODE BUNDLE RUNNER ARGS...: the runner's exit code; its output and
+# the fake tools' log in WORK_DIR/MODE.{out,log}.
+run_runner() {
+  local mode=$1 bundle=$2 runner=$3
+  shift 3
+  export FAKE_LOG="$work/$mode.log"
+  : >"$FAKE_LOG"
+  PATH="$here/fake-bin:$PATH" CXX="$here/fake-bin/g++" OUT="$work/$mode-out" \
+    bash "$bundle/$runner" "$bundle" "$@" >"$work/$mode.out" 2>&1
+}
+
+# expect MODE PATTERN...: each pattern is in the fake tools' log.
+expect_log() {
+  local mode=$1 pattern
+  shift
+  for pattern in "$@"; do
+    grep -q -- "$pattern" "$work/$mode.log" || fail "$mode: the runner did not run '$pattern'"
+  done
+}
+
+check_mode() { # MODE RUNNER [MODE ARGS]
+  local mode=$1 runner=$2 bundle="$work/$1-bundle"
+  shift 2
+  echo "== $mode"
+  if ! "$root/tools/make_bundle.sh" "$mode" "$build" "$bundle" "$@" >"$work/$mode.make.log" 2>&1; then
+    cat "$work/$mode.make.log"
+    fail "$mode: make_bundle.sh failed"
+    return
+  fi
+  for file in "$runner" gpu_common.sh MANIFEST; do
+    [[ -f $bundle/$file ]] || fail "$mode: the bundle has no $file"
+  done
+  grep -q "made by: tools/make_bundle.sh $mode\|^programs " "$bundle/MANIFEST" ||
+    fail "$mode: MANIFEST does not say what made it"
+  run_runner "$mode" "$bundle" "$runner"
+  local rc=$?
+  if grep -q missing "$work/$mode.log" || ((rc != 0)); then
+    cat "$work/$mode.out"
+    grep missing "$work/$mode.log"
+    fail "$mode: $runner exit $rc on its bundle"
+  fi
+}
+
+check_mode check gpu_check.sh
+expect_log check "compiled .*/diffusion3d/gen/diffusion3d.stencil.cu" \
+  "compiled .*/heat2d/heat2d.cpp" "compiled .*/varcoef3d/gen/varcoef3d.stencil.cpp" \
+  "compiled .*/copy_bandwidth.cu"
+grep -q "gpu_check: PASS" "$work/check.out" || fail "check: gpu_check.sh did not pass"
+
+check_mode benchmark benchmark.sh
+expect_log benchmark "compiled .*/cpu_benchmark.cpp" "compiled .*/gen/cpu_benchmark.stencil.cpp" \
+  "compiled .*/benchmark.cpp" "compiled .*/gen/benchmark.stencil.cu" "compiled .*/copy_bandwidth.cu"
+for file in machine.txt cpu.txt bench.txt verify.txt cache.txt copy.txt ptxas.txt; do
+  [[ -f $work/benchmark-out/$file ]] || fail "benchmark: benchmark.sh wrote no \$OUT/$file"
+done
+
+check_mode mpi mpi_gpu_run.sh
+expect_log mpi "compiled .*/runtime/src/mpi_device_cuda.cu" "compiled .*/runtime/src/mpi_cuda_aware.cpp" \
+  "compiled .*/mpi-test/gen/mpi_test.stencil.cu" "compiled .*/diffusion3d-mpi/diffusion3d_mpi.cpp" \
+  "mpirun .*mpi_test" "mpirun .*diffusion3d_mpi"
+[[ -f $work/mpi-out/mpi_gpu_run.log ]] || fail "mpi: mpi_gpu_run.sh wrote no mpi_gpu_run.log"
+
+check_mode differential differential_gpu.sh 2 2 1
+expect_log differential "compiled .*/prog1/prog1.stencil.cu" "compiled .*/prog2/prog2.cpp"
+grep -q "differential_gpu: 2 of 2 programs passed" "$work/differential.out" ||
+  fail "differential: differential_gpu.sh did not build and run both programs"
+
+# The fake toolchain catches what a bundle lacks: a header a source includes.
+echo "== a bundle without a file its runner needs"
+rm "$work/mpi-bundle/mpi-test/mpi_stencils.hpp"
+run_runner mpi-broken "$work/mpi-bundle" mpi_gpu_run.sh && fail "mpi: a broken bundle passed"
+grep -q "missing header mpi_stencils.hpp" "$work/mpi-broken.log" ||
+  fail "the fake compiler did not name the missing mpi_stencils.hpp"
+
+if ((failures)); then
+  echo "check_bundles: $failures failure(s)"
+  exit 1
+fi
+echo "check_bundles: PASS"

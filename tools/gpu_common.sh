@@ -1,0 +1,65 @@
+# gpu_common.sh - the part the GPU runners share (gpu_check.sh, benchmark.sh,
+# mpi_gpu_run.sh, differential_gpu.sh); sourced from the runner's folder, not
+# run. tools/make_bundle.sh puts it beside the runner in every bundle.
+#
+#   gpu_init BUNDLE_DIR   sets bundle (absolute), arch (CUDA_ARCH, default
+#                         sm_90), nvcc (NVCC, default nvcc; else
+#                         /usr/local/cuda/bin/nvcc where nvcc is not on PATH),
+#                         cuda_home, work (a temporary folder, removed at
+#                         exit) and status=0
+#   gpu_out_dir NAME      sets out to $OUT (default BUNDLE_DIR/NAME) and makes it
+#   gpu_machine           prints the GPUs, the CUDA version, the date and the
+#                         bundle's MANIFEST
+#   gpu_build_copy_bandwidth   builds the copy probe into $work/copy_bandwidth
+#   gpu_copy_bandwidth [LOG]   runs it on 1 GiB; the line goes to stdout and LOG
+#   gpu_copy_gbs          reads a probe's output on stdin, prints its GB/s
+#   gpu_fail              marks the run failed; gpu_exit exits with the status
+# shellcheck shell=bash
+
+gpu_init() {
+  bundle=$(cd "$1" && pwd) || exit 1
+  arch=${CUDA_ARCH:-sm_90}
+  nvcc=${NVCC:-nvcc}
+  # A login shell on a GPU machine does not always have CUDA on PATH.
+  if ! command -v "$nvcc" >/dev/null && [[ -z ${NVCC:-} && -x /usr/local/cuda/bin/nvcc ]]; then
+    nvcc=/usr/local/cuda/bin/nvcc
+  fi
+  # shellcheck disable=SC2034 # mpi_gpu_run.sh links with its lib64
+  cuda_home=$(dirname "$(dirname "$(command -v "$nvcc" || echo /usr/local/cuda/bin/nvcc)")")
+  work=$(mktemp -d)
+  trap 'rm -rf "$work"' EXIT
+  status=0
+}
+
+gpu_out_dir() {
+  out=${OUT:-$bundle/$1}
+  mkdir -p "$out"
+}
+
+gpu_machine() {
+  nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm,clocks.max.mem --format=csv ||
+    echo "nvidia-smi failed"
+  "$nvcc" --version | tail -n 2
+  date -u +%Y-%m-%dT%H:%M:%SZ
+  if [[ -f $bundle/MANIFEST ]]; then cat "$bundle/MANIFEST"; fi
+}
+
+gpu_build_copy_bandwidth() {
+  "$nvcc" -O3 "-arch=$arch" "$bundle/copy_bandwidth.cu" -o "$work/copy_bandwidth"
+}
+
+gpu_copy_bandwidth() {
+  "$work/copy_bandwidth" 1024 | tee -a "${1:-/dev/null}"
+}
+
+gpu_copy_gbs() {
+  sed -n 's/^copy bandwidth: \([0-9.]*\) GB\/s.*/\1/p'
+}
+
+gpu_fail() {
+  status=1
+}
+
+gpu_exit() {
+  exit "$status"
+}

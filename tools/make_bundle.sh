@@ -1,0 +1,126 @@
+#!/usr/bin/env bash
+# make_bundle.sh - prepares a run on the GPU machine, which has nvcc but no
+# Clang 16: runs the built stencilc here and collects, in one folder, the
+# sources, the generated code, the runtime, the runner script with
+# gpu_common.sh (its shared part) and a MANIFEST saying what made the bundle.
+#
+#   tools/make_bundle.sh MODE [BUILD_DIR] [OUT_DIR] [MODE ARGS]
+#     BUILD_DIR  a configured and built tree with stencilc
+#     OUT_DIR    the bundle, replaced if present
+#
+# Modes (default BUILD_DIR, default OUT_DIR: what the bundle holds; the runner):
+#   check         build, <repo>/gpu-bundle: every dsl-example (<example>/<example>.cpp,
+#                 <example>/gen/ with CUDA and OpenMP code), common/, runtime/include/,
+#                 copy_bandwidth.cu; gpu_check.sh
+#   benchmark     build, BUILD_DIR/bench-bundle: tools/benchmark/benchmark.cpp (CUDA code)
+#                 and cpu_benchmark.cpp (OpenMP code) with gen/, runtime/include/,
+#                 copy_bandwidth.cu; benchmark.sh
+#   mpi           build-mpi, BUILD_DIR/mpi-gpu-bundle: dsl-examples/diffusion3d-mpi and
+#                 test/mpi with gen/ (CUDA and OpenMP), runtime/include/ and runtime/src/,
+#                 copy_bandwidth.cu; mpi_gpu_run.sh
+#   differential  build, BUILD_DIR/differential-bundle; MODE ARGS: [PROGRAMS] [STENCILS]
+#                 [SEED] (default 25 12 1): random programs (test/differential/) with their
+#                 CUDA and OpenMP code, the harness, include/; differential_gpu.sh
+#
+# Then, on the GPU machine (the bundle copied there):
+#   bash gpu-bundle/gpu_check.sh gpu-bundle
+#   bash <bundle>/benchmark.sh <bundle>         (OUT=<dir>: where its CSV files go)
+#   bash <bundle>/mpi_gpu_run.sh <bundle> [OUT_DIR]     (two or more GPUs)
+#   bash <bundle>/differential_gpu.sh <bundle>
+set -euo pipefail
+
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+usage="usage: tools/make_bundle.sh check|benchmark|mpi|differential [BUILD_DIR] [OUT_DIR] [MODE ARGS]"
+mode=${1:-}
+case $mode in
+  check) runner=gpu_check.sh default_build=$root/build ;;
+  benchmark) runner=benchmark.sh default_build=$root/build ;;
+  mpi) runner=mpi_gpu_run.sh default_build=$root/build-mpi ;;
+  differential) runner=differential_gpu.sh default_build=$root/build ;;
+  *) echo "make_bundle: unknown mode '$mode'; $usage" >&2; exit 2 ;;
+esac
+build=${2:-$default_build}
+case $mode in
+  check) out=${3:-$root/gpu-bundle} ;;
+  benchmark) out=${3:-$build/bench-bundle} ;;
+  mpi) out=${3:-$build/mpi-gpu-bundle} ;;
+  differential) out=${3:-$build/differential-bundle} ;;
+esac
+stencilc="$build/compiler/tools/stencilc/stencilc"
+if [[ ! -x $stencilc ]]; then
+  echo "make_bundle: no stencilc at $stencilc: build it first (cmake --build $build --target stencilc)" >&2
+  exit 1
+fi
+
+# run_stencilc SOURCE GEN_DIR EMIT [COMPILER ARGS]: SOURCE and GEN_DIR relative to the bundle.
+run_stencilc() {
+  local source=$1 gen=$2 emit=$3
+  shift 3
+  echo "make_bundle: stencilc $source"
+  mkdir -p "$out/$gen"
+  "$stencilc" "$out/$source" -o "$out/$gen" "--emit=$emit" \
+    -- -std=c++17 -I "$out/runtime/include" "$@"
+}
+
+# The commit, and whether files that go into the bundle differ from it.
+commit_line() {
+  echo "commit: $(git -C "$root" rev-parse HEAD 2>/dev/null || echo unknown)$(git -C "$root" diff --quiet -- "$@" 2>/dev/null || echo ' (with local changes)')"
+}
+
+manifest() { # extra lines on stdin
+  {
+    echo "made by: tools/make_bundle.sh $mode"
+    echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
+    commit_line "$@"
+    echo "stencilc: $("$stencilc" --version 2>&1 | head -n 1)"
+    cat
+  } >"$out/MANIFEST"
+}
+
+rm -rf "$out"
+mkdir -p "$out"
+case $mode in
+  check)
+    examples=(diffusion3d heat2d varcoef3d)
+    mkdir -p "$out/runtime"
+    cp -r "$root/runtime/include" "$out/runtime/include"
+    cp -r "$root/dsl-examples/common" "$out/common"
+    for example in "${examples[@]}"; do
+      mkdir -p "$out/$example"
+      cp "$root/dsl-examples/$example/$example.cpp" "$out/$example/"
+      run_stencilc "$example/$example.cpp" "$example/gen" cuda,cpu
+    done
+    echo "examples: ${examples[*]}" | manifest
+    ;;
+  benchmark)
+    mkdir -p "$out/runtime"
+    cp -r "$root/runtime/include" "$out/runtime/include"
+    cp "$root/tools/benchmark/benchmark.cpp" "$root/tools/benchmark/cpu_benchmark.cpp" "$out/"
+    run_stencilc benchmark.cpp gen cuda
+    run_stencilc cpu_benchmark.cpp gen cpu
+    manifest </dev/null
+    ;;
+  mpi)
+    mkdir -p "$out/runtime" "$out/diffusion3d-mpi" "$out/mpi-test"
+    cp -r "$root/runtime/include" "$root/runtime/src" "$out/runtime/"
+    cp "$root/dsl-examples/diffusion3d-mpi/diffusion3d_mpi.cpp" "$out/diffusion3d-mpi/"
+    cp "$root/test/mpi/mpi_test.cpp" "$root/test/mpi/mpi_stencils.hpp" "$out/mpi-test/"
+    read -r -a mpi_include <<<"$(mpicxx --showme:incdirs 2>/dev/null | tr ' ' '\n' | sed 's/^/-I/' | tr '\n' ' ')"
+    for source in diffusion3d-mpi/diffusion3d_mpi.cpp mpi-test/mpi_test.cpp; do
+      run_stencilc "$source" "$(dirname "$source")/gen" cuda,cpu "${mpi_include[@]}"
+    done
+    manifest runtime test/mpi dsl-examples/diffusion3d-mpi </dev/null
+    ;;
+  differential)
+    # The generator writes the programs, the harness, include/ and the MANIFEST.
+    python3 "$root/test/differential/run_differential.py" --stencilc "$stencilc" \
+      --runtime-include "$root/runtime/include" --programs "${4:-25}" --stencils "${5:-12}" \
+      --seed "${6:-1}" --jobs "${STENCILC_JOBS:-2}" --bundle "$out"
+    commit_line | sed 's/^commit: /commit /' >>"$out/MANIFEST"
+    ;;
+esac
+cp "$root/tools/$runner" "$root/tools/gpu_common.sh" "$out/"
+if [[ $mode != differential ]]; then
+  cp "$root/tools/copy_bandwidth.cu" "$out/"
+fi
+echo "make_bundle: wrote $out ($(du -sh "$out" | cut -f1))"
