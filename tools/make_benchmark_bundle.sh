@@ -3,8 +3,9 @@
 # machine without Clang 16: runs the built stencilc on
 # tools/benchmark/benchmark.cpp and collects, in one folder, the program,
 # its generated CUDA code, the CPU benchmark (tools/benchmark/cpu_benchmark.cpp)
-# with its generated OpenMP code, the runtime headers, the copy-bandwidth
-# probe and tools/benchmark.sh.
+# with its generated OpenMP code, the runtime headers (with nlohmann-json's,
+# which the runtime's tuning cache needs), the copy-bandwidth probe and
+# tools/benchmark.sh.
 #
 #   tools/make_benchmark_bundle.sh [BUILD_DIR] [OUT_DIR]
 #     BUILD_DIR  a configured and built tree (default: <repo>/build)
@@ -38,6 +39,16 @@ echo "make_benchmark_bundle: stencilc benchmark.cpp"
 "$stencilc" "$out/benchmark.cpp" -o "$out/gen" --emit=cuda -- -std=c++17 -I "$out/runtime/include"
 echo "make_benchmark_bundle: stencilc cpu_benchmark.cpp"
 "$stencilc" "$out/cpu_benchmark.cpp" -o "$out/gen" --emit=cpu -- -std=c++17 -I "$out/runtime/include"
+# The runtime's tuning cache reads its JSON with nlohmann-json, which the GPU
+# machine lacks: its headers go beside the runtime's (after stencilc ran, so
+# that stencilc read the installed ones as system headers).
+json_hpp=$(echo '#include <nlohmann/json.hpp>' | "${CXX:-c++}" -std=c++17 -x c++ -fsyntax-only -H - 2>&1 |
+  sed -n 's/^\. //p' | head -n 1)
+if [[ ! -f $json_hpp ]]; then
+  echo "make_benchmark_bundle: nlohmann/json.hpp not found (install nlohmann-json3-dev)" >&2
+  exit 1
+fi
+cp -r "$(dirname "$json_hpp")" "$out/runtime/include/"
 {
   echo "made by: tools/make_benchmark_bundle.sh"
   echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
