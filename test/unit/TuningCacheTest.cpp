@@ -255,8 +255,7 @@ TEST(TuningCache, HostileFilesAreIgnoredWithOneWarningThenReplaced) {
       {"entries-object", "{\"format\": \"stencilc-tuning-1\", \"entries\": {\"0\": " + Entry + "}}",
        "\"entries\" is not an array"},
       {"deep", std::string(100000, '['), "nested deeper"},
-      {"deep-entry",
-       "{\"format\": \"stencilc-tuning-1\", \"entries\": [[[[[[[[[[[[1]]]]]]]]]]]]}",
+      {"deep-entry", "{\"format\": \"stencilc-tuning-1\", \"entries\": [[[[[[[[[[[[1]]]]]]]]]]]]}",
        "nested deeper"},
       {"huge", std::string(OldFormatFile) + std::string((16 << 20) + 1, ' '), "larger than 16 MiB"},
   };
@@ -285,6 +284,25 @@ TEST(TuningCache, HostileFilesAreIgnoredWithOneWarningThenReplaced) {
     EXPECT_EQ(readCache(Path.string(), &After).size(), 1u);
     EXPECT_TRUE(After.empty());
     EXPECT_TRUE(leftovers(Dir).empty());
+  }
+  std::filesystem::remove_all(Dir);
+}
+
+TEST(TuningCache, EveryTruncationIsIgnoredWithOneWarning) {
+  // A file cut anywhere before its closing brace (a full disk, a killed
+  // writer of another program): never an entry, never a throw.
+  auto Dir = freshDir("truncations");
+  const std::string Whole = OldFormatFile;
+  const std::size_t End = Whole.rfind('}');
+  for (std::size_t Length = 0; Length < End; ++Length) {
+    const auto Path = Dir / ("cut" + std::to_string(Length) + ".json");
+    writeText(Path, Whole.substr(0, Length));
+    std::vector<std::string> W;
+    std::vector<CacheEntry> Entries;
+    EXPECT_NO_THROW(Entries = readCache(Path.string(), &W));
+    EXPECT_TRUE(Entries.empty()) << Length;
+    ASSERT_EQ(W.size(), 1u) << Length;
+    EXPECT_NE(W[0].find(Length == 0 ? "it is empty" : "not JSON"), std::string::npos) << W[0];
   }
   std::filesystem::remove_all(Dir);
 }
@@ -332,9 +350,9 @@ TEST(TuningCache, HostileEntriesAreIgnoredWithOneWarning) {
     EXPECT_EQ(Entries[0].key.extents, "512x512x512");
     EXPECT_EQ(Entries[1].key.extents, "8x512x512");
     ASSERT_EQ(W.size(), 1u);
-    EXPECT_EQ(W[0].rfind("tuning cache '" + Path.string() + "': ignoring 1 invalid entry (entry 3: ",
-                         0),
-              0u)
+    EXPECT_EQ(
+        W[0].rfind("tuning cache '" + Path.string() + "': ignoring 1 invalid entry (entry 3: ", 0),
+        0u)
         << W[0];
     // The write drops the invalid entry, keeps the good ones, warns no more.
     CacheEntry New = sampleEntry();
@@ -379,8 +397,8 @@ TEST(TuningCache, ADirectoryOrAPipeIsNeitherReadNorReplaced) {
   std::filesystem::create_directories(Blocked / "inside");
   const auto Pipe = Dir / "pipe.json";
   ASSERT_EQ(::mkfifo(Pipe.c_str(), 0644), 0);
-  for (const auto &[Path, What] : {std::pair{Blocked, "it is a directory"},
-                                   std::pair{Pipe, "it is not a regular file"}}) {
+  for (const auto &[Path, What] :
+       {std::pair{Blocked, "it is a directory"}, std::pair{Pipe, "it is not a regular file"}}) {
     SCOPED_TRACE(Path.string());
     std::vector<std::string> W;
     // A pipe would block a reader forever: it must not be opened.
@@ -425,8 +443,8 @@ TEST(TuningCache, UnwritableDirectoryWarnsOnceAndKeepsTheFile) {
     Expect(readCache(Missing, &W).empty() && W.empty(), 11);
     std::string Why;
     Expect(!storeCacheEntry(Missing, sampleEntry(), &W, &Why), 12);
-    Expect(W.size() == 1 && W[0].rfind("tuning cache '" + Missing + "' not written: cannot create '",
-                                       0) == 0,
+    Expect(W.size() == 1 &&
+               W[0].rfind("tuning cache '" + Missing + "' not written: cannot create '", 0) == 0,
            13);
     Expect(Why.find("Permission denied") != std::string::npos, 14);
     Expect(!storeCacheEntry(Missing, sampleEntry(), &W) && W.size() == 1, 15);

@@ -172,8 +172,8 @@ inline bool parseCacheJson(const std::string &Text, CacheJson *Root, std::string
   } catch (const nlohmann::json::exception &E) {
     // "[json.exception.parse_error.101] parse error at line 1, column 2: ..."
     std::string What = E.what();
-    if (std::size_t Close = What.find("] "); What.rfind("[json.exception.", 0) == 0 &&
-                                              Close != std::string::npos)
+    if (std::size_t Close = What.find("] ");
+        What.rfind("[json.exception.", 0) == 0 && Close != std::string::npos)
       What.erase(0, Close + 2);
     *Error = "not JSON (" + printable(What) + ")";
   }
