@@ -119,6 +119,20 @@ case $mode in
     commit_line | sed 's/^commit: /commit /' >>"$out/MANIFEST"
     ;;
 esac
+# The runtime's tuning cache reads its JSON with nlohmann-json, which the GPU
+# machine lacks: its headers go beside the runtime's (after stencilc ran, so
+# that stencilc read the installed ones as system headers).
+json_hpp=$(echo '#include <nlohmann/json.hpp>' | "${CXX:-c++}" -std=c++17 -x c++ -fsyntax-only -H - 2>&1 |
+  sed -n 's/^\. //p' | head -n 1)
+if [[ ! -f $json_hpp ]]; then
+  echo "make_bundle: nlohmann/json.hpp not found (install nlohmann-json3-dev)" >&2
+  exit 1
+fi
+if [[ $mode == differential ]]; then
+  cp -r "$(dirname "$json_hpp")" "$out/include/"
+else
+  cp -r "$(dirname "$json_hpp")" "$out/runtime/include/"
+fi
 cp "$root/tools/$runner" "$root/tools/gpu_common.sh" "$out/"
 if [[ $mode != differential ]]; then
   cp "$root/tools/copy_bandwidth.cu" "$out/"

@@ -1,11 +1,16 @@
 // TuningTest.cpp - the auto-tuner without a GPU: candidate enumeration and
-// pruning, the online search under a fake timer, the cache file, forcing,
-// and the engine itself over fake device operations and fake variants.
+// pruning, the online search under a fake timer, forcing, and the engine
+// itself over fake device operations and fake variants (with its cache
+// file; the file alone is TuningCacheTest.cpp's).
+#include "TempDir.h"
+
 #include <stencil/autotuning_engine.hpp>
 #include <stencil/index.hpp>
 #include <stencil/tuning.hpp>
 
 #include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
 
 #include <cmath>
 #include <cstdlib>
@@ -18,6 +23,7 @@
 
 using namespace stencil;
 using namespace stencil::tuning;
+using stencil::test::freshDir;
 
 namespace {
 
@@ -43,14 +49,6 @@ std::vector<VariantInfo> threeVariants(int Regs = 32) {
 
 bool contains(const std::vector<Candidate> &All, const Candidate &C) {
   return std::find(All.begin(), All.end(), C) != All.end();
-}
-
-std::filesystem::path freshDir(const char *Name) {
-  auto P = std::filesystem::temp_directory_path() /
-           (std::string("stencilc-tuning-") + Name + "-" + std::to_string(::getpid()));
-  std::filesystem::remove_all(P);
-  std::filesystem::create_directories(P);
-  return P;
 }
 
 } // namespace
@@ -153,220 +151,6 @@ TEST(TuningForce, ParsesVariantAndShape) {
   for (const char *Bad : {"", "zmarch", "zmarch:64,4", ":1,2,3", "zmarch:64,4,8,1", "grid:0,1,1",
                           "grid:a,1,1", "grid:64,,1"})
     EXPECT_FALSE(parseCandidate(Bad, &C)) << Bad;
-}
-
-static CacheEntry sampleEntry() {
-  CacheEntry E;
-  E.key = {"NVIDIA H100 80GB HBM3", "Diffusion3d", "608dddf86af9ad65",
-           "grid,zmarch,smem",      "512x512x512", "FvfffffffPKfPfE"};
-  E.best = {"zmarch", 64, 4, 16};
-  E.ms = 0.5;
-  E.calls = 97;
-  return E;
-}
-
-TEST(TuningCache, RoundTrip) {
-  auto Dir = freshDir("roundtrip");
-  std::string Path = (Dir / "sub" / "tuning.json").string();
-  std::vector<std::string> W;
-  EXPECT_TRUE(readCache(Path, &W).empty()) << "a missing file is an empty cache";
-  EXPECT_TRUE(W.empty());
-  CacheEntry E = sampleEntry();
-  ASSERT_TRUE(storeCacheEntry(Path, E, &W));
-  CacheEntry Other = E;
-  Other.key.extents = "8x512x512";
-  Other.best = {"smem", 8, 16, 64};
-  ASSERT_TRUE(storeCacheEntry(Path, Other, &W));
-  E.best.bz = 32; // replaces the first entry
-  ASSERT_TRUE(storeCacheEntry(Path, E, &W));
-  auto Entries = readCache(Path, &W);
-  EXPECT_TRUE(W.empty());
-  ASSERT_EQ(Entries.size(), 2u);
-  auto Hit = lookupCache(Entries, E.key, &W);
-  ASSERT_TRUE(Hit);
-  EXPECT_EQ(toString(Hit->best), "zmarch:64,4,32");
-  EXPECT_EQ(Hit->calls, 97);
-  auto Hit2 = lookupCache(Entries, Other.key, &W);
-  ASSERT_TRUE(Hit2);
-  EXPECT_EQ(toString(Hit2->best), "smem:8,16,64");
-  CacheKey Missing = E.key;
-  Missing.gpu = "NVIDIA H200";
-  EXPECT_FALSE(lookupCache(Entries, Missing, &W));
-  EXPECT_TRUE(W.empty());
-  std::filesystem::remove_all(Dir);
-}
-
-TEST(TuningCache, CorruptFileWarnsAndIsReplaced) {
-  auto Dir = freshDir("corrupt");
-  std::string Path = (Dir / "tuning.json").string();
-  for (const char *Text : {"{\"format\": \"stencilc-tuning-1\", \"entries\": [", "garbage", "{}",
-                           "{\"format\": \"other\", \"entries\": []}"}) {
-    std::ofstream(Path) << Text;
-    std::vector<std::string> W;
-    EXPECT_TRUE(readCache(Path, &W).empty()) << Text;
-    ASSERT_EQ(W.size(), 1u) << Text;
-    EXPECT_NE(W[0].find("corrupt"), std::string::npos);
-  }
-  // A malformed entry is skipped, the others kept.
-  std::ofstream(Path) << "{\"format\": \"stencilc-tuning-1\", \"entries\": [{\"gpu\": 1}]}";
-  std::vector<std::string> W;
-  EXPECT_TRUE(readCache(Path, &W).empty());
-  EXPECT_EQ(W.size(), 1u);
-  // Storing rewrites the file whole: tuning again replaces the corrupt cache.
-  W.clear();
-  ASSERT_TRUE(storeCacheEntry(Path, sampleEntry(), &W));
-  W.clear();
-  EXPECT_EQ(readCache(Path, &W).size(), 1u);
-  EXPECT_TRUE(W.empty());
-  std::filesystem::remove_all(Dir);
-}
-
-TEST(TuningCache, StaleHashIsIgnoredWithAWarning) {
-  std::vector<CacheEntry> Entries = {sampleEntry()};
-  CacheKey Now = Entries[0].key;
-  Now.irHash = "0123456789abcdef";
-  std::vector<std::string> W;
-  EXPECT_FALSE(lookupCache(Entries, Now, &W));
-  ASSERT_EQ(W.size(), 1u);
-  EXPECT_NE(W[0].find("stale"), std::string::npos);
-}
-
-TEST(TuningCache, AtomicWriteLeavesNoPartialFile) {
-  auto Dir = freshDir("atomic");
-  std::string Path = (Dir / "tuning.json").string();
-  std::string Error;
-  ASSERT_TRUE(writeFileAtomically(Path, "first\n", &Error));
-  ASSERT_TRUE(writeFileAtomically(Path, "second\n", &Error));
-  int Files = 0;
-  for (const auto &F : std::filesystem::directory_iterator(Dir)) {
-    ++Files;
-    EXPECT_EQ(F.path().filename(), "tuning.json");
-  }
-  EXPECT_EQ(Files, 1);
-  std::ifstream In(Path);
-  std::string Line;
-  std::getline(In, Line);
-  EXPECT_EQ(Line, "second");
-  // A target that cannot be replaced (a directory): the old content stays,
-  // no temporary file is left.
-  std::filesystem::create_directories(Dir / "blocked.json" / "x");
-  EXPECT_FALSE(writeFileAtomically((Dir / "blocked.json").string(), "new\n", &Error));
-  EXPECT_FALSE(Error.empty());
-  for (const auto &F : std::filesystem::directory_iterator(Dir))
-    EXPECT_EQ(F.path().filename().string().find(".tmp."), std::string::npos) << F.path();
-  std::filesystem::remove_all(Dir);
-}
-
-TEST(TuningCache, ConcurrentWritersKeepEveryEntry) {
-  // Several processes tuning at once (ranks, or runs side by side) each
-  // store their entries: the lock and the merge under it keep them all.
-  auto Dir = freshDir("concurrent");
-  const std::string Path = (Dir / "tuning.json").string();
-  const int Writers = 8, PerWriter = 50;
-  std::vector<pid_t> Children;
-  for (int W = 0; W < Writers; ++W) {
-    pid_t Pid = ::fork();
-    ASSERT_GE(Pid, 0);
-    if (Pid == 0) {
-      int Failed = 0;
-      for (int I = 0; I < PerWriter; ++I) {
-        CacheEntry E = sampleEntry();
-        E.key.extents = std::to_string(W) + "x" + std::to_string(I) + "x1";
-        std::vector<std::string> Warnings;
-        Failed += !storeCacheEntry(Path, E, &Warnings) || !Warnings.empty();
-      }
-      ::_exit(Failed ? 1 : 0);
-    }
-    Children.push_back(Pid);
-  }
-  for (pid_t Pid : Children) {
-    int Status = 0;
-    ASSERT_EQ(::waitpid(Pid, &Status, 0), Pid);
-    EXPECT_TRUE(WIFEXITED(Status) && WEXITSTATUS(Status) == 0) << "a writer failed or warned";
-  }
-  std::vector<std::string> W;
-  const std::vector<CacheEntry> Entries = readCache(Path, &W);
-  EXPECT_TRUE(W.empty());
-  EXPECT_EQ(Entries.size(), static_cast<std::size_t>(Writers * PerWriter));
-  std::set<std::string> Keys;
-  for (const CacheEntry &E : Entries)
-    Keys.insert(E.key.extents);
-  EXPECT_EQ(Keys.size(), static_cast<std::size_t>(Writers * PerWriter));
-  for (const auto &F : std::filesystem::directory_iterator(Dir))
-    EXPECT_EQ(F.path().filename().string().find(".tmp."), std::string::npos) << F.path();
-  std::filesystem::remove_all(Dir);
-}
-
-TEST(TuningCache, ConcurrentThreadsKeepEveryEntry) {
-  auto Dir = freshDir("threads");
-  const std::string Path = (Dir / "tuning.json").string();
-  std::vector<std::thread> Threads;
-  for (int T = 0; T < 4; ++T)
-    Threads.emplace_back([&, T] {
-      for (int I = 0; I < 25; ++I) {
-        CacheEntry E = sampleEntry();
-        E.key.extents = std::to_string(T) + "x" + std::to_string(I);
-        std::vector<std::string> Warnings;
-        storeCacheEntry(Path, E, &Warnings);
-      }
-    });
-  for (std::thread &T : Threads)
-    T.join();
-  std::vector<std::string> W;
-  EXPECT_EQ(readCache(Path, &W).size(), 100u);
-  std::filesystem::remove_all(Dir);
-}
-
-/// A cache file whose entries are sampleEntry() with one field replaced by
-/// \p Field: \p Value (JSON text), after one valid entry.
-std::string cacheWith(const std::string &Field, const std::string &Value) {
-  std::string Good = formatCache({sampleEntry()});
-  CacheEntry E = sampleEntry();
-  E.key.extents = "7x7x7";
-  std::string Bad = formatCache({E});
-  const std::string Key = "\"" + Field + "\": ";
-  std::size_t At = Bad.find(Key);
-  EXPECT_NE(At, std::string::npos) << Field;
-  At += Key.size();
-  std::size_t End = Field == "block" ? Bad.find(']', At) + 1 : Bad.find_first_of(",}", At);
-  Bad.replace(At, End - At, Value);
-  // Both entries in one array.
-  std::size_t Open = Bad.find('[', Bad.find("\"entries\""));
-  std::size_t Close = Bad.rfind(']');
-  std::string BadEntry = Bad.substr(Open + 1, Close - Open - 1);
-  std::size_t GoodClose = Good.rfind(']');
-  return Good.substr(0, GoodClose) + "," + BadEntry + "]\n}\n";
-}
-
-TEST(TuningCache, HostileNumbersAreIgnoredWithOneWarning) {
-  auto Dir = freshDir("hostile");
-  const std::string Path = (Dir / "tuning.json").string();
-  const std::pair<const char *, const char *> Cases[] = {
-      {"calls", "1e300"},         {"calls", "-1"},           {"calls", "nan"},
-      {"calls", "2.5"},           {"calls", "\"7\""},      {"ms", "nan"},
-      {"ms", "-3"},               {"ms", "1e999"},           {"ms", "inf"},
-      {"block", "[1e6, 1, 1]"},   {"block", "[64, 4, 1e300]"}, {"block", "[64, -4, 1]"},
-      {"block", "[64.5, 4, 1]"},  {"block", "[0, 4, 1]"},    {"block", "[64, 4]"},
-      {"block", "[64, 4, nan]"},  {"block", "[2048, 1, 1]"}, {"variant", "\"\""},
-      {"variant", "3"},           {"gpu", "null"},           {"block", "{}"}};
-  for (const auto &[Field, Value] : Cases) {
-    const std::string Text = cacheWith(Field, Value);
-    std::ofstream(Path, std::ios::trunc) << Text;
-    std::vector<std::string> W;
-    const std::vector<CacheEntry> Entries = readCache(Path, &W);
-    ASSERT_EQ(Entries.size(), 1u) << Field << ": " << Value << "\n" << Text;
-    EXPECT_EQ(Entries[0].key.extents, sampleEntry().key.extents);
-    ASSERT_EQ(W.size(), 1u) << Field << ": " << Value;
-    EXPECT_NE(W[0].find("invalid entry"), std::string::npos) << W[0];
-  }
-  // Many bad entries: still one warning.
-  std::string Many = "{\"format\": \"stencilc-tuning-1\", \"entries\": [1, 2, \"x\", [], {}]}";
-  std::ofstream(Path, std::ios::trunc) << Many;
-  std::vector<std::string> W;
-  EXPECT_TRUE(readCache(Path, &W).empty());
-  ASSERT_EQ(W.size(), 1u);
-  EXPECT_NE(W[0].find("5 invalid entries"), std::string::npos) << W[0];
-  std::filesystem::remove_all(Dir);
 }
 
 //===----------------------------------------------------------------------===//
@@ -649,4 +433,106 @@ TEST_F(TuningEngine, NoProgressUnderASecondOrWhenQuiet) {
   unsetenv("STENCIL_TUNING_QUIET");
   // From the cache: no search, nothing to say.
   EXPECT_TRUE(tuneWithClock(0.1).empty());
+}
+
+namespace {
+/// Lines of \p Text that start with \p Prefix.
+int linesStartingWith(const std::string &Text, const std::string &Prefix) {
+  int N = 0;
+  for (std::size_t At = 0; At < Text.size();) {
+    std::size_t End = Text.find('\n', At);
+    if (End == std::string::npos)
+      End = Text.size();
+    N += Text.compare(At, Prefix.size(), Prefix) == 0;
+    At = End + 1;
+  }
+  return N;
+}
+
+/// The entries of the cache file at \p P, read by nlohmann-json itself; -1
+/// when it is not a cache file.
+int entriesInCacheFile(const std::filesystem::path &P) {
+  std::ifstream In(P, std::ios::binary);
+  std::string Text((std::istreambuf_iterator<char>(In)), std::istreambuf_iterator<char>());
+  nlohmann::json J = nlohmann::json::parse(Text, nullptr, /*allow_exceptions=*/false);
+  if (!J.is_object() || J.value("format", "") != cacheFormat() || !J.contains("entries") ||
+      !J["entries"].is_array())
+    return -1;
+  return static_cast<int>(J["entries"].size());
+}
+} // namespace
+
+TEST_F(TuningEngine, HostileCacheFileWarnsOnceOnStderrAndIsReplaced) {
+  std::string Binary(512, '\0');
+  for (std::size_t I = 0; I < Binary.size(); ++I)
+    Binary[I] = static_cast<char>(I * 37 + 11);
+  const std::pair<const char *, std::string> Cases[] = {
+      {"empty", ""},
+      {"truncated", "{\"format\": \"stencilc-tuning-1\", \"entries\": [{\"gpu\": \"Fa"},
+      {"not-json", "tuning results"},
+      {"binary", Binary},
+      {"array", "[1, 2, 3]"},
+      {"wrong-types", "{\"format\": \"stencilc-tuning-1\", \"entries\": \"none\"}"},
+      {"unknown-version", "{\"format\": \"stencilc-tuning-9\", \"entries\": []}"},
+      {"directory", ""},
+  };
+  Loop3D<DeviceAutoTuningLoopEngine3D> L(34, 1, 1, 34, 1, 1, 34, 1, 1);
+  for (const auto &[Name, Text] : Cases) {
+    SCOPED_TRACE(Name);
+    const auto Path = Dir / (std::string(Name) + ".json");
+    const bool IsDirectory = std::string(Name) == "directory";
+    if (IsDirectory)
+      std::filesystem::create_directories(Path);
+    else
+      std::ofstream(Path, std::ios::binary) << Text;
+    setenv("STENCIL_TUNING_CACHE", Path.c_str(), 1);
+    int Runs = 0;
+    testing::internal::CaptureStderr();
+    {
+      // Two stencil runs in one process read and write the file: one warning.
+      DeviceAutoTuningInfo Info;
+      Info.progress.quiet = true;
+      EXPECT_NO_THROW(tuneNow(L, FakeStencil(), &Info, &Runs));
+      EXPECT_TRUE(Info.settled());
+      EXPECT_EQ(Info.source(), DeviceAutoTuningInfo::Source::Tuned);
+      ASSERT_EQ(Info.warnings().size(), 1u);
+      EXPECT_EQ(Info.warnings()[0].rfind("tuning cache '" + Path.string() + "' ignored: ", 0), 0u)
+          << Info.warnings()[0];
+      DeviceAutoTuningInfo Again;
+      Again.progress.quiet = true;
+      EXPECT_NO_THROW(tuneNow(L, FakeStencil(), &Again, &Runs));
+      EXPECT_TRUE(Again.warnings().empty()) << Again.warnings()[0];
+      EXPECT_EQ(Again.source(), IsDirectory ? DeviceAutoTuningInfo::Source::Tuned
+                                            : DeviceAutoTuningInfo::Source::Cache);
+    }
+    const std::string Err = testing::internal::GetCapturedStderr();
+    EXPECT_EQ(linesStartingWith(Err, "stencil: warning: tuning cache '" + Path.string() + "'"), 1)
+        << Err;
+    EXPECT_EQ(linesStartingWith(Err, "stencil: warning: "), 1) << Err;
+    if (IsDirectory)
+      EXPECT_TRUE(std::filesystem::is_directory(Path));
+    else
+      EXPECT_EQ(entriesInCacheFile(Path), 1) << "replaced by a valid cache file";
+  }
+  for (const auto &F : std::filesystem::directory_iterator(Dir))
+    EXPECT_EQ(F.path().filename().string().find(".tmp."), std::string::npos) << F.path();
+}
+
+TEST_F(TuningEngine, TwoEnginesShareOneCacheFile) {
+  Loop3D<DeviceAutoTuningLoopEngine3D> Cube(34, 1, 1, 34, 1, 1, 34, 1, 1);
+  Loop3D<DeviceAutoTuningLoopEngine3D> Slab(10, 1, 1, 66, 1, 1, 66, 1, 1);
+  int Runs = 0;
+  DeviceAutoTuningInfo First, Second;
+  tuneNow(Cube, FakeStencil(), &First, &Runs);
+  tuneNow(Slab, FakeStencil(), &Second, &Runs);
+  EXPECT_EQ(First.source(), DeviceAutoTuningInfo::Source::Tuned);
+  EXPECT_EQ(Second.source(), DeviceAutoTuningInfo::Source::Tuned);
+  EXPECT_TRUE(First.warnings().empty());
+  EXPECT_TRUE(Second.warnings().empty());
+  EXPECT_EQ(entriesInCacheFile(Dir / "cache.json"), 2) << "the second writer kept the first's";
+  for (auto *L : {&Cube, &Slab}) {
+    DeviceAutoTuningInfo Later;
+    L->run(FakeStencil(), &Later, &Runs);
+    EXPECT_EQ(Later.source(), DeviceAutoTuningInfo::Source::Cache);
+  }
 }

@@ -11,7 +11,7 @@
 // calls run the best. stencil::tuneNow(loop, S, &info, args...) settles at
 // once by calling repeatedly (the stencil must tolerate running again on
 // its arrays: outputs apart from inputs). The result is kept in a cache file
-// (stencil/tuning.hpp), so the next run starts tuned. Environment:
+// (stencil/tuning_cache.hpp), so the next run starts tuned. Environment:
 //   STENCIL_TUNING_CACHE  the cache file (default ~/.cache/stencilc/tuning.json)
 //   STENCIL_TUNING_FORCE  "variant:bx,by,bz": use this configuration, no tuning
 //   STENCIL_TUNING_REPORT set: print the report when tuning settles
@@ -301,9 +301,10 @@ void runTunedOnce(DeviceAutoTuningInfo &Info, DeviceAutoTuningInfo::Session &S, 
     tuning::CacheEntry Entry{S.key, S.tuner.best(),
                              tuning::median(S.tuner.timings().at(S.tuner.best())), S.tuner.calls()};
     std::vector<std::string> Warnings;
-    CacheNote = tuning::storeCacheEntry(Path, Entry, &Warnings)
+    std::string Why;
+    CacheNote = tuning::storeCacheEntry(Path, Entry, &Warnings, &Why)
                     ? "written to " + Path
-                    : "not written to " + Path + " (see the warning above)";
+                    : "not written to " + Path + " (" + Why + ")";
     for (const std::string &W : Warnings)
       Info.warn(W);
   }

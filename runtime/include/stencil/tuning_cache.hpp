@@ -1,0 +1,377 @@
+// stencil/tuning_cache.hpp - the auto-tuner's persistent cache: what a
+// tuning result is valid for (the key), the JSON file that keeps the results
+// ("format": "stencilc-tuning-1"), read and written with nlohmann-json, and
+// the lookup. Anything in the file is validated: a corrupt, truncated or
+// foreign file is ignored with one warning and replaced by the next write
+// (stencil/tuning_cache_file.hpp does that atomically). docs/tuning.md
+// describes the file.
+#ifndef STENCIL_TUNING_CACHE_HPP
+#define STENCIL_TUNING_CACHE_HPP
+
+#include <stencil/tuning_cache_file.hpp>
+#include <stencil/tuning_candidate.hpp>
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <exception>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <system_error>
+#include <vector>
+
+namespace stencil::tuning {
+
+/// What a tuning result is valid for.
+struct CacheKey {
+  std::string gpu;       ///< cudaDeviceProp::name.
+  std::string stencil;   ///< The stencil's qualified name.
+  std::string irHash;    ///< Its IR fingerprint: a different one makes an entry stale.
+  std::string variants;  ///< The variant space searched ("grid,zmarch,zmarch2,smem").
+  std::string extents;   ///< The region's extents ("512x512x512").
+  std::string signature; ///< The parameter types (element type included).
+};
+
+/// One tuning result: the best candidate for a key, its time per call and
+/// the calls the search took.
+struct CacheEntry {
+  CacheKey key;
+  Candidate best;
+  double ms = 0;
+  int calls = 0;
+};
+
+/// The "format" of the file this runtime reads and writes.
+inline const char *cacheFormat() { return "stencilc-tuning-1"; }
+
+/// The cache file: $STENCIL_TUNING_CACHE, else $XDG_CACHE_HOME/stencilc/tuning.json,
+/// else ~/.cache/stencilc/tuning.json; empty if none of them is set.
+inline std::string defaultCachePath() {
+  if (const char *P = std::getenv("STENCIL_TUNING_CACHE"); P && *P)
+    return P;
+  if (const char *X = std::getenv("XDG_CACHE_HOME"); X && *X)
+    return std::string(X) + "/stencilc/tuning.json";
+  if (const char *H = std::getenv("HOME"); H && *H)
+    return std::string(H) + "/.cache/stencilc/tuning.json";
+  return "";
+}
+
+namespace detail {
+
+using CacheJson = nlohmann::ordered_json;
+
+/// The deepest nesting the file has ({ "entries": [ { "block": [ ): deeper
+/// input is not a cache file, and is refused before it is built in memory.
+inline constexpr int MaxCacheJsonDepth = 8;
+
+/// \p Text fit for a one-line warning: bytes outside printable ASCII as
+/// \xNN, at most \p Max bytes (a binary file's parse error quotes it).
+inline std::string printable(const std::string &Text, std::size_t Max = 120) {
+  std::string Out;
+  for (unsigned char Ch : Text) {
+    if (Out.size() >= Max)
+      return Out + "...";
+    if (Ch >= 0x20 && Ch < 0x7f) {
+      Out += static_cast<char>(Ch);
+    } else {
+      char Buf[8];
+      std::snprintf(Buf, sizeof(Buf), "\\x%02x", Ch);
+      Out += Buf;
+    }
+  }
+  return Out;
+}
+
+/// \p V as an integer in [Lo, Hi]: false for anything else (a fraction,
+/// 1e300, -1, a string), which a cast to int would make undefined behaviour.
+/// Integral floating-point values (64.0) are accepted, as before.
+inline bool integerIn(const CacheJson *V, double Lo, double Hi, int *Out) {
+  if (!V || !V->is_number())
+    return false;
+  double D;
+  if (V->is_number_unsigned())
+    D = static_cast<double>(V->get<std::uint64_t>());
+  else if (V->is_number_integer())
+    D = static_cast<double>(V->get<std::int64_t>());
+  else
+    D = V->get<double>();
+  if (!std::isfinite(D) || D != std::floor(D) || D < Lo || D > Hi)
+    return false;
+  *Out = static_cast<int>(D);
+  return true;
+}
+
+/// The member \p Key of the object \p O, or null.
+inline const CacheJson *member(const CacheJson &O, const char *Key) {
+  auto It = O.find(Key);
+  return It == O.end() ? nullptr : &*It;
+}
+
+/// Reads one cache entry into \p C; null, or what is wrong with it. Every
+/// field is checked: the file may have been edited, truncated or written by
+/// anything.
+inline const char *readEntry(const CacheJson &E, CacheEntry *C) {
+  if (!E.is_object())
+    return "not an object";
+  struct {
+    const char *key;
+    std::string *to;
+  } const Strings[] = {{"gpu", &C->key.gpu},         {"stencil", &C->key.stencil},
+                       {"irHash", &C->key.irHash},   {"variants", &C->key.variants},
+                       {"extents", &C->key.extents}, {"signature", &C->key.signature},
+                       {"variant", &C->best.variant}};
+  for (const auto &S : Strings) {
+    const CacheJson *V = member(E, S.key);
+    if (!V || !V->is_string() || V->get_ref<const std::string &>().size() > 4096)
+      return "a key field is missing, not a string or too long";
+    *S.to = V->get<std::string>();
+  }
+  if (C->best.variant.empty())
+    return "'variant' is empty";
+  const CacheJson *Block = member(E, "block");
+  if (!Block || !Block->is_array() || Block->size() != 3)
+    return "'block' is not three numbers";
+  // Threads per block dimension at most 1024 on every CUDA GPU; the marching
+  // chunk at most chunkValues()' largest.
+  if (!integerIn(&(*Block)[0], 1, 1024, &C->best.bx) ||
+      !integerIn(&(*Block)[1], 1, 1024, &C->best.by) ||
+      !integerIn(&(*Block)[2], 1, 1 << 20, &C->best.bz))
+    return "'block' is not three integers in [1, 1024], [1, 1024], [1, 2^20]";
+  const CacheJson *Ms = member(E, "ms");
+  if (!Ms || !Ms->is_number() || !std::isfinite(Ms->get<double>()) || Ms->get<double>() < 0 ||
+      Ms->get<double>() > 1e9)
+    return "'ms' is not a time in [0, 1e9] ms";
+  C->ms = Ms->get<double>();
+  const CacheJson *Calls = member(E, "calls");
+  C->calls = 0;
+  if (Calls && !integerIn(Calls, 0, 1e9, &C->calls))
+    return "'calls' is not an integer in [0, 1e9]";
+  return nullptr;
+}
+
+/// Parses \p Text as JSON no deeper than MaxCacheJsonDepth; false and
+/// \p Error set (why, in one printable line) otherwise.
+inline bool parseCacheJson(const std::string &Text, CacheJson *Root, std::string *Error) {
+  struct TooDeep {};
+  auto Depth = [](int D, CacheJson::parse_event_t Event, CacheJson &) {
+    if (D >= MaxCacheJsonDepth && (Event == CacheJson::parse_event_t::object_start ||
+                                   Event == CacheJson::parse_event_t::array_start))
+      throw TooDeep();
+    return true;
+  };
+  try {
+    *Root = CacheJson::parse(Text, Depth);
+    return true;
+  } catch (const TooDeep &) {
+    *Error = "nested deeper than a cache file";
+  } catch (const nlohmann::json::exception &E) {
+    // "[json.exception.parse_error.101] parse error at line 1, column 2: ..."
+    std::string What = E.what();
+    if (std::size_t Close = What.find("] ");
+        What.rfind("[json.exception.", 0) == 0 && Close != std::string::npos)
+      What.erase(0, Close + 2);
+    *Error = "not JSON (" + printable(What) + ")";
+  }
+  return false;
+}
+
+/// The entries of a cache file's \p Text. False with \p Why set when the
+/// file as a whole is not a cache file; invalid entries are skipped,
+/// counted in \p Invalid, the first one's problem in \p FirstInvalid.
+inline bool parseCache(const std::string &Text, std::vector<CacheEntry> *Out, std::string *Why,
+                       int *Invalid, std::string *FirstInvalid) {
+  *Invalid = 0;
+  if (Text.find_first_not_of(" \t\r\n") == std::string::npos) {
+    *Why = "it is empty";
+    return false;
+  }
+  CacheJson Root;
+  if (!parseCacheJson(Text, &Root, Why))
+    return false;
+  if (!Root.is_object()) {
+    *Why = std::string("not a cache file (a JSON ") + Root.type_name() + ", not an object)";
+    return false;
+  }
+  const CacheJson *Format = member(Root, "format");
+  if (!Format || !Format->is_string()) {
+    *Why = "not a cache file (no \"format\" string)";
+    return false;
+  }
+  if (Format->get_ref<const std::string &>() != cacheFormat()) {
+    *Why = "of another format ('" + printable(Format->get<std::string>()) +
+           "'; this runtime reads '" + cacheFormat() + "')";
+    return false;
+  }
+  const CacheJson *Entries = member(Root, "entries");
+  if (!Entries || !Entries->is_array()) {
+    *Why = "corrupt (\"entries\" is not an array)";
+    return false;
+  }
+  for (std::size_t I = 0; I < Entries->size(); ++I) {
+    CacheEntry C;
+    if (const char *Bad = readEntry((*Entries)[I], &C)) {
+      if (!(*Invalid)++)
+        *FirstInvalid = "entry " + std::to_string(I + 1) + ": " + Bad;
+      continue;
+    }
+    Out->push_back(C);
+  }
+  return true;
+}
+
+} // namespace detail
+
+/// The entries of the file at \p Path: none if it does not exist. When it
+/// cannot be read as a cache file (not a regular file, unreadable, empty,
+/// not JSON, another shape or format), none, and a warning in \p Warnings
+/// saying which file and why. Invalid entries (detail::readEntry) are
+/// skipped, the others kept. At most one warning per file per process
+/// (warnOncePerFile). Never throws.
+inline std::vector<CacheEntry> readCache(const std::string &Path,
+                                         std::vector<std::string> *Warnings) {
+  std::vector<CacheEntry> Out;
+  const std::string Quoted = "tuning cache '" + Path + "'";
+  try {
+    if (const char *What = notACacheFile(Path)) {
+      warnOncePerFile(Path,
+                      Quoted + " ignored: " + What +
+                          "; it is neither read nor written (point STENCIL_TUNING_CACHE at a file)",
+                      Warnings);
+      return Out;
+    }
+    std::string Text, Why, FirstInvalid;
+    bool Missing = false;
+    int Invalid = 0;
+    if (!readCacheFile(Path, &Text, &Missing, &Why) ||
+        (!Missing && !detail::parseCache(Text, &Out, &Why, &Invalid, &FirstInvalid))) {
+      Out.clear();
+      warnOncePerFile(Path, Quoted + " ignored: " + Why + "; the next tuning result replaces it",
+                      Warnings);
+      return Out;
+    }
+    // One warning per file, however many entries are bad.
+    if (Invalid)
+      warnOncePerFile(Path,
+                      Quoted + ": ignoring " + std::to_string(Invalid) +
+                          (Invalid == 1 ? " invalid entry (" : " invalid entries (first: ") +
+                          FirstInvalid + "); the next tuning result drops " +
+                          (Invalid == 1 ? "it" : "them"),
+                      Warnings);
+  } catch (const std::exception &E) {
+    // Only memory can run out here; a cache is never worth a failed run.
+    Out.clear();
+    warnOncePerFile(Path, Quoted + " ignored: " + E.what(), Warnings);
+  }
+  return Out;
+}
+
+inline bool sameExceptHash(const CacheKey &A, const CacheKey &B) {
+  return A.gpu == B.gpu && A.stencil == B.stencil && A.variants == B.variants &&
+         A.extents == B.extents && A.signature == B.signature;
+}
+
+/// The entry for \p Key, if one is there with the same IR hash; an entry
+/// with another hash is stale (the stencil changed): a warning, not a hit.
+inline std::optional<CacheEntry> lookupCache(const std::vector<CacheEntry> &Entries,
+                                             const CacheKey &Key,
+                                             std::vector<std::string> *Warnings) {
+  for (const CacheEntry &E : Entries) {
+    if (!sameExceptHash(E.key, Key))
+      continue;
+    if (E.key.irHash == Key.irHash)
+      return E;
+    Warnings->push_back("tuning cache entry for " + Key.stencil + " over " + Key.extents +
+                        " is stale (the stencil changed: IR " + E.key.irHash + ", now " +
+                        Key.irHash + "); tuning again");
+  }
+  return std::nullopt;
+}
+
+/// The file's text for \p Entries: the format, then one entry per line.
+inline std::string formatCache(const std::vector<CacheEntry> &Entries) {
+  using detail::CacheJson;
+  // Invalid UTF-8 in a name becomes U+FFFD rather than an exception.
+  auto Dump = [](const CacheJson &V) {
+    return V.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  };
+  std::string Out = "{\n  \"format\": " + Dump(cacheFormat()) + ",\n  \"entries\": [";
+  for (std::size_t I = 0; I < Entries.size(); ++I) {
+    const CacheEntry &E = Entries[I];
+    // Six significant digits, as the file always had: an event timer's
+    // float carries no more.
+    char Ms[64];
+    std::snprintf(Ms, sizeof(Ms), "%.6g", E.ms);
+    CacheJson J = {{"gpu", E.key.gpu},
+                   {"stencil", E.key.stencil},
+                   {"irHash", E.key.irHash},
+                   {"variants", E.key.variants},
+                   {"extents", E.key.extents},
+                   {"signature", E.key.signature},
+                   {"variant", E.best.variant},
+                   {"block", {E.best.bx, E.best.by, E.best.bz}},
+                   {"ms", std::strtod(Ms, nullptr)},
+                   {"calls", E.calls}};
+    Out += (I ? ",\n    " : "\n    ") + Dump(J);
+  }
+  return Out + "\n  ]\n}\n";
+}
+
+/// Adds or replaces \p Entry in the cache at \p Path. Under the cache's lock
+/// it reads the file again, merges (other entries kept, invalid entries and
+/// a corrupt or foreign file dropped, with readCache's one warning) and
+/// replaces it atomically, so writers in several processes at once lose
+/// nothing and a reader never sees a part. False when nothing was written:
+/// \p Error (if given) says why, and \p Warnings has it unless this file
+/// was warned about already. Never throws.
+inline bool storeCacheEntry(const std::string &Path, const CacheEntry &Entry,
+                            std::vector<std::string> *Warnings, std::string *Error = nullptr) {
+  std::string Why, Target = Path;
+  try {
+    std::error_code EC;
+    // Through a symbolic link to its file: the link stays a link.
+    if (std::filesystem::is_symlink(Path, EC)) {
+      std::filesystem::path Resolved = std::filesystem::weakly_canonical(Path, EC);
+      if (!EC)
+        Target = Resolved.string();
+    }
+    if (const char *What = notACacheFile(Target)) {
+      Why = What;
+    } else {
+      std::filesystem::path P(Target);
+      if (P.has_parent_path())
+        std::filesystem::create_directories(P.parent_path(), EC);
+      CacheLock Lock(Target);
+      std::vector<CacheEntry> Entries = readCache(Target, Warnings);
+      Entries.erase(
+          std::remove_if(Entries.begin(), Entries.end(),
+                         [&](const CacheEntry &E) { return sameExceptHash(E.key, Entry.key); }),
+          Entries.end());
+      Entries.push_back(Entry);
+      if (writeFileAtomically(Target, formatCache(Entries), &Why)) {
+        if (!Lock.error().empty())
+          warnOncePerFile(Target,
+                          "tuning cache '" + Target +
+                              "' written without its lock (another process writing at the "
+                              "same time may lose entries): " +
+                              Lock.error(),
+                          Warnings);
+        return true;
+      }
+    }
+  } catch (const std::exception &E) {
+    Why = E.what();
+  }
+  warnOncePerFile(Target, "tuning cache '" + Target + "' not written: " + Why, Warnings);
+  if (Error)
+    *Error = Why;
+  return false;
+}
+
+} // namespace stencil::tuning
+
+#endif // STENCIL_TUNING_CACHE_HPP
