@@ -13,6 +13,7 @@
 #include "stencilc/CodeGen/BodyPrinter.h"
 #include "stencilc/CodeGen/Emitter.h"
 #include "stencilc/CodeGen/RegistrationGlue.h"
+#include <stencil/generated_abi.hpp>
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
@@ -500,9 +501,12 @@ TEST_F(CodeGenTest, OpenMPFile) {
   // Registration, both forms.
   EXPECT_NE(Out.find("[[maybe_unused]] static const bool "
                      "stencilc_registered_ns_Diffusion3d = "
-                     "stencil::registerGenerated({\n"
-                     "    /*name=*/\"ns::Diffusion3d\",\n"
-                     "    /*typeKey=*/\"N2ns11Diffusion3dE\",\n"
+                     "stencil::registerGenerated(/*abiVersion=*/" +
+                         std::to_string(stencil::GeneratedAbiVersion) +
+                         ", {\n"
+                         "    /*name=*/\"ns::Diffusion3d\",\n"
+                         "    /*source=*/\"diffusion.cpp:12\",\n"
+                         "    /*typeKey=*/\"N2ns11Diffusion3dE\",\n"
                      "    /*functionKey=*/nullptr,\n"
                      "    /*backend=*/stencil::Backend::OpenMP,\n"
                      "    /*dims=*/3,\n"
@@ -510,8 +514,8 @@ TEST_F(CodeGenTest, OpenMPFile) {
                      "float, float, float, float, const float *, float *)),\n"
                      "    /*launch=*/&stencilc_ns_Diffusion3d_openmp,\n"
                      "    /*variant=*/\"grid\",\n"
-                     "    /*source=*/\"diffusion.cpp:12\",\n"
                      "    /*halo=*/{{0, 0}, {0, 0}, {0, 0}, {0, 0}},\n"
+                     "    /*readsDiagonal=*/false,\n"
                      "    /*irHash=*/\""),
             std::string::npos)
       << Out;

@@ -85,7 +85,9 @@ const bool Registered = [] {
   GeneratedLaunchFn Launches[] = {fakeLaunch, failingLaunch};
   const char *Variants[] = {"zmarch", "broken"};
   for (int V = 0; V < 2; ++V)
-    registerGenerated({"ns::FakeGpuStencil",
+    registerGenerated(GeneratedAbiVersion,
+                      {"ns::FakeGpuStencil",
+                       "fake.cu:1",
                        typeid(FakeGpuStencil).name(),
                        nullptr,
                        Backend::Cuda,
@@ -93,8 +95,8 @@ const bool Registered = [] {
                        &typeid(void(float *)),
                        Launches[V],
                        Variants[V],
-                       "fake.cu:1",
                        {{1, 1}, {1, 1}, {1, 1}, {0, 0}},
+                       false,
                        "00000000000000bb",
                        /*flopsPerPoint=*/10.0,
                        /*bytesPerPoint=*/8.0,

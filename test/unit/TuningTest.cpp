@@ -435,7 +435,9 @@ const bool FakeRegistered = [] {
   GeneratedLaunchFn Launches[] = {fakeLaunch<0>, fakeLaunch<1>, fakeLaunch<2>};
   const char *Names[] = {"grid", "zmarch", "smem"};
   for (int V = 0; V < 3; ++V)
-    registerGenerated({"FakeStencil",
+    registerGenerated(GeneratedAbiVersion,
+                      {"FakeStencil",
+                       "fake.cpp:1",
                        typeid(FakeStencil).name(),
                        nullptr,
                        Backend::Cuda,
@@ -443,8 +445,8 @@ const bool FakeRegistered = [] {
                        &typeid(void(int *)),
                        Launches[V],
                        Names[V],
-                       "fake.cpp:1",
                        {{1, 1}, {1, 1}, {1, 1}, {0, 0}},
+                       false,
                        "00000000000000aa",
                        13.0,
                        8.0,
