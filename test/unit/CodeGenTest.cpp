@@ -13,13 +13,13 @@
 #include "stencilc/CodeGen/BodyPrinter.h"
 #include "stencilc/CodeGen/Emitter.h"
 #include "stencilc/CodeGen/RegistrationGlue.h"
-#include <stencil/generated_abi.hpp>
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <gtest/gtest.h>
 #include <limits>
+#include <stencil/generated_abi.hpp>
 #include <unistd.h>
 
 using namespace stencilc;
@@ -502,11 +502,11 @@ TEST_F(CodeGenTest, OpenMPFile) {
   EXPECT_NE(Out.find("[[maybe_unused]] static const bool "
                      "stencilc_registered_ns_Diffusion3d = "
                      "stencil::registerGenerated(/*abiVersion=*/" +
-                         std::to_string(stencil::GeneratedAbiVersion) +
-                         ", {\n"
-                         "    /*name=*/\"ns::Diffusion3d\",\n"
-                         "    /*source=*/\"diffusion.cpp:12\",\n"
-                         "    /*typeKey=*/\"N2ns11Diffusion3dE\",\n"
+                     std::to_string(stencil::GeneratedAbiVersion) +
+                     ", {\n"
+                     "    /*name=*/\"ns::Diffusion3d\",\n"
+                     "    /*source=*/\"diffusion.cpp:12\",\n"
+                     "    /*typeKey=*/\"N2ns11Diffusion3dE\",\n"
                      "    /*functionKey=*/nullptr,\n"
                      "    /*backend=*/stencil::Backend::OpenMP,\n"
                      "    /*dims=*/3,\n"

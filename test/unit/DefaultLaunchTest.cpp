@@ -61,12 +61,16 @@ stencil::GeneratedStencil entry(const char *TypeKey, const char *Variant,
 
 [[maybe_unused]] const bool Registered = [] {
   const char *M = typeid(dl::Marked).name();
-  stencil::registerGenerated(stencil::GeneratedAbiVersion, entry(M, "grid", &record<Grid>, -1, 0, 0, 0));
+  stencil::registerGenerated(stencil::GeneratedAbiVersion,
+                             entry(M, "grid", &record<Grid>, -1, 0, 0, 0));
   stencil::registerGenerated(
-      stencil::GeneratedAbiVersion, entry(M, "zmarch2", &record<ZMarch2>, 2, 128, 2, 4));
+      stencil::GeneratedAbiVersion,
+      entry(M, "zmarch2", &record<ZMarch2>, 2, 128, 2, 4));
   const char *U = typeid(dl::Unmarked).name();
-  stencil::registerGenerated(stencil::GeneratedAbiVersion, entry(U, "grid", &record<Grid>, -1, 0, 0, 0));
-  stencil::registerGenerated(stencil::GeneratedAbiVersion, entry(U, "zmarch2", &record<ZMarch2>, 2, 0, 0, 0));
+  stencil::registerGenerated(stencil::GeneratedAbiVersion,
+                             entry(U, "grid", &record<Grid>, -1, 0, 0, 0));
+  stencil::registerGenerated(stencil::GeneratedAbiVersion,
+                             entry(U, "zmarch2", &record<ZMarch2>, 2, 0, 0, 0));
   return true;
 }();
 

@@ -43,10 +43,11 @@ const char *noLaunch(const stencil::Grid &, const stencil::Region &,
 stencil::GeneratedStencil entry(const char *Name, const char *TypeKey,
                                 const void *FunctionKey, const char *Variant,
                                 const char *Source, const char *IrHash) {
-  return {Name,      Source,  TypeKey, FunctionKey, stencil::Backend::OpenMP,
-          2,         &typeid(void()), &noLaunch, Variant, {},
-          false,     IrHash,  0,       0,           nullptr,
-          -1};
+  return {
+      Name,  Source,          TypeKey,   FunctionKey, stencil::Backend::OpenMP,
+      2,     &typeid(void()), &noLaunch, Variant,     {},
+      false, IrHash,          0,         0,           nullptr,
+      -1};
 }
 
 /// Registers \p E as code generated for this runtime's ABI.
@@ -68,10 +69,10 @@ using stencil::Backend;
 
 TEST(GeneratedRegistry, SameKeyDifferentIrIsAnError) {
   const char *Key = typeid(reg::Smooth).name();
-  add(entry("reg::Smooth", Key, nullptr, "grid",
-                                   "a.cpp:3", "00000000000000aa"));
-  add(entry("reg::Smooth", Key, nullptr, "grid",
-                                   "b.cpp:7", "00000000000000bb"));
+  add(entry("reg::Smooth", Key, nullptr, "grid", "a.cpp:3",
+            "00000000000000aa"));
+  add(entry("reg::Smooth", Key, nullptr, "grid", "b.cpp:7",
+            "00000000000000bb"));
   std::string Error = errorOf(
       [] { stencil::findGenerated(Backend::OpenMP, typeid(reg::Smooth)); });
   EXPECT_NE(Error.find("two different stencils are registered as reg::Smooth"),
@@ -88,8 +89,8 @@ TEST(GeneratedRegistry, SameKeyDifferentIrIsAnError) {
 TEST(GeneratedRegistry, VariantsOfOneStencilShareTheKey) {
   const char *Key = typeid(reg::Twice).name();
   add(entry("reg::Twice", Key, nullptr, "grid", "t.cpp:1", "0000000000000011"));
-  add(entry("reg::Twice", Key, nullptr, "zmarch",
-                                   "t.cpp:1", "0000000000000011"));
+  add(entry("reg::Twice", Key, nullptr, "zmarch", "t.cpp:1",
+            "0000000000000011"));
   const stencil::GeneratedStencil *E =
       stencil::findGenerated(Backend::OpenMP, typeid(reg::Twice));
   ASSERT_TRUE(E);
@@ -106,10 +107,10 @@ TEST(GeneratedRegistry, VariantsOfOneStencilShareTheKey) {
 
 TEST(GeneratedRegistry, FunctionsWithDifferentIrAreAnError) {
   const void *Key = reinterpret_cast<const void *>(&reg::sharpen);
-  add(entry("reg::sharpen", nullptr, Key, "grid",
-                                   "c.cpp:1", "0000000000000001"));
-  add(entry("reg::sharpen", nullptr, Key, "grid",
-                                   "d.cpp:2", "0000000000000002"));
+  add(entry("reg::sharpen", nullptr, Key, "grid", "c.cpp:1",
+            "0000000000000001"));
+  add(entry("reg::sharpen", nullptr, Key, "grid", "d.cpp:2",
+            "0000000000000002"));
   std::string Error =
       errorOf([] { stencil::generatedFor(Backend::OpenMP, &reg::sharpen); });
   EXPECT_NE(Error.find("c.cpp:1"), std::string::npos) << Error;
@@ -117,9 +118,8 @@ TEST(GeneratedRegistry, FunctionsWithDifferentIrAreAnError) {
 }
 
 TEST(GeneratedRegistry, FunctionPointersFindTheirFunction) {
-  add(entry("reg::blur", nullptr,
-                                   reinterpret_cast<const void *>(&reg::blur),
-                                   "grid", "e.cpp:5", "0000000000000005"));
+  add(entry("reg::blur", nullptr, reinterpret_cast<const void *>(&reg::blur),
+            "grid", "e.cpp:5", "0000000000000005"));
   const stencil::GeneratedStencil *ByName =
       stencil::generatedFor(Backend::OpenMP, reg::blur);
   ASSERT_TRUE(ByName);
@@ -137,26 +137,32 @@ TEST(GeneratedRegistry, FunctionPointersFindTheirFunction) {
 
 TEST(GeneratedRegistry, OtherAbiVersionIsAnErrorAtRegistration) {
   const char *Key = typeid(reg::Stale).name();
-  for (int Version : {stencil::GeneratedAbiVersion - 1, stencil::GeneratedAbiVersion + 1}) {
+  for (int Version :
+       {stencil::GeneratedAbiVersion - 1, stencil::GeneratedAbiVersion + 1}) {
     const std::string Error = errorOf([&] {
-      stencil::registerGenerated(
-          Version, entry("reg::Stale", Key, nullptr, "grid", "stale.cpp:4", "0000000000000004"));
+      stencil::registerGenerated(Version,
+                                 entry("reg::Stale", Key, nullptr, "grid",
+                                       "stale.cpp:4", "0000000000000004"));
     });
-    EXPECT_NE(Error.find("stencil reg::Stale (stale.cpp:4) was generated for runtime ABI "
-                         "version " +
-                         std::to_string(Version) + ", but this runtime has version " +
-                         std::to_string(stencil::GeneratedAbiVersion)),
-              std::string::npos)
+    EXPECT_NE(
+        Error.find(
+            "stencil reg::Stale (stale.cpp:4) was generated for runtime ABI "
+            "version " +
+            std::to_string(Version) + ", but this runtime has version " +
+            std::to_string(stencil::GeneratedAbiVersion)),
+        std::string::npos)
         << Error;
-    EXPECT_NE(Error.find("regenerate it with this stencilc"), std::string::npos) << Error;
+    EXPECT_NE(Error.find("regenerate it with this stencilc"), std::string::npos)
+        << Error;
   }
   // Rejected entries are not registered: nothing can launch them.
-  EXPECT_EQ(stencil::findGenerated(Backend::OpenMP, typeid(reg::Stale)), nullptr);
+  EXPECT_EQ(stencil::findGenerated(Backend::OpenMP, typeid(reg::Stale)),
+            nullptr);
 }
 
 TEST(GeneratedRegistry, HaloHasCornersOnlyWhereAStencilReadsThem) {
-  stencil::GeneratedStencil Star =
-      entry("reg::Star", "star", nullptr, "grid", "s.cpp:1", "0000000000000006");
+  stencil::GeneratedStencil Star = entry("reg::Star", "star", nullptr, "grid",
+                                         "s.cpp:1", "0000000000000006");
   Star.halo[0][0] = 2;
   Star.halo[1][1] = 1;
   stencil::GeneratedStencil Box = Star;

@@ -2,11 +2,11 @@
 #include "stencilc/CodeGen/RegistrationGlue.h"
 #include "stencilc/Basic/Version.h"
 #include "stencilc/IR/StencilHash.h"
+#include <map>
+#include <set>
 // The runtime's ABI definition: its version is printed into every
 // registration, and registerGenerated rejects any other.
 #include <stencil/generated_abi.hpp>
-#include <map>
-#include <set>
 
 using namespace stencilc;
 using namespace stencilc::codegen;
