@@ -19,7 +19,8 @@ set(expect_extents-disagree "${disagree} the domain: rank 0 has extents 16x16x16
 set(expect_procs-disagree "${disagree} the domain: rank 0 has extents 16x16x16, procs 0x0x2, .*rank 1 has extents 16x16x16, procs 0x0x0")
 set(expect_periodic-disagree "${disagree} the domain: .*periodic no,yes,no.*periodic no,no,no")
 set(expect_variant-one-rank "${disagree} what a DomainLoop launches: rank 0 has stencil 'Diffusion7', variant 'zmarch'.*rank 1 has stencil 'Diffusion7', variant 'grid'")
-set(expect_exchange-disagree "${disagree} the fields a HaloExchange exchanges: rank 0 has f \\(4-byte values, halo x:1/1 y:1/1 z:1/1, corners\\); rank 1 has g \\(4-byte values, halo x:2/1")
+set(expect_exchange-disagree "${disagree} the fields a HaloExchange exchanges: rank 0 has f \\(4-byte values, halo x:1/1 y:1/1 z:1/1\\); rank 1 has g \\(4-byte values, halo x:2/1")
+set(expect_corners "stencil 'Box27' reads halo x:1/1 y:1/1 z:1/1 with corners but field 'f' has x:1/1 y:1/1 z:1/1 without corners")
 set(expect_region-margin "Diffusion7 \\(openmp\\): its halo is 1 point at the start of x but the margin there is 0")
 # One rank fails alone: it says why, the other is stopped and says so.
 set(expect_exception-one-rank_0 "stopped: another rank failed")

@@ -12,7 +12,7 @@
 //                                         this variant of the CUDA code)
 //   mpirun -np 2 mpi_test --error small-extent|decomposition|shape|variant|
 //       extents-disagree|procs-disagree|periodic-disagree|variant-one-rank|
-//       exchange-disagree|exception-one-rank|region-margin
+//       exchange-disagree|exception-one-rank|region-margin|corners
 // Exit status 0 when every check passes; 1 on a failure or a (reported) error.
 #include "mpi_stencils.hpp"
 
@@ -28,6 +28,8 @@
 #include <map>
 #include <string>
 #include <type_traits>
+#include <typeinfo>
+#include <utility>
 #include <vector>
 
 static_assert(std::is_same_v<stencil::BoundaryExchange, stencil::HaloExchange>,
@@ -143,11 +145,50 @@ template <typename T> Result bytesOf(const std::vector<T> &V) {
   return R;
 }
 
-/// One stencil updating f into fn, ping-pong: the one-divided binder.
+/// Halo points beyond this rank's own points in two or more dimensions (the
+/// halo's edges and corners) that an exchange fills, i.e. not beyond a
+/// non-periodic global edge, summed over the ranks: how many there are and
+/// how many still hold fillInitial's NaN.
+template <typename T> std::pair<long long, long long> diagonalHalo(const Field<T> &F) {
+  const Domain &D = F.domain();
+  const stencil::Grid &G = F.grid();
+  const std::vector<T> V = F.values();
+  long long Counts[2] = {0, 0};
+  std::size_t N = 0;
+  for (long long K = 0; K < G.extent[2]; ++K)
+    for (long long J = 0; J < G.extent[1]; ++J)
+      for (long long I = 0; I < G.extent[0]; ++I, ++N) {
+        const long long L[3] = {I, J, K};
+        int Beyond = 0;
+        bool Wall = false;
+        for (int A = 0; A < D.dims(); ++A) {
+          const long long Global = G.origin[A] + L[A];
+          Beyond += Global < D.localOffset(A) ||
+                    Global >= D.localOffset(A) + D.localExtent(A);
+          Wall = Wall || (!D.periodic(A) && (Global < 0 || Global >= D.globalExtent(A)));
+        }
+        if (Beyond < 2 || Wall)
+          continue;
+        ++Counts[0];
+        Counts[1] += V[N] != V[N]; // NaN
+      }
+  MPI_Allreduce(MPI_IN_PLACE, Counts, 2, MPI_LONG_LONG, MPI_SUM, D.comm());
+  return {Counts[0], Counts[1]};
+}
+
+/// Runs whose exchange filled the halo's edges and corners where the
+/// stencil reads none, or left them where it reads them.
+int DiagonalHaloChecks = 0, DiagonalHaloFailures = 0;
+
+/// One stencil updating f into fn, ping-pong: the one-divided binder. The
+/// exchange fills the halo's edges and corners only if the stencil reads
+/// them (\p ReadsDiagonal, as the test knows it): a star stencil's stay NaN
+/// (and its result is still bit-equal to the reference's), a box stencil's
+/// are all filled.
 template <typename T, typename StencilT, typename... Scalars>
 Result runSingle(MPI_Comm Comm, const std::vector<long long> &Extents,
-                 const Config &C, const Settings &S, Mode M, const StencilT &St,
-                 Scalars... Sc) {
+                 const Config &C, const Settings &S, Mode M, bool ReadsDiagonal,
+                 const StencilT &St, Scalars... Sc) {
   const Domain D(Comm, Extents, options(C, S, M == Mode::Reference));
   const stencil::Halo H = stencil::haloOf(D.backend(), St);
   Field<T> F(D, H, "f"), Fn(D, H, "fn");
@@ -168,6 +209,19 @@ Result runSingle(MPI_Comm Comm, const std::vector<long long> &Extents,
     F.swap(Fn);
   }
   Loop.synchronize();
+  if (M != Mode::Reference) {
+    // Fn is the storage the last step exchanged.
+    const auto [Points, Poisoned] = diagonalHalo(Fn);
+    const long long Want = ReadsDiagonal ? 0 : Points;
+    ++DiagonalHaloChecks;
+    if (Poisoned != Want) {
+      ++DiagonalHaloFailures;
+      if (D.rank() == 0)
+        std::printf("%s %s: %lld of %lld edge and corner halo points not exchanged, "
+                    "expected %lld: DIFFERS from what the stencil reads\n",
+                    typeid(StencilT).name(), modeName(M), Poisoned, Points, Want);
+    }
+  }
   return bytesOf(F.gather());
 }
 
@@ -212,15 +266,15 @@ std::vector<Case> cases() {
   return {
       {"diffusion7", 3,
        [=](MPI_Comm Cm, const Config &C, const Settings &S, Mode M) {
-         return runSingle<float>(Cm, E3, C, S, M, Diffusion7(), 0.1f, 1e-4f, 0);
+         return runSingle<float>(Cm, E3, C, S, M, false, Diffusion7(), 0.1f, 1e-4f, 0);
        }},
       {"box27", 3,
        [=](MPI_Comm Cm, const Config &C, const Settings &S, Mode M) {
-         return runSingle<double>(Cm, E3, C, S, M, Box27(), 0.005);
+         return runSingle<double>(Cm, E3, C, S, M, true, Box27(), 0.005);
        }},
       {"wide", 3,
        [=](MPI_Comm Cm, const Config &C, const Settings &S, Mode M) {
-         return runSingle<float>(Cm, E3, C, S, M, Wide(), 0.05f);
+         return runSingle<float>(Cm, E3, C, S, M, false, Wide(), 0.05f);
        }},
       {"box27+smooth7 (two-divided)", 3,
        [=](MPI_Comm Cm, const Config &C, const Settings &S, Mode M) {
@@ -228,7 +282,7 @@ std::vector<Case> cases() {
        }},
       {"heat2d9", 2,
        [=](MPI_Comm Cm, const Config &C, const Settings &S, Mode M) {
-         return runSingle<double>(Cm, E2, C, S, M, heat2d9, 0.05, 3);
+         return runSingle<double>(Cm, E2, C, S, M, true, heat2d9, 0.05, 3);
        }},
   };
 }
@@ -301,6 +355,8 @@ int runChecks(const Settings &S) {
         }
       }
     }
+  Checks += DiagonalHaloChecks;
+  Failures += DiagonalHaloFailures;
   if (Rank == 0)
     std::printf("mpi_test: %d ranks, %s memory, variant %s (%d,%d,%d): %d of "
                 "%d checks bit-equal to the one-rank run\n",
@@ -397,6 +453,14 @@ int runError(const std::string &What, const Settings &S) {
     stencil::Region R = B.own;
     R.lo[0] = 0;
     Loop.launch(B, R);
+  } else if (What == "corners") {
+    // Fields whose halo skips the edges and corners (a 7-point stencil's),
+    // passed to a stencil that reads them: they would be stale.
+    const Domain D(MPI_COMM_WORLD, {16, 16, 16}, O);
+    Field<double> F(D, stencil::haloOf(D.backend(), Smooth7d()), "f");
+    Field<double> G(D, stencil::haloOf(D.backend(), Smooth7d()), "g");
+    stencil::DomainLoop Loop(D);
+    Loop.run(Box27(), 0.01, F, G);
   } else if (What == "exception-one-rank") {
     // An error on rank 1 alone while the others wait for its halo.
     const Domain D(MPI_COMM_WORLD, {16, 16, 16}, O);
@@ -442,7 +506,7 @@ int main(int argc, char **argv) {
             "small-extent|decomposition|shape|variant|extents-disagree|"
             "procs-disagree|periodic-disagree|variant-one-rank|exchange-"
             "disagree|"
-            "exception-one-rank|region-margin]");
+            "exception-one-rank|region-margin|corners]");
     }
     return Error.empty() ? runChecks(S) : runError(Error, S);
   });

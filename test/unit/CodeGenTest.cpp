@@ -19,6 +19,7 @@
 #include <fstream>
 #include <gtest/gtest.h>
 #include <limits>
+#include <stencil/generated_abi.hpp>
 #include <unistd.h>
 
 using namespace stencilc;
@@ -502,8 +503,11 @@ TEST_F(CodeGenTest, OpenMPFile) {
   // Registration, both forms.
   EXPECT_NE(Out.find("[[maybe_unused]] static const bool "
                      "stencilc_registered_ns_Diffusion3d = "
-                     "stencil::registerGenerated({\n"
+                     "stencil::registerGenerated(/*abiVersion=*/" +
+                     std::to_string(stencil::GeneratedAbiVersion) +
+                     ", {\n"
                      "    /*name=*/\"ns::Diffusion3d\",\n"
+                     "    /*source=*/\"diffusion.cpp:12\",\n"
                      "    /*typeKey=*/\"N2ns11Diffusion3dE\",\n"
                      "    /*functionKey=*/nullptr,\n"
                      "    /*backend=*/stencil::Backend::OpenMP,\n"
@@ -512,8 +516,8 @@ TEST_F(CodeGenTest, OpenMPFile) {
                      "float, float, float, float, const float *, float *)),\n"
                      "    /*launch=*/&stencilc_ns_Diffusion3d_openmp,\n"
                      "    /*variant=*/\"grid\",\n"
-                     "    /*source=*/\"diffusion.cpp:12\",\n"
                      "    /*halo=*/{{0, 0}, {0, 0}, {0, 0}, {0, 0}},\n"
+                     "    /*readsDiagonal=*/false,\n"
                      "    /*irHash=*/\""),
             std::string::npos)
       << Out;

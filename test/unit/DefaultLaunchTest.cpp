@@ -40,6 +40,7 @@ stencil::GeneratedStencil entry(const char *TypeKey, const char *Variant,
                                 stencil::GeneratedLaunchFn Launch, int MarchDim,
                                 int B0, int B1, int B2) {
   return {"dl::S",
+          "s.cpp:1",
           TypeKey,
           nullptr,
           stencil::Backend::Cuda,
@@ -47,8 +48,8 @@ stencil::GeneratedStencil entry(const char *TypeKey, const char *Variant,
           &typeid(void(const float *, float *)),
           Launch,
           Variant,
-          "s.cpp:1",
           {},
+          false,
           "00000000000000dd",
           0,
           0,
@@ -60,12 +61,16 @@ stencil::GeneratedStencil entry(const char *TypeKey, const char *Variant,
 
 [[maybe_unused]] const bool Registered = [] {
   const char *M = typeid(dl::Marked).name();
-  stencil::registerGenerated(entry(M, "grid", &record<Grid>, -1, 0, 0, 0));
+  stencil::registerGenerated(stencil::GeneratedAbiVersion,
+                             entry(M, "grid", &record<Grid>, -1, 0, 0, 0));
   stencil::registerGenerated(
+      stencil::GeneratedAbiVersion,
       entry(M, "zmarch2", &record<ZMarch2>, 2, 128, 2, 4));
   const char *U = typeid(dl::Unmarked).name();
-  stencil::registerGenerated(entry(U, "grid", &record<Grid>, -1, 0, 0, 0));
-  stencil::registerGenerated(entry(U, "zmarch2", &record<ZMarch2>, 2, 0, 0, 0));
+  stencil::registerGenerated(stencil::GeneratedAbiVersion,
+                             entry(U, "grid", &record<Grid>, -1, 0, 0, 0));
+  stencil::registerGenerated(stencil::GeneratedAbiVersion,
+                             entry(U, "zmarch2", &record<ZMarch2>, 2, 0, 0, 0));
   return true;
 }();
 

@@ -13,6 +13,7 @@
 #include <gtest/gtest.h>
 #include <stdexcept>
 #include <stencil/generated_engine.hpp>
+#include <stencil/halo.hpp>
 #include <stencil/index.hpp>
 #include <string>
 
@@ -21,6 +22,9 @@ struct Smooth {
   void operator()(const stencil::Index2D &, const float *, float *) const {}
 };
 struct Twice {
+  void operator()(const stencil::Index2D &, const float *, float *) const {}
+};
+struct Stale {
   void operator()(const stencil::Index2D &, const float *, float *) const {}
 };
 struct Hidden {
@@ -39,14 +43,16 @@ const char *noLaunch(const stencil::Grid &, const stencil::Region &,
 stencil::GeneratedStencil entry(const char *Name, const char *TypeKey,
                                 const void *FunctionKey, const char *Variant,
                                 const char *Source, const char *IrHash) {
-  return {Name,        TypeKey,
-          FunctionKey, stencil::Backend::OpenMP,
-          2,           &typeid(void()),
-          &noLaunch,   Variant,
-          Source,      {},
-          IrHash,      0,
-          0,           nullptr,
-          -1};
+  return {
+      Name,  Source,          TypeKey,   FunctionKey, stencil::Backend::OpenMP,
+      2,     &typeid(void()), &noLaunch, Variant,     {},
+      false, IrHash,          0,         0,           nullptr,
+      -1};
+}
+
+/// Registers \p E as code generated for this runtime's ABI.
+void add(const stencil::GeneratedStencil &E) {
+  stencil::registerGenerated(stencil::GeneratedAbiVersion, E);
 }
 
 std::string errorOf(const std::function<void()> &F) {
@@ -63,10 +69,10 @@ using stencil::Backend;
 
 TEST(GeneratedRegistry, SameKeyDifferentIrIsAnError) {
   const char *Key = typeid(reg::Smooth).name();
-  stencil::registerGenerated(entry("reg::Smooth", Key, nullptr, "grid",
-                                   "a.cpp:3", "00000000000000aa"));
-  stencil::registerGenerated(entry("reg::Smooth", Key, nullptr, "grid",
-                                   "b.cpp:7", "00000000000000bb"));
+  add(entry("reg::Smooth", Key, nullptr, "grid", "a.cpp:3",
+            "00000000000000aa"));
+  add(entry("reg::Smooth", Key, nullptr, "grid", "b.cpp:7",
+            "00000000000000bb"));
   std::string Error = errorOf(
       [] { stencil::findGenerated(Backend::OpenMP, typeid(reg::Smooth)); });
   EXPECT_NE(Error.find("two different stencils are registered as reg::Smooth"),
@@ -82,10 +88,9 @@ TEST(GeneratedRegistry, SameKeyDifferentIrIsAnError) {
 
 TEST(GeneratedRegistry, VariantsOfOneStencilShareTheKey) {
   const char *Key = typeid(reg::Twice).name();
-  stencil::registerGenerated(
-      entry("reg::Twice", Key, nullptr, "grid", "t.cpp:1", "0000000000000011"));
-  stencil::registerGenerated(entry("reg::Twice", Key, nullptr, "zmarch",
-                                   "t.cpp:1", "0000000000000011"));
+  add(entry("reg::Twice", Key, nullptr, "grid", "t.cpp:1", "0000000000000011"));
+  add(entry("reg::Twice", Key, nullptr, "zmarch", "t.cpp:1",
+            "0000000000000011"));
   const stencil::GeneratedStencil *E =
       stencil::findGenerated(Backend::OpenMP, typeid(reg::Twice));
   ASSERT_TRUE(E);
@@ -93,8 +98,7 @@ TEST(GeneratedRegistry, VariantsOfOneStencilShareTheKey) {
   EXPECT_EQ(stencil::generatedVariants(*E).size(), 2u);
   // The same stencil from a header two files include: no error, and each
   // variant once (registering moves the entries: look the stencil up again).
-  stencil::registerGenerated(
-      entry("reg::Twice", Key, nullptr, "grid", "t.cpp:1", "0000000000000011"));
+  add(entry("reg::Twice", Key, nullptr, "grid", "t.cpp:1", "0000000000000011"));
   E = stencil::findGenerated(Backend::OpenMP, typeid(reg::Twice));
   ASSERT_TRUE(E);
   EXPECT_STREQ(E->variant, "grid");
@@ -103,10 +107,10 @@ TEST(GeneratedRegistry, VariantsOfOneStencilShareTheKey) {
 
 TEST(GeneratedRegistry, FunctionsWithDifferentIrAreAnError) {
   const void *Key = reinterpret_cast<const void *>(&reg::sharpen);
-  stencil::registerGenerated(entry("reg::sharpen", nullptr, Key, "grid",
-                                   "c.cpp:1", "0000000000000001"));
-  stencil::registerGenerated(entry("reg::sharpen", nullptr, Key, "grid",
-                                   "d.cpp:2", "0000000000000002"));
+  add(entry("reg::sharpen", nullptr, Key, "grid", "c.cpp:1",
+            "0000000000000001"));
+  add(entry("reg::sharpen", nullptr, Key, "grid", "d.cpp:2",
+            "0000000000000002"));
   std::string Error =
       errorOf([] { stencil::generatedFor(Backend::OpenMP, &reg::sharpen); });
   EXPECT_NE(Error.find("c.cpp:1"), std::string::npos) << Error;
@@ -114,9 +118,8 @@ TEST(GeneratedRegistry, FunctionsWithDifferentIrAreAnError) {
 }
 
 TEST(GeneratedRegistry, FunctionPointersFindTheirFunction) {
-  stencil::registerGenerated(entry("reg::blur", nullptr,
-                                   reinterpret_cast<const void *>(&reg::blur),
-                                   "grid", "e.cpp:5", "0000000000000005"));
+  add(entry("reg::blur", nullptr, reinterpret_cast<const void *>(&reg::blur),
+            "grid", "e.cpp:5", "0000000000000005"));
   const stencil::GeneratedStencil *ByName =
       stencil::generatedFor(Backend::OpenMP, reg::blur);
   ASSERT_TRUE(ByName);
@@ -130,4 +133,53 @@ TEST(GeneratedRegistry, FunctionPointersFindTheirFunction) {
               stencil::generatedFor(Backend::OpenMP, Pointer);
             }).find("null"),
             std::string::npos);
+}
+
+TEST(GeneratedRegistry, OtherAbiVersionIsAnErrorAtRegistration) {
+  const char *Key = typeid(reg::Stale).name();
+  for (int Version :
+       {stencil::GeneratedAbiVersion - 1, stencil::GeneratedAbiVersion + 1}) {
+    const std::string Error = errorOf([&] {
+      stencil::registerGenerated(Version,
+                                 entry("reg::Stale", Key, nullptr, "grid",
+                                       "stale.cpp:4", "0000000000000004"));
+    });
+    EXPECT_NE(
+        Error.find(
+            "stencil reg::Stale (stale.cpp:4) was generated for runtime ABI "
+            "version " +
+            std::to_string(Version) + ", but this runtime has version " +
+            std::to_string(stencil::GeneratedAbiVersion)),
+        std::string::npos)
+        << Error;
+    EXPECT_NE(Error.find("regenerate it with this stencilc"), std::string::npos)
+        << Error;
+  }
+  // Rejected entries are not registered: nothing can launch them.
+  EXPECT_EQ(stencil::findGenerated(Backend::OpenMP, typeid(reg::Stale)),
+            nullptr);
+}
+
+TEST(GeneratedRegistry, HaloHasCornersOnlyWhereAStencilReadsThem) {
+  stencil::GeneratedStencil Star = entry("reg::Star", "star", nullptr, "grid",
+                                         "s.cpp:1", "0000000000000006");
+  Star.halo[0][0] = 2;
+  Star.halo[1][1] = 1;
+  stencil::GeneratedStencil Box = Star;
+  Box.readsDiagonal = true;
+  const stencil::Halo S = stencil::Halo::of(Star), B = stencil::Halo::of(Box);
+  EXPECT_FALSE(S.corners);
+  EXPECT_TRUE(B.corners);
+  EXPECT_EQ(S.str(2), "x:2/0 y:0/1");
+  // A merge exchanges corners if either reads them.
+  EXPECT_TRUE(stencil::Halo(S).merge(B).corners);
+  EXPECT_FALSE(stencil::Halo(S).merge(S).corners);
+  // A halo without corners does not cover a stencil that reads them.
+  EXPECT_TRUE(B.covers(S));
+  EXPECT_FALSE(S.covers(B));
+  stencil::Halo Forced = S;
+  Forced.corners = true; // the user's choice: exchange them anyway
+  EXPECT_TRUE(Forced.covers(B));
+  // Written by hand, a halo exchanges corners unless told otherwise.
+  EXPECT_TRUE(stencil::Halo().corners);
 }

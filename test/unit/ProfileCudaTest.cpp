@@ -85,21 +85,22 @@ const bool Registered = [] {
   GeneratedLaunchFn Launches[] = {fakeLaunch, failingLaunch};
   const char *Variants[] = {"zmarch", "broken"};
   for (int V = 0; V < 2; ++V)
-    registerGenerated({"ns::FakeGpuStencil",
-                       typeid(FakeGpuStencil).name(),
-                       nullptr,
-                       Backend::Cuda,
-                       3,
-                       &typeid(void(float *)),
-                       Launches[V],
-                       Variants[V],
-                       "fake.cu:1",
-                       {{1, 1}, {1, 1}, {1, 1}, {0, 0}},
-                       "00000000000000bb",
-                       /*flopsPerPoint=*/10.0,
-                       /*bytesPerPoint=*/8.0,
-                       nullptr,
-                       2});
+    registerGenerated(GeneratedAbiVersion, {"ns::FakeGpuStencil",
+                                            "fake.cu:1",
+                                            typeid(FakeGpuStencil).name(),
+                                            nullptr,
+                                            Backend::Cuda,
+                                            3,
+                                            &typeid(void(float *)),
+                                            Launches[V],
+                                            Variants[V],
+                                            {{1, 1}, {1, 1}, {1, 1}, {0, 0}},
+                                            false,
+                                            "00000000000000bb",
+                                            /*flopsPerPoint=*/10.0,
+                                            /*bytesPerPoint=*/8.0,
+                                            nullptr,
+                                            2});
   return true;
 }();
 

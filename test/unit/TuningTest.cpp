@@ -219,21 +219,22 @@ const bool FakeRegistered = [] {
   GeneratedLaunchFn Launches[] = {fakeLaunch<0>, fakeLaunch<1>, fakeLaunch<2>};
   const char *Names[] = {"grid", "zmarch", "smem"};
   for (int V = 0; V < 3; ++V)
-    registerGenerated({"FakeStencil",
-                       typeid(FakeStencil).name(),
-                       nullptr,
-                       Backend::Cuda,
-                       3,
-                       &typeid(void(int *)),
-                       Launches[V],
-                       Names[V],
-                       "fake.cpp:1",
-                       {{1, 1}, {1, 1}, {1, 1}, {0, 0}},
-                       "00000000000000aa",
-                       13.0,
-                       8.0,
-                       fakeQuery,
-                       V == 0 ? -1 : 2});
+    registerGenerated(GeneratedAbiVersion, {"FakeStencil",
+                                            "fake.cpp:1",
+                                            typeid(FakeStencil).name(),
+                                            nullptr,
+                                            Backend::Cuda,
+                                            3,
+                                            &typeid(void(int *)),
+                                            Launches[V],
+                                            Names[V],
+                                            {{1, 1}, {1, 1}, {1, 1}, {0, 0}},
+                                            false,
+                                            "00000000000000aa",
+                                            13.0,
+                                            8.0,
+                                            fakeQuery,
+                                            V == 0 ? -1 : 2});
   return true;
 }();
 

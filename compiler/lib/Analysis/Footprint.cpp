@@ -34,6 +34,14 @@ static Intent intentOf(const ArrayInfo &A) {
   return A.Read ? Intent::InOut : Intent::Out;
 }
 
+/// Two or more non-zero components: a point of the halo's edges or corners.
+static bool isDiagonal(const Offset &Off) {
+  unsigned NonZero = 0;
+  for (int C : Off)
+    NonZero += C != 0;
+  return NonZero >= 2;
+}
+
 static Halo haloOf(const std::vector<Offset> &Offsets) {
   Halo Result{};
   for (const Offset &Off : Offsets)
@@ -48,6 +56,7 @@ static Halo haloOf(const std::vector<Offset> &Offsets) {
 void stencilc::analysis::inferFootprint(const Stencil &S, StencilInfo &Info) {
   Info.Arrays.clear();
   Info.Halo = Halo{};
+  Info.ReadsDiagonal = false;
 
   // Parameter index -> position in Info.Arrays (or -1 for non-arrays).
   std::vector<int> ArrayOf(S.Params.size(), -1);
@@ -88,6 +97,8 @@ void stencilc::analysis::inferFootprint(const Stencil &S, StencilInfo &Info) {
                         A.ReadOffsets.end());
     A.Use = intentOf(A);
     A.Halo = haloOf(A.ReadOffsets);
+    Info.ReadsDiagonal |=
+        std::any_of(A.ReadOffsets.begin(), A.ReadOffsets.end(), isDiagonal);
     for (unsigned D = 0; D < MaxDims; ++D) {
       Info.Halo[D].Lo = std::max(Info.Halo[D].Lo, A.Halo[D].Lo);
       Info.Halo[D].Hi = std::max(Info.Halo[D].Hi, A.Halo[D].Hi);

@@ -4,6 +4,9 @@
 #include "stencilc/IR/StencilHash.h"
 #include <map>
 #include <set>
+// The runtime's ABI definition: its version is printed into every
+// registration, and registerGenerated rejects any other.
+#include <stencil/generated_abi.hpp>
 
 using namespace stencilc;
 using namespace stencilc::codegen;
@@ -186,12 +189,15 @@ void codegen::printRegistration(CodeWriter &W, const ir::Stencil &S,
   std::string Suffix = V == planning::VariantKind::Grid
                            ? ""
                            : std::string("_") + planning::variantName(V);
+  // Fields in GeneratedStencil's order (<stencil/generated_abi.hpp>).
   W.line("[[maybe_unused]] static const bool stencilc_registered_{}{} = "
-         "stencil::registerGenerated({{",
-         Symbol, Suffix);
+         "stencil::registerGenerated(/*abiVersion=*/{}, {{",
+         Symbol, Suffix, stencil::GeneratedAbiVersion);
   W.indent();
   W.indent();
   W.line("/*name=*/{},", cStringLiteral(S.qualifiedName()));
+  W.line("/*source=*/{},",
+         cStringLiteral(fmt::format("{}:{}", S.Loc.File, S.Loc.Line)));
   W.line("/*typeKey=*/{},", TypeKey);
   W.line("/*functionKey=*/{},", FunctionKey);
   W.line("/*backend=*/{},", BackendEnumerator);
@@ -199,13 +205,12 @@ void codegen::printRegistration(CodeWriter &W, const ir::Stencil &S,
   W.line("/*signature=*/&typeid(void({})),", Signature);
   W.line("/*launch=*/&{},", Launcher);
   W.line("/*variant=*/{},", cStringLiteral(planning::variantName(V)));
-  W.line("/*source=*/{},",
-         cStringLiteral(fmt::format("{}:{}", S.Loc.File, S.Loc.Line)));
   std::string Halo;
   for (unsigned D = 0; D < ir::MaxDims; ++D)
     Halo += fmt::format("{}{{{}, {}}}", D ? ", " : "", Info.Halo[D].Lo,
                         Info.Halo[D].Hi);
   W.line("/*halo=*/{{{}}},", Halo);
+  W.line("/*readsDiagonal=*/{},", Info.ReadsDiagonal ? "true" : "false");
   W.line("/*irHash=*/{},", cStringLiteral(ir::hashStencil(S)));
   W.line(
       "/*flopsPerPoint=*/{},",

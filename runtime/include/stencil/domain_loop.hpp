@@ -86,6 +86,23 @@ void noteField(FieldShape &S, const std::string &Stencil, const A &Arg) {
                         "): the arrays of one stencil share extents and halo");
   }
 }
+/// Throws unless field \p Arg's halo covers what stencil \p Stencil reads:
+/// its widths, and its corners too (a field whose exchange skips them would
+/// feed the stencil stale edge and corner points).
+template <typename A>
+void checkHaloCovers(const std::string &Stencil, const Halo &Reads, const A &Arg) {
+  if constexpr (IsField<A>::value) {
+    if (Arg.halo().covers(Reads))
+      return;
+    const int Dims = Arg.domain().dims();
+    throw DomainError(Stencil + " reads halo " + Reads.str(Dims) +
+                      (Reads.corners ? " with corners" : "") + " but field '" + Arg.name() +
+                      "' has " + Arg.halo().str(Dims) +
+                      (Arg.halo().corners ? " with corners" : " without corners") +
+                      ": allocate the fields of a stencil with haloOf(...) of every "
+                      "stencil they are passed to");
+  }
+}
 } // namespace detail
 
 class DomainLoop {
@@ -182,11 +199,7 @@ public:
       throw DomainError(Name + ": field '" + Shape.first +
                         "' belongs to another domain");
     const Halo Reads = Halo::of(E);
-    if (!Shape.halo->covers(Reads))
-      throw DomainError(
-          Name + " reads halo " + Reads.str(D.dims()) + " but field '" +
-          Shape.first + "' has " + Shape.halo->str(D.dims()) +
-          ": allocate it with haloOf(...) of every stencil that reads it");
+    (detail::checkHaloCovers(Name, Reads, A), ...);
     BoundStencil B;
     B.reads = Reads;
     B.name = E.name;

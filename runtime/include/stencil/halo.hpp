@@ -16,17 +16,20 @@ struct Halo {
   int lo[4] = {0, 0, 0, 0};
   int hi[4] = {0, 0, 0, 0};
   /// Exchange edges and corners too (diagonal neighbours). Needed when a
-  /// stencil reads diagonal offsets such as idx.ix<1,1,0>(); the registry
-  /// does not say whether it does, so the default is the safe one.
+  /// stencil reads diagonal offsets such as idx.ix<1,1,0>(): Halo::of and
+  /// haloOf set it from stencilc's analysis (GeneratedStencil::readsDiagonal).
+  /// A halo written by hand exchanges them unless told not to; setting it
+  /// on a haloOf result exchanges them anyway.
   bool corners = true;
 
-  /// The widths stencil entry \p E needs.
+  /// The widths stencil entry \p E needs, with corners only if it reads them.
   static Halo of(const GeneratedStencil &E) {
     Halo H;
     for (int D = 0; D < 4; ++D) {
       H.lo[D] = E.halo[D][0];
       H.hi[D] = E.halo[D][1];
     }
+    H.corners = E.readsDiagonal;
     return H;
   }
   /// Every width at least as large as in \p O.
@@ -38,11 +41,12 @@ struct Halo {
     corners = corners || O.corners;
     return *this;
   }
+  /// Every width at least as large as in \p Need, and corners if it has them.
   bool covers(const Halo &Need) const {
     for (int D = 0; D < 4; ++D)
       if (lo[D] < Need.lo[D] || hi[D] < Need.hi[D])
         return false;
-    return true;
+    return corners || !Need.corners;
   }
   bool operator==(const Halo &O) const {
     for (int D = 0; D < 4; ++D)
@@ -71,10 +75,12 @@ const GeneratedStencil &requireGenerated(Backend B, const StencilT &S) {
 }
 
 /// The halo a field needs to be read by all of \p Stencils on backend \p B:
-/// the maximum of their widths, per dimension and side.
+/// the maximum of their widths, per dimension and side, with corners if any
+/// of them reads a diagonal offset.
 template <typename... StencilT>
 Halo haloOf(Backend B, const StencilT &...Stencils) {
   Halo H;
+  H.corners = false;
   (H.merge(Halo::of(requireGenerated(B, Stencils))), ...);
   return H;
 }

@@ -41,8 +41,9 @@ struct STENCIL_KERNEL Diffusion3d {
 // CUDA:        const float *const f = *static_cast<const float *const *>(args[7]);
 // CUDA-NEXT:   float *const fn = *static_cast<float *const *>(args[8]);
 // CUDA:        stencilc_seed_Diffusion3d_grid<<<grid, block, 0, static_cast<cudaStream_t>(cfg.stream)>>>(g, r, ce, cw, cn, cs, ct, cb, cc, f, fn);
-// CUDA:      static const bool stencilc_registered_seed_Diffusion3d = stencil::registerGenerated({
+// CUDA:      static const bool stencilc_registered_seed_Diffusion3d = stencil::registerGenerated(/*abiVersion=*/{{[0-9]+}}, {
 // CUDA-NEXT:     /*name=*/"seed::Diffusion3d",
+// CUDA-NEXT:     /*source=*/"{{.*}}diffusion3d.cpp:11",
 // CUDA-NEXT:     /*typeKey=*/"N4seed11Diffusion3dE",
 // CUDA-NEXT:     /*functionKey=*/nullptr,
 // CUDA-NEXT:     /*backend=*/stencil::Backend::Cuda,
@@ -50,8 +51,8 @@ struct STENCIL_KERNEL Diffusion3d {
 // CUDA-NEXT:     /*signature=*/&typeid(void(float, float, float, float, float, float, float, const float *, float *)),
 // CUDA-NEXT:     /*launch=*/&stencilc_seed_Diffusion3d_cuda_launch,
 // CUDA-NEXT:     /*variant=*/"grid",
-// CUDA-NEXT:     /*source=*/"{{.*}}diffusion3d.cpp:11",
 // CUDA-NEXT:     /*halo=*/{{[{][{]}}1, 1}, {1, 1}, {1, 1}, {0, 0{{[}][}]}},
+// CUDA-NEXT:     /*readsDiagonal=*/false,
 // CUDA-NEXT:     /*irHash=*/"{{[0-9a-f]+}}",
 // CUDA-NEXT:     /*flopsPerPoint=*/13.0,
 // CUDA-NEXT:     /*bytesPerPoint=*/8.0,

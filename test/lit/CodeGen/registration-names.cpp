@@ -36,7 +36,7 @@ int main() { return 0; }
 // CHECK-NEXT: } // namespace ns
 // CHECK-NEXT: extern "C" void cstencil(const stencil::Index<2> &, float, float *);
 // CHECK: // Stencil 'ns::smooth' from evil\nname.cpp:23, variant grid
-// CHECK: /*functionKey=*/reinterpret_cast<const void *>(static_cast<void (*)(const stencil::Index<2> &, const float *, float *)>(&::ns::smooth)),
 // CHECK: /*source=*/"evil\nname.cpp:23",
+// CHECK: /*functionKey=*/reinterpret_cast<const void *>(static_cast<void (*)(const stencil::Index<2> &, const float *, float *)>(&::ns::smooth)),
 // CHECK: // Stencil 'cstencil' from evil\nname.cpp:30, variant grid
 // CHECK: /*functionKey=*/reinterpret_cast<const void *>(static_cast<void (*)(const stencil::Index<2> &, float, float *)>(&::cstencil)),

@@ -2,7 +2,8 @@
 ///
 /// \file
 /// Per array: its intent, the offsets it is read at, its halo per dimension
-/// and side; per stencil: the union halo and the cost per point.
+/// and side; per stencil: the union halo, whether it reads diagonal offsets
+/// and the cost per point.
 ///
 //===----------------------------------------------------------------------===//
 #ifndef STENCILC_ANALYSIS_STENCILINFO_H
@@ -39,6 +40,9 @@ struct ArrayInfo {
 struct StencilInfo {
   std::vector<ArrayInfo> Arrays; ///< Array parameters, in parameter order.
   analysis::Halo Halo{};         ///< Union over the arrays read.
+  /// Some array is read at an offset with two or more non-zero components:
+  /// the edges and corners of the halo are read, not only its faces.
+  bool ReadsDiagonal = false;
   /// Floating-point operations per point: + - * / and math calls on floating
   /// types; loops count trip-count times, if/else and ?: their costlier side.
   double FlopsPerPoint = 0;

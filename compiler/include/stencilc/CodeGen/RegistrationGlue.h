@@ -3,7 +3,7 @@
 ///
 /// \file
 /// The host-side glue both backends print around their kernels, written
-/// against the runtime ABI in <stencil/generated.hpp>: the file's preamble,
+/// against the runtime ABI in <stencil/generated_abi.hpp>: the file's preamble,
 /// declarations of the users' stencil functions (their addresses identify
 /// them at run time), the launcher's signature, the unpacking of its
 /// type-erased arguments, and the stencil::registerGenerated entry.

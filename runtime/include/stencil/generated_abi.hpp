@@ -1,0 +1,104 @@
+// stencil/generated_abi.hpp - the interface between generated code and the
+// runtime (the ABI), in one place with its version.
+//
+// Generated code fills a GeneratedStencil per stencil, backend and variant
+// and passes it, with the GeneratedAbiVersion it was generated for, to
+// stencil::registerGenerated (<stencil/generated.hpp>), which rejects any
+// other version. stencilc includes this header and prints the version from
+// it, so the emitter and the runtime cannot disagree unnoticed: change
+// anything in this file (a field, its order, a launcher or query signature,
+// Grid, Region, LaunchConfig) together with the emitter
+// (compiler/lib/CodeGen/RegistrationGlue.cpp), and bump the version.
+#ifndef STENCIL_GENERATED_ABI_HPP
+#define STENCIL_GENERATED_ABI_HPP
+
+#include <typeinfo>
+
+namespace stencil {
+
+/// The version of this interface that generated code is written against.
+inline constexpr int GeneratedAbiVersion = 1;
+
+/// Where the arrays of one launch live: every array of a stencil has the same
+/// extents (halo included), x contiguous.
+struct Grid {
+  int dims = 3;
+  long long extent[4] = {1, 1, 1, 1};
+  /// Global coordinate of element 0 per dimension (idx.i() adds it).
+  long long origin[4] = {0, 0, 0, 0};
+};
+
+/// A half-open box of points to compute: [lo, hi) per dimension. Overlap
+/// launches the interior and the boundary as separate regions.
+struct Region {
+  long long lo[4] = {0, 0, 0, 0};
+  long long hi[4] = {1, 1, 1, 1};
+};
+
+/// How to launch on a GPU; ignored by the OpenMP backend. The marching
+/// variants ("zmarch", "zmarch2", "smem"; GeneratedStencil::marchDim >= 0) read block[2]
+/// as the chunk of the marching dimension each thread walks: their thread
+/// block is (block[0], block[1], 1) in 3-D and (block[0], 1, 1) in 2-D.
+struct LaunchConfig {
+  int block[3] = {64, 4, 1};
+  void *stream = nullptr; ///< cudaStream_t; null is the default stream.
+};
+
+enum class Backend { OpenMP, Cuda };
+
+inline const char *backendName(Backend B) { return B == Backend::Cuda ? "cuda" : "openmp"; }
+
+/// Runs a stencil over \p R; \p Args points at each argument after the index,
+/// converted to the stencil's parameter types. Returns null or an error text.
+using GeneratedLaunchFn = const char *(*)(const Grid &G, const Region &R,
+                                          const LaunchConfig &C, void *const *Args);
+
+/// A CUDA kernel's resources for one block shape, as the tuner prunes by.
+struct KernelAttributes {
+  int registers = 0;          ///< Per thread (cudaFuncGetAttributes).
+  int maxThreadsPerBlock = 0; ///< The most this kernel can launch with.
+  long long sharedBytes = 0;  ///< Static plus dynamic shared memory per block.
+};
+
+/// Fills \p Out for a (Bx, By) block; returns null or an error text.
+using GeneratedQueryFn = const char *(*)(int Bx, int By, KernelAttributes *Out);
+
+/// One stencil's code for one backend and variant, as generated code
+/// registers it. name and source come first in every version of the ABI:
+/// registration reads them to report an entry of another version.
+struct GeneratedStencil {
+  const char *name;         ///< Qualified name, for messages.
+  const char *source;       ///< "file:line" of the stencil.
+  const char *typeKey;      ///< Functor: typeid(F).name(); else null.
+  const void *functionKey;  ///< Free function: its address; else null.
+  Backend backend;
+  int dims;
+  const std::type_info *signature; ///< typeid(void(P...)) of the parameters after the index.
+  GeneratedLaunchFn launch;
+  const char *variant;      ///< "grid" (one thread per point), ...
+  /// Points needed around each point, per dimension: {negative side, positive
+  /// side}, x first (stencilc's analysis). Fields need at least this halo.
+  int halo[4][2];
+  /// Some array is read at an offset with two or more non-zero components,
+  /// e.g. idx.ix<1,1,0>() (stencilc's analysis): the halo's edges and
+  /// corners are read, so fields exchange them (Halo::corners).
+  bool readsDiagonal;
+  const char *irHash;       ///< Fingerprint of the stencil's IR (16 hex digits).
+  double flopsPerPoint;     ///< Floating-point operations per point (analysis).
+  double bytesPerPoint;     ///< Bytes moved per point with perfect reuse (analysis).
+  GeneratedQueryFn query;   ///< CUDA: the kernel's resources; OpenMP: null.
+  /// -1: the block is (block[0], block[1], block[2]). Otherwise the variant
+  /// marches this dimension (dims - 1) and block[2] is the chunk.
+  int marchDim;
+  /// The generated file that registered the entry (its __FILE__), which
+  /// tells two translation units apart where a stencil in a header has one
+  /// source.
+  const char *unit;
+  /// The block (chunk in [2] when marching) stencilc's plan predicts best:
+  /// set on the one variant the fixed engine launches without tuning, all
+  /// zero on the others.
+  int defaultBlock[3];
+};
+} // namespace stencil
+
+#endif // STENCIL_GENERATED_ABI_HPP
