@@ -6,35 +6,45 @@
 using namespace clang;
 using namespace stencilc;
 
+/// The C++ builtin \p T is (cv-qualifiers and typedefs ignored), if it is
+/// one stencils use.
+static std::optional<ir::CppBuiltin> builtinOf(QualType T) {
+  const auto *BT = T.getCanonicalType()->getAs<BuiltinType>();
+  if (!BT)
+    return std::nullopt;
+  switch (BT->getKind()) {
+  case BuiltinType::Bool:
+    return ir::CppBuiltin::Bool;
+  case BuiltinType::Int:
+    return ir::CppBuiltin::Int;
+  case BuiltinType::UInt:
+    return ir::CppBuiltin::UInt;
+  case BuiltinType::Long:
+    return ir::CppBuiltin::Long;
+  case BuiltinType::ULong:
+    return ir::CppBuiltin::ULong;
+  case BuiltinType::LongLong:
+    return ir::CppBuiltin::LongLong;
+  case BuiltinType::ULongLong:
+    return ir::CppBuiltin::ULongLong;
+  case BuiltinType::Float:
+    return ir::CppBuiltin::Float;
+  case BuiltinType::Double:
+    return ir::CppBuiltin::Double;
+  default:
+    return std::nullopt;
+  }
+}
+
 std::optional<ir::Type> frontend::toScalarType(QualType T) {
   // Enumerators compute as their underlying integer type.
   if (const auto *ET = T.getCanonicalType()->getAs<EnumType>())
     T = ET->getDecl()->getIntegerType();
   if (T.isNull())
     return std::nullopt;
-  const auto *BT = T.getCanonicalType()->getAs<BuiltinType>();
-  if (!BT)
-    return std::nullopt;
-  switch (BT->getKind()) {
-  case BuiltinType::Bool:
-    return ir::Type(ir::ScalarKind::Bool);
-  case BuiltinType::Int:
-    return ir::Type(ir::ScalarKind::Int32);
-  case BuiltinType::UInt:
-    return ir::Type(ir::ScalarKind::UInt32);
-  case BuiltinType::Long:
-  case BuiltinType::LongLong:
-    return ir::Type(ir::ScalarKind::Int64);
-  case BuiltinType::ULong:
-  case BuiltinType::ULongLong:
-    return ir::Type(ir::ScalarKind::UInt64);
-  case BuiltinType::Float:
-    return ir::Type(ir::ScalarKind::Float32);
-  case BuiltinType::Double:
-    return ir::Type(ir::ScalarKind::Float64);
-  default:
-    return std::nullopt;
-  }
+  if (std::optional<ir::CppBuiltin> B = builtinOf(T))
+    return ir::typeOf(*B);
+  return std::nullopt;
 }
 
 unsigned frontend::indexDims(QualType T) {
@@ -68,29 +78,5 @@ std::optional<ir::CppBuiltin> frontend::parameterBuiltin(QualType T) {
     T = PT->getPointeeType().getCanonicalType();
   if (T.isVolatileQualified())
     return std::nullopt;
-  const auto *BT = T->getAs<BuiltinType>();
-  if (!BT)
-    return std::nullopt;
-  switch (BT->getKind()) {
-  case BuiltinType::Bool:
-    return ir::CppBuiltin::Bool;
-  case BuiltinType::Int:
-    return ir::CppBuiltin::Int;
-  case BuiltinType::UInt:
-    return ir::CppBuiltin::UInt;
-  case BuiltinType::Long:
-    return ir::CppBuiltin::Long;
-  case BuiltinType::ULong:
-    return ir::CppBuiltin::ULong;
-  case BuiltinType::LongLong:
-    return ir::CppBuiltin::LongLong;
-  case BuiltinType::ULongLong:
-    return ir::CppBuiltin::ULongLong;
-  case BuiltinType::Float:
-    return ir::CppBuiltin::Float;
-  case BuiltinType::Double:
-    return ir::CppBuiltin::Double;
-  default:
-    return std::nullopt;
-  }
+  return builtinOf(T);
 }

@@ -99,3 +99,25 @@ Param stencilc::ir::makeIndexParam(std::string Name) {
   P.ByReference = true;
   return P;
 }
+
+Type stencilc::ir::typeOf(CppBuiltin B) {
+  switch (B) {
+  case CppBuiltin::Bool:
+    return Type(ScalarKind::Bool);
+  case CppBuiltin::Int:
+    return Type(ScalarKind::Int32);
+  case CppBuiltin::UInt:
+    return Type(ScalarKind::UInt32);
+  case CppBuiltin::Long:
+  case CppBuiltin::LongLong:
+    return Type(ScalarKind::Int64);
+  case CppBuiltin::ULong:
+  case CppBuiltin::ULongLong:
+    return Type(ScalarKind::UInt64);
+  case CppBuiltin::Float:
+    return Type(ScalarKind::Float32);
+  case CppBuiltin::Double:
+    return Type(ScalarKind::Float64);
+  }
+  return Type(ScalarKind::Int32);
+}

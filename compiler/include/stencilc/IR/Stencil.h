@@ -34,6 +34,8 @@ enum class CppBuiltin {
 };
 /// "unsigned long", ...
 const char *cppBuiltinName(CppBuiltin B);
+/// How a value of builtin \p B computes: `long` and `long long` are both i64.
+Type typeOf(CppBuiltin B);
 /// The builtin a value of \p Ty is usually declared with (LP64: `long` for
 /// 64 bits), for IR made without a C++ declaration (tests, builders).
 CppBuiltin usualBuiltin(Type Ty);
