@@ -2,8 +2,9 @@
 # gpu_check.sh - runs on the GPU machine (nvcc, no Clang 16): builds every
 # example of a bundle made by `tools/make_bundle.sh check` with nvcc, and runs
 # each with --backend=cuda --check at a few sizes (one of them not a multiple
-# of the CUDA block), plus the OpenMP code once. Prints the GPU, the CUDA
-# version, pass/fail and the time per step; exits 1 on any failure.
+# of the CUDA block), --backend=cuda-tuned --check (the auto-tuning engine) at
+# the largest, plus the OpenMP code once. Prints the GPU, the CUDA version,
+# pass/fail, the time per step and the tuner's choice; exits 1 on any failure.
 #
 #   gpu_check.sh [BUNDLE_DIR]     (default: ./gpu-bundle)
 #
@@ -14,6 +15,9 @@ source "$(dirname "${BASH_SOURCE[0]}")/gpu_common.sh"
 
 gpu_init "${1:-gpu-bundle}"
 steps=${STEPS:-10}
+# A fresh tuning cache: cuda-tuned tunes in every check (and the user's cache
+# is left alone).
+export STENCIL_TUNING_CACHE="$work/tuning.json"
 
 include="$bundle/runtime/include"
 [[ -d $include ]] || include="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/runtime/include"
@@ -59,10 +63,12 @@ for dir in "$bundle"/*/gen; do
     continue
   fi
   runs=()
-  for size in ${sizes[$example]:-64,64,64}; do
+  example_sizes=${sizes[$example]:-64,64,64}
+  for size in $example_sizes; do
     runs+=("cuda $size")
   done
-  runs+=("openmp ${sizes[$example]%% *}")
+  runs+=("cuda-tuned ${example_sizes##* }")
+  runs+=("openmp ${example_sizes%% *}")
   for run in "${runs[@]}"; do
     read -r backend size <<<"$run"
     echo
@@ -72,12 +78,13 @@ for dir in "$bundle"/*/gen; do
     rc=${PIPESTATUS[0]}
     time=$(grep -o 'time per step: [0-9.]* ms' "$log" | head -n 1 | sed 's/time per step: //')
     gbs=$(sed -n 's/.* \([0-9.]*\) GB\/s effective.*/\1/p' "$log" | head -n 1)
-    if [[ $backend == cuda && -n $gbs && -n $copy_gbs ]]; then
+    if [[ $backend == cuda* && -n $gbs && -n $copy_gbs ]]; then
       time="$time ($gbs GB/s, $(awk -v a="$gbs" -v b="$copy_gbs" 'BEGIN { printf "%.2f", a / b }') of copy)"
     fi
+    tuned=$(sed -n 's/^auto-tuning: \([^ ]*\), .*/\1/p' "$log" | head -n 1)
     check=$(grep -m1 '^check:' "$log" | sed 's/.*reference: //')
     if [[ $rc -eq 0 ]]; then
-      record "$example" "$backend $size" PASS "${time:-?} per step; ${check}"
+      record "$example" "$backend $size" PASS "${time:-?} per step; ${check}${tuned:+; tuned $tuned}"
     else
       record "$example" "$backend $size" FAIL "exit code $rc; ${check}"
     fi

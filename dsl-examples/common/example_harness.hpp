@@ -6,12 +6,13 @@
 //   --size=N[,N...]    interior points per dimension, x first (one value: all equal)
 //   --steps=N          time steps
 //   --backend=B        auto (cuda when a GPU and generated CUDA code are present,
-//                      else openmp), openmp, cuda or host
+//                      else openmp), openmp, cuda, cuda-tuned or host
 //   --check            exit 1 when the chosen backend disagrees with the reference
 //   --seed=N           reproduce a run (the default seed comes from std::random_device)
 #ifndef STENCIL_EXAMPLE_HARNESS_HPP
 #define STENCIL_EXAMPLE_HARNESS_HPP
 
+#include <stencil/autotuning_engine.hpp>
 #include <stencil/dsl.hpp>
 
 #include <algorithm>
@@ -30,7 +31,10 @@
 
 namespace example {
 
-enum class Backend { Auto, Host, OpenMP, Cuda };
+/// Cuda runs the fixed-configuration engine (DeviceLoopEngine), CudaTuned
+/// the auto-tuning one (DeviceAutoTuningLoopEngine); both the same generated
+/// CUDA code on arrays in GPU memory.
+enum class Backend { Auto, Host, OpenMP, Cuda, CudaTuned };
 
 inline const char *backendName(Backend B) {
   switch (B) {
@@ -42,9 +46,14 @@ inline const char *backendName(Backend B) {
     return "openmp";
   case Backend::Cuda:
     return "cuda";
+  case Backend::CudaTuned:
+    return "cuda-tuned";
   }
   return "?";
 }
+
+/// True for the backends that run generated CUDA code on arrays in GPU memory.
+inline bool runsOnGpu(Backend B) { return B == Backend::Cuda || B == Backend::CudaTuned; }
 
 /// What an example is and its defaults, for --help and option parsing.
 struct ExampleInfo {
@@ -68,11 +77,15 @@ inline void printUsage(const ExampleInfo &Info, std::FILE *Out) {
     Def += (D ? "," : "") + std::to_string(Info.DefaultSize[D]);
   std::fprintf(Out,
                "%s: %s\n"
-               "usage: %s [--size=N[,N...]] [--steps=N] [--backend=auto|openmp|cuda|host]\n"
-               "          [--check] [--seed=N]\n"
+               "usage: %s [--size=N[,N...]] [--steps=N]\n"
+               "          [--backend=auto|openmp|cuda|cuda-tuned|host] [--check] [--seed=N]\n"
                "  --size     interior points per dimension, x first (default %s)\n"
                "  --steps    time steps (default %d)\n"
-               "  --backend  auto: cuda when a GPU is present, else openmp (default auto)\n"
+               "  --backend  auto: cuda when a GPU is present, else openmp (default auto);\n"
+               "             cuda: one fixed launch configuration (DeviceLoopEngine);\n"
+               "             cuda-tuned: the auto-tuner picks the fastest configuration\n"
+               "             (DeviceAutoTuningLoopEngine, cached in STENCIL_TUNING_CACHE,\n"
+               "             default ~/.cache/stencilc/tuning.json)\n"
                "  --check    exit 1 when the backend disagrees with the host reference\n"
                "  --seed     seed of the random inputs (default: from std::random_device)\n",
                Info.Name, Info.Summary, Info.Name, Def.c_str(), Info.DefaultSteps);
@@ -135,8 +148,11 @@ inline Options parseOptions(const ExampleInfo &Info, int Argc, char **Argv) {
         O.Requested = Backend::OpenMP;
       else if (Value == "cuda")
         O.Requested = Backend::Cuda;
+      else if (Value == "cuda-tuned")
+        O.Requested = Backend::CudaTuned;
       else
-        usageError(Info, "unknown backend '" + Value + "' (auto, openmp, cuda or host)");
+        usageError(Info,
+                   "unknown backend '" + Value + "' (auto, openmp, cuda, cuda-tuned or host)");
     } else if (Arg == "--size") {
       std::vector<int> Size;
       std::size_t Start = 0;
@@ -177,14 +193,16 @@ inline bool resolveBackend(const ExampleInfo &Info, Backend Requested, Backend &
     Chosen = stencil::deviceAvailable() ? Backend::Cuda : Backend::OpenMP;
   if (Chosen == Backend::Host)
     return true;
-  const stencil::Backend Generated =
-      Chosen == Backend::Cuda ? stencil::Backend::Cuda : stencil::Backend::OpenMP;
+  const bool Gpu = runsOnGpu(Chosen);
+  const stencil::Backend Generated = Gpu ? stencil::Backend::Cuda : stencil::Backend::OpenMP;
+  // The generated code's backend: cuda-tuned runs the cuda code.
+  const char *GeneratedName = Gpu ? "cuda" : "openmp";
   if (stencil::generatedStencils().empty()) {
     std::fprintf(stderr,
                  "%s: backend '%s' needs stencilc's generated code, and this binary has none "
                  "(it was built without stencilc, e.g. with a C++ compiler alone): only "
                  "--backend=host runs here. Build it with CMake (stencilc_add_sources) to get "
-                 "the openmp and cuda backends.\n",
+                 "the openmp, cuda and cuda-tuned backends.\n",
                  Info.Name, backendName(Requested));
     return false;
   }
@@ -192,22 +210,24 @@ inline bool resolveBackend(const ExampleInfo &Info, Backend Requested, Backend &
     std::fprintf(stderr,
                  "%s: this binary has no generated %s code: build it with "
                  "stencilc_add_sources(... BACKENDS %s)%s\n",
-                 Info.Name, backendName(Chosen), backendName(Chosen),
-                 Chosen == Backend::Cuda ? " in a project that enabled CUDA" : "");
+                 Info.Name, GeneratedName, GeneratedName,
+                 Gpu ? " in a project that enabled CUDA" : "");
     return false;
   }
-  if (Chosen == Backend::Cuda && !stencil::deviceAvailable()) {
-    std::fprintf(stderr, "%s: backend 'cuda' needs a GPU, and none was found\n", Info.Name);
+  if (Gpu && !stencil::deviceAvailable()) {
+    std::fprintf(stderr, "%s: backend '%s' needs a GPU, and none was found\n", Info.Name,
+                 backendName(Chosen));
     return false;
   }
   return true;
 }
 
-/// One array, in host memory (host and openmp backends) or GPU memory (cuda).
+/// One array, in host memory (host and openmp backends) or GPU memory (cuda,
+/// cuda-tuned).
 template <typename T> class Field {
 public:
   Field(std::size_t Count, Backend Where) : count_(Count) {
-    if (Where == Backend::Cuda)
+    if (runsOnGpu(Where))
       device_ = std::make_unique<stencil::DeviceArray<T>>(Count);
     else
       host_.resize(Count);
@@ -237,11 +257,27 @@ template <typename Engine> struct EngineTag {
   using type = Engine;
 };
 
+/// True for the auto-tuning engine, whose run() takes a DeviceAutoTuningInfo *
+/// right after the stencil.
+template <typename Engine> constexpr bool isAutoTuning = false;
+template <int Dims>
+constexpr bool isAutoTuning<stencil::DeviceAutoTuningLoopEngine<Dims>> = true;
+
+/// The auto-tuner's state, one for the program: a later run of the same
+/// stencil over the same region starts from what an earlier one tuned.
+inline stencil::DeviceAutoTuningInfo &tuning() {
+  static stencil::DeviceAutoTuningInfo Info;
+  return Info;
+}
+
 /// Calls Body(EngineTag<E>()) with the engine E of backend B for Dims dimensions.
 template <int Dims, typename F> void withEngine(Backend B, F &&Body) {
   switch (B) {
   case Backend::Cuda:
     Body(EngineTag<stencil::GeneratedLoopEngine<Dims, stencil::Backend::Cuda>>());
+    break;
+  case Backend::CudaTuned:
+    Body(EngineTag<stencil::DeviceAutoTuningLoopEngine<Dims>>());
     break;
   case Backend::OpenMP:
     Body(EngineTag<stencil::GeneratedLoopEngine<Dims, stencil::Backend::OpenMP>>());
@@ -254,8 +290,46 @@ template <int Dims, typename F> void withEngine(Backend B, F &&Body) {
 
 /// Waits for the GPU when the backend launches asynchronously.
 inline void synchronize(Backend B) {
-  if (B == Backend::Cuda)
+  if (runsOnGpu(B))
     stencil::deviceSynchronize();
+}
+
+/// Before a timed run on cuda-tuned: repeats \p Run (a whole run, untimed)
+/// until the auto-tuner has settled, so the time is the chosen configuration's
+/// and not the candidates'. Nothing to do on the other backends, or once the
+/// configuration came from the cache.
+template <typename F> void settleTuning(Backend B, int Steps, F &&Run) {
+  if (B != Backend::CudaTuned || Steps <= 0)
+    return;
+  // The tuner settles after at most OnlineTuner::Options::maxCalls calls;
+  // the bound only guards against a tuner that never does.
+  for (int Calls = 0; !tuning().settled() && Calls <= 4 * tuning().search.maxCalls;
+       Calls += Steps)
+    Run();
+}
+
+/// Prints what the auto-tuner chose for the last stencil run, and where from.
+inline void reportTuning(Backend B) {
+  if (B != Backend::CudaTuned)
+    return;
+  const stencil::DeviceAutoTuningInfo &T = tuning();
+  using Source = stencil::DeviceAutoTuningInfo::Source;
+  const stencil::tuning::Candidate *Chosen = T.chosen();
+  if (!Chosen) {
+    std::printf(T.settled() ? "auto-tuning: no configuration could run (%d calls)\n"
+                            : "auto-tuning: not settled after %d calls\n",
+                T.tuningCalls());
+    return;
+  }
+  const std::string Name = stencil::tuning::toString(*Chosen);
+  if (T.source() == Source::Cache)
+    std::printf("auto-tuning: %s, from the tuning cache %s\n", Name.c_str(),
+                T.cachePath.empty() ? stencil::tuning::defaultCachePath().c_str()
+                                    : T.cachePath.c_str());
+  else if (T.source() == Source::Forced)
+    std::printf("auto-tuning: %s, forced by STENCIL_TUNING_FORCE\n", Name.c_str());
+  else
+    std::printf("auto-tuning: %s, tuned in %d calls\n", Name.c_str(), T.tuningCalls());
 }
 
 /// An output array before a run: NaN everywhere, so a point the generated
@@ -324,7 +398,7 @@ template <typename T> Comparison compareArrays(const std::vector<T> &Ref, const 
 /// order, so it must be bit-exact; nvcc contracts a*b+c into FMA, so CUDA may
 /// differ by rounding.
 template <typename T> double tolerance(Backend B) {
-  if (B != Backend::Cuda)
+  if (!runsOnGpu(B))
     return 0;
   return sizeof(T) == sizeof(float) ? 1e-6 : 1e-12;
 }
@@ -386,7 +460,7 @@ inline void printHeader(const ExampleInfo &Info, const Options &O, Backend B) {
               O.Steps, backendName(B));
   if (O.Requested == Backend::Auto)
     std::printf(" (auto)");
-  if (B == Backend::Cuda)
+  if (runsOnGpu(B))
     std::printf(", GPU: %s", stencil::deviceName().c_str());
   std::printf(", seed %u\n", O.Seed);
 }

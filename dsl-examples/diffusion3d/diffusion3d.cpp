@@ -63,7 +63,13 @@ Field<float> &advance(const Grid &G, const Physics &P, Field<float> &F, Field<fl
   Field<float> *Cur = &F, *Next = &Fn;
   const float C = P.Ce;
   for (int S = 0; S < Steps; ++S) {
-    Loop.run(Diffusion3d(), C, C, C, C, C, C, P.Cc, Cur->data(), Next->data());
+    // cuda-tuned's engine times one candidate (variant, block) per call until it settles,
+    // then runs the fastest, cached in STENCIL_TUNING_CACHE (~/.cache/stencilc/tuning.json).
+    if constexpr (example::isAutoTuning<E>)
+      Loop.run(Diffusion3d(), &example::tuning(), C, C, C, C, C, C, P.Cc, Cur->data(),
+               Next->data());
+    else // cuda's DeviceLoopEngine (one fixed configuration), openmp, host
+      Loop.run(Diffusion3d(), C, C, C, C, C, C, P.Cc, Cur->data(), Next->data());
     std::swap(Cur, Next);
   }
   return *Cur;
@@ -135,6 +141,7 @@ int main(int argc, char **argv) {
                                                    std::sin(Pi * J * P.Dx / L[1]) *
                                                    std::sin(Pi * K * P.Dx / L[2]));
     double Seconds = 0;
+    example::settleTuning(B, O.Steps, [&] { run(B, G, P, Mode, O.Steps); });
     const std::vector<float> U = run(B, G, P, Mode, O.Steps, &Seconds);
     double SumInvL2 = 0, SumSin2 = 0;
     for (double Ld : L) {
@@ -165,6 +172,7 @@ int main(int argc, char **argv) {
                 ErrAnalytic, ErrDiscrete, Consistent ? "PASS" : "FAIL");
     Pass &= Consistent;
     example::reportTime(B, Seconds, O.Steps, double(G.Nx) * G.Ny * G.Nz, 2.0 * sizeof(float));
+    example::reportTuning(B);
 
     std::printf("result: %s\n", Pass ? "PASS" : "FAIL");
     return O.Check && !Pass ? 1 : 0;

@@ -67,7 +67,12 @@ std::vector<double> run(Backend B, const Grid &G, const std::vector<double> &U0,
     Field<double> *Cur = &F, *Next = &Fn;
     example::Stopwatch Clock;
     for (int S = 0; S < Steps; ++S) {
-      Loop.run(heat2d, C.Cx, C.Cy, C.Cc, Cur->data(), Next->data());
+      // cuda-tuned's engine times one candidate (variant, block) per call until it settles,
+      // then runs the fastest, cached in STENCIL_TUNING_CACHE (~/.cache/stencilc/tuning.json).
+      if constexpr (example::isAutoTuning<E>)
+        Loop.run(heat2d, &example::tuning(), C.Cx, C.Cy, C.Cc, Cur->data(), Next->data());
+      else // cuda's DeviceLoopEngine (one fixed configuration), openmp, host
+        Loop.run(heat2d, C.Cx, C.Cy, C.Cc, Cur->data(), Next->data());
       std::swap(Cur, Next);
     }
     example::synchronize(B);
@@ -100,10 +105,13 @@ int main(int argc, char **argv) {
       std::printf("check: u: host is the reference: no comparison\n");
     } else {
       Pass &= example::reportCheck("u", B, Ref, run(B, G, U0, O.Steps));
-      // Timed again, now that the generated code is loaded and warm.
+      // Timed again, now that the generated code is loaded and warm (and,
+      // on cuda-tuned, the tuner has settled).
+      example::settleTuning(B, O.Steps, [&] { run(B, G, U0, O.Steps); });
       run(B, G, U0, O.Steps, &Seconds);
     }
     example::reportTime(B, Seconds, O.Steps, double(G.Nx) * G.Ny, 2.0 * sizeof(double));
+    example::reportTuning(B);
 
     std::printf("result: %s\n", Pass ? "PASS" : "FAIL");
     return O.Check && !Pass ? 1 : 0;

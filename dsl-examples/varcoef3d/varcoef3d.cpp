@@ -83,8 +83,14 @@ std::vector<float> run(Backend B, const Grid &G, const Parameters &P,
     Field<float> *Cur = &F, *Next = &Fn;
     example::Stopwatch Clock;
     for (int S = 0; S < Steps; ++S) {
-      Loop.run(VarCoef3d(), G.Nx, G.Ny, G.Nz, P.R, P.Rate, P.Hot, P.Cold, K.data(), Cur->data(),
-               Next->data());
+      // cuda-tuned's engine times one candidate (variant, block) per call until it settles,
+      // then runs the fastest, cached in STENCIL_TUNING_CACHE (~/.cache/stencilc/tuning.json).
+      if constexpr (example::isAutoTuning<E>)
+        Loop.run(VarCoef3d(), &example::tuning(), G.Nx, G.Ny, G.Nz, P.R, P.Rate, P.Hot, P.Cold,
+                 K.data(), Cur->data(), Next->data());
+      else // cuda's DeviceLoopEngine (one fixed configuration), openmp, host
+        Loop.run(VarCoef3d(), G.Nx, G.Ny, G.Nz, P.R, P.Rate, P.Hot, P.Cold, K.data(),
+                 Cur->data(), Next->data());
       std::swap(Cur, Next);
     }
     example::synchronize(B);
@@ -120,10 +126,12 @@ int main(int argc, char **argv) {
       std::printf("check: u: host is the reference: no comparison\n");
     } else {
       Pass &= example::reportCheck("u", B, Ref, run(B, G, P, Kappa, U0, O.Steps));
+      example::settleTuning(B, O.Steps, [&] { run(B, G, P, Kappa, U0, O.Steps); });
       run(B, G, P, Kappa, U0, O.Steps, &Seconds);
     }
     // Reads kappa at 7 points and u at 7, writes un: 3 arrays of traffic per point.
     example::reportTime(B, Seconds, O.Steps, double(G.Nx) * G.Ny * G.Nz, 3.0 * sizeof(float));
+    example::reportTuning(B);
 
     std::printf("result: %s\n", Pass ? "PASS" : "FAIL");
     return O.Check && !Pass ? 1 : 0;
