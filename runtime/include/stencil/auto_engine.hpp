@@ -32,11 +32,13 @@ template <int Dims> class AutoLoopEngine {
 public:
   explicit AutoLoopEngine(const LoopRange *Ranges) : r_(Ranges) {}
 
-  template <typename StencilT, typename... Args> void operator()(const StencilT &S, Args &&...A) {
+  template <typename StencilT, typename... Args>
+  void operator()(const StencilT &S, Args &&...A) {
     if (isDevicePointer(detail::firstPointer(A...)))
       GeneratedLoopEngine<Dims, Backend::Cuda>{r_}(S, std::forward<Args>(A)...);
     else if (generatedFor(Backend::OpenMP, S))
-      GeneratedLoopEngine<Dims, Backend::OpenMP>{r_}(S, std::forward<Args>(A)...);
+      GeneratedLoopEngine<Dims, Backend::OpenMP>{r_}(S,
+                                                     std::forward<Args>(A)...);
     else
       HostLoopEngine<Dims>{r_}(S, std::forward<Args>(A)...);
   }

@@ -12,10 +12,11 @@
 // once by calling repeatedly (the stencil must tolerate running again on
 // its arrays: outputs apart from inputs). The result is kept in a cache file
 // (stencil/tuning_cache.hpp), so the next run starts tuned. Environment:
-//   STENCIL_TUNING_CACHE  the cache file (default ~/.cache/stencilc/tuning.json)
-//   STENCIL_TUNING_FORCE  "variant:bx,by,bz": use this configuration, no tuning
-//   STENCIL_TUNING_REPORT set: print the report when tuning settles
-//   STENCIL_TUNING_QUIET  1: no progress lines (printed on stderr while a
+//   STENCIL_TUNING_CACHE  the cache file (default
+//   ~/.cache/stencilc/tuning.json) STENCIL_TUNING_FORCE  "variant:bx,by,bz":
+//   use this configuration, no tuning STENCIL_TUNING_REPORT set: print the
+//   report when tuning settles STENCIL_TUNING_QUIET  1: no progress lines
+//   (printed on stderr while a
 //                         search takes more than a second)
 #ifndef STENCIL_AUTOTUNING_ENGINE_HPP
 #define STENCIL_AUTOTUNING_ENGINE_HPP
@@ -68,7 +69,8 @@ public:
   std::vector<std::string> variants; ///< Variants to search; empty: all.
   bool useCache = true;              ///< Read and write the cache file.
   std::string cachePath;             ///< Empty: tuning::defaultCachePath().
-  std::string force;                 ///< "variant:bx,by,bz" as STENCIL_TUNING_FORCE, which wins.
+  std::string
+      force; ///< "variant:bx,by,bz" as STENCIL_TUNING_FORCE, which wins.
   tuning::OnlineTuner::Options search;
   /// The progress lines of searches longer than a second (quiet, where).
   tuning::ProgressOptions progress;
@@ -83,7 +85,8 @@ public:
   /// The configuration chosen for the last stencil run, or null.
   const tuning::Candidate *chosen() const {
     const Session *S = last_;
-    return S && S->tuner.settled() && S->tuner.hasBest() ? &S->tuner.best() : nullptr;
+    return S && S->tuner.settled() && S->tuner.hasBest() ? &S->tuner.best()
+                                                         : nullptr;
   }
   /// Calls spent tuning the last stencil run (0 from the cache or forced).
   int tuningCalls() const { return last_ ? last_->tuner.calls() : 0; }
@@ -101,15 +104,18 @@ public:
     std::string Out;
     char Buf[256];
     for (const auto &[K, S] : sessions_) {
-      Out += "auto-tuning " + S.stencil + " over " + S.key.extents + " on " + S.key.gpu + "\n";
-      static const char *const Sources[] = {"none", "tuning (not settled)", "tuned", "cache",
+      Out += "auto-tuning " + S.stencil + " over " + S.key.extents + " on " +
+             S.key.gpu + "\n";
+      static const char *const Sources[] = {"none", "tuning (not settled)",
+                                            "tuned", "cache",
                                             "forced (STENCIL_TUNING_FORCE)"};
       Out += std::string("  source: ") + Sources[static_cast<int>(S.source)] +
              "; variants: " + S.key.variants + "\n";
       if (S.tuner.hasBest() && S.tuner.settled())
         Out += "  chosen: " + tuning::toString(S.tuner.best()) + "\n";
       if (S.source == Source::Tuned || S.source == Source::Tuning) {
-        std::snprintf(Buf, sizeof(Buf), "  candidates: %zu legal, %d calls timed\n", S.legal,
+        std::snprintf(Buf, sizeof(Buf),
+                      "  candidates: %zu legal, %d calls timed\n", S.legal,
                       S.tuner.calls());
         Out += Buf;
         for (const auto &[Why, N] : S.pruned)
@@ -117,18 +123,20 @@ public:
         std::vector<std::pair<double, tuning::Candidate>> Ranked;
         for (const auto &[C, T] : S.tuner.timings())
           Ranked.push_back({tuning::median(T), C});
-        std::sort(Ranked.begin(), Ranked.end(),
-                  [](const auto &A, const auto &B) { return A.first < B.first; });
+        std::sort(
+            Ranked.begin(), Ranked.end(),
+            [](const auto &A, const auto &B) { return A.first < B.first; });
         std::map<std::string, bool> BestShown;
         for (std::size_t I = 0; I < Ranked.size(); ++I) {
           bool VariantBest = !BestShown[Ranked[I].second.variant];
           BestShown[Ranked[I].second.variant] = true;
           if (I >= 10 && !VariantBest)
             continue;
-          std::snprintf(Buf, sizeof(Buf), "  %-24s %10.4f ms (median of %zu)%s\n",
-                        tuning::toString(Ranked[I].second).c_str(), Ranked[I].first,
-                        S.tuner.timings().at(Ranked[I].second).size(),
-                        VariantBest ? "  best of its variant" : "");
+          std::snprintf(
+              Buf, sizeof(Buf), "  %-24s %10.4f ms (median of %zu)%s\n",
+              tuning::toString(Ranked[I].second).c_str(), Ranked[I].first,
+              S.tuner.timings().at(Ranked[I].second).size(),
+              VariantBest ? "  best of its variant" : "");
           Out += Buf;
         }
       }
@@ -138,7 +146,9 @@ public:
     return Out;
   }
   /// Prints reportText() to \p Out.
-  void report(std::FILE *Out = stdout) const { std::fputs(reportText().c_str(), Out); }
+  void report(std::FILE *Out = stdout) const {
+    std::fputs(reportText().c_str(), Out);
+  }
 
   /// The session of \p Key (internal: used by the engines).
   Session *find(const std::string &Key) {
@@ -161,21 +171,24 @@ namespace detail {
 
 inline void checkTuning(const char *Error, const char *What) {
   if (Error)
-    throw std::runtime_error(std::string("stencil: auto-tuning: ") + What + ": " + Error);
+    throw std::runtime_error(std::string("stencil: auto-tuning: ") + What +
+                             ": " + Error);
 }
 
 /// Finds or sets up the session of entry \p First over \p Box: the legal
 /// candidates, then STENCIL_TUNING_FORCE, then the cache.
 inline DeviceAutoTuningInfo::Session &
-tuningSession(DeviceAutoTuningInfo &Info, const GeneratedStencil &First, const Region &Box) {
+tuningSession(DeviceAutoTuningInfo &Info, const GeneratedStencil &First,
+              const Region &Box) {
   std::string Extents;
   long long Extent[4] = {1, 1, 1, 1};
   for (int D = 0; D < First.dims; ++D) {
     Extent[D] = Box.hi[D] - Box.lo[D];
     Extents += (D ? "x" : "") + std::to_string(Extent[D]);
   }
-  std::string Key = std::string(First.irHash) + "|" + Extents + "|" + std::to_string(Box.lo[0]) +
-                    "," + std::to_string(Box.lo[1]) + "," + std::to_string(Box.lo[2]);
+  std::string Key = std::string(First.irHash) + "|" + Extents + "|" +
+                    std::to_string(Box.lo[0]) + "," +
+                    std::to_string(Box.lo[1]) + "," + std::to_string(Box.lo[2]);
   if (DeviceAutoTuningInfo::Session *S = Info.find(Key))
     return *S;
   DeviceAutoTuningInfo::Session &S = Info.create(Key);
@@ -186,17 +199,21 @@ tuningSession(DeviceAutoTuningInfo &Info, const GeneratedStencil &First, const R
     if (!E->query)
       continue;
     if (!Info.variants.empty() &&
-        std::find(Info.variants.begin(), Info.variants.end(), E->variant) == Info.variants.end())
+        std::find(Info.variants.begin(), Info.variants.end(), E->variant) ==
+            Info.variants.end())
       continue;
     S.entries.push_back(E);
     Variants.push_back({E->variant, E->marchDim >= 0, E->query});
-    S.key.variants += (S.key.variants.empty() ? "" : ",") + std::string(E->variant);
+    S.key.variants +=
+        (S.key.variants.empty() ? "" : ",") + std::string(E->variant);
   }
   if (S.entries.empty())
-    throw std::runtime_error(std::string("stencil: auto-tuning: no CUDA variant of ") + First.name +
-                             " to tune (regenerate it with this stencilc)");
+    throw std::runtime_error(
+        std::string("stencil: auto-tuning: no CUDA variant of ") + First.name +
+        " to tune (regenerate it with this stencilc)");
   tuning::DeviceLimits L;
-  checkTuning(Ops.blockLimits(&L.maxThreadsPerBlock, &L.registersPerBlock, &L.sharedPerBlock),
+  checkTuning(Ops.blockLimits(&L.maxThreadsPerBlock, &L.registersPerBlock,
+                              &L.sharedPerBlock),
               "device limits");
   S.key.gpu = deviceName();
   S.key.stencil = First.name;
@@ -220,7 +237,8 @@ tuningSession(DeviceAutoTuningInfo &Info, const GeneratedStencil &First, const R
     for (std::size_t V = 0; V < Variants.size(); ++V) {
       KernelAttributes A;
       if (Variants[V].name == C.variant && !Variants[V].query(C.bx, C.by, &A))
-        return !tuning::illegalBecause(C, Variants[V].marching, First.dims, Big, A, L);
+        return !tuning::illegalBecause(C, Variants[V].marching, First.dims, Big,
+                                       A, L);
     }
     return false;
   };
@@ -233,18 +251,21 @@ tuningSession(DeviceAutoTuningInfo &Info, const GeneratedStencil &First, const R
       Info.warn(std::string("STENCIL_TUNING_FORCE='") + Force +
                 "' is not variant:bx,by,bz (e.g. zmarch:64,4,8); ignoring it");
     else if (!IsForcible(C))
-      Info.warn(std::string("STENCIL_TUNING_FORCE='") + Force + "' cannot launch " + First.name +
-                " over " + Extents + " (variants: " + S.key.variants + "); ignoring it");
+      Info.warn(std::string("STENCIL_TUNING_FORCE='") + Force +
+                "' cannot launch " + First.name + " over " + Extents +
+                " (variants: " + S.key.variants + "); ignoring it");
     else {
       S.tuner = tuning::OnlineTuner::settledOn(C);
       S.source = DeviceAutoTuningInfo::Source::Forced;
       return S;
     }
   }
-  std::string Path = Info.cachePath.empty() ? tuning::defaultCachePath() : Info.cachePath;
+  std::string Path =
+      Info.cachePath.empty() ? tuning::defaultCachePath() : Info.cachePath;
   if (Info.useCache && !Path.empty()) {
     std::vector<std::string> Warnings;
-    auto Hit = tuning::lookupCache(tuning::readCache(Path, &Warnings), S.key, &Warnings);
+    auto Hit = tuning::lookupCache(tuning::readCache(Path, &Warnings), S.key,
+                                   &Warnings);
     for (const std::string &W : Warnings)
       Info.warn(W);
     if (Hit && IsLegal(Hit->best)) {
@@ -253,12 +274,13 @@ tuningSession(DeviceAutoTuningInfo &Info, const GeneratedStencil &First, const R
       return S;
     }
     if (Hit)
-      Info.warn("tuning cache entry " + tuning::toString(Hit->best) + " for " + First.name +
-                " is not legal here; tuning again");
+      Info.warn("tuning cache entry " + tuning::toString(Hit->best) + " for " +
+                First.name + " is not legal here; tuning again");
   }
   S.tuner = tuning::OnlineTuner(All, Info.search);
   S.source = DeviceAutoTuningInfo::Source::Tuning;
-  S.progressLine.begin(Info.progress, First.name, Extents, S.legal, Info.search.maxCalls);
+  S.progressLine.begin(Info.progress, First.name, Extents, S.legal,
+                       Info.search.maxCalls);
   return S;
 }
 
@@ -267,13 +289,14 @@ inline const GeneratedStencil &entryOf(const DeviceAutoTuningInfo::Session &S,
   for (const GeneratedStencil *E : S.entries)
     if (C.variant == E->variant)
       return *E;
-  throw std::runtime_error("stencil: auto-tuning: no variant '" + C.variant + "'");
+  throw std::runtime_error("stencil: auto-tuning: no variant '" + C.variant +
+                           "'");
 }
 
 /// One call: the next candidate, timed, while tuning; the best after.
 template <typename Tuple>
-void runTunedOnce(DeviceAutoTuningInfo &Info, DeviceAutoTuningInfo::Session &S, const Grid &G,
-                  const Region &Box, Tuple &Values) {
+void runTunedOnce(DeviceAutoTuningInfo &Info, DeviceAutoTuningInfo::Session &S,
+                  const Grid &G, const Region &Box, Tuple &Values) {
   constexpr auto Seq = std::make_index_sequence<std::tuple_size_v<Tuple>>();
   const tuning::Candidate C = S.tuner.next();
   const GeneratedStencil &E = entryOf(S, C);
@@ -293,13 +316,16 @@ void runTunedOnce(DeviceAutoTuningInfo &Info, DeviceAutoTuningInfo::Session &S, 
     return;
   }
   S.source = DeviceAutoTuningInfo::Source::Tuned;
-  std::string Path = Info.cachePath.empty() ? tuning::defaultCachePath() : Info.cachePath;
-  std::string CacheNote = !Info.useCache ? "not written (useCache is off)"
-                          : Path.empty() ? "not written (no cache path: set STENCIL_TUNING_CACHE)"
-                                         : "not written (no configuration could run)";
+  std::string Path =
+      Info.cachePath.empty() ? tuning::defaultCachePath() : Info.cachePath;
+  std::string CacheNote =
+      !Info.useCache ? "not written (useCache is off)"
+      : Path.empty() ? "not written (no cache path: set STENCIL_TUNING_CACHE)"
+                     : "not written (no configuration could run)";
   if (Info.useCache && !Path.empty() && S.tuner.hasBest()) {
-    tuning::CacheEntry Entry{S.key, S.tuner.best(),
-                             tuning::median(S.tuner.timings().at(S.tuner.best())), S.tuner.calls()};
+    tuning::CacheEntry Entry{
+        S.key, S.tuner.best(),
+        tuning::median(S.tuner.timings().at(S.tuner.best())), S.tuner.calls()};
     std::vector<std::string> Warnings;
     std::string Why;
     CacheNote = tuning::storeCacheEntry(Path, Entry, &Warnings, &Why)
@@ -310,8 +336,8 @@ void runTunedOnce(DeviceAutoTuningInfo &Info, DeviceAutoTuningInfo::Session &S, 
   }
   if (S.tuner.hasBest())
     S.progressLine.done(tuning::toString(S.tuner.best()),
-                        tuning::median(S.tuner.timings().at(S.tuner.best())), S.tuner.calls(),
-                        CacheNote);
+                        tuning::median(S.tuner.timings().at(S.tuner.best())),
+                        S.tuner.calls(), CacheNote);
   if (std::getenv("STENCIL_TUNING_REPORT"))
     Info.report(stderr);
 }
@@ -339,22 +365,25 @@ public:
 
 private:
   template <typename StencilT, typename... Args>
-  void run(const StencilT &S, DeviceAutoTuningInfo &Info, bool UntilSettled, Args &&...A) {
+  void run(const StencilT &S, DeviceAutoTuningInfo &Info, bool UntilSettled,
+           Args &&...A) {
     using Params = typename detail::StencilTraits<StencilT>::Params;
     runWith(S, Info, UntilSettled, Params(), std::forward<Args>(A)...);
   }
   template <typename StencilT, typename... P, typename... Args>
   void runWith(const StencilT &S, DeviceAutoTuningInfo &Info, bool UntilSettled,
                detail::ParamList<P...>, Args &&...A) {
-    static_assert(sizeof...(P) == sizeof...(Args),
-                  "wrong number of arguments for this stencil (the index and the "
-                  "DeviceAutoTuningInfo * are not counted)");
+    static_assert(
+        sizeof...(P) == sizeof...(Args),
+        "wrong number of arguments for this stencil (the index and the "
+        "DeviceAutoTuningInfo * are not counted)");
     const GeneratedStencil *E = detail::lookupGenerated(Backend::Cuda, S);
     if (!E)
       throw std::runtime_error(detail::noGeneratedCode(Backend::Cuda, S));
     if (*E->signature != typeid(void(P...)))
-      throw std::runtime_error(std::string("stencil: generated code for ") + E->name +
-                               " has other parameter types than the program: regenerate it");
+      throw std::runtime_error(
+          std::string("stencil: generated code for ") + E->name +
+          " has other parameter types than the program: regenerate it");
     std::tuple<P...> Values(std::forward<Args>(A)...);
     detail::checkArrays(*E, Values, std::index_sequence_for<P...>());
     // Every variant has the same halo (one stencil): the first one's says.
@@ -374,9 +403,10 @@ using DeviceAutoTuningLoopEngine3D = DeviceAutoTuningLoopEngine<3>;
 
 /// Tunes \p S over \p L's range now (the explicit tune-now call).
 template <int Dims, typename StencilT, typename... Args>
-void tuneNow(const Loop<Dims, DeviceAutoTuningLoopEngine<Dims>> &L, const StencilT &S,
-             DeviceAutoTuningInfo *Info, Args &&...A) {
-  DeviceAutoTuningLoopEngine<Dims>(L.ranges()).tune(S, Info, std::forward<Args>(A)...);
+void tuneNow(const Loop<Dims, DeviceAutoTuningLoopEngine<Dims>> &L,
+             const StencilT &S, DeviceAutoTuningInfo *Info, Args &&...A) {
+  DeviceAutoTuningLoopEngine<Dims>(L.ranges())
+      .tune(S, Info, std::forward<Args>(A)...);
 }
 
 } // namespace stencil

@@ -88,8 +88,8 @@ inline int usableCpus(int Affinity, int Quota) {
 /// CPUs this process may really use: its affinity mask, capped by the
 /// cgroup CPU quota (computed once).
 inline int usableCpus() {
-  static const int N =
-      detail::usableCpus(detail::affinityCpus(), detail::cgroupCpuQuota("/sys/fs/cgroup"));
+  static const int N = detail::usableCpus(
+      detail::affinityCpus(), detail::cgroupCpuQuota("/sys/fs/cgroup"));
   return N;
 }
 

@@ -37,9 +37,13 @@ struct CpuTiles {
   long long loY = 0, hiY = 0, loZ = 0, hiZ = 0;
 
   long long yBegin(long long T) const { return loY + T * tileY; }
-  long long yEnd(long long T) const { return yBegin(T) + tileY < hiY ? yBegin(T) + tileY : hiY; }
+  long long yEnd(long long T) const {
+    return yBegin(T) + tileY < hiY ? yBegin(T) + tileY : hiY;
+  }
   long long zBegin(long long C) const { return loZ + C * chunkZ; }
-  long long zEnd(long long C) const { return zBegin(C) + chunkZ < hiZ ? zBegin(C) + chunkZ : hiZ; }
+  long long zEnd(long long C) const {
+    return zBegin(C) + chunkZ < hiZ ? zBegin(C) + chunkZ : hiZ;
+  }
 };
 
 namespace detail {
@@ -96,8 +100,9 @@ inline void forcedTile(long long &Y, long long &Z) {
 /// \p Outer blocks of them (the 4-D extent; 1 in 3-D), rows of \p Nx points
 /// keeping \p RowBytes bytes per point in cache, \p Threads threads and a
 /// budget of \p CacheBytes.
-inline CpuTiles chooseTiles(long long Nx, long long Ny, long long Nz, long long Outer,
-                            long long RowBytes, long long HaloY, long long HaloZ, int Threads,
+inline CpuTiles chooseTiles(long long Nx, long long Ny, long long Nz,
+                            long long Outer, long long RowBytes,
+                            long long HaloY, long long HaloZ, int Threads,
                             long long CacheBytes) {
   CpuTiles T;
   if (Nx <= 0 || Ny <= 0 || Nz <= 0 || Outer <= 0)
@@ -109,7 +114,8 @@ inline CpuTiles chooseTiles(long long Nx, long long Ny, long long Nz, long long 
   const long long MinTiles = (Ny + MaxY - 1) / MaxY;
   double BestCost = 0;
   long long BestY = Ny, BestZ = Nz;
-  for (long long Tiles = MinTiles; Tiles <= Ny && Tiles <= MinTiles + 2 * Th; ++Tiles) {
+  for (long long Tiles = MinTiles; Tiles <= Ny && Tiles <= MinTiles + 2 * Th;
+       ++Tiles) {
     const long long Y = (Ny + Tiles - 1) / Tiles;
     const long long Ty = (Ny + Y - 1) / Y;
     // Chunks that make the blocks a multiple of the threads.
@@ -119,7 +125,8 @@ inline CpuTiles chooseTiles(long long Nx, long long Ny, long long Nz, long long 
     const long long Z = (Nz + Cz - 1) / Cz;
     Cz = (Nz + Z - 1) / Z;
     const double Blocks = double(Ty) * Cz * Outer;
-    const double Rounds = static_cast<double>(static_cast<long long>((Blocks + Th - 1) / Th));
+    const double Rounds =
+        static_cast<double>(static_cast<long long>((Blocks + Th - 1) / Th));
     const double Balance = Blocks / (Rounds * Th);
     const double Extra = double(HaloY) * Ty / Ny + double(HaloZ) * Cz / Nz;
     const double Cost = (1 + Extra) / (Balance < 1 ? Balance : 1);
@@ -141,13 +148,14 @@ inline CpuTiles chooseTiles(long long Nx, long long Ny, long long Nz, long long 
 /// The blocks of region \p R (y = dimension 1, z = dimension 2; dimension 3,
 /// if any, is the outer extent) for the generated OpenMP loops of a stencil
 /// whose plan gives \p RowBytes, \p HaloY and \p HaloZ, run by \p Threads.
-inline CpuTiles cpuTiles(const Region &R, int Dims, long long RowBytes, long long HaloY,
-                         long long HaloZ, int Threads) {
+inline CpuTiles cpuTiles(const Region &R, int Dims, long long RowBytes,
+                         long long HaloY, long long HaloZ, int Threads) {
   const long long Outer = Dims >= 4 ? R.hi[3] - R.lo[3] : 1;
   long long Y = 0, Z = 0;
   detail::forcedTile(Y, Z);
   CpuTiles T;
-  const long long Nx = R.hi[0] - R.lo[0], Ny = R.hi[1] - R.lo[1], Nz = R.hi[2] - R.lo[2];
+  const long long Nx = R.hi[0] - R.lo[0], Ny = R.hi[1] - R.lo[1],
+                  Nz = R.hi[2] - R.lo[2];
   if (Y > 0 && Nx > 0 && Ny > 0 && Nz > 0 && Outer > 0) {
     T.tileY = Y;
     T.chunkZ = Z;

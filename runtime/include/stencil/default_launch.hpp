@@ -42,7 +42,8 @@ struct DefaultLaunchChoice {
 };
 
 /// \p Default's block (its defaultBlock) adapted to \p R; see above.
-inline DefaultLaunchChoice adaptDefaultLaunch(const GeneratedStencil &Default, const Region &R) {
+inline DefaultLaunchChoice adaptDefaultLaunch(const GeneratedStencil &Default,
+                                              const Region &R) {
   DefaultLaunchChoice C;
   C.entry = &Default;
   for (int D = 0; D < 3; ++D)
@@ -53,12 +54,13 @@ inline DefaultLaunchChoice adaptDefaultLaunch(const GeneratedStencil &Default, c
   if (Nx > 0 && Nx < C.block[0]) {
     C.block[0] = detail::powerOfTwoAtLeast(Nx < 8 ? 8 : Nx, C.block[0]);
     // zmarch2 puts two points per thread along y (3-D).
-    const int PerThread =
-        Default.marchDim >= 0 && Default.dims == 3 && std::string(Default.variant) == "zmarch2"
-            ? 2
-            : 1;
+    const int PerThread = Default.marchDim >= 0 && Default.dims == 3 &&
+                                  std::string(Default.variant) == "zmarch2"
+                              ? 2
+                              : 1;
     const int WantY = Threads / C.block[0];
-    const int Rows = detail::powerOfTwoAtLeast((Ny + PerThread - 1) / PerThread, WantY);
+    const int Rows =
+        detail::powerOfTwoAtLeast((Ny + PerThread - 1) / PerThread, WantY);
     C.block[1] = Default.dims >= 2 && Rows > C.block[1] ? Rows : C.block[1];
   }
   if (Default.marchDim >= 0) {
@@ -71,7 +73,8 @@ inline DefaultLaunchChoice adaptDefaultLaunch(const GeneratedStencil &Default, c
     // is marched in one chunk instead (512x512x8 f32 on an H100: 0.0086 ms
     // with chunk 2, 0.0067-0.0080 ms with 8).
     const long long Plane = Nx * (Default.dims == 3 ? Ny : 1);
-    if (March > C.block[2] && March <= 4LL * C.block[2] && Plane >= MinPlanePoints)
+    if (March > C.block[2] && March <= 4LL * C.block[2] &&
+        Plane >= MinPlanePoints)
       C.block[2] = static_cast<int>(March);
   }
   return C;
@@ -80,13 +83,16 @@ inline DefaultLaunchChoice adaptDefaultLaunch(const GeneratedStencil &Default, c
 /// The variant of \p Variants (one stencil's entries, the grid first) that
 /// the plan marked, with its block adapted to \p R; the first entry with
 /// \p Fallback's block when none is marked (code from an older stencilc).
-inline DefaultLaunchChoice chooseDefaultLaunch(const std::vector<const GeneratedStencil *> &Variants,
-                                               const Region &R, const LaunchConfig &Fallback) {
+inline DefaultLaunchChoice
+chooseDefaultLaunch(const std::vector<const GeneratedStencil *> &Variants,
+                    const Region &R, const LaunchConfig &Fallback) {
   for (const GeneratedStencil *E : Variants)
-    if (E->defaultBlock[0] > 0 && E->defaultBlock[1] > 0 && E->defaultBlock[2] > 0) {
+    if (E->defaultBlock[0] > 0 && E->defaultBlock[1] > 0 &&
+        E->defaultBlock[2] > 0) {
       const long long Nx = R.hi[0] - R.lo[0];
       const GeneratedStencil *Grid = Variants.front();
-      if (E->dims == 3 && E->marchDim >= 0 && Nx > 0 && Nx < NarrowX && Grid->marchDim < 0) {
+      if (E->dims == 3 && E->marchDim >= 0 && Nx > 0 && Nx < NarrowX &&
+          Grid->marchDim < 0) {
         GeneratedStencil Narrow = *Grid;
         Narrow.defaultBlock[0] = 8;
         Narrow.defaultBlock[1] = 32;

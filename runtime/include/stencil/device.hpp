@@ -29,7 +29,8 @@ struct DeviceOps {
   /// Waits for \p Stop, then the milliseconds between the two events.
   const char *(*eventElapsedMs)(float *Ms, void *Start, void *Stop);
   /// Threads, registers and (default) shared memory bytes per block.
-  const char *(*blockLimits)(int *MaxThreads, int *Registers, long long *SharedBytes);
+  const char *(*blockLimits)(int *MaxThreads, int *Registers,
+                             long long *SharedBytes);
   /// Appended for AutoLoopEngine: true if the pointer is GPU memory.
   bool (*isDevicePointer)(const void *Ptr);
 };
@@ -41,8 +42,9 @@ inline const DeviceOps *&deviceOpsSlot() {
 }
 inline const DeviceOps &requireDeviceOps() {
   if (!deviceOpsSlot())
-    throw std::runtime_error("stencil: this program has no CUDA support linked in "
-                             "(build it with stencilc_add_sources(... BACKENDS cuda))");
+    throw std::runtime_error(
+        "stencil: this program has no CUDA support linked in "
+        "(build it with stencilc_add_sources(... BACKENDS cuda))");
   return *deviceOpsSlot();
 }
 inline void checkDevice(const char *Error, const char *What) {
@@ -67,7 +69,8 @@ inline std::string deviceName() {
   if (!deviceAvailable())
     return "";
   char Buf[256] = {};
-  detail::checkDevice(detail::deviceOpsSlot()->deviceName(Buf, sizeof(Buf)), "device name");
+  detail::checkDevice(detail::deviceOpsSlot()->deviceName(Buf, sizeof(Buf)),
+                      "device name");
   return Buf;
 }
 
@@ -87,7 +90,8 @@ template <typename T> class DeviceArray {
 public:
   explicit DeviceArray(std::size_t Count) : count_(Count) {
     void *P = nullptr;
-    detail::checkDevice(detail::requireDeviceOps().allocate(&P, bytes()), "allocate");
+    detail::checkDevice(detail::requireDeviceOps().allocate(&P, bytes()),
+                        "allocate");
     data_ = static_cast<T *>(P);
   }
   DeviceArray(const DeviceArray &) = delete;
@@ -103,10 +107,14 @@ public:
   std::size_t bytes() const { return count_ * sizeof(T); }
 
   void upload(const T *Host) {
-    detail::checkDevice(detail::requireDeviceOps().copyToDevice(data_, Host, bytes()), "upload");
+    detail::checkDevice(
+        detail::requireDeviceOps().copyToDevice(data_, Host, bytes()),
+        "upload");
   }
   void download(T *Host) const {
-    detail::checkDevice(detail::requireDeviceOps().copyToHost(Host, data_, bytes()), "download");
+    detail::checkDevice(
+        detail::requireDeviceOps().copyToHost(Host, data_, bytes()),
+        "download");
   }
 
 private:

@@ -90,17 +90,19 @@ void noteField(FieldShape &S, const std::string &Stencil, const A &Arg) {
 /// its widths, and its corners too (a field whose exchange skips them would
 /// feed the stencil stale edge and corner points).
 template <typename A>
-void checkHaloCovers(const std::string &Stencil, const Halo &Reads, const A &Arg) {
+void checkHaloCovers(const std::string &Stencil, const Halo &Reads,
+                     const A &Arg) {
   if constexpr (IsField<A>::value) {
     if (Arg.halo().covers(Reads))
       return;
     const int Dims = Arg.domain().dims();
-    throw DomainError(Stencil + " reads halo " + Reads.str(Dims) +
-                      (Reads.corners ? " with corners" : "") + " but field '" + Arg.name() +
-                      "' has " + Arg.halo().str(Dims) +
-                      (Arg.halo().corners ? " with corners" : " without corners") +
-                      ": allocate the fields of a stencil with haloOf(...) of every "
-                      "stencil they are passed to");
+    throw DomainError(
+        Stencil + " reads halo " + Reads.str(Dims) +
+        (Reads.corners ? " with corners" : "") + " but field '" + Arg.name() +
+        "' has " + Arg.halo().str(Dims) +
+        (Arg.halo().corners ? " with corners" : " without corners") +
+        ": allocate the fields of a stencil with haloOf(...) of every "
+        "stencil they are passed to");
   }
 }
 } // namespace detail
@@ -181,11 +183,12 @@ public:
     D.agree("what a DomainLoop launches",
             (Found ? std::string("stencil '") + Found->name + "'"
                    : std::string("a stencil without generated code")) +
-                ", variant '" + variant_ + "', block " + std::to_string(config_.block[0]) +
-                "," +
+                ", variant '" + variant_ + "', block " +
+                std::to_string(config_.block[0]) + "," +
                 std::to_string(config_.block[1]) + "," +
                 std::to_string(config_.block[2]));
-    const GeneratedStencil &E = entryOf(Found ? *Found : requireGenerated(D.backend(), S));
+    const GeneratedStencil &E =
+        entryOf(Found ? *Found : requireGenerated(D.backend(), S));
     const std::string Name = std::string("stencil '") + E.name + "'";
     if (E.dims != D.dims())
       throw DomainError(Name + " is " + std::to_string(E.dims) +
@@ -214,8 +217,7 @@ public:
       using Params = typename detail::StencilTraits<StencilT>::Params;
       std::apply(
           [&](auto &...K) {
-            detail::runEntry(E, Params(), G, R, C,
-                             detail::useArgument(K)...);
+            detail::runEntry(E, Params(), G, R, C, detail::useArgument(K)...);
           },
           Kept);
     };

@@ -26,10 +26,13 @@ inline std::vector<GeneratedStencil> &registry() {
 /// merged across files); for messages only. Keys are compared exactly: two
 /// functors of one name in anonymous namespaces of two files have the same
 /// typeid name, so stencilc rejects functors without external linkage.
-inline const char *stripTypeName(const char *Name) { return Name[0] == '*' ? Name + 1 : Name; }
+inline const char *stripTypeName(const char *Name) {
+  return Name[0] == '*' ? Name + 1 : Name;
+}
 
 /// True if \p E and \p Like are entries of one stencil on one backend.
-inline bool sameStencil(const GeneratedStencil &E, const GeneratedStencil &Like) {
+inline bool sameStencil(const GeneratedStencil &E,
+                        const GeneratedStencil &Like) {
   if (E.backend != Like.backend)
     return false;
   if (Like.typeKey)
@@ -54,12 +57,13 @@ inline const GeneratedStencil *checkUnambiguous(const GeneratedStencil *Found) {
     return nullptr;
   for (const GeneratedStencil &E : registry())
     if (sameStencil(E, *Found) && std::strcmp(E.irHash, Found->irHash) != 0)
-      throw std::runtime_error(std::string("stencil: two different stencils are registered as ") +
-                               Found->name + " (" + backendName(Found->backend) + "), from " +
-                               place(*Found) + " and " + place(E) +
-                               "; give them different names or namespaces, or make the "
-                               "definitions identical (a header compiled with other macros "
-                               "in each file)");
+      throw std::runtime_error(
+          std::string("stencil: two different stencils are registered as ") +
+          Found->name + " (" + backendName(Found->backend) + "), from " +
+          place(*Found) + " and " + place(E) +
+          "; give them different names or namespaces, or make the "
+          "definitions identical (a header compiled with other macros "
+          "in each file)");
   return Found;
 }
 } // namespace detail
@@ -75,13 +79,15 @@ inline const GeneratedStencil *checkUnambiguous(const GeneratedStencil *Found) {
 inline bool registerGenerated(int AbiVersion, const GeneratedStencil &Entry) {
   if (AbiVersion != GeneratedAbiVersion)
     throw std::runtime_error(
-        std::string("stencil: the generated code of stencil ") + Entry.name + " (" +
-        Entry.source + ") was generated for runtime ABI version " +
+        std::string("stencil: the generated code of stencil ") + Entry.name +
+        " (" + Entry.source + ") was generated for runtime ABI version " +
         std::to_string(AbiVersion) + ", but this runtime has version " +
         std::to_string(GeneratedAbiVersion) +
-        ": regenerate it with this stencilc (the one that comes with this runtime)");
+        ": regenerate it with this stencilc (the one that comes with this "
+        "runtime)");
   for (const GeneratedStencil &E : detail::registry())
-    if (detail::sameStencil(E, Entry) && std::strcmp(E.variant, Entry.variant) == 0 &&
+    if (detail::sameStencil(E, Entry) &&
+        std::strcmp(E.variant, Entry.variant) == 0 &&
         std::strcmp(E.irHash, Entry.irHash) == 0)
       return true;
   detail::registry().push_back(Entry);
@@ -90,7 +96,8 @@ inline bool registerGenerated(int AbiVersion, const GeneratedStencil &Entry) {
 
 /// The entry for a functor type, or null. Throws if two different stencils
 /// have this key.
-inline const GeneratedStencil *findGenerated(Backend B, const std::type_info &Functor) {
+inline const GeneratedStencil *findGenerated(Backend B,
+                                             const std::type_info &Functor) {
   const char *Name = Functor.name();
   for (const GeneratedStencil &E : detail::registry())
     if (E.backend == B && E.typeKey && std::strcmp(E.typeKey, Name) == 0)
@@ -111,7 +118,8 @@ inline const GeneratedStencil *findGenerated(Backend B, const void *Function) {
 /// first is the grid variant): \p Like is any entry of that stencil. A
 /// stencil in a header that two files include is registered by both: each
 /// variant is listed once.
-inline std::vector<const GeneratedStencil *> generatedVariants(const GeneratedStencil &Like) {
+inline std::vector<const GeneratedStencil *>
+generatedVariants(const GeneratedStencil &Like) {
   std::vector<const GeneratedStencil *> Out;
   for (const GeneratedStencil &E : detail::registry()) {
     if (!detail::sameStencil(E, Like))
@@ -126,7 +134,9 @@ inline std::vector<const GeneratedStencil *> generatedVariants(const GeneratedSt
 }
 
 /// All registered entries, e.g. for a listing.
-inline const std::vector<GeneratedStencil> &generatedStencils() { return detail::registry(); }
+inline const std::vector<GeneratedStencil> &generatedStencils() {
+  return detail::registry();
+}
 
 } // namespace stencil
 

@@ -36,9 +36,9 @@ struct Region {
 };
 
 /// How to launch on a GPU; ignored by the OpenMP backend. The marching
-/// variants ("zmarch", "zmarch2", "smem"; GeneratedStencil::marchDim >= 0) read block[2]
-/// as the chunk of the marching dimension each thread walks: their thread
-/// block is (block[0], block[1], 1) in 3-D and (block[0], 1, 1) in 2-D.
+/// variants ("zmarch", "zmarch2", "smem"; GeneratedStencil::marchDim >= 0) read
+/// block[2] as the chunk of the marching dimension each thread walks: their
+/// thread block is (block[0], block[1], 1) in 3-D and (block[0], 1, 1) in 2-D.
 struct LaunchConfig {
   int block[3] = {64, 4, 1};
   void *stream = nullptr; ///< cudaStream_t; null is the default stream.
@@ -46,12 +46,15 @@ struct LaunchConfig {
 
 enum class Backend { OpenMP, Cuda };
 
-inline const char *backendName(Backend B) { return B == Backend::Cuda ? "cuda" : "openmp"; }
+inline const char *backendName(Backend B) {
+  return B == Backend::Cuda ? "cuda" : "openmp";
+}
 
 /// Runs a stencil over \p R; \p Args points at each argument after the index,
 /// converted to the stencil's parameter types. Returns null or an error text.
 using GeneratedLaunchFn = const char *(*)(const Grid &G, const Region &R,
-                                          const LaunchConfig &C, void *const *Args);
+                                          const LaunchConfig &C,
+                                          void *const *Args);
 
 /// A CUDA kernel's resources for one block shape, as the tuner prunes by.
 struct KernelAttributes {
@@ -67,15 +70,16 @@ using GeneratedQueryFn = const char *(*)(int Bx, int By, KernelAttributes *Out);
 /// registers it. name and source come first in every version of the ABI:
 /// registration reads them to report an entry of another version.
 struct GeneratedStencil {
-  const char *name;         ///< Qualified name, for messages.
-  const char *source;       ///< "file:line" of the stencil.
-  const char *typeKey;      ///< Functor: typeid(F).name(); else null.
-  const void *functionKey;  ///< Free function: its address; else null.
+  const char *name;        ///< Qualified name, for messages.
+  const char *source;      ///< "file:line" of the stencil.
+  const char *typeKey;     ///< Functor: typeid(F).name(); else null.
+  const void *functionKey; ///< Free function: its address; else null.
   Backend backend;
   int dims;
-  const std::type_info *signature; ///< typeid(void(P...)) of the parameters after the index.
+  const std::type_info
+      *signature; ///< typeid(void(P...)) of the parameters after the index.
   GeneratedLaunchFn launch;
-  const char *variant;      ///< "grid" (one thread per point), ...
+  const char *variant; ///< "grid" (one thread per point), ...
   /// Points needed around each point, per dimension: {negative side, positive
   /// side}, x first (stencilc's analysis). Fields need at least this halo.
   int halo[4][2];
@@ -83,10 +87,11 @@ struct GeneratedStencil {
   /// e.g. idx.ix<1,1,0>() (stencilc's analysis): the halo's edges and
   /// corners are read, so fields exchange them (Halo::corners).
   bool readsDiagonal;
-  const char *irHash;       ///< Fingerprint of the stencil's IR (16 hex digits).
-  double flopsPerPoint;     ///< Floating-point operations per point (analysis).
-  double bytesPerPoint;     ///< Bytes moved per point with perfect reuse (analysis).
-  GeneratedQueryFn query;   ///< CUDA: the kernel's resources; OpenMP: null.
+  const char *irHash;   ///< Fingerprint of the stencil's IR (16 hex digits).
+  double flopsPerPoint; ///< Floating-point operations per point (analysis).
+  double
+      bytesPerPoint; ///< Bytes moved per point with perfect reuse (analysis).
+  GeneratedQueryFn query; ///< CUDA: the kernel's resources; OpenMP: null.
   /// -1: the block is (block[0], block[1], block[2]). Otherwise the variant
   /// marches this dimension (dims - 1) and block[2] is the chunk.
   int marchDim;

@@ -2,16 +2,16 @@
 #ifndef STENCIL_GENERATED_ENGINE_HPP
 #define STENCIL_GENERATED_ENGINE_HPP
 
+#include <cstdio>
+#include <cstdlib>
+#include <memory>
+#include <stdexcept>
 #include <stencil/default_launch.hpp>
 #include <stencil/generated.hpp>
 #include <stencil/loop_range.hpp>
 #include <stencil/profile.hpp>
 #include <stencil/stencil_traits.hpp>
 #include <stencil/type_name.hpp>
-#include <cstdio>
-#include <cstdlib>
-#include <memory>
-#include <stdexcept>
 #include <string>
 #include <tuple>
 #include <type_traits>
@@ -22,7 +22,8 @@ namespace stencil {
 
 namespace detail {
 
-template <typename StencilT> const GeneratedStencil *lookupGenerated(Backend B, const StencilT &S) {
+template <typename StencilT>
+const GeneratedStencil *lookupGenerated(Backend B, const StencilT &S) {
   if constexpr (std::is_function_v<StencilT>) {
     // A function's identity is its address; the generated code takes it too.
     return findGenerated(B, reinterpret_cast<const void *>(&S));
@@ -31,7 +32,8 @@ template <typename StencilT> const GeneratedStencil *lookupGenerated(Backend B, 
     // A function pointer (run(&blur, ...) or a variable holding it): the
     // function is the pointer's value, not the pointer's own address.
     if (!S)
-      throw std::invalid_argument("stencil: the stencil is a null function pointer");
+      throw std::invalid_argument(
+          "stencil: the stencil is a null function pointer");
     return findGenerated(B, reinterpret_cast<const void *>(S));
   } else {
     return findGenerated(B, typeid(StencilT));
@@ -50,9 +52,11 @@ inline std::string functionAddress(const void *Address) {
 /// `nm -C <program> | grep -i 4011a0` or `addr2line -f -e <program>`).
 template <typename StencilT> std::string stencilDisplayName(const StencilT &S) {
   if constexpr (std::is_function_v<StencilT>)
-    return "the free-function stencil at " + functionAddress(reinterpret_cast<const void *>(&S));
+    return "the free-function stencil at " +
+           functionAddress(reinterpret_cast<const void *>(&S));
   else if constexpr (std::is_function_v<std::remove_pointer_t<StencilT>>)
-    return "the free-function stencil at " + functionAddress(reinterpret_cast<const void *>(S));
+    return "the free-function stencil at " +
+           functionAddress(reinterpret_cast<const void *>(S));
   else
     return "stencil '" + readableTypeName(typeid(StencilT).name()) + "'";
 }
@@ -61,7 +65,8 @@ template <typename StencilT> std::string stencilDisplayName(const StencilT &S) {
 /// of \p G on every side of every dimension: generated code reads its
 /// offsets unchecked, so a margin narrower than the halo would read (or, on
 /// a GPU, fault) outside the arrays.
-inline void checkMargins(const GeneratedStencil &E, const Grid &G, const Region &R) {
+inline void checkMargins(const GeneratedStencil &E, const Grid &G,
+                         const Region &R) {
   for (int D = 0; D < E.dims && D < 4; ++D)
     if (R.hi[D] <= R.lo[D])
       return;
@@ -72,11 +77,13 @@ inline void checkMargins(const GeneratedStencil &E, const Grid &G, const Region 
       if (Margin >= Halo)
         continue;
       throw std::runtime_error(
-          std::string("stencil: ") + E.name + " (" + backendName(E.backend) + "): its halo is " +
-          std::to_string(Halo) + (Halo == 1 ? " point" : " points") + " at the " +
-          (Side ? "end" : "start") + " of " + "xyzw"[D] + " but the margin there is " +
-          std::to_string(Margin) + " (points " + std::to_string(R.lo[D]) + " to " +
-          std::to_string(R.hi[D]) + " of " + std::to_string(G.extent[D]) +
+          std::string("stencil: ") + E.name + " (" + backendName(E.backend) +
+          "): its halo is " + std::to_string(Halo) +
+          (Halo == 1 ? " point" : " points") + " at the " +
+          (Side ? "end" : "start") + " of " + "xyzw"[D] +
+          " but the margin there is " + std::to_string(Margin) + " (points " +
+          std::to_string(R.lo[D]) + " to " + std::to_string(R.hi[D]) + " of " +
+          std::to_string(G.extent[D]) +
           "): the loop's margins must be at least the stencil's halo");
     }
 }
@@ -84,55 +91,65 @@ inline void checkMargins(const GeneratedStencil &E, const Grid &G, const Region 
 /// Refuses null arrays among the converted arguments \p Values (by position
 /// after the index: the registry does not keep parameter names).
 template <typename Tuple, std::size_t... I>
-void checkArrays(const GeneratedStencil &E, const Tuple &Values, std::index_sequence<I...>) {
+void checkArrays(const GeneratedStencil &E, const Tuple &Values,
+                 std::index_sequence<I...>) {
   auto Check = [&E](const auto &V, std::size_t Position) {
     using T = std::decay_t<decltype(V)>;
     if constexpr (std::is_pointer_v<T>)
       if (V == nullptr)
-        throw std::runtime_error(std::string("stencil: ") + E.name + " (" +
-                                 backendName(E.backend) + "): argument " +
-                                 std::to_string(Position) + " (after the index; an array of " +
-                                 readableTypeName(typeid(T).name()) + ") is null");
+        throw std::runtime_error(
+            std::string("stencil: ") + E.name + " (" + backendName(E.backend) +
+            "): argument " + std::to_string(Position) +
+            " (after the index; an array of " +
+            readableTypeName(typeid(T).name()) + ") is null");
   };
   (Check(std::get<I>(Values), I + 1), ...);
 }
 
 /// Why an engine found no generated code for \p S on \p B, and the fixes.
-template <typename StencilT> std::string noGeneratedCode(Backend B, const StencilT &S) {
+template <typename StencilT>
+std::string noGeneratedCode(Backend B, const StencilT &S) {
   const std::string Name = backendName(B);
-  return "stencil: no generated " + Name + " code for " + stencilDisplayName(S) +
+  return "stencil: no generated " + Name + " code for " +
+         stencilDisplayName(S) +
          ". stencilc compiles what a file passes to a loop's run() and what is "
-         "annotated with STENCIL_KERNEL: run stencilc on the file that defines it "
+         "annotated with STENCIL_KERNEL: run stencilc on the file that defines "
+         "it "
          "(stencilc_add_sources(<target> FILES <file> BACKENDS " +
          Name +
          ")); if the file passes it through a variable, a template or another "
-         "function, annotate it with STENCIL_KERNEL or pass the function itself";
+         "function, annotate it with STENCIL_KERNEL or pass the function "
+         "itself";
 }
 
 template <typename Tuple, std::size_t... I>
 void launchGenerated(const GeneratedStencil &E, const Grid &G, const Region &R,
-                     const LaunchConfig &C, Tuple &Values, std::index_sequence<I...>) {
+                     const LaunchConfig &C, Tuple &Values,
+                     std::index_sequence<I...>) {
   void *Args[] = {static_cast<void *>(&std::get<I>(Values))..., nullptr};
   // Profiling off and no NVTX hooks: this branch is all it costs.
-  const char *Error = profile::detail::state()
-                          ? profile::detail::profiledLaunch(
-                                E, R, C, [&] { return E.launch(G, R, C, Args); })
-                          : E.launch(G, R, C, Args);
+  const char *Error =
+      profile::detail::state()
+          ? profile::detail::profiledLaunch(
+                E, R, C, [&] { return E.launch(G, R, C, Args); })
+          : E.launch(G, R, C, Args);
   if (Error)
-    throw std::runtime_error(std::string("stencil: ") + E.name + " (" + backendName(E.backend) +
-                             "): " + Error);
+    throw std::runtime_error(std::string("stencil: ") + E.name + " (" +
+                             backendName(E.backend) + "): " + Error);
 }
 
 /// Launches \p E, one of the stencil's entries, over \p R with \p A
 /// converted to the stencil's parameter types \p P.
 template <typename... P, typename... Args>
-void runEntry(const GeneratedStencil &E, ParamList<P...>, const Grid &G, const Region &R,
-              const LaunchConfig &C, Args &&...A) {
-  static_assert(sizeof...(P) == sizeof...(Args),
-                "wrong number of arguments for this stencil (the index is not passed)");
+void runEntry(const GeneratedStencil &E, ParamList<P...>, const Grid &G,
+              const Region &R, const LaunchConfig &C, Args &&...A) {
+  static_assert(
+      sizeof...(P) == sizeof...(Args),
+      "wrong number of arguments for this stencil (the index is not passed)");
   if (*E.signature != typeid(void(P...)))
-    throw std::runtime_error(std::string("stencil: generated code for ") + E.name +
-                             " has other parameter types than the program: regenerate it");
+    throw std::runtime_error(
+        std::string("stencil: generated code for ") + E.name +
+        " has other parameter types than the program: regenerate it");
   std::tuple<P...> Values(std::forward<Args>(A)...);
   checkArrays(E, Values, std::index_sequence_for<P...>());
   checkMargins(E, G, R);
@@ -142,8 +159,8 @@ void runEntry(const GeneratedStencil &E, ParamList<P...>, const Grid &G, const R
 /// Finds the generated code for \p S (its first entry: the grid variant)
 /// and launches it over \p R.
 template <typename StencilT, typename Params, typename... Args>
-void runGenerated(Backend B, const StencilT &S, Params, const Grid &G, const Region &R,
-                  const LaunchConfig &C, Args &&...A) {
+void runGenerated(Backend B, const StencilT &S, Params, const Grid &G,
+                  const Region &R, const LaunchConfig &C, Args &&...A) {
   const GeneratedStencil *E = lookupGenerated(B, S);
   if (!E)
     throw std::runtime_error(noGeneratedCode(B, S));
@@ -153,8 +170,8 @@ void runGenerated(Backend B, const StencilT &S, Params, const Grid &G, const Reg
 /// As runGenerated, launching the variant and block stencilc's plan chose
 /// for \p S (see default_launch.hpp), on \p C's stream.
 template <typename StencilT, typename Params, typename... Args>
-void runPlannedDefault(Backend B, const StencilT &S, Params, const Grid &G, const Region &R,
-                       const LaunchConfig &C, Args &&...A) {
+void runPlannedDefault(Backend B, const StencilT &S, Params, const Grid &G,
+                       const Region &R, const LaunchConfig &C, Args &&...A) {
   const GeneratedStencil *E = lookupGenerated(B, S);
   if (!E) {
     runGenerated(B, S, Params(), G, R, C, std::forward<Args>(A)...); // throws
@@ -177,7 +194,8 @@ inline bool defaultBlock(const LaunchConfig &C) {
 } // namespace detail
 
 /// The arrays' extents and the box of points of a Loop's ranges.
-inline void loopGeometry(int Dims, const LoopRange *Ranges, Grid *G, Region *R) {
+inline void loopGeometry(int Dims, const LoopRange *Ranges, Grid *G,
+                         Region *R) {
   G->dims = Dims;
   for (int D = 0; D < Dims; ++D) {
     G->extent[D] = Ranges[D].n;
@@ -188,7 +206,8 @@ inline void loopGeometry(int Dims, const LoopRange *Ranges, Grid *G, Region *R) 
 
 /// The generated code registered for \p S on backend \p B (a functor object
 /// or a function), or null: its halo, variant, source and launcher.
-template <typename StencilT> const GeneratedStencil *generatedFor(Backend B, const StencilT &S) {
+template <typename StencilT>
+const GeneratedStencil *generatedFor(Backend B, const StencilT &S) {
   return detail::lookupGenerated(B, S);
 }
 
@@ -201,12 +220,15 @@ public:
     loopGeometry(Dims, Ranges, &Geometry, &Box);
   }
 
-  template <typename StencilT, typename... Args> void operator()(const StencilT &S, Args &&...A) {
+  template <typename StencilT, typename... Args>
+  void operator()(const StencilT &S, Args &&...A) {
     using Params = typename detail::StencilTraits<StencilT>::Params;
     if (B == Backend::Cuda && detail::defaultBlock(Config))
-      detail::runPlannedDefault(B, S, Params(), Geometry, Box, Config, std::forward<Args>(A)...);
+      detail::runPlannedDefault(B, S, Params(), Geometry, Box, Config,
+                                std::forward<Args>(A)...);
     else
-      detail::runGenerated(B, S, Params(), Geometry, Box, Config, std::forward<Args>(A)...);
+      detail::runGenerated(B, S, Params(), Geometry, Box, Config,
+                           std::forward<Args>(A)...);
   }
 
   /// The launch configuration. DeviceLoopEngine launches, while the block is

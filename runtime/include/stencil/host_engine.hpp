@@ -65,7 +65,8 @@ public:
   }
 
 private:
-  template <typename F, typename... Args> void each(F &Stencil, Args &...A) const {
+  template <typename F, typename... Args>
+  void each(F &Stencil, Args &...A) const {
     Index<Dims> Idx = makeIndex(std::make_integer_sequence<int, Dims>());
     int P[4] = {r_[0].begin, r_[1].begin, Dims > 2 ? r_[2].begin : 0,
                 Dims > 3 ? r_[3].begin : 0};

@@ -43,16 +43,20 @@ private:
   LoopRange range_[Dims];
 };
 
-/// Runs on the host or the GPU by where the first array lives (auto_engine.hpp).
+/// Runs on the host or the GPU by where the first array lives
+/// (auto_engine.hpp).
 template <int Dims> class AutoLoopEngine;
 
-/// `Loop2D`, `Loop3D`, `Loop4D` (with an engine as the template argument): a Loop of 2, 3 or 4 dimensions. Without an engine
+/// `Loop2D`, `Loop3D`, `Loop4D` (with an engine as the template argument): a
+/// Loop of 2, 3 or 4 dimensions. Without an engine
 /// (`Loop3D loop(...)`, seed 000's first form) it is AutoLoopEngine. Class
 /// templates, not aliases, so that C++17 deduces the default engine.
-#define STENCIL_LOOP_ND(Name, Dims)                                                                \
-  template <typename Engine = AutoLoopEngine<Dims>> class Name : public Loop<Dims, Engine> {       \
-  public:                                                                                          \
-    template <typename... Ints> explicit Name(Ints... Triples) : Loop<Dims, Engine>(Triples...) {} \
+#define STENCIL_LOOP_ND(Name, Dims)                                            \
+  template <typename Engine = AutoLoopEngine<Dims>>                            \
+  class Name : public Loop<Dims, Engine> {                                     \
+  public:                                                                      \
+    template <typename... Ints>                                                \
+    explicit Name(Ints... Triples) : Loop<Dims, Engine>(Triples...) {}         \
   };
 STENCIL_LOOP_ND(Loop2D, 2)
 STENCIL_LOOP_ND(Loop3D, 3)

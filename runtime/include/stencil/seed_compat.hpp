@@ -25,21 +25,21 @@
 
 // At global scope, as the seed's code writes them. Loop2D/3D/4D are the
 // class templates themselves, so `Loop3D loop(...)` picks AutoLoopEngine.
+using stencil::AutoLoopEngine2D;
+using stencil::AutoLoopEngine3D;
+using stencil::AutoLoopEngine4D;
+using stencil::DeviceAutoTuningInfo;
+using stencil::DeviceAutoTuningLoopEngine2D;
+using stencil::DeviceAutoTuningLoopEngine3D;
+using stencil::DeviceLoopEngine2D;
+using stencil::DeviceLoopEngine3D;
+using stencil::DeviceLoopEngine4D;
+using stencil::HostLoopEngine2D;
+using stencil::HostLoopEngine3D;
+using stencil::HostLoopEngine4D;
 using stencil::Loop2D;
 using stencil::Loop3D;
 using stencil::Loop4D;
 using stencil::LoopRange;
-using stencil::AutoLoopEngine2D;
-using stencil::AutoLoopEngine3D;
-using stencil::AutoLoopEngine4D;
-using stencil::HostLoopEngine2D;
-using stencil::HostLoopEngine3D;
-using stencil::HostLoopEngine4D;
-using stencil::DeviceLoopEngine2D;
-using stencil::DeviceLoopEngine3D;
-using stencil::DeviceLoopEngine4D;
-using stencil::DeviceAutoTuningLoopEngine2D;
-using stencil::DeviceAutoTuningLoopEngine3D;
-using stencil::DeviceAutoTuningInfo;
 
 #endif // STENCIL_SEED_COMPAT_HPP

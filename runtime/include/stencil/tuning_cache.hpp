@@ -29,10 +29,12 @@ namespace stencil::tuning {
 
 /// What a tuning result is valid for.
 struct CacheKey {
-  std::string gpu;       ///< cudaDeviceProp::name.
-  std::string stencil;   ///< The stencil's qualified name.
-  std::string irHash;    ///< Its IR fingerprint: a different one makes an entry stale.
-  std::string variants;  ///< The variant space searched ("grid,zmarch,zmarch2,smem").
+  std::string gpu;     ///< cudaDeviceProp::name.
+  std::string stencil; ///< The stencil's qualified name.
+  std::string
+      irHash; ///< Its IR fingerprint: a different one makes an entry stale.
+  std::string
+      variants; ///< The variant space searched ("grid,zmarch,zmarch2,smem").
   std::string extents;   ///< The region's extents ("512x512x512").
   std::string signature; ///< The parameter types (element type included).
 };
@@ -49,8 +51,9 @@ struct CacheEntry {
 /// The "format" of the file this runtime reads and writes.
 inline const char *cacheFormat() { return "stencilc-tuning-1"; }
 
-/// The cache file: $STENCIL_TUNING_CACHE, else $XDG_CACHE_HOME/stencilc/tuning.json,
-/// else ~/.cache/stencilc/tuning.json; empty if none of them is set.
+/// The cache file: $STENCIL_TUNING_CACHE, else
+/// $XDG_CACHE_HOME/stencilc/tuning.json, else ~/.cache/stencilc/tuning.json;
+/// empty if none of them is set.
 inline std::string defaultCachePath() {
   if (const char *P = std::getenv("STENCIL_TUNING_CACHE"); P && *P)
     return P;
@@ -121,13 +124,15 @@ inline const char *readEntry(const CacheJson &E, CacheEntry *C) {
   struct {
     const char *key;
     std::string *to;
-  } const Strings[] = {{"gpu", &C->key.gpu},         {"stencil", &C->key.stencil},
-                       {"irHash", &C->key.irHash},   {"variants", &C->key.variants},
-                       {"extents", &C->key.extents}, {"signature", &C->key.signature},
-                       {"variant", &C->best.variant}};
+  } const Strings[] = {
+      {"gpu", &C->key.gpu},         {"stencil", &C->key.stencil},
+      {"irHash", &C->key.irHash},   {"variants", &C->key.variants},
+      {"extents", &C->key.extents}, {"signature", &C->key.signature},
+      {"variant", &C->best.variant}};
   for (const auto &S : Strings) {
     const CacheJson *V = member(E, S.key);
-    if (!V || !V->is_string() || V->get_ref<const std::string &>().size() > 4096)
+    if (!V || !V->is_string() ||
+        V->get_ref<const std::string &>().size() > 4096)
       return "a key field is missing, not a string or too long";
     *S.to = V->get<std::string>();
   }
@@ -143,8 +148,8 @@ inline const char *readEntry(const CacheJson &E, CacheEntry *C) {
       !integerIn(&(*Block)[2], 1, 1 << 20, &C->best.bz))
     return "'block' is not three integers in [1, 1024], [1, 1024], [1, 2^20]";
   const CacheJson *Ms = member(E, "ms");
-  if (!Ms || !Ms->is_number() || !std::isfinite(Ms->get<double>()) || Ms->get<double>() < 0 ||
-      Ms->get<double>() > 1e9)
+  if (!Ms || !Ms->is_number() || !std::isfinite(Ms->get<double>()) ||
+      Ms->get<double>() < 0 || Ms->get<double>() > 1e9)
     return "'ms' is not a time in [0, 1e9] ms";
   C->ms = Ms->get<double>();
   const CacheJson *Calls = member(E, "calls");
@@ -156,11 +161,13 @@ inline const char *readEntry(const CacheJson &E, CacheEntry *C) {
 
 /// Parses \p Text as JSON no deeper than MaxCacheJsonDepth; false and
 /// \p Error set (why, in one printable line) otherwise.
-inline bool parseCacheJson(const std::string &Text, CacheJson *Root, std::string *Error) {
+inline bool parseCacheJson(const std::string &Text, CacheJson *Root,
+                           std::string *Error) {
   struct TooDeep {};
   auto Depth = [](int D, CacheJson::parse_event_t Event, CacheJson &) {
-    if (D >= MaxCacheJsonDepth && (Event == CacheJson::parse_event_t::object_start ||
-                                   Event == CacheJson::parse_event_t::array_start))
+    if (D >= MaxCacheJsonDepth &&
+        (Event == CacheJson::parse_event_t::object_start ||
+         Event == CacheJson::parse_event_t::array_start))
       throw TooDeep();
     return true;
   };
@@ -183,8 +190,9 @@ inline bool parseCacheJson(const std::string &Text, CacheJson *Root, std::string
 /// The entries of a cache file's \p Text. False with \p Why set when the
 /// file as a whole is not a cache file; invalid entries are skipped,
 /// counted in \p Invalid, the first one's problem in \p FirstInvalid.
-inline bool parseCache(const std::string &Text, std::vector<CacheEntry> *Out, std::string *Why,
-                       int *Invalid, std::string *FirstInvalid) {
+inline bool parseCache(const std::string &Text, std::vector<CacheEntry> *Out,
+                       std::string *Why, int *Invalid,
+                       std::string *FirstInvalid) {
   *Invalid = 0;
   if (Text.find_first_not_of(" \t\r\n") == std::string::npos) {
     *Why = "it is empty";
@@ -194,7 +202,8 @@ inline bool parseCache(const std::string &Text, std::vector<CacheEntry> *Out, st
   if (!parseCacheJson(Text, &Root, Why))
     return false;
   if (!Root.is_object()) {
-    *Why = std::string("not a cache file (a JSON ") + Root.type_name() + ", not an object)";
+    *Why = std::string("not a cache file (a JSON ") + Root.type_name() +
+           ", not an object)";
     return false;
   }
   const CacheJson *Format = member(Root, "format");
@@ -240,7 +249,8 @@ inline std::vector<CacheEntry> readCache(const std::string &Path,
     if (const char *What = notACacheFile(Path)) {
       warnOncePerFile(Path,
                       Quoted + " ignored: " + What +
-                          "; it is neither read nor written (point STENCIL_TUNING_CACHE at a file)",
+                          "; it is neither read nor written (point "
+                          "STENCIL_TUNING_CACHE at a file)",
                       Warnings);
       return Out;
     }
@@ -248,9 +258,12 @@ inline std::vector<CacheEntry> readCache(const std::string &Path,
     bool Missing = false;
     int Invalid = 0;
     if (!readCacheFile(Path, &Text, &Missing, &Why) ||
-        (!Missing && !detail::parseCache(Text, &Out, &Why, &Invalid, &FirstInvalid))) {
+        (!Missing &&
+         !detail::parseCache(Text, &Out, &Why, &Invalid, &FirstInvalid))) {
       Out.clear();
-      warnOncePerFile(Path, Quoted + " ignored: " + Why + "; the next tuning result replaces it",
+      warnOncePerFile(Path,
+                      Quoted + " ignored: " + Why +
+                          "; the next tuning result replaces it",
                       Warnings);
       return Out;
     }
@@ -258,7 +271,8 @@ inline std::vector<CacheEntry> readCache(const std::string &Path,
     if (Invalid)
       warnOncePerFile(Path,
                       Quoted + ": ignoring " + std::to_string(Invalid) +
-                          (Invalid == 1 ? " invalid entry (" : " invalid entries (first: ") +
+                          (Invalid == 1 ? " invalid entry ("
+                                        : " invalid entries (first: ") +
                           FirstInvalid + "); the next tuning result drops " +
                           (Invalid == 1 ? "it" : "them"),
                       Warnings);
@@ -277,17 +291,18 @@ inline bool sameExceptHash(const CacheKey &A, const CacheKey &B) {
 
 /// The entry for \p Key, if one is there with the same IR hash; an entry
 /// with another hash is stale (the stencil changed): a warning, not a hit.
-inline std::optional<CacheEntry> lookupCache(const std::vector<CacheEntry> &Entries,
-                                             const CacheKey &Key,
-                                             std::vector<std::string> *Warnings) {
+inline std::optional<CacheEntry>
+lookupCache(const std::vector<CacheEntry> &Entries, const CacheKey &Key,
+            std::vector<std::string> *Warnings) {
   for (const CacheEntry &E : Entries) {
     if (!sameExceptHash(E.key, Key))
       continue;
     if (E.key.irHash == Key.irHash)
       return E;
-    Warnings->push_back("tuning cache entry for " + Key.stencil + " over " + Key.extents +
-                        " is stale (the stencil changed: IR " + E.key.irHash + ", now " +
-                        Key.irHash + "); tuning again");
+    Warnings->push_back("tuning cache entry for " + Key.stencil + " over " +
+                        Key.extents + " is stale (the stencil changed: IR " +
+                        E.key.irHash + ", now " + Key.irHash +
+                        "); tuning again");
   }
   return std::nullopt;
 }
@@ -299,7 +314,8 @@ inline std::string formatCache(const std::vector<CacheEntry> &Entries) {
   auto Dump = [](const CacheJson &V) {
     return V.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
   };
-  std::string Out = "{\n  \"format\": " + Dump(cacheFormat()) + ",\n  \"entries\": [";
+  std::string Out =
+      "{\n  \"format\": " + Dump(cacheFormat()) + ",\n  \"entries\": [";
   for (std::size_t I = 0; I < Entries.size(); ++I) {
     const CacheEntry &E = Entries[I];
     // Six significant digits, as the file always had: an event timer's
@@ -329,13 +345,15 @@ inline std::string formatCache(const std::vector<CacheEntry> &Entries) {
 /// \p Error (if given) says why, and \p Warnings has it unless this file
 /// was warned about already. Never throws.
 inline bool storeCacheEntry(const std::string &Path, const CacheEntry &Entry,
-                            std::vector<std::string> *Warnings, std::string *Error = nullptr) {
+                            std::vector<std::string> *Warnings,
+                            std::string *Error = nullptr) {
   std::string Why, Target = Path;
   try {
     std::error_code EC;
     // Through a symbolic link to its file: the link stays a link.
     if (std::filesystem::is_symlink(Path, EC)) {
-      std::filesystem::path Resolved = std::filesystem::weakly_canonical(Path, EC);
+      std::filesystem::path Resolved =
+          std::filesystem::weakly_canonical(Path, EC);
       if (!EC)
         Target = Resolved.string();
     }
@@ -347,26 +365,29 @@ inline bool storeCacheEntry(const std::string &Path, const CacheEntry &Entry,
         std::filesystem::create_directories(P.parent_path(), EC);
       CacheLock Lock(Target);
       std::vector<CacheEntry> Entries = readCache(Target, Warnings);
-      Entries.erase(
-          std::remove_if(Entries.begin(), Entries.end(),
-                         [&](const CacheEntry &E) { return sameExceptHash(E.key, Entry.key); }),
-          Entries.end());
+      Entries.erase(std::remove_if(Entries.begin(), Entries.end(),
+                                   [&](const CacheEntry &E) {
+                                     return sameExceptHash(E.key, Entry.key);
+                                   }),
+                    Entries.end());
       Entries.push_back(Entry);
       if (writeFileAtomically(Target, formatCache(Entries), &Why)) {
         if (!Lock.error().empty())
-          warnOncePerFile(Target,
-                          "tuning cache '" + Target +
-                              "' written without its lock (another process writing at the "
-                              "same time may lose entries): " +
-                              Lock.error(),
-                          Warnings);
+          warnOncePerFile(
+              Target,
+              "tuning cache '" + Target +
+                  "' written without its lock (another process writing at the "
+                  "same time may lose entries): " +
+                  Lock.error(),
+              Warnings);
         return true;
       }
     }
   } catch (const std::exception &E) {
     Why = E.what();
   }
-  warnOncePerFile(Target, "tuning cache '" + Target + "' not written: " + Why, Warnings);
+  warnOncePerFile(Target, "tuning cache '" + Target + "' not written: " + Why,
+                  Warnings);
   if (Error)
     *Error = Why;
   return false;

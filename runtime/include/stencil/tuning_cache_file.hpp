@@ -89,8 +89,8 @@ inline const char *notACacheFile(const std::string &Path) {
 /// Reads the cache file at \p Path into \p Text: false and \p Error set when
 /// it cannot be read or is larger than MaxCacheFileBytes. A missing file
 /// reads as empty with \p Missing set.
-inline bool readCacheFile(const std::string &Path, std::string *Text, bool *Missing,
-                          std::string *Error) {
+inline bool readCacheFile(const std::string &Path, std::string *Text,
+                          bool *Missing, std::string *Error) {
   *Missing = false;
   std::error_code EC;
   if (!std::filesystem::exists(Path, EC) && !EC) {
@@ -117,7 +117,8 @@ inline bool readCacheFile(const std::string &Path, std::string *Text, bool *Miss
   while (In.read(Buf, sizeof(Buf)), In.gcount() > 0) {
     Text->append(Buf, static_cast<std::size_t>(In.gcount()));
     if (Text->size() > MaxCacheFileBytes) {
-      *Error = "larger than " + std::to_string(MaxCacheFileBytes >> 20) + " MiB";
+      *Error =
+          "larger than " + std::to_string(MaxCacheFileBytes >> 20) + " MiB";
       return false;
     }
   }
@@ -132,7 +133,8 @@ namespace detail {
 
 /// Writes \p Text to a new file \p Tmp, flushed to the disk before it is
 /// renamed into place (a crash leaves the old cache, not an empty one).
-inline bool writeNewFile(const std::string &Tmp, const std::string &Text, std::string *Error) {
+inline bool writeNewFile(const std::string &Tmp, const std::string &Text,
+                         std::string *Error) {
 #if defined(__unix__) || defined(__APPLE__)
   // O_EXCL: never through a link or over a file someone else put there.
   int Fd = ::open(Tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
@@ -179,8 +181,8 @@ inline bool writeNewFile(const std::string &Tmp, const std::string &Text, std::s
 /// Writes \p Text to \p Path atomically: a temporary file beside it, then a
 /// rename, so a reader sees the old file or the new one, never a part, and
 /// no temporary file is left behind.
-inline bool writeFileAtomically(const std::string &Path, const std::string &Text,
-                                std::string *Error) {
+inline bool writeFileAtomically(const std::string &Path,
+                                const std::string &Text, std::string *Error) {
   std::error_code EC;
   std::filesystem::path P(Path);
   if (P.has_parent_path())
@@ -192,7 +194,8 @@ inline bool writeFileAtomically(const std::string &Path, const std::string &Text
 #endif
   // Unique per process and call: writers never share a temporary file.
   static std::atomic<unsigned> Serial{0};
-  std::string Tmp = Path + ".tmp." + std::to_string(Pid) + "." + std::to_string(Serial++);
+  std::string Tmp =
+      Path + ".tmp." + std::to_string(Pid) + "." + std::to_string(Serial++);
   if (!detail::writeNewFile(Tmp, Text, Error)) {
     std::filesystem::remove(Tmp, EC);
     return false;

@@ -23,7 +23,8 @@ struct Candidate {
     return variant == O.variant && bx == O.bx && by == O.by && bz == O.bz;
   }
   bool operator<(const Candidate &O) const {
-    return std::tie(variant, bx, by, bz) < std::tie(O.variant, O.bx, O.by, O.bz);
+    return std::tie(variant, bx, by, bz) <
+           std::tie(O.variant, O.bx, O.by, O.bz);
   }
   LaunchConfig config() const {
     LaunchConfig C;
@@ -36,8 +37,8 @@ struct Candidate {
 
 /// "zmarch:64,4,8", the syntax of STENCIL_TUNING_FORCE and of reports.
 inline std::string toString(const Candidate &C) {
-  return C.variant + ":" + std::to_string(C.bx) + "," + std::to_string(C.by) + "," +
-         std::to_string(C.bz);
+  return C.variant + ":" + std::to_string(C.bx) + "," + std::to_string(C.by) +
+         "," + std::to_string(C.bz);
 }
 
 /// Parses "variant:bx,by,bz"; false on anything else.
@@ -57,7 +58,9 @@ inline bool parseCandidate(const std::string &Text, Candidate *Out) {
       return false;
     std::string Part = Text.substr(Pos, End - Pos);
     if (!std::all_of(Part.begin(), Part.end(),
-                     [](char Ch) { return std::isdigit(static_cast<unsigned char>(Ch)); }) ||
+                     [](char Ch) {
+                       return std::isdigit(static_cast<unsigned char>(Ch));
+                     }) ||
         Part.size() > 6)
       return false;
     Values[I] = std::atoi(Part.c_str());

@@ -38,7 +38,8 @@ public:
     int finalRepeats = 3;
   };
 
-  OnlineTuner(std::vector<Candidate> All, Options O) : All_(std::move(All)), Opt_(O) {
+  OnlineTuner(std::vector<Candidate> All, Options O)
+      : All_(std::move(All)), Opt_(O) {
     for (const Candidate &C : All_)
       Legal_.insert(C);
     if (All_.empty()) {
@@ -47,7 +48,8 @@ public:
     }
     enqueueCoarse();
   }
-  explicit OnlineTuner(std::vector<Candidate> All) : OnlineTuner(std::move(All), Options()) {}
+  explicit OnlineTuner(std::vector<Candidate> All)
+      : OnlineTuner(std::move(All), Options()) {}
 
   /// A tuner that is already settled on \p C (from the cache or forced).
   static OnlineTuner settledOn(const Candidate &C) {
@@ -61,7 +63,9 @@ public:
   bool hasBest() const { return HasBest_; }
   const Candidate &best() const { return Best_; }
   int calls() const { return Calls_; }
-  const std::map<Candidate, std::vector<double>> &timings() const { return Times_; }
+  const std::map<Candidate, std::vector<double>> &timings() const {
+    return Times_;
+  }
   const std::vector<Candidate> &candidates() const { return All_; }
 
   /// The candidate to run next (the best once settled).
@@ -89,7 +93,8 @@ private:
   enum class Phase { Coarse, Refine, Final, Done };
 
   static double distance(const Candidate &A, int Bx, int By, int Bz) {
-    return std::fabs(std::log2(double(A.bx) / Bx)) + std::fabs(std::log2(double(A.by) / By)) +
+    return std::fabs(std::log2(double(A.bx) / Bx)) +
+           std::fabs(std::log2(double(A.by) / By)) +
            std::fabs(std::log2(double(A.bz) / Bz));
   }
 
@@ -102,15 +107,17 @@ private:
   }
 
   void push(const Candidate &C) {
-    if (Times_.count(C) || std::find(Queue_.begin(), Queue_.end(), C) != Queue_.end())
+    if (Times_.count(C) ||
+        std::find(Queue_.begin(), Queue_.end(), C) != Queue_.end())
       return;
     Queue_.push_back(C);
   }
 
   /// Per variant, the legal shapes nearest to a few spread targets.
   void enqueueCoarse() {
-    static const int Targets[][3] = {{32, 4, 4},  {32, 4, 32}, {128, 1, 4}, {128, 1, 32},
-                                     {128, 4, 8}, {32, 1, 16}, {64, 2, 64}, {256, 2, 16}};
+    static const int Targets[][3] = {{32, 4, 4},   {32, 4, 32}, {128, 1, 4},
+                                     {128, 1, 32}, {128, 4, 8}, {32, 1, 16},
+                                     {64, 2, 64},  {256, 2, 16}};
     for (const std::string &V : variants())
       for (const auto &T : Targets) {
         const Candidate *Nearest = nullptr;
@@ -134,7 +141,8 @@ private:
   const Candidate *bestOf(const std::string &Variant) const {
     const Candidate *Best = nullptr;
     for (const auto &[C, T] : Times_)
-      if ((Variant.empty() || C.variant == Variant) && (!Best || score(C) < score(*Best)))
+      if ((Variant.empty() || C.variant == Variant) &&
+          (!Best || score(C) < score(*Best)))
         Best = &C;
     return Best;
   }
@@ -147,8 +155,9 @@ private:
       N.bz = Dz > 0 ? N.bz * 2 : Dz < 0 ? N.bz / 2 : N.bz;
       return N;
     };
-    static const int Moves[][3] = {{1, 0, 0}, {-1, 0, 0}, {0, 1, 0},  {0, -1, 0},
-                                   {0, 0, 1}, {0, 0, -1}, {1, -1, 0}, {-1, 1, 0}};
+    static const int Moves[][3] = {{1, 0, 0},  {-1, 0, 0}, {0, 1, 0},
+                                   {0, -1, 0}, {0, 0, 1},  {0, 0, -1},
+                                   {1, -1, 0}, {-1, 1, 0}};
     for (const auto &M : Moves) {
       Candidate N = Step(C, M[0], M[1], M[2]);
       if (Legal_.count(N))
@@ -167,7 +176,8 @@ private:
         enqueueNeighbours(*B);
       }
       // Keep room for the final timings.
-      const int Room = Opt_.maxCalls - Opt_.finalists * Opt_.finalRepeats - Calls_;
+      const int Room =
+          Opt_.maxCalls - Opt_.finalists * Opt_.finalRepeats - Calls_;
       if (static_cast<int>(Queue_.size()) > Room)
         Queue_.resize(std::max(0, Room));
       if (!Queue_.empty())
@@ -176,9 +186,10 @@ private:
       std::vector<Candidate> Ranked;
       for (const auto &[C, T] : Times_)
         Ranked.push_back(C);
-      std::stable_sort(
-          Ranked.begin(), Ranked.end(),
-          [this](const Candidate &A, const Candidate &B) { return score(A) < score(B); });
+      std::stable_sort(Ranked.begin(), Ranked.end(),
+                       [this](const Candidate &A, const Candidate &B) {
+                         return score(A) < score(B);
+                       });
       Ranked.resize(std::min<std::size_t>(Ranked.size(), Opt_.finalists));
       for (int R = 0; R < Opt_.finalRepeats; ++R)
         for (const Candidate &C : Ranked)

@@ -51,14 +51,16 @@ inline std::vector<int> chunkValues(long long MarchExtent) {
 
 /// Registers a block of \p Threads uses: allocated per warp in units of 256.
 inline long long blockRegisters(int RegistersPerThread, int Threads) {
-  long long PerWarp = (static_cast<long long>(RegistersPerThread) * 32 + 255) / 256 * 256;
+  long long PerWarp =
+      (static_cast<long long>(RegistersPerThread) * 32 + 255) / 256 * 256;
   return PerWarp * ((Threads + 31) / 32);
 }
 
 /// Null if \p C may run over a region of \p Extent points per dimension
 /// with attributes \p A; otherwise why not.
 inline const char *illegalBecause(const Candidate &C, bool Marching, int Dims,
-                                  const long long *Extent, const KernelAttributes &A,
+                                  const long long *Extent,
+                                  const KernelAttributes &A,
                                   const DeviceLimits &L) {
   const int M = Dims - 1;
   // A block (or chunk) twice the region's size or more would only idle.
@@ -78,8 +80,8 @@ inline const char *illegalBecause(const Candidate &C, bool Marching, int Dims,
   if (A.sharedBytes > L.sharedPerBlock)
     return "more shared memory than a block may have";
   // The launchers' grid limits (y and z at most 65535 blocks).
-  long long Gy =
-      Marching && Dims == 2 ? (Extent[1] + C.bz - 1) / C.bz : (Extent[1] + C.by - 1) / C.by;
+  long long Gy = Marching && Dims == 2 ? (Extent[1] + C.bz - 1) / C.bz
+                                       : (Extent[1] + C.by - 1) / C.by;
   long long Gz = Dims == 3 ? (Extent[2] + C.bz - 1) / C.bz : 1;
   if (Gy > 65535 || Gz > 65535)
     return "too many blocks for one launch";
@@ -88,13 +90,13 @@ inline const char *illegalBecause(const Candidate &C, bool Marching, int Dims,
 
 /// Every legal candidate of \p Variants over a region of \p Extent, in a
 /// fixed order; \p Pruned (if given) counts the rest by reason.
-inline std::vector<Candidate> enumerateCandidates(int Dims, const long long *Extent,
-                                                  const std::vector<VariantInfo> &Variants,
-                                                  const DeviceLimits &L,
-                                                  std::map<std::string, int> *Pruned = nullptr) {
+inline std::vector<Candidate> enumerateCandidates(
+    int Dims, const long long *Extent, const std::vector<VariantInfo> &Variants,
+    const DeviceLimits &L, std::map<std::string, int> *Pruned = nullptr) {
   std::vector<Candidate> Out;
   for (const VariantInfo &V : Variants) {
-    std::vector<int> Zs = V.marching ? chunkValues(Extent[Dims - 1]) : std::vector<int>{1};
+    std::vector<int> Zs =
+        V.marching ? chunkValues(Extent[Dims - 1]) : std::vector<int>{1};
     for (int Bx : bxValues())
       for (int By : byValues())
         for (int Bz : Zs) {

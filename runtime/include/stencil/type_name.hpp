@@ -17,8 +17,8 @@ inline std::string readableTypeName(const char *Mangled) {
   Mangled += Mangled[0] == '*';
 #if defined(__GNUG__)
   int Status = 0;
-  std::unique_ptr<char, void (*)(void *)> Name(abi::__cxa_demangle(Mangled, nullptr, nullptr, &Status),
-                                               std::free);
+  std::unique_ptr<char, void (*)(void *)> Name(
+      abi::__cxa_demangle(Mangled, nullptr, nullptr, &Status), std::free);
   if (Status == 0 && Name)
     return Name.get();
 #endif

@@ -3,14 +3,16 @@
 #ifndef STENCIL_CUDA_DEVICE_OPS_CUH
 #define STENCIL_CUDA_DEVICE_OPS_CUH
 
+#include <cstdio>
 #include <cuda_runtime.h>
 #include <stencil/cuda/nvtx_ranges.cuh>
 #include <stencil/device.hpp>
-#include <cstdio>
 
 namespace stencil::cuda_ops {
 
-inline const char *errorText(cudaError_t E) { return E == cudaSuccess ? nullptr : cudaGetErrorString(E); }
+inline const char *errorText(cudaError_t E) {
+  return E == cudaSuccess ? nullptr : cudaGetErrorString(E);
+}
 
 inline int deviceCount() {
   int N = 0;
@@ -20,7 +22,9 @@ inline int deviceCount() {
   }
   return N;
 }
-inline const char *allocate(void **P, std::size_t Bytes) { return errorText(cudaMalloc(P, Bytes)); }
+inline const char *allocate(void **P, std::size_t Bytes) {
+  return errorText(cudaMalloc(P, Bytes));
+}
 inline const char *release(void *P) { return errorText(cudaFree(P)); }
 inline const char *copyToDevice(void *D, const void *S, std::size_t Bytes) {
   return errorText(cudaMemcpy(D, S, Bytes, cudaMemcpyHostToDevice));
@@ -50,16 +54,22 @@ inline const char *eventCreate(void **E) {
   *E = Ev;
   return Error;
 }
-inline const char *eventDestroy(void *E) { return errorText(cudaEventDestroy(static_cast<cudaEvent_t>(E))); }
+inline const char *eventDestroy(void *E) {
+  return errorText(cudaEventDestroy(static_cast<cudaEvent_t>(E)));
+}
 inline const char *eventRecord(void *E, void *Stream) {
-  return errorText(cudaEventRecord(static_cast<cudaEvent_t>(E), static_cast<cudaStream_t>(Stream)));
+  return errorText(cudaEventRecord(static_cast<cudaEvent_t>(E),
+                                   static_cast<cudaStream_t>(Stream)));
 }
 inline const char *eventElapsedMs(float *Ms, void *Start, void *Stop) {
-  if (cudaError_t E = cudaEventSynchronize(static_cast<cudaEvent_t>(Stop)); E != cudaSuccess)
+  if (cudaError_t E = cudaEventSynchronize(static_cast<cudaEvent_t>(Stop));
+      E != cudaSuccess)
     return errorText(E);
-  return errorText(cudaEventElapsedTime(Ms, static_cast<cudaEvent_t>(Start), static_cast<cudaEvent_t>(Stop)));
+  return errorText(cudaEventElapsedTime(Ms, static_cast<cudaEvent_t>(Start),
+                                        static_cast<cudaEvent_t>(Stop)));
 }
-inline const char *blockLimits(int *MaxThreads, int *Registers, long long *SharedBytes) {
+inline const char *blockLimits(int *MaxThreads, int *Registers,
+                               long long *SharedBytes) {
   cudaDeviceProp Prop;
   if (const char *Error = currentDeviceProperties(&Prop))
     return Error;
@@ -77,16 +87,17 @@ inline bool isDevicePointer(const void *Ptr) {
     cudaGetLastError(); // an unregistered host pointer is not an error to keep
     return false;
   }
-  return Attr.type == cudaMemoryTypeDevice || Attr.type == cudaMemoryTypeManaged;
+  return Attr.type == cudaMemoryTypeDevice ||
+         Attr.type == cudaMemoryTypeManaged;
 }
 
 /// Installs these operations and the NVTX ranges; generated .cu files call
 /// it while registering.
 inline bool install() {
-  static const DeviceOps Ops = {deviceCount,  allocate,     release,     copyToDevice,
-                                copyToHost,   synchronize,  deviceName,  eventCreate,
-                                eventDestroy, eventRecord,  eventElapsedMs, blockLimits,
-                                isDevicePointer};
+  static const DeviceOps Ops = {
+      deviceCount,    allocate,    release,        copyToDevice, copyToHost,
+      synchronize,    deviceName,  eventCreate,    eventDestroy, eventRecord,
+      eventElapsedMs, blockLimits, isDevicePointer};
   installNvtxRanges();
   return registerDeviceOps(Ops);
 }
