@@ -3,7 +3,8 @@
 # example of a bundle made by `tools/make_bundle.sh check` with nvcc, and runs
 # each with --backend=cuda --check at a few sizes (one of them not a multiple
 # of the CUDA block), --backend=cuda-tuned --check (the auto-tuning engine) at
-# the largest, plus the OpenMP code once. Prints the GPU, the CUDA version,
+# the largest, plus the OpenMP code once; then builds the bundle's test
+# programs (tests/*) and runs each with --backend=all. Prints the GPU, the CUDA version,
 # pass/fail, the time per step and the tuner's choice; exits 1 on any failure.
 #
 #   gpu_check.sh [BUNDLE_DIR]     (default: ./gpu-bundle)
@@ -88,6 +89,34 @@ for dir in "$bundle"/*/gen; do
     else
       record "$example" "$backend $size" FAIL "exit code $rc; ${check}"
     fi
+  done
+done
+
+# Test programs: each runs every CUDA variant of its stencils at several
+# blocks against the host reference, at the extents of a few seeds.
+for dir in "$bundle"/tests/*/gen; do
+  [[ -d $dir ]] || continue
+  test=$(basename "$(dirname "$dir")")
+  binary="$work/test_$test"
+  echo
+  echo "== test $test: build"
+  build=("$nvcc" -std=c++17 -O3 "-arch=$arch" -Xcompiler -fopenmp -I "$include"
+         "$bundle/tests/$test/$test.cpp" "$dir"/*.stencil.cu "$dir"/*.stencil.cpp
+         -o "$binary" -lgomp)
+  echo "${build[*]}"
+  if ! "${build[@]}"; then
+    record "$test" "build" FAIL "nvcc failed"
+    continue
+  fi
+  for seed in 1 2 3 4 5; do
+    echo
+    echo "== test $test --backend=all --seed=$seed"
+    log="$work/test_$test.log"
+    "$binary" --backend=all --seed="$seed" >"$log" 2>&1
+    rc=$?
+    cat "$log"
+    line=$(tail -n 1 "$log")
+    record "$test" "all seed $seed" "$([[ $rc -eq 0 ]] && echo PASS || echo FAIL)" "$line"
   done
 done
 

@@ -90,7 +90,14 @@ case $mode in
       cp "$root/dsl-examples/$example/$example.cpp" "$out/$example/"
       run_stencilc "$example/$example.cpp" "$example/gen" cuda,cpu
     done
-    echo "examples: ${examples[*]}" | manifest
+    # Test programs that need a GPU: every CUDA variant against the host.
+    gpu_tests=(mixed_rank)
+    for test in "${gpu_tests[@]}"; do
+      mkdir -p "$out/tests/$test"
+      cp "$root/test/e2e/$test/$test.cpp" "$out/tests/$test/"
+      run_stencilc "tests/$test/$test.cpp" "tests/$test/gen" cuda,cpu
+    done
+    printf 'examples: %s\ntests: %s\n' "${examples[*]}" "${gpu_tests[*]}" | manifest
     ;;
   benchmark)
     mkdir -p "$out/runtime"

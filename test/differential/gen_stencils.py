@@ -145,8 +145,21 @@ def loop_shape(rng):
             return ctype, begin, cmp, end, step, visited
 
 
+def lower_rank_axes(shape_rng, dims, n_in):
+    """Per input array, the dimensions it spans: in0 always all of them; each
+    other, with probability 0.4, a random non-empty proper subset (a profile or
+    a plane, read through idx.ix_z<...>() and the like). Drawn from their own
+    generator, so the programs of a seed are otherwise those of the generator
+    before arrays of lower rank."""
+    full = (1 << dims) - 1
+    axes = [full]
+    for _ in range(1, n_in):
+        axes.append(shape_rng.randint(1, full - 1) if shape_rng.random() < 0.4 else full)
+    return axes
+
+
 class StencilGen:
-    def __init__(self, rng, name, wild):
+    def __init__(self, rng, name, wild, shape_rng=None):
         self.rng, self.name, self.wild = rng, name, wild
         self.ty = rng.choice(["float", "double"])
         self.dims = rng.choice([2, 3, 3, 4])
@@ -163,6 +176,9 @@ class StencilGen:
         self.mixed = self.ty == "double" and rng.random() < 0.4
         self.helper_leaves = None  # inside a helper: its parameters
         self.qname = None  # the faulting integer helper, once made
+        # The dimensions each input spans (a harness array is large enough
+        # for any of them: it has the full extents).
+        self.axes = lower_rank_axes(shape_rng or random.Random(0), self.dims, self.n_in)
 
     # --- leaves -------------------------------------------------------------
     def idx_type(self):
@@ -176,9 +192,21 @@ class StencilGen:
         if arr is None:
             arr = f"in{self.rng.randrange(self.n_in)}"
         off = self.offset()
+        axes = self.axes[int(arr[2:])] if arr.startswith("in") else (1 << self.dims) - 1
+        if axes != (1 << self.dims) - 1:
+            # An array of lower rank: the offsets of the dimensions it spans.
+            letters = "".join("xyzw"[d] for d in range(self.dims) if axes >> d & 1)
+            kept = [str(o) for d, o in enumerate(off) if axes >> d & 1]
+            args = f"<{', '.join(kept)}>" if self.rng.random() >= 0.2 else ""
+            return Val(f"{arr}[idx.ix_{letters}{args}()]", 1.0, 2.0, 0.0, True)
         if self.rng.random() < 0.2:
             return Val(f"{arr}[idx.ix()]", 1.0, 2.0, 0.0, True)
         return Val(f"{arr}[idx.ix<{', '.join(map(str, off))}>()]", 1.0, 2.0, 0.0, True)
+
+    def full_rank_input(self):
+        """An input of every dimension (in0 always is)."""
+        full = [i for i, a in enumerate(self.axes) if a == (1 << self.dims) - 1]
+        return f"in{self.rng.choice(full)}"
 
     def scalar(self):
         return Val(f"s{self.rng.randrange(self.n_scalar)}", 0.5, 1.5, 0.0, True)
@@ -541,7 +569,7 @@ class StencilGen:
         n = len(offs)
 
         def call_nb(g, n=n, nname=nname):
-            arr = f"in{g.rng.randrange(g.n_in)}"
+            arr = g.full_rank_input()
             return Val(f"{nname}(idx, {arr})", n * 1.0, n * 2.0, 2 * g.u * (n - 1))
         helpers.append(call_nb)
         text += self.make_int_helper()
@@ -650,9 +678,10 @@ def extents(rng, dims, radius):
 def generate_program(seed, count, wild=False):
     """The text of one program with `count` stencils, all from `seed`."""
     rng = random.Random(seed)
+    shape_rng = random.Random(f"{seed}-shapes")
     decls, runs = [], []
     for n in range(count):
-        g = StencilGen(rng, f"st{n}", wild)
+        g = StencilGen(rng, f"st{n}", wild, shape_rng)
         decls += g.build() + [""]
         ext = extents(rng, g.dims, g.radius)
         case_seed = rng.randrange(1 << 31)

@@ -70,6 +70,14 @@ struct STENCIL_KERNEL Wide {
   }
 };
 
+// Reads a profile along z (an array of lower rank) beside a field.
+struct STENCIL_KERNEL Profile7 {
+  STENCIL_HD void operator()(const ArrayIndex3D &idx, const float *f0,
+                             const float *f, float *fn) const {
+    fn[idx.ix()] = f[idx.ix()] * f0[idx.ix_z<1>()] + f0[idx.ix_z<-1>()];
+  }
+};
+
 STENCIL_KERNEL
 void heat2d9(const stencil::Index2D &idx, double c, int fixedI, const double *u,
              double *un) {

@@ -10,7 +10,8 @@
 //   mpirun -np P mpi_test [--memory host|device] [--steps N]
 //       [--variant NAME --block X,Y,Z]   (every run, the reference's too, with
 //                                         this variant of the CUDA code)
-//   mpirun -np 2 mpi_test --error small-extent|decomposition|shape|variant|
+//   mpirun -np 2 mpi_test --error
+//   small-extent|decomposition|shape|variant|lower-rank-field|
 //       extents-disagree|procs-disagree|periodic-disagree|variant-one-rank|
 //       exchange-disagree|exception-one-rank|region-margin|corners
 // Exit status 0 when every check passes; 1 on a failure or a (reported) error.
@@ -461,6 +462,14 @@ int runError(const std::string &What, const Settings &S) {
     Field<double> G(D, stencil::haloOf(D.backend(), Smooth7d()), "g");
     stencil::DomainLoop Loop(D);
     Loop.run(Box27(), 0.01, F, G);
+  } else if (What == "lower-rank-field") {
+    // A Field passed for a profile along z: its data is no profile.
+    const Domain D(MPI_COMM_WORLD, {16, 16, 16}, O);
+    Field<float> P(D, stencil::haloOf(D.backend(), Profile7()), "f0");
+    Field<float> F(D, stencil::haloOf(D.backend(), Profile7()), "f");
+    Field<float> G(D, stencil::haloOf(D.backend(), Profile7()), "g");
+    stencil::DomainLoop Loop(D);
+    Loop.run(Profile7(), P, F, G);
   } else if (What == "exception-one-rank") {
     // An error on rank 1 alone while the others wait for its halo.
     const Domain D(MPI_COMM_WORLD, {16, 16, 16}, O);
@@ -503,7 +512,8 @@ int main(int argc, char **argv) {
             "usage: mpi_test [--memory host|device] [--steps N] "
             "[--variant NAME --block X,Y,Z] "
             "[--error "
-            "small-extent|decomposition|shape|variant|extents-disagree|"
+            "small-extent|decomposition|shape|variant|lower-rank-field|extents-"
+            "disagree|"
             "procs-disagree|periodic-disagree|variant-one-rank|exchange-"
             "disagree|"
             "exception-one-rank|region-margin|corners]");

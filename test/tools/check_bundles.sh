@@ -63,7 +63,7 @@ check_mode() { # MODE RUNNER [MODE ARGS]
 check_mode check gpu_check.sh
 expect_log check "compiled .*/diffusion3d/gen/diffusion3d.stencil.cu" \
   "compiled .*/heat2d/heat2d.cpp" "compiled .*/varcoef3d/gen/varcoef3d.stencil.cpp" \
-  "compiled .*/copy_bandwidth.cu"
+  "compiled .*/copy_bandwidth.cu" "compiled .*/tests/mixed_rank/gen/mixed_rank.stencil.cu"
 grep -q "gpu_check: PASS" "$work/check.out" || fail "check: gpu_check.sh did not pass"
 
 check_mode benchmark benchmark.sh

@@ -112,9 +112,9 @@ TEST(IRJsonTest, FormattingAndKeyOrder) {
             (std::vector<std::string>{"file", "line", "column"}));
   EXPECT_EQ(keysOf(S["params"][0]),
             (std::vector<std::string>{"name", "kind", "type", "cpp_type"}));
-  EXPECT_EQ(
-      keysOf(S["arrays"][0]),
-      (std::vector<std::string>{"name", "type", "intent", "offsets", "halo"}));
+  EXPECT_EQ(keysOf(S["arrays"][0]),
+            (std::vector<std::string>{"name", "type", "intent", "axes",
+                                      "offsets", "halo"}));
   // Offsets and halos stay on one line each; strings are left alone.
   EXPECT_NE(Text.find("\n            [-1, 0, 0],\n"), std::string::npos)
       << Text;

@@ -80,6 +80,10 @@ void stencilc::analysis::countCost(const Stencil &S, StencilInfo &Info) {
   double Bytes = 0;
   for (const ArrayInfo &A : Info.Arrays) {
     unsigned Elem = S.Params[A.Param].Ty.bytes();
+    // An array of lower rank (a profile, a surface field) is read once per
+    // column or plane, not per point: nothing per point.
+    if (isLowerRank(S.Params[A.Param], S.Dims))
+      continue;
     if (A.Read)
       Bytes += Elem;
     if (A.Written)

@@ -164,6 +164,42 @@ std::string codegen::printLinearIndex(const ir::Offset &Off, unsigned Dims) {
   return Out;
 }
 
+const PositionNames codegen::PointPositions = {"i", "j", "k", "w"};
+
+std::string codegen::printArrayIndex(const ir::Param &P, const ir::Offset &Off,
+                                     unsigned Dims,
+                                     const PositionNames &Positions) {
+  if (!ir::isLowerRank(P, Dims))
+    return printLinearIndex(Off, Dims);
+  // x-first dimensions share the full arrays' strides; others multiply the
+  // extents of the dimensions below them in the array.
+  static const char *const PrefixStrides[] = {"", "sy", "sz", "sw"};
+  const unsigned Axes = ir::arrayAxes(P, Dims);
+  std::string Out, Stride;
+  bool Prefix = true;
+  unsigned Rank = 0;
+  for (unsigned D = 0; D < Dims; ++D) {
+    if (!((Axes >> D) & 1))
+      continue;
+    Prefix &= D == Rank;
+    const long long Delta = Off[D];
+    std::string Term = Positions[D];
+    if (Delta)
+      Term += fmt::format(" {} {}", Delta < 0 ? '-' : '+',
+                          Delta < 0 ? -Delta : Delta);
+    if (Rank == 0) {
+      Out = Term;
+    } else {
+      const std::string &S = Prefix ? PrefixStrides[Rank] : Stride;
+      Out += fmt::format(" + {} * {}", Delta ? "(" + Term + ")" : Term, S);
+    }
+    Stride = Stride.empty() ? fmt::format("g.extent[{}]", D)
+                            : fmt::format("{} * g.extent[{}]", Stride, D);
+    ++Rank;
+  }
+  return Out;
+}
+
 //===----------------------------------------------------------------------===//
 // Expressions
 //===----------------------------------------------------------------------===//
@@ -210,9 +246,10 @@ std::string ExprPrinter::print(const ir::Expr &E, bool Top) const {
     return Names.local(cast<ir::LocalRefExpr>(&E)->Local);
   case ir::ExprKind::Load: {
     const auto *L = cast<ir::LoadExpr>(&E);
-    return Hooks.printLoad(L->Param, L->Off,
-                           fmt::format("{}[{}]", Names.param(L->Param),
-                                       printLinearIndex(L->Off, S.Dims)));
+    return Hooks.printLoad(
+        L->Param, L->Off,
+        fmt::format("{}[{}]", Names.param(L->Param),
+                    printArrayIndex(S.Params[L->Param], L->Off, S.Dims)));
   }
   case ir::ExprKind::Coord: {
     static const char *const Positions[] = {"i", "j", "k", "w"};

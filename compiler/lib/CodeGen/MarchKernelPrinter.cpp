@@ -32,6 +32,11 @@ std::string queueRegister(const QueueRegisters &Q, int Slot,
                      Q.Centre ? "" : fmt::format("c{}", Q.Index), Slot, Point);
 }
 
+/// The register of invariant load \p Slot (KernelPlan::Invariants).
+std::string invariantRegister(int Slot, const std::string &Point) {
+  return fmt::format("stencilc_v{}{}", Slot, Point);
+}
+
 /// The tile element at in-plane offset \p Off from this thread's.
 std::string tileIndex(const ir::Offset &Off, unsigned M) {
   // Magnitudes in 64 bits: -INT_MIN does not fit an int.
@@ -77,6 +82,8 @@ public:
     case LoadSource::Kind::Tile:
       return fmt::format("stencilc_t{}[{}]", Param,
                          tileIndex(Off, K.Threads.MarchDim));
+    case LoadSource::Kind::Invariant:
+      return invariantRegister(S.Slot, Point);
     case LoadSource::Kind::Sibling: {
       // The index stays in range in every unrolled copy; the condition
       // picks the copies where the sibling exists.
@@ -98,7 +105,8 @@ private:
 
 /// The lines that fill, advance and shift the queues (see QueueRegisters).
 struct QueueSteps {
-  std::vector<std::string> Preload; ///< Before the loop: all but the last.
+  /// Before the loop: all but the last of each queue, and the invariants.
+  std::vector<std::string> Preload;
   std::vector<std::string> Leading; ///< Each step: the register at Hi.
   std::vector<std::string> Shifts;  ///< After each step.
 };
@@ -121,8 +129,9 @@ public:
     if (Tile)
       printTileSetup();
     QueueSteps Q = printQueues();
+    printInvariants(Q);
     if (!Q.Preload.empty()) {
-      openPoints(false);
+      openPoints();
       printGuarded(Q.Preload);
       closePoints();
     }
@@ -138,6 +147,7 @@ private:
   void printThreadMapping();
   void printTileSetup();
   QueueSteps printQueues();
+  void printInvariants(QueueSteps &Steps);
   void printTileStaging();
   void printMarchLoop(const QueueSteps &Q);
 
@@ -155,7 +165,7 @@ private:
   /// With several points: a loop over them, unrolled so that the register
   /// arrays are indexed by constants; c and the point's position are the
   /// point's.
-  void openPoints(bool Body) {
+  void openPoints() {
     if (!Multi)
       return;
     W.line("#pragma unroll");
@@ -163,12 +173,13 @@ private:
                        "++stencilc_p) {{",
                        Points));
     W.open("if (stencilc_p < stencilc_n) {");
-    W.line("const long long c = stencilc_c + stencilc_p * stencilc_dp{};",
+    // Loads of arrays of lower rank use the position rather than c.
+    W.line("[[maybe_unused]] const long long c = stencilc_c + stencilc_p * "
+           "stencilc_dp{};",
            PD == 1 ? " * sy" : "");
-    if (Body)
-      W.line("[[maybe_unused]] const long long {} = {} + stencilc_p * "
-             "stencilc_dp;",
-             Positions[PD], First);
+    W.line("[[maybe_unused]] const long long {} = {} + stencilc_p * "
+           "stencilc_dp;",
+           Positions[PD], First);
   }
   void closePoints() {
     if (!Multi)
@@ -306,11 +317,17 @@ QueueSteps MarchKernelPrinter::printQueues() {
                                         Multi ? fmt::format("[{}]", Points)
                                               : ""));
     W.line("{} {};", elementType(S.Params[Q.Param]), Regs);
+    // Before the loop the point is at the chunk's first step.
+    PositionNames BeforeLoop = PointPositions;
+    BeforeLoop[M] = "stencilc_m0";
     for (int N = 0; N < Len; ++N) {
       Off[M] = Q.Lo + N;
       std::string Load = fmt::format(
           "{} = {};", queueRegister(Q, N, Point),
-          memoryLoad(Names.param(Q.Param), printLinearIndex(Off, S.Dims)));
+          memoryLoad(
+              Names.param(Q.Param),
+              printArrayIndex(S.Params[Q.Param], Off, S.Dims,
+                              N + 1 < Len ? BeforeLoop : PointPositions)));
       (N + 1 < Len ? Steps.Preload : Steps.Leading).push_back(Load);
       if (N + 1 < Len)
         Steps.Shifts.push_back(fmt::format("{} = {};",
@@ -319,6 +336,24 @@ QueueSteps MarchKernelPrinter::printQueues() {
     }
   }
   return Steps;
+}
+
+/// The registers of the loads that are the same at every step (arrays of
+/// lower rank not spanning the marching dimension), loaded before the loop.
+void MarchKernelPrinter::printInvariants(QueueSteps &Steps) {
+  if (K.Invariants.empty())
+    return;
+  const std::string Point = Multi ? "[stencilc_p]" : "";
+  W.line("// Loads that are the same at every step of the march.");
+  for (size_t N = 0; N < K.Invariants.size(); ++N) {
+    const planning::InvariantRegister &R = K.Invariants[N];
+    const ir::Param &P = S.Params[R.Param];
+    W.line("{} {}{{}};", elementType(P),
+           invariantRegister(int(N), Multi ? fmt::format("[{}]", Points) : ""));
+    Steps.Preload.push_back(fmt::format(
+        "{} = {};", invariantRegister(int(N), Point),
+        memoryLoad(Names.param(R.Param), printArrayIndex(P, R.Off, S.Dims))));
+  }
 }
 
 /// Between two barriers: each thread writes its own cell of each tile (the
@@ -413,11 +448,11 @@ void MarchKernelPrinter::printMarchLoop(const QueueSteps &Q) {
                      Positions[M], C, marchStride(M)));
   const bool Split = K.SplitQueueSteps;
   if (Split && !Q.Leading.empty()) {
-    openPoints(false);
+    openPoints();
     printGuarded(Q.Leading);
     closePoints();
   }
-  openPoints(true);
+  openPoints();
   if (!Split)
     printGuarded(Q.Leading);
   if (Tile) {

@@ -189,6 +189,18 @@ void codegen::printRegistration(CodeWriter &W, const ir::Stencil &S,
   std::string Suffix = V == planning::VariantKind::Grid
                            ? ""
                            : std::string("_") + planning::variantName(V);
+  // The dimensions each parameter after the index spans (0: a scalar).
+  std::string AxesArray = "nullptr";
+  if (S.Params.size() > 1) {
+    std::string Axes;
+    for (unsigned P = 1; P < S.Params.size(); ++P)
+      Axes += fmt::format("{}{}u", P > 1 ? ", " : "",
+                          S.Params[P].Kind == ir::ParamKind::Array
+                              ? ir::arrayAxes(S.Params[P], S.Dims)
+                              : 0u);
+    AxesArray = fmt::format("stencilc_axes_{}{}", Symbol, Suffix);
+    W.line("static const unsigned {}[] = {{{}}};", AxesArray, Axes);
+  }
   // Fields in GeneratedStencil's order (<stencil/generated_abi.hpp>).
   W.line("[[maybe_unused]] static const bool stencilc_registered_{}{} = "
          "stencil::registerGenerated(/*abiVersion=*/{}, {{",
@@ -223,8 +235,9 @@ void codegen::printRegistration(CodeWriter &W, const ir::Stencil &S,
   W.line("/*marchDim=*/{},", Extras.MarchDim);
   // Tells two files apart that generate one stencil from a shared header.
   W.line("/*unit=*/__FILE__,");
-  W.line("/*defaultBlock=*/{{{}, {}, {}}}}});", Extras.DefaultBlock[0],
+  W.line("/*defaultBlock=*/{{{}, {}, {}}},", Extras.DefaultBlock[0],
          Extras.DefaultBlock[1], Extras.DefaultBlock[2]);
+  W.line("/*arrayAxes=*/{}}});", AxesArray);
   W.dedent();
   W.dedent();
 }

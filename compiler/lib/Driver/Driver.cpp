@@ -212,6 +212,8 @@ static void printListing(const FrontendResult &R, llvm::raw_ostream &OS) {
       const ir::Param &P = S.Params[A.Param];
       OS << "  " << P.Name << ": " << analysis::intentName(A.Use) << " "
          << P.Ty.irName();
+      if (ir::isLowerRank(P, S.Dims))
+        OS << ", spans " << ir::axesName(ir::arrayAxes(P, S.Dims));
       if (A.Read)
         OS << ", " << A.ReadOffsets.size() << " offsets, halo "
            << haloText(A.Halo, S.Dims);

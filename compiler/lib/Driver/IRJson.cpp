@@ -79,6 +79,9 @@ static Json stencilJson(const Stencil &S, const analysis::StencilInfo &Info) {
     JA["name"] = P.Name;
     JA["type"] = P.Ty.irName();
     JA["intent"] = analysis::intentName(A.Use);
+    // The dimensions the array spans: all of them, or fewer for an array of
+    // lower rank ("z": a profile; its offsets are 0 in x and y).
+    JA["axes"] = axesName(arrayAxes(P, S.Dims));
     Json Offsets = Json::array();
     for (const Offset &Off : A.ReadOffsets)
       Offsets.push_back(offset(Off, S.Dims));

@@ -112,7 +112,10 @@ private:
   std::optional<Binding> lookup(const Expr *E);
   std::optional<ir::Offset> ixOffsets(const Expr *Index,
                                       const std::string &Array, unsigned &Count,
-                                      bool &OutOfRange);
+                                      bool &OutOfRange, unsigned &Axes,
+                                      std::string &Method);
+  bool checkArrayAxes(unsigned Param, unsigned Axes, const std::string &Method,
+                      unsigned Count, const Expr *Index);
   std::optional<unsigned> loopCounter(const ForStmt *For, const VarDecl *Var,
                                       const BinaryOperator *Cond,
                                       std::int64_t &Begin, std::int64_t &Step,
@@ -145,6 +148,10 @@ private:
   llvm::DenseSet<const VarDecl *> Initialising;
   unsigned Depth = 0;
   std::uint64_t Lowered = 0;
+  /// Per parameter: the first access that decided an array's axes (see
+  /// ir::Param::Axes), and its method ("ix", "ix_z").
+  llvm::DenseMap<unsigned, std::pair<clang::SourceRange, std::string>>
+      FirstIndexed;
   /// Set once a limit of enter() is exceeded: lowering stops everywhere.
   bool OverLimit = false;
   bool Failed = false;
@@ -265,17 +272,46 @@ ExprRef BodyLowering::castTo(ir::Type Ty, ExprRef E, clang::SourceRange R) {
   return std::make_shared<ir::CastExpr>(Ty, std::move(E), toIRRange(R));
 }
 
-std::optional<ir::Offset> BodyLowering::ixOffsets(const Expr *Index,
-                                                  const std::string &Array,
-                                                  unsigned &Count,
-                                                  bool &OutOfRange) {
+/// The dimensions an index method names: every one for "ix", those of its
+/// letters for "ix_z", "ix_xy", ... (x, y, z, w, each at most once, in
+/// order); 0 for any other name.
+static unsigned indexMethodAxes(llvm::StringRef Name, unsigned Dims) {
+  if (Name == "ix")
+    return ir::allAxes(Dims);
+  if (!Name.consume_front("ix_") || Name.empty())
+    return 0;
+  unsigned Axes = 0;
+  int Last = -1;
+  for (char C : Name) {
+    const size_t D = llvm::StringRef("xyzw").find(C);
+    if (D == llvm::StringRef::npos || int(D) <= Last)
+      return 0;
+    Axes |= 1u << D;
+    Last = int(D);
+  }
+  return Axes;
+}
+
+std::optional<ir::Offset>
+BodyLowering::ixOffsets(const Expr *Index, const std::string &Array,
+                        unsigned &Count, bool &OutOfRange, unsigned &Axes,
+                        std::string &Method) {
   const auto *Call = dyn_cast<CXXMemberCallExpr>(Index->IgnoreParenImpCasts());
-  if (!Call || !Call->getMethodDecl() ||
-      Call->getMethodDecl()->getName() != "ix")
+  if (!Call || !Call->getMethodDecl())
+    return std::nullopt;
+  Method = Call->getMethodDecl()->getName().str();
+  Axes = indexMethodAxes(Method, S.Dims);
+  if (!Axes)
     return std::nullopt;
   std::optional<Binding> Obj = lookup(Call->getImplicitObjectArgument());
   if (!Obj || Obj->Kind != Binding::Index)
     return std::nullopt;
+  // The offsets fill the dimensions the method names, x first.
+  unsigned Slots[ir::MaxDims] = {};
+  unsigned NumSlots = 0;
+  for (unsigned D = 0; D < ir::MaxDims; ++D)
+    if ((Axes >> D) & 1)
+      Slots[NumSlots++] = D;
   ir::Offset Off{};
   Count = 0;
   const TemplateArgumentList *Args =
@@ -293,8 +329,8 @@ std::optional<ir::Offset> BodyLowering::ixOffsets(const Expr *Index,
                 {Array, std::to_string(Count + 1), llvm::toString(V, 10),
                  std::to_string(MaxOffset)});
         OutOfRange = true;
-      } else {
-        Off[Count] = static_cast<int>(V.getExtValue());
+      } else if (Count < NumSlots) {
+        Off[Slots[Count]] = static_cast<int>(V.getExtValue());
       }
     }
     ++Count;
@@ -329,22 +365,68 @@ BodyLowering::arrayAccess(const ArraySubscriptExpr *E) {
     return std::nullopt;
   }
   const std::string &Name = S.Params[Array->Id].Name;
-  unsigned Count = 0;
+  unsigned Count = 0, Axes = 0;
   bool OutOfRange = false;
+  std::string Method;
   std::optional<ir::Offset> Off =
-      ixOffsets(E->getIdx(), Name, Count, OutOfRange);
+      ixOffsets(E->getIdx(), Name, Count, OutOfRange, Axes, Method);
   if (OutOfRange)
     return std::nullopt;
   if (!Off) {
     error(DiagId::err_non_constant_offset, E->getIdx(), {Name});
     return std::nullopt;
   }
-  if (Count != 0 && Count != S.Dims) {
-    error(DiagId::err_offset_dims, E->getIdx(),
-          {Name, std::to_string(Count), std::to_string(S.Dims)});
+  if (!checkArrayAxes(Array->Id, Axes, Method, Count, E->getIdx()))
     return std::nullopt;
-  }
   return std::make_pair(Array->Id, *Off);
+}
+
+/// Checks an access of array \p Param through idx.\p Method (spanning
+/// \p Axes, with \p Count offsets) and records the array's axes: every
+/// access of one array spans the same dimensions, all of the stencil's or
+/// some of them (an array of lower rank).
+bool BodyLowering::checkArrayAxes(unsigned Param, unsigned Axes,
+                                  const std::string &Method, unsigned Count,
+                                  const Expr *Index) {
+  const std::string &Name = S.Params[Param].Name;
+  const unsigned All = ir::allAxes(S.Dims);
+  if (Axes & ~All) {
+    const unsigned Outside = Axes & ~All;
+    unsigned D = 0;
+    while (!((Outside >> D) & 1))
+      ++D;
+    error(DiagId::err_axes_outside_stencil, Index,
+          {Method, std::string(1, "xyzw"[D]), std::to_string(S.Dims)});
+    return false;
+  }
+  if (Axes == All && Method != "ix") {
+    error(DiagId::err_axes_every_dimension, Index,
+          {Method, std::to_string(S.Dims)});
+    return false;
+  }
+  unsigned Spanned = 0;
+  for (unsigned D = 0; D < ir::MaxDims; ++D)
+    Spanned += (Axes >> D) & 1;
+  if (Count != 0 && Count != Spanned) {
+    if (Method == "ix")
+      error(DiagId::err_offset_dims, Index,
+            {Name, std::to_string(Count), std::to_string(S.Dims)});
+    else
+      error(DiagId::err_offset_count_lower_rank, Index,
+            {Name, Method, std::to_string(Count), std::to_string(Spanned)});
+    return false;
+  }
+  auto [It, First] =
+      FirstIndexed.try_emplace(Param, Index->getSourceRange(), Method);
+  if (!First && It->second.second != Method) {
+    error(DiagId::err_array_axes_mismatch, Index,
+          {Name, Method, It->second.second});
+    Diags.report(DiagId::note_array_first_indexed, toIRRange(It->second.first),
+                 {Name});
+    return false;
+  }
+  S.Params[Param].Axes = Axes == All ? 0 : Axes;
+  return true;
 }
 
 //===-- Statements -------------------------------------------------------===//
@@ -801,6 +883,12 @@ void BodyLowering::lowerAssign(const Expr *LHS, const Expr *Op, ExprRef Value,
     std::optional<std::pair<unsigned, ir::Offset>> Access = arrayAccess(Sub);
     if (!Access)
       return;
+    if (ir::isLowerRank(S.Params[Access->first], S.Dims)) {
+      error(DiagId::err_write_lower_rank, Sub,
+            {S.Params[Access->first].Name,
+             ir::axesName(ir::arrayAxes(S.Params[Access->first], S.Dims))});
+      return;
+    }
     if (Access->second != ir::Offset{}) {
       error(DiagId::err_write_off_centre, Sub,
             {S.Params[Access->first].Name,

@@ -17,6 +17,21 @@ std::string stencilc::ir::printOffset(const Offset &Off, unsigned Dims) {
   return Out + "]";
 }
 
+std::string stencilc::ir::printArrayOffset(const Param &P, const Offset &Off,
+                                           unsigned Dims) {
+  if (!isLowerRank(P, Dims))
+    return printOffset(Off, Dims);
+  const unsigned Axes = arrayAxes(P, Dims);
+  std::string Out = "[" + axesName(Axes) + ":";
+  bool First = true;
+  for (unsigned D = 0; D < Dims; ++D)
+    if ((Axes >> D) & 1) {
+      Out += (First ? "" : ",") + std::to_string(Off[D]);
+      First = false;
+    }
+  return Out + "]";
+}
+
 static std::string printConstant(const ConstantExpr &C) {
   Type Ty = C.type();
   if (Ty.isBool())
@@ -49,8 +64,9 @@ static void appendExpr(std::string &Out, const Stencil &S, const Expr &E) {
     return;
   case ExprKind::Load: {
     const auto *L = cast<LoadExpr>(&E);
-    Out += S.Params[L->Param].Name;
-    Out += printOffset(L->Off, S.Dims);
+    const Param &P = S.Params[L->Param];
+    Out += P.Name;
+    Out += printArrayOffset(P, L->Off, S.Dims);
     return;
   }
   case ExprKind::Coord:

@@ -91,6 +91,22 @@ Param stencilc::ir::makeParam(std::string Name, Type Ty, bool Array,
   return P;
 }
 
+unsigned stencilc::ir::arrayAxes(const Param &P, unsigned Dims) {
+  return P.Axes ? P.Axes : allAxes(Dims);
+}
+
+bool stencilc::ir::isLowerRank(const Param &P, unsigned Dims) {
+  return arrayAxes(P, Dims) != allAxes(Dims);
+}
+
+std::string stencilc::ir::axesName(unsigned Axes) {
+  std::string Name;
+  for (unsigned D = 0; D < MaxDims; ++D)
+    if ((Axes >> D) & 1)
+      Name += "xyzw"[D];
+  return Name;
+}
+
 Param stencilc::ir::makeIndexParam(std::string Name) {
   Param P;
   P.Kind = ParamKind::Index;

@@ -92,6 +92,16 @@ KernelPlan planning::planKernel(const StencilPlan &SP, VariantKind V) {
       continue;
     }
     const ArrayAccessPlan &A = *Access;
+    if (A.Invariant) {
+      for (const ir::Offset &Off : AI.ReadOffsets) {
+        LoadSource L;
+        L.From = LoadSource::Kind::Invariant;
+        L.Slot = static_cast<int>(K.Invariants.size());
+        K.Invariants.push_back({A.Param, Off});
+        K.Loads.push_back({A.Param, Off, L});
+      }
+      continue;
+    }
     ArrayQueues AQ{&A, static_cast<int>(K.Queues.size())};
     for (const ColumnQueue &Q : A.Queues) {
       QueueRegisters R;

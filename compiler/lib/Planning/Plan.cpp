@@ -82,7 +82,11 @@ static MarchPlan planMarch(const ir::Stencil &S,
     const bool OnlyRead = !A.Written;
     AP.ReadOnlyPath =
         OnlyRead && Param.ReadOnly && Param.Ty.kind() != ir::ScalarKind::Bool;
-    if (OnlyRead) {
+    // The tile stages planes of arrays of every dimension only.
+    const bool Tileable = !ir::isLowerRank(Param, S.Dims);
+    if (!((ir::arrayAxes(Param, S.Dims) >> P.MarchDim) & 1)) {
+      AP.Invariant = true;
+    } else if (OnlyRead) {
       // Columns in order of first appearance, the centre first.
       std::vector<ColumnQueue> Columns(1);
       bool CentreRead = false;
@@ -108,7 +112,7 @@ static MarchPlan planMarch(const ir::Stencil &S,
           ++Count[C];
         }
         CentreRead |= C == 0;
-        if (!inColumn(Off, P.MarchDim) && Off[P.MarchDim] == 0) {
+        if (Tileable && !inColumn(Off, P.MarchDim) && Off[P.MarchDim] == 0) {
           AP.Tiled = true;
           for (unsigned D = 0; D < P.MarchDim; ++D) {
             TileHalo[D][0] = std::max(TileHalo[D][0], -(long long)Off[D]);
@@ -206,6 +210,9 @@ static CpuLoopPlan planCpuLoops(const ir::Stencil &S,
   constexpr long long MaxSpan = 1LL << 22;
   for (const analysis::ArrayInfo &A : Info.Arrays) {
     const long long Bytes = S.Params[A.Param].Ty.bytes();
+    // A profile or surface field adds a few elements per row, not a row.
+    if (ir::isLowerRank(S.Params[A.Param], S.Dims))
+      continue;
     if (A.Read)
       P.RowBytesPerPoint +=
           Bytes * std::min(MaxSpan, A.Halo[2].Lo + A.Halo[2].Hi + 1);

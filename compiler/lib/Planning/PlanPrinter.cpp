@@ -7,6 +7,7 @@
 /// stable: FileCheck tests read it.
 ///
 //===----------------------------------------------------------------------===//
+#include "stencilc/IR/IRPrinter.h"
 #include "stencilc/Planning/KernelPlan.h"
 #include <string>
 
@@ -49,6 +50,8 @@ static std::string sourceText(const ir::Stencil &S, const KernelPlan &K,
   case LoadSource::Kind::Sibling:
     return "the point " + signedText(Src.Dy) + " in y when this thread has it: " +
            queueText(S, K, Src.SiblingQueue, Src.SiblingSlot) + "; else " + Own;
+  case LoadSource::Kind::Invariant:
+    return "register " + std::to_string(Src.Slot) + ", loaded before the march";
   }
   return Own;
 }
@@ -92,9 +95,11 @@ static void printKernel(std::string &Out, const ir::Stencil &S,
                   : std::string("memory")) +
              "\n";
   }
-  for (const PlannedLoad &L : K.Loads)
-    Out += "    load " + S.Params[L.Param].Name + offsetText(L.Off, S.Dims) +
+  for (const PlannedLoad &L : K.Loads) {
+    const ir::Param &P = S.Params[L.Param];
+    Out += "    load " + P.Name + ir::printArrayOffset(P, L.Off, S.Dims) +
            ": " + sourceText(S, K, L) + "\n";
+  }
 }
 
 static void printStencil(std::string &Out, const StencilPlan &SP) {

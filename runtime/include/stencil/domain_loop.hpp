@@ -86,6 +86,31 @@ void noteField(FieldShape &S, const std::string &Stencil, const A &Arg) {
                         "): the arrays of one stencil share extents and halo");
   }
 }
+/// Throws if \p Arg, argument \p N after the index, is a Field passed for
+/// an array of lower rank (a profile, a surface field): a Field has every
+/// dimension of the domain, such an array only some (pass the rank's piece
+/// of it as a pointer).
+template <typename A>
+void checkFieldRank(const GeneratedStencil &E, const std::string &Stencil,
+                    int N, const A &Arg) {
+  if constexpr (IsField<A>::value) {
+    const unsigned All = (1u << E.dims) - 1;
+    if (!E.arrayAxes || E.arrayAxes[N] == All)
+      return;
+    std::string Axes;
+    for (int D = 0; D < E.dims; ++D)
+      if ((E.arrayAxes[N] >> D) & 1)
+        Axes += "xyzw"[D];
+    throw DomainError(Stencil + ": argument " + std::to_string(N + 1) +
+                      " after the index is field '" + Arg.name() +
+                      "', but the stencil reads it as an array of lower rank "
+                      "spanning only " +
+                      Axes +
+                      ": pass a pointer to the rank's piece of that array "
+                      "(its local extents, halo included)");
+  }
+}
+
 /// Throws unless field \p Arg's halo covers what stencil \p Stencil reads:
 /// its widths, and its corners too (a field whose exchange skips them would
 /// feed the stencil stale edge and corner points).
@@ -201,6 +226,8 @@ public:
     if (Shape.domain != domain_)
       throw DomainError(Name + ": field '" + Shape.first +
                         "' belongs to another domain");
+    int Arg = 0;
+    (detail::checkFieldRank(E, Name, Arg++, A), ...);
     const Halo Reads = Halo::of(E);
     (detail::checkHaloCovers(Name, Reads, A), ...);
     BoundStencil B;

@@ -17,7 +17,7 @@
 namespace stencil {
 
 /// The version of this interface that generated code is written against.
-inline constexpr int GeneratedAbiVersion = 1;
+inline constexpr int GeneratedAbiVersion = 2;
 
 /// Where the arrays of one launch live: every array of a stencil has the same
 /// extents (halo included), x contiguous.
@@ -103,6 +103,12 @@ struct GeneratedStencil {
   /// set on the one variant the fixed engine launches without tuning, all
   /// zero on the others.
   int defaultBlock[3];
+  /// Per parameter after the index: 0 for a scalar; for an array, the
+  /// dimensions it spans (bit d: dimension d), all of them (2^dims - 1) but
+  /// for an array of lower rank such as a profile along z (0b100), which is
+  /// indexed idx.ix_z<...>() and has the full arrays' extent along z. Null
+  /// when the stencil has no parameter after the index. (Version 2.)
+  const unsigned *arrayAxes;
 };
 } // namespace stencil
 

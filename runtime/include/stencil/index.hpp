@@ -23,20 +23,28 @@ public:
 
 namespace detail {
 /// Throws AccessError for an access at \p Offsets from point \p Pos of an
-/// array of extents \p N (host code only; kept out of line of ix()).
+/// array of extents \p N spanning the dimensions in \p Axes (bit d:
+/// dimension d; all of them for idx.ix()) (host code only; kept out of line
+/// of ix()).
 [[noreturn]] inline void accessOutside(int Dims, const int *Offsets,
                                        const std::ptrdiff_t *Pos,
-                                       const std::ptrdiff_t *N) {
-  std::string Off, At, Why;
+                                       const std::ptrdiff_t *N, unsigned Axes) {
+  std::string Method = "ix", Off, At, Why;
+  if (Axes != (1u << Dims) - 1)
+    Method += "_";
   for (int D = 0; D < Dims; ++D) {
-    Off += (D ? "," : "") + std::to_string(Offsets[D]);
     At += (D ? "," : "") + std::to_string(Pos[D]);
+    if (!((Axes >> D) & 1))
+      continue;
+    if (Axes != (1u << Dims) - 1)
+      Method += "xyzw"[D];
+    Off += (Off.empty() ? "" : ",") + std::to_string(Offsets[D]);
     const std::ptrdiff_t P = Pos[D] + Offsets[D];
     if (Why.empty() && (P < 0 || P >= N[D]))
       Why = std::string(1, "xyzw"[D]) + " = " + std::to_string(P) +
             " is outside [0, " + std::to_string(N[D]) + ")";
   }
-  throw AccessError("access idx.ix<" + Off + ">() at point (" + At +
+  throw AccessError("access idx." + Method + "<" + Off + ">() at point (" + At +
                     ") reads outside the array (" + Why +
                     "): the loop's margin is smaller than the stencil's halo "
                     "(or the extents are not the arrays')");
@@ -98,13 +106,63 @@ public:
       // nothing; device code skips it).
       for (int D = 0; D < Dims; ++D)
         if (pos_[D] + Offsets[D] < 0 || pos_[D] + Offsets[D] >= n_[D])
-          detail::accessOutside(Dims, Offsets, pos_, n_);
+          detail::accessOutside(Dims, Offsets, pos_, n_, (1u << Dims) - 1);
 #endif
       std::ptrdiff_t Delta = 0;
       for (int D = Dims - 1; D >= 0; --D)
         Delta = Delta * n_[D] + Offsets[D];
       return ix_ + Delta;
     }
+  }
+
+  /// The linear index, in an array of lower rank that spans only some of
+  /// the dimensions (a 1-D profile along z, a 2-D surface field in x and y),
+  /// of the element under this point, or of the one at constant offsets
+  /// along its own dimensions. Such an array has the extents of the full
+  /// arrays (halo included) along the dimensions it spans, the first of
+  /// them contiguous: `rho0[idx.ix_z<1>()]` is rho0[k + 1],
+  /// `ps[idx.ix_xy<0, -1>()]` is ps[i + (j - 1) * nx].
+  template <int... Off> STENCIL_INDEX_HD std::ptrdiff_t ix_x() const {
+    return project<0x1, Off...>();
+  }
+  template <int... Off> STENCIL_INDEX_HD std::ptrdiff_t ix_y() const {
+    return project<0x2, Off...>();
+  }
+  template <int... Off> STENCIL_INDEX_HD std::ptrdiff_t ix_z() const {
+    return project<0x4, Off...>();
+  }
+  template <int... Off> STENCIL_INDEX_HD std::ptrdiff_t ix_w() const {
+    return project<0x8, Off...>();
+  }
+  template <int... Off> STENCIL_INDEX_HD std::ptrdiff_t ix_xy() const {
+    return project<0x3, Off...>();
+  }
+  template <int... Off> STENCIL_INDEX_HD std::ptrdiff_t ix_xz() const {
+    return project<0x5, Off...>();
+  }
+  template <int... Off> STENCIL_INDEX_HD std::ptrdiff_t ix_yz() const {
+    return project<0x6, Off...>();
+  }
+  template <int... Off> STENCIL_INDEX_HD std::ptrdiff_t ix_xw() const {
+    return project<0x9, Off...>();
+  }
+  template <int... Off> STENCIL_INDEX_HD std::ptrdiff_t ix_yw() const {
+    return project<0xa, Off...>();
+  }
+  template <int... Off> STENCIL_INDEX_HD std::ptrdiff_t ix_zw() const {
+    return project<0xc, Off...>();
+  }
+  template <int... Off> STENCIL_INDEX_HD std::ptrdiff_t ix_xyz() const {
+    return project<0x7, Off...>();
+  }
+  template <int... Off> STENCIL_INDEX_HD std::ptrdiff_t ix_xyw() const {
+    return project<0xb, Off...>();
+  }
+  template <int... Off> STENCIL_INDEX_HD std::ptrdiff_t ix_xzw() const {
+    return project<0xd, Off...>();
+  }
+  template <int... Off> STENCIL_INDEX_HD std::ptrdiff_t ix_yzw() const {
+    return project<0xe, Off...>();
   }
 
   STENCIL_INDEX_HD int i() const {
@@ -124,6 +182,38 @@ public:
   STENCIL_INDEX_HD std::ptrdiff_t extent(int D) const { return n_[D]; }
 
 private:
+  /// ix_x() ... ix_yzw(): the element of an array spanning the dimensions
+  /// in \p Axes (bit d: dimension d), at offsets \p Off along them.
+  template <unsigned Axes, int... Off>
+  STENCIL_INDEX_HD std::ptrdiff_t project() const {
+    static_assert((Axes >> Dims) == 0,
+                  "the array spans a dimension this index does not have");
+    static_assert(Axes != (1u << Dims) - 1,
+                  "an array of every dimension is indexed with idx.ix()");
+    constexpr int Spanned = ((Axes >> 0) & 1) + ((Axes >> 1) & 1) +
+                            ((Axes >> 2) & 1) + ((Axes >> 3) & 1);
+    static_assert(sizeof...(Off) == 0 || sizeof...(Off) == Spanned,
+                  "idx.ix_...<...>() takes no offset (the element under the "
+                  "point) or one per dimension the array spans");
+    const int Given[] = {Off..., 0};
+    int Offsets[Dims] = {};
+    if constexpr (sizeof...(Off) != 0)
+      for (int D = 0, N = 0; D < Dims; ++D)
+        if ((Axes >> D) & 1)
+          Offsets[D] = Given[N++];
+#if !defined(__CUDA_ARCH__)
+    for (int D = 0; D < Dims; ++D)
+      if (((Axes >> D) & 1) &&
+          (pos_[D] + Offsets[D] < 0 || pos_[D] + Offsets[D] >= n_[D]))
+        detail::accessOutside(Dims, Offsets, pos_, n_, Axes);
+#endif
+    std::ptrdiff_t Linear = 0;
+    for (int D = Dims - 1; D >= 0; --D)
+      if ((Axes >> D) & 1)
+        Linear = Linear * n_[D] + pos_[D] + Offsets[D];
+    return Linear;
+  }
+
   std::ptrdiff_t n_[Dims] = {};
   std::ptrdiff_t pos_[Dims] = {};
   std::ptrdiff_t origin_[Dims] = {};

@@ -20,6 +20,7 @@ STENCIL_KERNEL void star(const stencil::Index3D &idx, const float *f, float *g) 
 // CHECK:       "name": "g",
 // CHECK-NEXT:  "type": "f32",
 // CHECK-NEXT:  "intent": "out",
+// CHECK-NEXT:  "axes": "xyz",
 // CHECK-NEXT:  "offsets": [],
 // CHECK-NEXT:  "halo": [
 // CHECK-NEXT:    [0, 0],
@@ -67,6 +68,7 @@ STENCIL_KERNEL void accumulate(const stencil::Index2D &idx, float a, const float
 // CHECK:       "name": "acc",
 // CHECK-NEXT:  "type": "f32",
 // CHECK-NEXT:  "intent": "inout",
+// CHECK-NEXT:  "axes": "xy",
 // CHECK-NEXT:  "offsets": [
 // CHECK-NEXT:    [0, 0]
 // CHECK-NEXT:  ],

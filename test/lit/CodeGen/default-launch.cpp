@@ -55,40 +55,40 @@ struct STENCIL_KERNEL Hyper {
 
 // CHECK-LABEL: /*name=*/"Star7F",
 // CHECK:       /*variant=*/"grid",
-// CHECK:       /*defaultBlock=*/{0, 0, 0}});
+// CHECK:       /*defaultBlock=*/{0, 0, 0},
 // CHECK:       /*variant=*/"zmarch",
-// CHECK:       /*defaultBlock=*/{0, 0, 0}});
+// CHECK:       /*defaultBlock=*/{0, 0, 0},
 // CHECK:       /*variant=*/"zmarch2",
-// CHECK:       /*defaultBlock=*/{128, 2, 2}});
+// CHECK:       /*defaultBlock=*/{128, 2, 2},
 // CHECK:       /*variant=*/"smem",
-// CHECK:       /*defaultBlock=*/{0, 0, 0}});
+// CHECK:       /*defaultBlock=*/{0, 0, 0},
 
 // CHECK-LABEL: /*name=*/"Star7D",
 // CHECK:       /*variant=*/"zmarch",
-// CHECK:       /*defaultBlock=*/{128, 4, 8}});
+// CHECK:       /*defaultBlock=*/{128, 4, 8},
 // CHECK:       /*variant=*/"zmarch2",
-// CHECK:       /*defaultBlock=*/{0, 0, 0}});
+// CHECK:       /*defaultBlock=*/{0, 0, 0},
 
 // CHECK-LABEL: /*name=*/"Star13F",
 // CHECK:       /*variant=*/"zmarch2",
-// CHECK:       /*defaultBlock=*/{128, 2, 4}});
+// CHECK:       /*defaultBlock=*/{128, 2, 4},
 
 // CHECK-LABEL: /*name=*/"LongZ",
 // CHECK:       /*variant=*/"zmarch",
-// CHECK:       /*defaultBlock=*/{64, 4, 16}});
+// CHECK:       /*defaultBlock=*/{64, 4, 16},
 // CHECK:       /*variant=*/"zmarch2",
-// CHECK:       /*defaultBlock=*/{0, 0, 0}});
+// CHECK:       /*defaultBlock=*/{0, 0, 0},
 
 // CHECK-LABEL: /*name=*/"Box",
 // CHECK:       /*variant=*/"zmarch",
-// CHECK:       /*defaultBlock=*/{64, 4, 16}});
+// CHECK:       /*defaultBlock=*/{64, 4, 16},
 
 // CHECK-LABEL: /*name=*/"Plane",
 // CHECK:       /*variant=*/"zmarch2",
-// CHECK:       /*defaultBlock=*/{256, 1, 4}});
+// CHECK:       /*defaultBlock=*/{256, 1, 4},
 
 // CHECK-LABEL: /*name=*/"Hyper",
 // CHECK:       /*variant=*/"grid",
-// CHECK:       /*defaultBlock=*/{64, 4, 1}});
+// CHECK:       /*defaultBlock=*/{64, 4, 1},
 
 // CPU-NOT: /*defaultBlock=*/{{[{][1-9]}}

@@ -37,6 +37,7 @@ struct STENCIL_KERNEL Diffusion3d {
 // CHECK:        "name": "f",
 // CHECK-NEXT:   "type": "f32",
 // CHECK-NEXT:   "intent": "in",
+// CHECK-NEXT:   "axes": "xyz",
 // CHECK-NEXT:   "offsets": [
 // CHECK-NEXT:     [-1, 0, 0],
 // CHECK-NEXT:     [0, -1, 0],
@@ -54,7 +55,10 @@ struct STENCIL_KERNEL Diffusion3d {
 // CHECK:        "name": "fn",
 // CHECK-NEXT:   "type": "f32",
 // CHECK-NEXT:   "intent": "out",
+// CHECK-NEXT:   "axes": "xyz",
 // CHECK-NEXT:   "offsets": [],
 // CHECK:      "flops_per_point": 13,
 // CHECK-NEXT: "bytes_per_point": 8,
-// CHECK-NEXT: "body": "fn[0,0,0] = (((((((cc * f[0,0,0]) + (ce * f[1,0,0])) + (cw * f[-1,0,0])) + (cn * f[0,1,0])) + (cs * f[0,-1,0])) + (ct * f[0,0,1])) + (cb * f[0,0,-1]))\n"
+// CHECK-NEXT: "body": "fn[0,0,0] = (((((((cc * f[0,0,0]) + (ce * f[1,0,0])) +
+// (cw * f[-1,0,0])) + (cn * f[0,1,0])) + (cs * f[0,-1,0])) + (ct * f[0,0,1])) +
+// (cb * f[0,0,-1]))\n"

@@ -47,7 +47,8 @@ struct StencilInfo {
   /// types; loops count trip-count times, if/else and ?: their costlier side.
   double FlopsPerPoint = 0;
   /// Bytes of memory traffic per point with perfect reuse of neighbours:
-  /// each array read once and each array written once.
+  /// each array read once and each array written once; arrays of lower rank
+  /// (read once per column or plane) count nothing.
   double BytesPerPoint = 0;
 };
 

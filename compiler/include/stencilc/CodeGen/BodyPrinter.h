@@ -21,6 +21,7 @@
 
 #include "stencilc/CodeGen/CodeWriter.h"
 #include "stencilc/IR/Stencil.h"
+#include <array>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -82,6 +83,21 @@ std::string printExpression(const ir::Stencil &S, const BodyNames &Names,
 /// The linear index of the point at \p Off from the centre: "c", "c - 1",
 /// "c + sy", "c + 1 - 2 * sz".
 std::string printLinearIndex(const ir::Offset &Off, unsigned Dims);
+
+/// The names of a point's position per dimension (x first) in the code
+/// around a body.
+using PositionNames = std::array<std::string, ir::MaxDims>;
+/// i, j, k, w: the names every backend defines around a body.
+extern const PositionNames PointPositions;
+
+/// The element of array \p P at \p Off from the point: printLinearIndex
+/// for an array of every dimension; for one of lower rank
+/// (ir::Param::Axes), from the point's position along the dimensions it
+/// spans, named by \p Positions: "k + 1", "i + (j - 1) * sy",
+/// "j + k * g.extent[1]".
+std::string printArrayIndex(const ir::Param &P, const ir::Offset &Off,
+                            unsigned Dims,
+                            const PositionNames &Positions = PointPositions);
 
 /// A literal of type \p Ty: "1.5f", "0.1", "3", "7U", "-2LL", "true".
 /// Negative values come parenthesised.

@@ -19,6 +19,9 @@ std::string printExpr(const Stencil &S, const Expr &E);
 std::string printStmt(const Stencil &S, const Stmt &St, unsigned Indent = 0);
 /// "[dx,dy,dz]" with as many components as the stencil has dimensions.
 std::string printOffset(const Offset &Off, unsigned Dims);
+/// A load's offset as the IR dump shows it: printOffset for an array of
+/// every dimension, "[z:1]" or "[xy:0,-1]" for one of lower rank.
+std::string printArrayOffset(const Param &P, const Offset &Off, unsigned Dims);
 
 } // namespace stencilc::ir
 

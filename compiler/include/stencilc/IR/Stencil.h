@@ -56,8 +56,23 @@ struct Param {
   CppBuiltin Builtin = CppBuiltin::Int;
   /// The index: passed as `const stencil::Index<N> &` (else by value).
   bool ByReference = false;
+  /// Arrays: the dimensions the array spans (bit d: dimension d), or 0 for
+  /// all of the stencil's. An array of lower rank (a 1-D profile along z,
+  /// 0b100; a 2-D surface field, 0b011) has the full arrays' extents along
+  /// the dimensions it spans, the first of them contiguous; its loads'
+  /// offsets are 0 in the others. See arrayAxes().
+  unsigned Axes = 0;
   SourceRange Range;
 };
+
+/// Every dimension of a \p Dims-D stencil, as an axes mask.
+constexpr unsigned allAxes(unsigned Dims) { return (1u << Dims) - 1; }
+/// The dimensions array parameter \p P spans (never 0).
+unsigned arrayAxes(const Param &P, unsigned Dims);
+/// True if array \p P spans fewer dimensions than the stencil.
+bool isLowerRank(const Param &P, unsigned Dims);
+/// "z", "xy": the letters of the dimensions in \p Axes, x first.
+std::string axesName(unsigned Axes);
 
 /// The parameter's C++ type as generated code declares it, without top-level
 /// qualifiers (which do not change a function's type): "const float *",

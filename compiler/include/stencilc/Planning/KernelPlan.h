@@ -47,13 +47,14 @@ struct QueueRegisters {
 /// Where one load of the body comes from.
 struct LoadSource {
   enum class Kind {
-    Memory,  ///< A global-memory load at the offset.
-    Queue,   ///< Register Slot of Queues[Queue].
-    Tile,    ///< The shared-memory tile cell at the in-plane offset.
-    Sibling, ///< The point Dy rows away, when this thread computes it: its
-             ///< register SiblingSlot of Queues[SiblingQueue]; else the
-             ///< fallback (register Slot of Queues[Queue] if Queue >= 0,
-             ///< else memory).
+    Memory,    ///< A global-memory load at the offset.
+    Queue,     ///< Register Slot of Queues[Queue].
+    Tile,      ///< The shared-memory tile cell at the in-plane offset.
+    Sibling,   ///< The point Dy rows away, when this thread computes it: its
+               ///< register SiblingSlot of Queues[SiblingQueue]; else the
+               ///< fallback (register Slot of Queues[Queue] if Queue >= 0,
+               ///< else memory).
+    Invariant, ///< Register Invariants[Slot], loaded before the march.
   };
   Kind From = Kind::Memory;
   int Queue = -1;
@@ -67,6 +68,14 @@ struct PlannedLoad {
   unsigned Param = 0;
   ir::Offset Off{};
   LoadSource Source;
+};
+
+/// A load that is the same at every step of the march (an array of lower
+/// rank that does not span the marching dimension): each point loads it
+/// once, before the marching loop, into a register.
+struct InvariantRegister {
+  unsigned Param = 0;
+  ir::Offset Off{};
 };
 
 /// An array staged in the shared-memory tile (smem): each step, every thread
@@ -84,6 +93,7 @@ struct KernelPlan {
   std::vector<QueueRegisters> Queues; ///< Arrays in parameter order.
   std::vector<PlannedLoad> Loads; ///< Every load of arrays read, by offset.
   std::vector<TiledArray> Tiles;  ///< smem only.
+  std::vector<InvariantRegister> Invariants;
   analysis::HaloWidth TileHalo[2]; ///< x, y halo of the tile (smem).
   /// All points of a thread load their queues before any body runs, and
   /// shift them after the last (points adjacent in y read each other's

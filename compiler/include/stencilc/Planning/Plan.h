@@ -6,6 +6,10 @@
 /// dimension and which are staged in a shared-memory tile. CodeGen only
 /// prints what the plan says.
 ///
+/// Arrays of lower rank (ir::Param::Axes) are never tiled: one that spans the
+/// marching dimension (a profile along z) keeps a queue like any other, one
+/// that does not is read once per point before the march.
+///
 /// Every stencil gets the region-box "grid" variant (one thread per point; the
 /// only one the OpenMP backend emits). 2-D and 3-D stencils also get
 /// "zmarch" (each thread marches a chunk of the outermost dimension), "zmarch2"
@@ -58,6 +62,10 @@ struct ArrayAccessPlan {
   /// Loads at offsets with a zero marching component come from the tile
   /// (smem variant only).
   bool Tiled = false;
+  /// An array of lower rank that does not span the marching dimension (a
+  /// surface field, a profile along x): each of its loads is the same at
+  /// every step, so it is made once, before the march, into a register.
+  bool Invariant = false;
   /// Other loads may take the read-only data path: the array is a const
   /// __restrict__ kernel parameter (nvcc loads it with ld.global.nc).
   bool ReadOnlyPath = false;

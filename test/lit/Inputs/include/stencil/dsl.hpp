@@ -7,6 +7,20 @@ namespace stencil {
 template <int Dims> class Index {
 public:
   template <int... Off> long ix() const { return 0; }
+  template <int... Off> long ix_x() const { return 0; }
+  template <int... Off> long ix_y() const { return 0; }
+  template <int... Off> long ix_z() const { return 0; }
+  template <int... Off> long ix_w() const { return 0; }
+  template <int... Off> long ix_xy() const { return 0; }
+  template <int... Off> long ix_xz() const { return 0; }
+  template <int... Off> long ix_yz() const { return 0; }
+  template <int... Off> long ix_xw() const { return 0; }
+  template <int... Off> long ix_yw() const { return 0; }
+  template <int... Off> long ix_zw() const { return 0; }
+  template <int... Off> long ix_xyz() const { return 0; }
+  template <int... Off> long ix_xyw() const { return 0; }
+  template <int... Off> long ix_xzw() const { return 0; }
+  template <int... Off> long ix_yzw() const { return 0; }
   int i() const { return 0; }
   int j() const { return 0; }
   int k() const { return 0; }
