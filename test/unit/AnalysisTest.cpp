@@ -288,6 +288,31 @@ TEST(CheckAccessesTest, NoStoreWarns) {
   EXPECT_FALSE(Sink.hadError());
 }
 
+TEST(AnalyzeModuleTest, OneInfoPerStencilDiagnosticsInOrder) {
+  // A racy 2-D stencil, one that writes nothing, a clean 7-point star.
+  Module M;
+  M.Stencils.push_back(makeStencil(2, {{"u", false}}));
+  M.Stencils[0].Body =
+      block({store(2, load(2, {0, -1, 0, 0}, F32, at(5)), at(6))});
+  M.Stencils.push_back(makeStencil(3, {{"in", true}}));
+  M.Stencils[1].Locals = {{"x", F32}};
+  M.Stencils[1].Body = block({decl(0, load(2, {1, 0, 0, 0}))});
+  M.Stencils.push_back(sumOf(3, SevenPoint));
+  RecordingSink Sink;
+  std::vector<StencilInfo> Infos = analyzeModule(M, Sink);
+  ASSERT_EQ(Infos.size(), 3u);
+  EXPECT_EQ(Infos[0].Arrays[0].Use, Intent::InOut);
+  expectHalo(Infos[0].Halo, {{0, 0}, {1, 0}});
+  EXPECT_EQ(Infos[1].Arrays[0].Use, Intent::In);
+  expectHalo(Infos[1].Halo, {{0, 1}});
+  expectHalo(Infos[2].Halo, {{1, 1}, {1, 1}, {1, 1}});
+  ASSERT_EQ(Sink.Diags.size(), 3u);
+  EXPECT_EQ(Sink.Diags[0].Id, DiagId::err_race_write_read_off_centre);
+  EXPECT_EQ(Sink.Diags[1].Id, DiagId::note_written_here);
+  EXPECT_EQ(Sink.Diags[2].Id, DiagId::warn_no_store);
+  EXPECT_EQ(Sink.errorCount(), 1u);
+}
+
 TEST(CountCostTest, SevenPointDiffusion) {
   // out = c0*in[..] + ... : 7 multiplies and 6 adds.
   Stencil S = makeStencil(3, {{"in", true}, {"out", false}});

@@ -15,3 +15,12 @@ StencilInfo stencilc::analysis::analyzeStencil(const ir::Stencil &S,
   countCost(S, Info);
   return Info;
 }
+
+std::vector<StencilInfo>
+stencilc::analysis::analyzeModule(const ir::Module &M, DiagnosticSink &Diags) {
+  std::vector<StencilInfo> Infos;
+  Infos.reserve(M.Stencils.size());
+  for (const ir::Stencil &S : M.Stencils)
+    Infos.push_back(analyzeStencil(S, Diags));
+  return Infos;
+}

@@ -1,10 +1,12 @@
 //===- Driver.cpp - The stencilc command line -----------------------------===//
 //
-// Reads like the pipeline: parse options, run the Frontend (which runs
-// Analysis) per translation unit, then Planning and Emission per output.
+// Reads like the pipeline: parse options, then per translation unit the
+// Frontend, Analysis (in the Frontend's hook, while clang's diagnostics are
+// alive), Planning and Emission, each once; one output per --emit kind.
 //
 //===----------------------------------------------------------------------===//
 #include "stencilc/Driver/Driver.h"
+#include "stencilc/Analysis/AnalyzeStencil.h"
 #include "stencilc/Basic/Diagnostic.h"
 #include "stencilc/Basic/Version.h"
 #include "stencilc/CodeGen/Emitter.h"
@@ -112,7 +114,30 @@ struct Output {
   std::string Kind; // "cuda", "cpu", "ir", "plan"
   std::string Suffix;
 };
+
+/// One translation unit through the pipeline: what each stage made of it.
+struct TranslationUnit {
+  ir::Module Module;                        ///< Frontend.
+  std::vector<std::string> Dependencies;    ///< Frontend: every file read.
+  bool HadErrors = false;                   ///< Frontend or Analysis.
+  std::vector<analysis::StencilInfo> Infos; ///< Analysis: per stencil.
+  /// Planning: points into Module and Infos, so the unit stays in place
+  /// once planned.
+  planning::ModulePlan Plan;
+};
 } // namespace
+
+/// Analysis of the translation unit the Frontend lowered into \p R; called
+/// from the Frontend's hook, so that \p Diags reports into the source.
+static TranslationUnit analyzeTranslationUnit(FrontendResult R,
+                                              DiagnosticSink &Diags) {
+  TranslationUnit TU;
+  TU.Module = std::move(R.Module);
+  TU.Dependencies = std::move(R.Dependencies);
+  TU.Infos = analysis::analyzeModule(TU.Module, Diags);
+  TU.HadErrors = R.HadErrors || Diags.hadError();
+  return TU;
+}
 
 /// Parses --emit; returns false on an unknown kind. Outputs keep the order of
 /// their first mention ("all" is cuda,cpu,ir), and so do the depfile's
@@ -199,10 +224,10 @@ static std::string formatCount(double V) {
   return llvm::formatv("{0:g}", V).str();
 }
 
-static void printListing(const FrontendResult &R, llvm::raw_ostream &OS) {
-  for (size_t I = 0; I < R.Module.Stencils.size(); ++I) {
-    const ir::Stencil &S = R.Module.Stencils[I];
-    const analysis::StencilInfo &Info = R.Infos[I];
+static void printListing(const TranslationUnit &TU, llvm::raw_ostream &OS) {
+  for (size_t I = 0; I < TU.Module.Stencils.size(); ++I) {
+    const ir::Stencil &S = TU.Module.Stencils[I];
+    const analysis::StencilInfo &Info = TU.Infos[I];
     OS << S.Loc.File << ":" << S.Loc.Line << ": " << S.qualifiedName() << " ("
        << (S.Form == ir::StencilForm::Functor ? "functor" : "function") << ", "
        << S.Dims << "-D): halo " << haloText(Info.Halo, S.Dims)
@@ -222,22 +247,21 @@ static void printListing(const FrontendResult &R, llvm::raw_ostream &OS) {
   }
 }
 
-/// Output \p Out of a translation unit from its analysed IR \p R and its
-/// plan \p Plan (made once per translation unit). \p Path: the output's
-/// name, which the #line directives after each body give back to the
-/// generated code.
-static std::string generate(const Output &Out, const FrontendResult &R,
-                            planning::ModulePlan &Plan,
+/// Output \p Out of a planned translation unit \p TU: the IR and its
+/// analysis, or its plan, or the code an emitter prints from the plan.
+/// \p Path: the output's name, which the #line directives after each body
+/// give back to the generated code.
+static std::string generate(const Output &Out, TranslationUnit &TU,
                             const std::string &Path) {
   if (Out.Kind == "ir")
-    return printIRJson(R.Module, R.Infos);
+    return printIRJson(TU.Module, TU.Infos);
   if (Out.Kind == "plan")
-    return planning::printModulePlan(Plan);
-  Plan.GeneratedFile = Path;
+    return planning::printModulePlan(TU.Plan);
+  TU.Plan.GeneratedFile = Path;
   std::unique_ptr<codegen::Emitter> E = Out.Kind == "cuda"
                                             ? codegen::createCudaEmitter()
                                             : codegen::createOpenMPEmitter();
-  return E->emit(Plan);
+  return E->emit(TU.Plan);
 }
 
 /// llvm::outs() reports a failed write (a full disk, /dev/full) as a fatal
@@ -577,29 +601,37 @@ static int runPipeline(int Argc, const char **Argv) {
   // After ParseFlags: clang's syntax-only adjuster drops colour flags.
   Tool.appendArgumentsAdjuster(getInsertArgumentAdjuster(
       ColourFlag.c_str(), ArgumentInsertPosition::END));
-  std::vector<FrontendResult> Results;
-  int ToolStatus = Tool.run(createStencilActionFactory(Results).get());
-  if (ToolStatus != 0 || Results.size() != Sources.size())
+
+  // Frontend and Analysis, once per translation unit. Analysis runs in the
+  // Frontend's hook: its diagnostics need clang's, which end with the TU.
+  std::vector<TranslationUnit> Units;
+  std::unique_ptr<FrontendActionFactory> Frontend = createStencilActionFactory(
+      [&Units](FrontendResult R, DiagnosticSink &Diags) {
+        Units.push_back(analyzeTranslationUnit(std::move(R), Diags));
+      });
+  int ToolStatus = Tool.run(Frontend.get());
+  if (ToolStatus != 0 || Units.size() != Sources.size())
     return ExitInputError;
   // With -Xclang -verify the expected errors were consumed: success, but
   // there is nothing valid to emit.
-  if (llvm::any_of(Results,
-                   [](const FrontendResult &R) { return R.HadErrors; }))
+  if (llvm::any_of(Units,
+                   [](const TranslationUnit &TU) { return TU.HadErrors; }))
     return ExitSuccess;
-
   if (ListStencils) {
-    for (const FrontendResult &R : Results)
-      printListing(R, llvm::outs());
+    for (const TranslationUnit &TU : Units)
+      printListing(TU, llvm::outs());
     return ExitSuccess;
   }
-  // Planning, once per translation unit; then each output prints it.
-  std::vector<planning::ModulePlan> Plans;
-  for (const FrontendResult &R : Results) {
-    Plans.push_back(planning::planModule(R.Module, R.Infos));
-    Plans.back().LineDirectives = !NoLineDirectives;
+
+  // Planning, once per translation unit.
+  for (TranslationUnit &TU : Units) {
+    TU.Plan = planning::planModule(TU.Module, TU.Infos);
+    TU.Plan.LineDirectives = !NoLineDirectives;
   }
+
+  // Emission: each output prints its unit's plan.
   if (ToStdout) {
-    llvm::outs() << generate(Outputs.front(), Results.front(), Plans.front(),
+    llvm::outs() << generate(Outputs.front(), Units.front(),
                              llvm::sys::path::stem(Sources.front()).str() +
                                  Outputs.front().Suffix);
     return ExitSuccess;
@@ -609,14 +641,13 @@ static int runPipeline(int Argc, const char **Argv) {
   // that a build does not recompile it.
   OutputFiles Files;
   std::vector<std::string> Dependencies;
-  for (size_t I = 0; I < Results.size(); ++I) {
-    const FrontendResult &R = Results[I];
-    Dependencies.insert(Dependencies.end(), R.Dependencies.begin(),
-                        R.Dependencies.end());
+  for (size_t I = 0; I < Units.size(); ++I) {
+    TranslationUnit &TU = Units[I];
+    Dependencies.insert(Dependencies.end(), TU.Dependencies.begin(),
+                        TU.Dependencies.end());
     for (size_t O = 0; O < Outputs.size(); ++O)
       Files.add(Plan.PerSource[I][O],
-                generate(Outputs[O], R, Plans[I],
-                         normalPath(Plan.PerSource[I][O])));
+                generate(Outputs[O], TU, normalPath(Plan.PerSource[I][O])));
   }
   std::vector<std::string> Targets;
   if (!StampPath.empty()) {

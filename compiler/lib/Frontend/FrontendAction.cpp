@@ -4,7 +4,6 @@
 #include "ClangDiagnosticSink.h"
 #include "SignatureLowering.h"
 #include "StencilFinder.h"
-#include "stencilc/Analysis/AnalyzeStencil.h"
 #include "clang/AST/ASTConsumer.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Attr.h"
@@ -53,10 +52,10 @@ static void recordStatementLines(const SourceManager &SM, ir::Stencil &S) {
 
 namespace {
 
-/// Lowers and analyses one annotated declaration into the result.
+/// Lowers one annotated declaration into the module.
 class StencilLowering {
 public:
-  StencilLowering(ASTContext &Ctx, DiagnosticSink &Diags, FrontendResult &Out)
+  StencilLowering(ASTContext &Ctx, DiagnosticSink &Diags, ir::Module &Out)
       : Ctx(Ctx), Diags(Diags), Out(Out),
         Mangler(ItaniumMangleContext::create(Ctx, Ctx.getDiagnostics())) {}
 
@@ -71,7 +70,7 @@ private:
 
   ASTContext &Ctx;
   DiagnosticSink &Diags;
-  FrontendResult &Out;
+  ir::Module &Out;
   std::unique_ptr<MangleContext> Mangler;
 };
 
@@ -186,9 +185,7 @@ void StencilLowering::lower(const Decl *D, bool FromRun) {
   if (!stencilc::frontend::lowerBody(Ctx, FD, S, Diags))
     return;
   recordStatementLines(Ctx.getSourceManager(), S);
-  analysis::StencilInfo Info = analysis::analyzeStencil(S, Diags);
-  Out.Module.Stencils.push_back(std::move(S));
-  Out.Infos.push_back(std::move(Info));
+  Out.Stencils.push_back(std::move(S));
 }
 
 namespace {
@@ -250,26 +247,29 @@ static bool isStencilOrMember(const Decl *D) {
 
 class StencilConsumer : public ASTConsumer {
 public:
-  StencilConsumer(std::vector<FrontendResult> &Results,
+  StencilConsumer(const TranslationUnitHook &OnTranslationUnit,
                   std::shared_ptr<DependencyCollector> Deps,
                   std::shared_ptr<const RuntimeHeaders> Runtime)
-      : Results(Results), Deps(std::move(Deps)), Runtime(std::move(Runtime)) {}
+      : OnTranslationUnit(OnTranslationUnit), Deps(std::move(Deps)),
+        Runtime(std::move(Runtime)) {}
 
   void HandleTranslationUnit(ASTContext &Ctx) override {
     FrontendResult Result;
     const SourceManager &SM = Ctx.getSourceManager();
     if (OptionalFileEntryRef Main = SM.getFileEntryRefForID(SM.getMainFileID()))
       Result.Module.InputFile = Main->getName().str();
+    ClangDiagnosticSink Sink(Ctx.getDiagnostics());
     // C++ errors were already reported; stencils of a broken TU are not
     // lowered.
     if (!Ctx.getDiagnostics().hasErrorOccurred()) {
-      ClangDiagnosticSink Sink(Ctx.getDiagnostics());
-      StencilLowering Lowering(Ctx, Sink, Result);
+      StencilLowering Lowering(Ctx, Sink, Result.Module);
       lowerAll(Ctx, Sink, Lowering);
     }
     Result.HadErrors = Ctx.getDiagnostics().hasErrorOccurred();
     Result.Dependencies = Deps->getDependencies();
-    Results.push_back(std::move(Result));
+    // Here, not after the action: -verify checks the diagnostics when the
+    // source file ends, and the IR's ranges mean nothing after that.
+    OnTranslationUnit(std::move(Result), Sink);
   }
 
   /// True if \p Todo holds an annotated function of the type \p Arg (a
@@ -360,15 +360,15 @@ private:
     return Entry && Runtime->Files.count(Entry);
   }
 
-  std::vector<FrontendResult> &Results;
+  const TranslationUnitHook &OnTranslationUnit;
   std::shared_ptr<DependencyCollector> Deps;
   std::shared_ptr<const RuntimeHeaders> Runtime;
 };
 
 class StencilAction : public ASTFrontendAction {
 public:
-  explicit StencilAction(std::vector<FrontendResult> &Results)
-      : Results(Results) {}
+  explicit StencilAction(const TranslationUnitHook &OnTranslationUnit)
+      : OnTranslationUnit(OnTranslationUnit) {}
 
   bool BeginSourceFileAction(CompilerInstance &CI) override {
     // The preprocessor exists by now; attach directly so every #include counts.
@@ -381,11 +381,11 @@ public:
   }
   std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &,
                                                  StringRef) override {
-    return std::make_unique<StencilConsumer>(Results, Deps, Runtime);
+    return std::make_unique<StencilConsumer>(OnTranslationUnit, Deps, Runtime);
   }
 
 private:
-  std::vector<FrontendResult> &Results;
+  const TranslationUnitHook &OnTranslationUnit;
   std::shared_ptr<DependencyCollector> Deps =
       std::make_shared<DependencyCollector>();
   std::shared_ptr<RuntimeHeaders> Runtime = std::make_shared<RuntimeHeaders>();
@@ -393,19 +393,20 @@ private:
 
 class StencilActionFactory : public tooling::FrontendActionFactory {
 public:
-  explicit StencilActionFactory(std::vector<FrontendResult> &Results)
-      : Results(Results) {}
+  explicit StencilActionFactory(TranslationUnitHook OnTranslationUnit)
+      : OnTranslationUnit(std::move(OnTranslationUnit)) {}
   std::unique_ptr<FrontendAction> create() override {
-    return std::make_unique<StencilAction>(Results);
+    return std::make_unique<StencilAction>(OnTranslationUnit);
   }
 
 private:
-  std::vector<FrontendResult> &Results;
+  TranslationUnitHook OnTranslationUnit;
 };
 
 } // namespace
 
 std::unique_ptr<tooling::FrontendActionFactory>
-stencilc::createStencilActionFactory(std::vector<FrontendResult> &Results) {
-  return std::make_unique<StencilActionFactory>(Results);
+stencilc::createStencilActionFactory(TranslationUnitHook OnTranslationUnit) {
+  assert(OnTranslationUnit && "the Frontend's result goes to the hook");
+  return std::make_unique<StencilActionFactory>(std::move(OnTranslationUnit));
 }

@@ -2,7 +2,8 @@
 ///
 /// \file
 /// Parses the command line (LibTooling conventions), runs Frontend, Analysis,
-/// Planning and Emission per input, and writes the outputs and a depfile.
+/// Planning and Emission, each once per input, and writes the outputs and a
+/// depfile.
 ///
 /// Exit codes: 0 success; 1 errors in the input (diagnostics printed);
 /// 2 bad command line; 3 an output could not be written.

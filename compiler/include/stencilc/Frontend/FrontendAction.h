@@ -3,20 +3,23 @@
 /// \file
 /// The Frontend stage: a clang FrontendAction that finds every stencil
 /// annotated with STENCIL_KERNEL in a translation unit, checks the DSL's
-/// rules, and lowers each body to stencilc's IR. It also runs the Analysis
-/// stage while the AST (and so the source locations) are alive, so that
-/// every diagnostic points into the user's source.
+/// rules, and lowers each body to stencilc's IR. It runs no later stage: it
+/// hands each translation unit's IR to the caller's TranslationUnitHook while
+/// the AST and clang's diagnostics engine are still alive, so that what the
+/// hook reports (the Analysis) also points into the user's source.
 ///
-/// Guarantees: on success, Module holds one ir::Stencil per annotated stencil
-/// (source order) and Infos the matching analysis; on any error a diagnostic
-/// has been emitted through clang's DiagnosticsEngine (honouring -verify).
+/// Guarantees: the hook is called exactly once per translation unit, after
+/// lowering, with Module holding one ir::Stencil per stencil lowered without
+/// error (source order); on any error a diagnostic has been emitted through
+/// clang's DiagnosticsEngine (honouring -verify).
 ///
 //===----------------------------------------------------------------------===//
 #ifndef STENCILC_FRONTEND_FRONTENDACTION_H
 #define STENCILC_FRONTEND_FRONTENDACTION_H
 
-#include "stencilc/Analysis/StencilInfo.h"
+#include "stencilc/Basic/Diagnostic.h"
 #include "stencilc/IR/Stencil.h"
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -30,18 +33,26 @@ class FrontendActionFactory;
 
 namespace stencilc {
 
-/// What the Frontend (plus Analysis) produced for one translation unit.
+/// What the Frontend produced for one translation unit.
 struct FrontendResult {
   ir::Module Module;
-  std::vector<analysis::StencilInfo> Infos; ///< Parallel to Module.Stencils.
-  std::vector<std::string> Dependencies;    ///< Every file the TU read.
+  std::vector<std::string> Dependencies; ///< Every file the TU read.
+  /// An error was reported while parsing or lowering; the errors the hook
+  /// reports, its DiagnosticSink counts (hadError).
   bool HadErrors = false;
 };
 
-/// A factory for ClangTool::run whose actions append one FrontendResult per
-/// translation unit to \p Results.
+/// What the caller does with each translation unit once the Frontend is done
+/// with it, while clang's diagnostics engine is alive: it owns \p Result, and
+/// what it reports through \p Diags points into the source and is checked
+/// by -Xclang -verify like the Frontend's own diagnostics.
+using TranslationUnitHook =
+    std::function<void(FrontendResult Result, DiagnosticSink &Diags)>;
+
+/// A factory for ClangTool::run whose actions lower each translation unit
+/// and pass the result to \p OnTranslationUnit.
 std::unique_ptr<clang::tooling::FrontendActionFactory>
-createStencilActionFactory(std::vector<FrontendResult> &Results);
+createStencilActionFactory(TranslationUnitHook OnTranslationUnit);
 
 } // namespace stencilc
 
