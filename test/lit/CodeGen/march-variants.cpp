@@ -17,21 +17,23 @@ struct STENCIL_KERNEL Star13 {
   }
 };
 
-// CHECK:      // Stencil 'Star13' from {{.*}}march-variants.cpp:12, variant
-// zmarch CHECK-NEXT: __global__ void stencilc_Star13_zmarch(const stencil::Grid
-// g, const stencil::Region r, const long long stencilc_chunk, float a, float b,
-// const float *__restrict__ f, float *__restrict__ fn) { CHECK:        const
-// long long stencilc_m0 = r.lo[2] + blockIdx.z * stencilc_chunk; CHECK: if (i
-// >= r.hi[0] || j >= r.hi[1]) CHECK-NEXT:     return; CHECK:        float
-// stencilc_q3_0{}, stencilc_q3_1{}, stencilc_q3_2{}, stencilc_q3_3{},
-// stencilc_q3_4{}; CHECK-NEXT:   stencilc_q3_0 = f[c - 2 * sz]; CHECK-NEXT:
-// stencilc_q3_1 = f[c - sz]; CHECK-NEXT:   stencilc_q3_2 = f[c]; CHECK-NEXT:
-// stencilc_q3_3 = f[c + sz]; CHECK-NEXT:   #pragma unroll 4 CHECK-NEXT:   for
-// (long long k = stencilc_m0; k < stencilc_m1; ++k, c += sz) { CHECK-NEXT:
-// stencilc_q3_4 = f[c + 2 * sz]; CHECK-NEXT:     fn[c] = (a * stencilc_q3_2) +
-// (b * ((((stencilc_q3_0 + stencilc_q3_4) + f[c - 2]) + f[c + sy]) + f[c + 1 +
-// sz])); CHECK-NEXT:     stencilc_q3_0 = stencilc_q3_1; CHECK-NEXT:
-// stencilc_q3_1 = stencilc_q3_2; CHECK-NEXT:     stencilc_q3_2 = stencilc_q3_3;
+// CHECK:      // Stencil 'Star13' from {{.*}}march-variants.cpp:12, variant zmarch
+// CHECK-NEXT: __global__ void stencilc_Star13_zmarch(const stencil::Grid g, const stencil::Region r, const long long stencilc_chunk, float a, float b, const float *__restrict__ f, float *__restrict__ fn) {
+// CHECK:        const long long stencilc_m0 = r.lo[2] + blockIdx.z * stencilc_chunk;
+// CHECK:        if (i >= r.hi[0] || j >= r.hi[1])
+// CHECK-NEXT:     return;
+// CHECK:        float stencilc_q3_0{}, stencilc_q3_1{}, stencilc_q3_2{}, stencilc_q3_3{}, stencilc_q3_4{};
+// CHECK-NEXT:   stencilc_q3_0 = f[c - 2 * sz];
+// CHECK-NEXT:   stencilc_q3_1 = f[c - sz];
+// CHECK-NEXT:   stencilc_q3_2 = f[c];
+// CHECK-NEXT:   stencilc_q3_3 = f[c + sz];
+// CHECK-NEXT:   #pragma unroll 4
+// CHECK-NEXT:   for (long long k = stencilc_m0; k < stencilc_m1; ++k, c += sz) {
+// CHECK-NEXT:     stencilc_q3_4 = f[c + 2 * sz];
+// CHECK-NEXT:     fn[c] = (a * stencilc_q3_2) + (b * ((((stencilc_q3_0 + stencilc_q3_4) + f[c - 2]) + f[c + sy]) + f[c + 1 + sz]));
+// CHECK-NEXT:     stencilc_q3_0 = stencilc_q3_1;
+// CHECK-NEXT:     stencilc_q3_1 = stencilc_q3_2;
+// CHECK-NEXT:     stencilc_q3_2 = stencilc_q3_3;
 // CHECK-NEXT:     stencilc_q3_3 = stencilc_q3_4;
 // CHECK-NEXT:   }
 // CHECK-NEXT: }
@@ -49,40 +51,37 @@ struct STENCIL_KERNEL Star13 {
 // first point reads its y + 1 neighbour from the second point's queue.
 // CHECK:      // Stencil 'Star13' from {{.*}}, variant zmarch2
 // CHECK-NEXT: __global__ void stencilc_Star13_zmarch2(
-// CHECK:        const long long stencilc_j0 = r.lo[1] + (blockIdx.y *
-// static_cast<long long>(blockDim.y) + threadIdx.y) * 2; CHECK:        if (i >=
-// r.hi[0] || stencilc_j0 >= r.hi[1]) CHECK:        long long stencilc_c = i +
-// stencilc_j0 * sy + stencilc_m0 * sz; CHECK-NEXT:   const long long
-// stencilc_dp = 1; CHECK-NEXT:   int stencilc_n = 1; CHECK-NEXT:   while
-// (stencilc_n < 2 && stencilc_j0 + stencilc_n * stencilc_dp < r.hi[1])
+// CHECK:        const long long stencilc_j0 = r.lo[1] + (blockIdx.y * static_cast<long long>(blockDim.y) + threadIdx.y) * 2;
+// CHECK:        if (i >= r.hi[0] || stencilc_j0 >= r.hi[1])
+// CHECK:        long long stencilc_c = i + stencilc_j0 * sy + stencilc_m0 * sz;
+// CHECK-NEXT:   const long long stencilc_dp = 1;
+// CHECK-NEXT:   int stencilc_n = 1;
+// CHECK-NEXT:   while (stencilc_n < 2 && stencilc_j0 + stencilc_n * stencilc_dp < r.hi[1])
 // CHECK-NEXT:     ++stencilc_n;
-// CHECK-NEXT:   float stencilc_q3_0[2]{}, stencilc_q3_1[2]{},
-// stencilc_q3_2[2]{}, stencilc_q3_3[2]{}, stencilc_q3_4[2]{}; CHECK: #pragma
-// unroll 2 CHECK-NEXT:   for (long long k = stencilc_m0; k < stencilc_m1; ++k,
-// stencilc_c += sz) { CHECK-NEXT:     #pragma unroll CHECK-NEXT:     for (int
-// stencilc_p = 0; stencilc_p < 2; ++stencilc_p) { CHECK-NEXT:       if
-// (stencilc_p < stencilc_n) { CHECK-NEXT:         {{\[\[}}maybe_unused]] const
-// long long c = stencilc_c + stencilc_p * stencilc_dp * sy; CHECK-NEXT:
-// {{\[\[}}maybe_unused]] const long long j = stencilc_j0 + stencilc_p *
-// stencilc_dp; CHECK-NEXT:         stencilc_q3_4[stencilc_p] = f[c + 2 * sz];
+// CHECK-NEXT:   float stencilc_q3_0[2]{}, stencilc_q3_1[2]{}, stencilc_q3_2[2]{}, stencilc_q3_3[2]{}, stencilc_q3_4[2]{};
+// CHECK:        #pragma unroll 2
+// CHECK-NEXT:   for (long long k = stencilc_m0; k < stencilc_m1; ++k, stencilc_c += sz) {
+// CHECK-NEXT:     #pragma unroll
+// CHECK-NEXT:     for (int stencilc_p = 0; stencilc_p < 2; ++stencilc_p) {
+// CHECK-NEXT:       if (stencilc_p < stencilc_n) {
+// CHECK-NEXT:         {{\[\[}}maybe_unused]] const long long c = stencilc_c + stencilc_p * stencilc_dp * sy;
+// CHECK-NEXT:         {{\[\[}}maybe_unused]] const long long j = stencilc_j0 + stencilc_p * stencilc_dp;
+// CHECK-NEXT:         stencilc_q3_4[stencilc_p] = f[c + 2 * sz];
 // CHECK-NEXT:       }
 // CHECK-NEXT:     }
 // CHECK-NEXT:     #pragma unroll
 // CHECK-NEXT:     for (int stencilc_p = 0; stencilc_p < 2; ++stencilc_p) {
 // CHECK-NEXT:       if (stencilc_p < stencilc_n) {
-// CHECK-NEXT:         {{\[\[}}maybe_unused]] const long long c = stencilc_c +
-// stencilc_p * stencilc_dp * sy; CHECK-NEXT:         {{\[\[}}maybe_unused]]
-// const long long j = stencilc_j0 + stencilc_p * stencilc_dp; CHECK-NEXT: fn[c]
-// = (a * stencilc_q3_2[stencilc_p]) + (b * ((((stencilc_q3_0[stencilc_p] +
-// stencilc_q3_4[stencilc_p]) + f[c - 2]) + (stencilc_p + 1 < stencilc_n ?
-// stencilc_q3_2[(stencilc_p + 3) % 2] : f[c + sy])) + f[c + 1 + sz]));
+// CHECK-NEXT:         {{\[\[}}maybe_unused]] const long long c = stencilc_c + stencilc_p * stencilc_dp * sy;
+// CHECK-NEXT:         {{\[\[}}maybe_unused]] const long long j = stencilc_j0 + stencilc_p * stencilc_dp;
+// CHECK-NEXT:         fn[c] = (a * stencilc_q3_2[stencilc_p]) + (b * ((((stencilc_q3_0[stencilc_p] + stencilc_q3_4[stencilc_p]) + f[c - 2]) + (stencilc_p + 1 < stencilc_n ? stencilc_q3_2[(stencilc_p + 3) % 2] : f[c + sy])) + f[c + 1 + sz]));
 // CHECK-NEXT:       }
 // CHECK-NEXT:     }
 // CHECK-NEXT:     #pragma unroll
 // CHECK-NEXT:     for (int stencilc_p = 0; stencilc_p < 2; ++stencilc_p) {
 // CHECK-NEXT:       stencilc_q3_0[stencilc_p] = stencilc_q3_1[stencilc_p];
-// CHECK:        const long long gy = (ny + 2LL * block.y - 1) / (2LL *
-// block.y); CHECK:      /*variant=*/"zmarch2",
+// CHECK:        const long long gy = (ny + 2LL * block.y - 1) / (2LL * block.y);
+// CHECK:      /*variant=*/"zmarch2",
 
 // The tile: halo 2 left in x, 1 up in y; a pitch that keeps narrow blocks'
 // rows in separate banks; two barriers per step; box offsets from memory.

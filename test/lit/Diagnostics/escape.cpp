@@ -7,9 +7,6 @@ STENCIL_KERNEL void aliasArray(const stencil::Index3D &idx, const float *f, floa
 }
 
 STENCIL_KERNEL void storeIndex(const stencil::Index3D &idx, float *fn) {
-  long c = idx.ix(); // expected-error {{the stencil index 'idx' may only be
-                     // used as 'ix<...>()' (or 'ix_z<...>()' and the like, for
-                     // arrays of lower rank), 'i()', 'j()', 'k()', 'w()' or
-                     // passed to a helper function}}
+  long c = idx.ix(); // expected-error {{the stencil index 'idx' may only be used as 'ix<...>()' (or 'ix_z<...>()' and the like, for arrays of lower rank), 'i()', 'j()', 'k()', 'w()' or passed to a helper function}}
   fn[idx.ix()] = 0.0f;
 }

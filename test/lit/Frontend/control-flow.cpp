@@ -37,7 +37,4 @@ STENCIL_KERNEL void smooth(const stencil::Index2D &idx, int nx, float w, const f
 // The loop runs 3 times (2 flops each); the else branch has one sqrt.
 // CHECK:      "flops_per_point": 7,
 // CHECK-NEXT: "bytes_per_point": 8,
-// CHECK-NEXT: "body": "local acc: f32 = 0:f32\nfor m = -1 step 1 trips 3\n  acc
-// = (acc + (w * u[0,0]))\nif ((idx.i() == 0) || (idx.i() == (nx - 1)))\n
-// out[0,0] = 0:f32\nelse\n  local s: f32 = sqrt:f32(acc)\n  out[0,0] = ((s >
-// 1:f32) ? s : u[-1,0])\n"
+// CHECK-NEXT: "body": "local acc: f32 = 0:f32\nfor m = -1 step 1 trips 3\n  acc = (acc + (w * u[0,0]))\nif ((idx.i() == 0) || (idx.i() == (nx - 1)))\n  out[0,0] = 0:f32\nelse\n  local s: f32 = sqrt:f32(acc)\n  out[0,0] = ((s > 1:f32) ? s : u[-1,0])\n"

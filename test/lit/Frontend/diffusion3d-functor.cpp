@@ -59,6 +59,4 @@ struct STENCIL_KERNEL Diffusion3d {
 // CHECK-NEXT:   "offsets": [],
 // CHECK:      "flops_per_point": 13,
 // CHECK-NEXT: "bytes_per_point": 8,
-// CHECK-NEXT: "body": "fn[0,0,0] = (((((((cc * f[0,0,0]) + (ce * f[1,0,0])) +
-// (cw * f[-1,0,0])) + (cn * f[0,1,0])) + (cs * f[0,-1,0])) + (ct * f[0,0,1])) +
-// (cb * f[0,0,-1]))\n"
+// CHECK-NEXT: "body": "fn[0,0,0] = (((((((cc * f[0,0,0]) + (ce * f[1,0,0])) + (cw * f[-1,0,0])) + (cn * f[0,1,0])) + (cs * f[0,-1,0])) + (ct * f[0,0,1])) + (cb * f[0,0,-1]))\n"
