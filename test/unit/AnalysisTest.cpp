@@ -5,6 +5,7 @@
 /// stencils. Diagnostics go to a sink that records ids, ranges and arguments.
 ///
 //===----------------------------------------------------------------------===//
+#include "stencilc/IR/Module.h"
 #include "IRBuilders.h"
 #include "stencilc/Analysis/AnalyzeStencil.h"
 #include "stencilc/Analysis/CheckAccesses.h"

@@ -9,6 +9,7 @@
 /// nvcc -c where nvcc is available.
 ///
 //===----------------------------------------------------------------------===//
+#include "stencilc/IR/Module.h"
 #include "stencilc/Analysis/Footprint.h"
 #include "stencilc/CodeGen/BodyPrinter.h"
 #include "stencilc/CodeGen/Emitter.h"

@@ -6,6 +6,7 @@
 /// hook reports through clang while the source locations are alive.
 ///
 //===----------------------------------------------------------------------===//
+#include "stencilc/IR/Module.h"
 #include "stencilc/Analysis/AnalyzeStencil.h"
 #include "stencilc/Frontend/FrontendAction.h"
 #include "clang/Basic/Diagnostic.h"

@@ -5,6 +5,7 @@
 /// checks every field the Driver promises (see stencilc/Driver/IRJson.h).
 ///
 //===----------------------------------------------------------------------===//
+#include "stencilc/IR/Module.h"
 #include "stencilc/Driver/IRJson.h"
 #include "IRBuilders.h"
 #include "stencilc/Analysis/AnalyzeStencil.h"

@@ -7,6 +7,7 @@
 /// shared-memory tile (and with which halo) or the read-only path.
 ///
 //===----------------------------------------------------------------------===//
+#include "stencilc/IR/Module.h"
 #include "IRBuilders.h"
 #include "stencilc/Analysis/AnalyzeStencil.h"
 #include "stencilc/Planning/Plan.h"

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 #include "stencilc/Driver/Driver.h"
 #include "stencilc/Analysis/AnalyzeStencil.h"
+#include "stencilc/Analysis/StepGraph.h"
 #include "stencilc/Basic/Diagnostic.h"
 #include "stencilc/Basic/Version.h"
 #include "stencilc/CodeGen/Emitter.h"
@@ -121,6 +122,7 @@ struct TranslationUnit {
   std::vector<std::string> Dependencies;    ///< Frontend: every file read.
   bool HadErrors = false;                   ///< Frontend or Analysis.
   std::vector<analysis::StencilInfo> Infos; ///< Analysis: per stencil.
+  std::vector<analysis::StepInfo> StepInfos; ///< Analysis: per step.
   /// Planning: points into Module and Infos, so the unit stays in place
   /// once planned.
   planning::ModulePlan Plan;
@@ -135,6 +137,9 @@ static TranslationUnit analyzeTranslationUnit(FrontendResult R,
   TU.Module = std::move(R.Module);
   TU.Dependencies = std::move(R.Dependencies);
   TU.Infos = analysis::analyzeModule(TU.Module, Diags);
+  for (const ir::Step &S : TU.Module.Steps)
+    TU.StepInfos.push_back(
+        analysis::analyzeStep(TU.Module, S, TU.Infos, Diags));
   TU.HadErrors = R.HadErrors || Diags.hadError();
   return TU;
 }
@@ -254,7 +259,7 @@ static void printListing(const TranslationUnit &TU, llvm::raw_ostream &OS) {
 static std::string generate(const Output &Out, TranslationUnit &TU,
                             const std::string &Path) {
   if (Out.Kind == "ir")
-    return printIRJson(TU.Module, TU.Infos);
+    return printIRJson(TU.Module, TU.Infos, TU.StepInfos);
   if (Out.Kind == "plan")
     return planning::printModulePlan(TU.Plan);
   TU.Plan.GeneratedFile = Path;

@@ -49,6 +49,16 @@ static Json offset(const Offset &Off, unsigned Dims) {
   return Out;
 }
 
+static Json paramJson(const Param &P, unsigned Dims) {
+  Json JP;
+  JP["name"] = P.Name;
+  JP["kind"] = paramKindName(P.Kind);
+  // The index has no scalar type of its own; cpp_type says which index it is.
+  JP["type"] = P.Kind == ParamKind::Index ? "index" : P.Ty.irName();
+  JP["cpp_type"] = declaredType(P, Dims);
+  return JP;
+}
+
 static Json stencilJson(const Stencil &S, const analysis::StencilInfo &Info) {
   Json J;
   J["name"] = S.Name;
@@ -61,15 +71,8 @@ static Json stencilJson(const Stencil &S, const analysis::StencilInfo &Info) {
       {"file", S.Loc.File}, {"line", S.Loc.Line}, {"column", S.Loc.Column}};
 
   Json Params = Json::array();
-  for (const Param &P : S.Params) {
-    Json JP;
-    JP["name"] = P.Name;
-    JP["kind"] = paramKindName(P.Kind);
-    // The index has no scalar type of its own; cpp_type says which index it is.
-    JP["type"] = P.Kind == ParamKind::Index ? "index" : P.Ty.irName();
-    JP["cpp_type"] = declaredType(P, S.Dims);
-    Params.push_back(std::move(JP));
-  }
+  for (const Param &P : S.Params)
+    Params.push_back(paramJson(P, S.Dims));
   J["params"] = std::move(Params);
 
   Json Arrays = Json::array();
@@ -119,10 +122,64 @@ static std::string collapseNumberLists(const std::string &Text) {
   return Out + Text.substr(Last);
 }
 
+/// A step: its parameters, its calls (each stencil with what it gets), the
+/// dependences between calls and the halos a distributed run must exchange.
+static Json stepJson(const Module &M, const Step &S,
+                     const analysis::StepInfo &Info) {
+  Json J;
+  J["name"] = S.Name;
+  J["qualified_name"] = S.qualifiedName();
+  J["dims"] = S.Dims;
+  J["source"] = {
+      {"file", S.Loc.File}, {"line", S.Loc.Line}, {"column", S.Loc.Column}};
+  Json Params = Json::array();
+  for (const Param &P : S.Params)
+    Params.push_back(paramJson(P, S.Dims));
+  // The first parameter is the stencil::Step, not an index.
+  Params[0]["kind"] = "step";
+  Params[0]["type"] = "step";
+  Params[0]["cpp_type"] = "stencil::Step<" + std::to_string(S.Dims) + "> &";
+  J["params"] = std::move(Params);
+  Json Calls = Json::array();
+  for (const StepCall &C : S.Calls) {
+    Json Args = Json::array();
+    for (const StepArg &A : C.Args)
+      Args.push_back(A.From == StepArg::Kind::Param
+                         ? S.Params[A.Param].Name
+                         : printExpr(M.Stencils[C.Stencil], *A.Value));
+    Calls.push_back({{"stencil", M.Stencils[C.Stencil].qualifiedName()},
+                     {"args", std::move(Args)}});
+  }
+  J["calls"] = std::move(Calls);
+  Json Deps = Json::array();
+  for (const analysis::Dependence &D : Info.Dependences) {
+    Json Offsets = Json::array();
+    for (const Offset &Off : D.Offsets)
+      Offsets.push_back(offset(Off, S.Dims));
+    Deps.push_back({{"kind", analysis::dependenceKindName(D.Kind)},
+                    {"from", D.From},
+                    {"to", D.To},
+                    {"array", S.Params[D.Param].Name},
+                    {"offsets", std::move(Offsets)}});
+  }
+  J["dependences"] = std::move(Deps);
+  Json Exchanges = Json::array();
+  for (const analysis::HaloNeed &N : Info.Exchanges)
+    Exchanges.push_back({{"array", S.Params[N.Param].Name},
+                         {"after", N.After},
+                         {"before", N.Before},
+                         {"halo", halo(N.Halo, S.Dims)},
+                         {"diagonal", N.Diagonal}});
+  J["exchanges"] = std::move(Exchanges);
+  return J;
+}
+
 std::string
 stencilc::printIRJson(const Module &M,
-                      const std::vector<analysis::StencilInfo> &Infos) {
+                      const std::vector<analysis::StencilInfo> &Infos,
+                      const std::vector<analysis::StepInfo> &StepInfos) {
   assert(Infos.size() == M.Stencils.size() && "one StencilInfo per stencil");
+  assert(StepInfos.size() == M.Steps.size() && "one StepInfo per step");
   Json Stencils = Json::array();
   for (size_t I = 0; I < M.Stencils.size(); ++I)
     Stencils.push_back(stencilJson(M.Stencils[I], Infos[I]));
@@ -130,5 +187,11 @@ stencilc::printIRJson(const Module &M,
   Doc["format"] = IRJsonFormat;
   Doc["version"] = IRJsonVersion;
   Doc["stencils"] = std::move(Stencils);
+  if (!M.Steps.empty()) {
+    Json Steps = Json::array();
+    for (size_t I = 0; I < M.Steps.size(); ++I)
+      Steps.push_back(stepJson(M, M.Steps[I], StepInfos[I]));
+    Doc["steps"] = std::move(Steps);
+  }
   return collapseNumberLists(Doc.dump(2)) + "\n";
 }

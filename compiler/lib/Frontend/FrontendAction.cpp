@@ -2,8 +2,10 @@
 #include "stencilc/Frontend/FrontendAction.h"
 #include "BodyLowering.h"
 #include "ClangDiagnosticSink.h"
+#include "DeclNames.h"
 #include "SignatureLowering.h"
 #include "StencilFinder.h"
+#include "StepLowering.h"
 #include "clang/AST/ASTConsumer.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Attr.h"
@@ -64,6 +66,9 @@ public:
   /// on).
   void lower(const Decl *D, bool FromRun = false);
 
+  /// The module's index of each stencil lowered, by canonical declaration.
+  const llvm::DenseMap<const Decl *, unsigned> &index() const { return Index; }
+
 private:
   const FunctionDecl *callOperator(const CXXRecordDecl *RD, ir::Stencil &S);
   void describe(const Decl *D, ir::Stencil &S);
@@ -72,25 +77,15 @@ private:
   DiagnosticSink &Diags;
   ir::Module &Out;
   std::unique_ptr<MangleContext> Mangler;
+  llvm::DenseMap<const Decl *, unsigned> Index;
 };
 
 } // namespace
 
 void StencilLowering::describe(const Decl *D, ir::Stencil &S) {
   S.Name = cast<NamedDecl>(D)->getNameAsString();
-  for (const DeclContext *DC = D->getDeclContext(); DC; DC = DC->getParent()) {
-    if (const auto *NS = dyn_cast<NamespaceDecl>(DC))
-      S.Namespaces.insert(S.Namespaces.begin(), NS->isAnonymousNamespace()
-                                                    ? std::string("anonymous")
-                                                    : NS->getNameAsString());
-    else if (const auto *RD = dyn_cast<RecordDecl>(DC))
-      S.Namespaces.insert(S.Namespaces.begin(), RD->getNameAsString());
-  }
-  const SourceManager &SM = Ctx.getSourceManager();
-  clang::PresumedLoc P =
-      SM.getPresumedLoc(SM.getExpansionLoc(D->getLocation()));
-  if (P.isValid())
-    S.Loc = {P.getFilename(), P.getLine(), P.getColumn()};
+  S.Namespaces = stencilc::frontend::enclosingNames(D);
+  S.Loc = stencilc::frontend::presumedLocOf(D, Ctx.getSourceManager());
   S.Range = toIRRange(clang::SourceRange(D->getLocation()));
 }
 
@@ -185,6 +180,7 @@ void StencilLowering::lower(const Decl *D, bool FromRun) {
   if (!stencilc::frontend::lowerBody(Ctx, FD, S, Diags))
     return;
   recordStatementLines(Ctx.getSourceManager(), S);
+  Index[D->getCanonicalDecl()] = static_cast<unsigned>(Out.Stencils.size());
   Out.Stencils.push_back(std::move(S));
 }
 
@@ -264,6 +260,10 @@ public:
     if (!Ctx.getDiagnostics().hasErrorOccurred()) {
       StencilLowering Lowering(Ctx, Sink, Result.Module);
       lowerAll(Ctx, Sink, Lowering);
+      // Steps after every stencil: a step names the stencils it runs.
+      for (const FunctionDecl *FD : stencilc::frontend::findAnnotatedSteps(Ctx))
+        stencilc::frontend::lowerStep(Ctx, FD, Lowering.index(), Result.Module,
+                                      Sink);
     }
     Result.HadErrors = Ctx.getDiagnostics().hasErrorOccurred();
     Result.Dependencies = Deps->getDependencies();

@@ -10,9 +10,6 @@ using namespace stencilc;
 
 bool stencilc::frontend::lowerSignature(ASTContext &Ctx, const FunctionDecl *FD,
                                         ir::Stencil &S, DiagnosticSink &Diags) {
-  PrintingPolicy Policy = Ctx.getPrintingPolicy();
-  Policy.SuppressTagKeyword = true;
-
   if (FD->getNumParams() == 0 || !indexDims(FD->getParamDecl(0)->getType())) {
     stencilc::SourceRange R =
         FD->getNumParams() ? toIRRange(FD->getParamDecl(0)->getSourceRange())
@@ -38,6 +35,16 @@ bool stencilc::frontend::lowerSignature(ASTContext &Ctx, const FunctionDecl *FD,
   Index.Range = toIRRange(IndexParam->getSourceRange());
   S.Params.push_back(Index);
 
+  return lowerParameters(Ctx, FD, S.Name, S.Params, Diags);
+}
+
+bool stencilc::frontend::lowerParameters(ASTContext &Ctx,
+                                         const FunctionDecl *FD,
+                                         const std::string &Owner,
+                                         std::vector<ir::Param> &Params,
+                                         DiagnosticSink &Diags) {
+  PrintingPolicy Policy = Ctx.getPrintingPolicy();
+  Policy.SuppressTagKeyword = true;
   bool Ok = true;
   for (unsigned I = 1; I < FD->getNumParams(); ++I) {
     const ParmVarDecl *P = FD->getParamDecl(I);
@@ -47,13 +54,13 @@ bool stencilc::frontend::lowerSignature(ASTContext &Ctx, const FunctionDecl *FD,
     QualType Value = T->isPointerType() ? T->getPointeeType() : T;
     if (Value.getNonReferenceType()->isEnumeralType()) {
       Diags.report(DiagId::err_param_enum, R,
-                   {P->getNameAsString(), S.Name, T.getAsString(Policy)});
+                   {P->getNameAsString(), Owner, T.getAsString(Policy)});
       Ok = false;
       continue;
     }
     if (Value.getNonReferenceType().isVolatileQualified()) {
       Diags.report(DiagId::err_param_volatile, R,
-                   {P->getNameAsString(), S.Name, T.getAsString(Policy)});
+                   {P->getNameAsString(), Owner, T.getAsString(Policy)});
       Ok = false;
       continue;
     }
@@ -66,7 +73,7 @@ bool stencilc::frontend::lowerSignature(ASTContext &Ctx, const FunctionDecl *FD,
       Param.Kind = ir::ParamKind::Scalar;
       Param.Ty = *Scalar;
       Param.Builtin = *Builtin;
-      S.Params.push_back(Param);
+      Params.push_back(Param);
       continue;
     }
     if (std::optional<ir::Type> Elem = arrayElementType(T); Elem && Builtin) {
@@ -74,11 +81,11 @@ bool stencilc::frontend::lowerSignature(ASTContext &Ctx, const FunctionDecl *FD,
       Param.Ty = *Elem;
       Param.Builtin = *Builtin;
       Param.ReadOnly = T->getPointeeType().isConstQualified();
-      S.Params.push_back(Param);
+      Params.push_back(Param);
       continue;
     }
     Diags.report(DiagId::err_param_type, R,
-                 {P->getNameAsString(), S.Name, T.getAsString(Policy)});
+                 {P->getNameAsString(), Owner, T.getAsString(Policy)});
     Ok = false;
   }
   return Ok;

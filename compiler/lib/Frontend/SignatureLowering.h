@@ -4,6 +4,8 @@
 
 #include "stencilc/Basic/Diagnostic.h"
 #include "stencilc/IR/Stencil.h"
+#include <string>
+#include <vector>
 
 namespace clang {
 class ASTContext;
@@ -16,6 +18,13 @@ namespace stencilc::frontend {
 /// value and pointers to scalars. Returns false after reporting an error.
 bool lowerSignature(clang::ASTContext &Ctx, const clang::FunctionDecl *FD,
                     ir::Stencil &S, DiagnosticSink &Diags);
+
+/// Appends to \p Params the parameters of \p FD after the first (scalars by
+/// value, pointers to scalars), as a stencil's or a step's; \p Owner names
+/// the stencil or step in messages. Returns false after reporting an error.
+bool lowerParameters(clang::ASTContext &Ctx, const clang::FunctionDecl *FD,
+                     const std::string &Owner, std::vector<ir::Param> &Params,
+                     DiagnosticSink &Diags);
 
 } // namespace stencilc::frontend
 

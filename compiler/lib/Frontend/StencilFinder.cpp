@@ -14,9 +14,9 @@ using namespace clang;
 using namespace clang::ast_matchers;
 
 namespace {
-AST_MATCHER(Decl, hasStencilAnnotation) {
+AST_MATCHER_P(Decl, hasAnnotation, std::string, Annotation) {
   for (const auto *A : Node.specific_attrs<AnnotateAttr>())
-    if (A->getAnnotation() == stencilc::frontend::StencilAnnotation)
+    if (A->getAnnotation() == Annotation)
       return true;
   return false;
 }
@@ -35,8 +35,8 @@ std::vector<const Decl *>
 stencilc::frontend::findAnnotatedStencils(ASTContext &Ctx) {
   Collector C;
   MatchFinder Finder;
-  auto Annotated =
-      allOf(hasStencilAnnotation(), unless(isExpansionInSystemHeader()));
+  auto Annotated = allOf(hasAnnotation(StencilAnnotation),
+                         unless(isExpansionInSystemHeader()));
   Finder.addMatcher(functionDecl(Annotated, isDefinition()).bind("stencil"),
                     &C);
   Finder.addMatcher(cxxRecordDecl(Annotated, isDefinition()).bind("stencil"),
@@ -49,6 +49,27 @@ stencilc::frontend::findAnnotatedStencils(ASTContext &Ctx) {
   });
   C.Found.erase(std::unique(C.Found.begin(), C.Found.end()), C.Found.end());
   return C.Found;
+}
+
+std::vector<const FunctionDecl *>
+stencilc::frontend::findAnnotatedSteps(ASTContext &Ctx) {
+  Collector C;
+  MatchFinder Finder;
+  Finder.addMatcher(functionDecl(hasAnnotation(StepAnnotation),
+                                 unless(isExpansionInSystemHeader()),
+                                 isDefinition())
+                        .bind("stencil"),
+                    &C);
+  Finder.matchAST(Ctx);
+  const SourceManager &SM = Ctx.getSourceManager();
+  std::sort(C.Found.begin(), C.Found.end(), [&](const Decl *A, const Decl *B) {
+    return SM.isBeforeInTranslationUnit(A->getLocation(), B->getLocation());
+  });
+  C.Found.erase(std::unique(C.Found.begin(), C.Found.end()), C.Found.end());
+  std::vector<const FunctionDecl *> Steps;
+  for (const Decl *D : C.Found)
+    Steps.push_back(cast<FunctionDecl>(D));
+  return Steps;
 }
 
 bool stencilc::frontend::isAnnotatedStencil(const Decl *D) {
@@ -122,22 +143,28 @@ public:
     if (const auto *Method = Result.Nodes.getNodeAs<CXXMethodDecl>("method"))
       if (onHostEngine(Method->getParent()))
         return;
-    RunStencil R;
-    R.Arg = Arg;
-    QualType T = Arg->getType().getNonReferenceType();
-    if (const CXXRecordDecl *RD = T->getAsCXXRecordDecl()) {
-      R.Stencil = RD->getDefinition() ? RD->getDefinition() : RD;
-      R.K = RD->isLambda() ? RunStencil::Lambda : RunStencil::Resolved;
-    } else if (const FunctionDecl *FD = namedFunction(*Result.Context, Arg)) {
-      const FunctionDecl *Def = FD->getDefinition();
-      R.Stencil = Def ? Def : FD;
-      R.K = Def ? RunStencil::Resolved : RunStencil::DefinedElsewhere;
-    }
-    Found.push_back(R);
+    Found.push_back(
+        stencilc::frontend::resolveStencilArgument(*Result.Context, Arg));
   }
   std::vector<RunStencil> Found;
 };
 } // namespace
+
+RunStencil stencilc::frontend::resolveStencilArgument(ASTContext &Ctx,
+                                                      const Expr *Arg) {
+  RunStencil R;
+  R.Arg = Arg;
+  QualType T = Arg->getType().getNonReferenceType();
+  if (const CXXRecordDecl *RD = T->getAsCXXRecordDecl()) {
+    R.Stencil = RD->getDefinition() ? RD->getDefinition() : RD;
+    R.K = RD->isLambda() ? RunStencil::Lambda : RunStencil::Resolved;
+  } else if (const FunctionDecl *FD = namedFunction(Ctx, Arg)) {
+    const FunctionDecl *Def = FD->getDefinition();
+    R.Stencil = Def ? Def : FD;
+    R.K = Def ? RunStencil::Resolved : RunStencil::DefinedElsewhere;
+  }
+  return R;
+}
 
 std::vector<RunStencil> stencilc::frontend::findRunStencils(ASTContext &Ctx) {
   RunCollector C;
@@ -145,9 +172,11 @@ std::vector<RunStencil> stencilc::frontend::findRunStencils(ASTContext &Ctx) {
   auto NotRuntime =
       allOf(unless(isExpansionInSystemHeader()),
             unless(hasAncestor(namespaceDecl(hasName("::stencil")))));
-  // Loop<Dims, Engine>::run(stencil, args...) and DomainLoop's run/bind.
+  // Loop<Dims, Engine>::run(stencil, args...), a step's run (Step<Dims>) and
+  // DomainLoop's run/bind.
   auto LoopMethod = cxxMethodDecl(
-      anyOf(allOf(hasName("run"), ofClass(hasName("::stencil::Loop"))),
+      anyOf(allOf(hasName("run"), ofClass(hasAnyName("::stencil::Loop",
+                                                     "::stencil::Step"))),
             allOf(hasAnyName("run", "bind"),
                   ofClass(hasName("::stencil::DomainLoop")))));
   // The callee is tested before NotRuntime: hasAncestor walks up the tree,

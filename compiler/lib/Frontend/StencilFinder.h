@@ -9,6 +9,7 @@ namespace clang {
 class ASTContext;
 class Decl;
 class Expr;
+class FunctionDecl;
 } // namespace clang
 
 namespace stencilc::frontend {
@@ -37,11 +38,21 @@ struct RunStencil {
 /// the user's code, which needs nothing generated), in source order.
 std::vector<RunStencil> findRunStencils(clang::ASTContext &Ctx);
 
+/// What the stencil argument \p Arg of a run() names.
+RunStencil resolveStencilArgument(clang::ASTContext &Ctx, const clang::Expr *Arg);
+
+/// Every function definition annotated with STENCIL_STEP outside system
+/// headers, in source order.
+std::vector<const clang::FunctionDecl *>
+findAnnotatedSteps(clang::ASTContext &Ctx);
+
 /// True if \p D or one of its redeclarations is annotated STENCIL_KERNEL.
 bool isAnnotatedStencil(const clang::Decl *D);
 
 /// The annotation STENCIL_KERNEL expands to while stencilc parses.
 constexpr const char *StencilAnnotation = "stencilc.stencil";
+/// The annotation STENCIL_STEP expands to while stencilc parses.
+constexpr const char *StepAnnotation = "stencilc.step";
 
 } // namespace stencilc::frontend
 

@@ -47,11 +47,12 @@ std::optional<ir::Type> frontend::toScalarType(QualType T) {
   return std::nullopt;
 }
 
-unsigned frontend::indexDims(QualType T) {
+/// N when \p T is stencil::<Class><N> (by value or reference), N in 2..4.
+static unsigned runtimeTemplateDims(QualType T, llvm::StringRef Class) {
   T = T.getNonReferenceType().getCanonicalType();
   const auto *Spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(
       T->getAsCXXRecordDecl());
-  if (!Spec || Spec->getName() != "Index")
+  if (!Spec || Spec->getName() != Class)
     return 0;
   const auto *NS =
       dyn_cast<NamespaceDecl>(Spec->getDeclContext()->getRedeclContext());
@@ -63,6 +64,14 @@ unsigned frontend::indexDims(QualType T) {
     return 0;
   int64_t Dims = Args[0].getAsIntegral().getSExtValue();
   return Dims >= 2 && Dims <= 4 ? static_cast<unsigned>(Dims) : 0;
+}
+
+unsigned frontend::indexDims(QualType T) {
+  return runtimeTemplateDims(T, "Index");
+}
+
+unsigned frontend::stepDims(QualType T) {
+  return runtimeTemplateDims(T, "Step");
 }
 
 std::optional<ir::Type> frontend::arrayElementType(QualType T) {

@@ -17,6 +17,9 @@ std::optional<ir::Type> toScalarType(clang::QualType T);
 /// N when \p T is stencil::Index<N> (by value or reference), else 0.
 unsigned indexDims(clang::QualType T);
 
+/// N when \p T is stencil::Step<N> (by value or reference), else 0.
+unsigned stepDims(clang::QualType T);
+
 /// The C++ builtin a stencil parameter's value (\p T) or element (the
 /// pointee of \p T) is declared with; none for an enumeration (generated
 /// code cannot name the user's type) and for volatile values or elements

@@ -3,18 +3,28 @@
 
 using namespace stencilc::ir;
 
-std::string Stencil::qualifiedName() const {
+std::string stencilc::ir::qualifiedName(
+    const std::vector<std::string> &Namespaces, const std::string &Name) {
   std::string Out;
   for (const std::string &NS : Namespaces)
     Out += NS + "::";
   return Out + Name;
 }
 
-std::string Stencil::symbolName() const {
+std::string stencilc::ir::symbolName(const std::vector<std::string> &Namespaces,
+                                     const std::string &Name) {
   std::string Out;
   for (const std::string &NS : Namespaces)
     Out += NS + "_";
   return Out + Name;
+}
+
+std::string Stencil::qualifiedName() const {
+  return ir::qualifiedName(Namespaces, Name);
+}
+
+std::string Stencil::symbolName() const {
+  return ir::symbolName(Namespaces, Name);
 }
 
 const char *stencilc::ir::cppBuiltinName(CppBuiltin B) {

@@ -30,5 +30,6 @@
 #include <stencil/host_engine.hpp>
 #include <stencil/index.hpp>
 #include <stencil/loop.hpp>
+#include <stencil/step.hpp>
 
 #endif // STENCIL_DSL_HPP

@@ -8,6 +8,9 @@
 
 namespace stencil {
 
+template <int Dims, typename Engine, typename F, typename... Args>
+void runStep(const LoopRange *Ranges, F &&Function, Args &&...A);
+
 /// Applies a stencil to every point of a box, with the execution method the
 /// Engine names (seed 000's Loop3D<Engine>):
 ///   Loop3D<HostLoopEngine3D> loop(nx + 2*mx, mx, mx, ny + 2*my, my, my, nz +
@@ -35,6 +38,14 @@ public:
   void run(const StencilT &Stencil, Args &&...A) {
     Engine E(range_);
     E(Stencil, std::forward<Args>(A)...);
+  }
+
+  /// Runs step function \p Function (`void f(StepND &, Args...)`, see
+  /// <stencil/step.hpp>): several stencils in order over these points.
+  template <typename F, typename... Args>
+  void runStep(F &&Function, Args &&...A) {
+    stencil::runStep<Dims, Engine>(range_, std::forward<F>(Function),
+                                   std::forward<Args>(A)...);
   }
 
   const LoopRange *ranges() const { return range_; }

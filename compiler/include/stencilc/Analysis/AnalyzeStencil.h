@@ -12,7 +12,7 @@
 
 #include "stencilc/Analysis/StencilInfo.h"
 #include "stencilc/Basic/Diagnostic.h"
-#include "stencilc/IR/Stencil.h"
+#include "stencilc/IR/Module.h"
 #include <vector>
 
 namespace stencilc::analysis {

@@ -15,6 +15,7 @@
 #ifndef STENCILC_CODEGEN_REGISTRATIONGLUE_H
 #define STENCILC_CODEGEN_REGISTRATIONGLUE_H
 
+#include "stencilc/IR/Module.h"
 #include "stencilc/CodeGen/BodyPrinter.h"
 #include "stencilc/CodeGen/CodeWriter.h"
 #include "stencilc/Planning/Plan.h"

@@ -16,7 +16,8 @@
 #define STENCILC_DRIVER_IRJSON_H
 
 #include "stencilc/Analysis/StencilInfo.h"
-#include "stencilc/IR/Stencil.h"
+#include "stencilc/Analysis/StepGraph.h"
+#include "stencilc/IR/Module.h"
 #include <string>
 #include <vector>
 
@@ -29,8 +30,10 @@ inline constexpr const char *IRJsonFormat = "stencilc-ir";
 inline constexpr int IRJsonVersion = 1;
 
 /// The JSON text (two-space indent, keys in a fixed order, final newline).
+/// "steps" (with StepInfos, parallel to M.Steps) only when \p M has steps.
 std::string printIRJson(const ir::Module &M,
-                        const std::vector<analysis::StencilInfo> &Infos);
+                        const std::vector<analysis::StencilInfo> &Infos,
+                        const std::vector<analysis::StepInfo> &StepInfos = {});
 
 } // namespace stencilc
 

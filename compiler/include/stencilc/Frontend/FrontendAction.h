@@ -18,7 +18,7 @@
 #define STENCILC_FRONTEND_FRONTENDACTION_H
 
 #include "stencilc/Basic/Diagnostic.h"
-#include "stencilc/IR/Stencil.h"
+#include "stencilc/IR/Module.h"
 #include <functional>
 #include <memory>
 #include <string>

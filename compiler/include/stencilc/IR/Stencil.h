@@ -4,6 +4,7 @@
 /// One stencil as the Frontend found it: its parameters (the index, scalars,
 /// arrays), its locals and its body, plus what the runtime needs to find the
 /// generated code again (the functor's type key or the function's name).
+/// The module of a translation unit is in Module.h.
 ///
 //===----------------------------------------------------------------------===//
 #ifndef STENCILC_IR_STENCIL_H
@@ -119,11 +120,13 @@ struct Stencil {
   std::string symbolName() const;
 };
 
-/// Every stencil of one translation unit, in source order.
-struct Module {
-  std::string InputFile;
-  std::vector<Stencil> Stencils;
-};
+/// "ns::Name" of a declaration named \p Name in \p Namespaces (outermost
+/// first).
+std::string qualifiedName(const std::vector<std::string> &Namespaces,
+                          const std::string &Name);
+/// A C identifier for it, unique within a module: "ns_Name".
+std::string symbolName(const std::vector<std::string> &Namespaces,
+                       const std::string &Name);
 
 } // namespace stencilc::ir
 

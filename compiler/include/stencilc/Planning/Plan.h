@@ -25,7 +25,7 @@
 #define STENCILC_PLANNING_PLAN_H
 
 #include "stencilc/Analysis/StencilInfo.h"
-#include "stencilc/IR/Stencil.h"
+#include "stencilc/IR/Module.h"
 #include <vector>
 
 namespace stencilc::planning {

@@ -3,6 +3,7 @@
 #pragma once
 #define STENCIL_KERNEL __attribute__((annotate("stencilc.stencil")))
 #define STENCIL_HD
+#define STENCIL_STEP __attribute__((annotate("stencilc.step")))
 namespace stencil {
 template <int Dims> class Index {
 public:
@@ -38,7 +39,15 @@ template <int Dims> class AutoLoopEngine {};
 template <int Dims, typename Engine> class Loop {
 public:
   template <typename StencilT, typename... Args> void run(const StencilT &, Args &&...) {}
+  template <typename F, typename... Args> void runStep(F &&, Args &&...) {}
 };
+template <int Dims> class Step {
+public:
+  template <typename StencilT, typename... Args> void run(const StencilT &, Args &&...) const {}
+};
+using Step2D = Step<2>;
+using Step3D = Step<3>;
+using Step4D = Step<4>;
 template <typename Engine = AutoLoopEngine<2>> class Loop2D : public Loop<2, Engine> {};
 template <typename Engine = AutoLoopEngine<3>> class Loop3D : public Loop<3, Engine> {};
 using HostLoopEngine3D = HostLoopEngine<3>;

@@ -1,0 +1,171 @@
+//===- StepGraph.cpp - A step's dependency graph --------------------------===//
+#include "stencilc/Analysis/StepGraph.h"
+#include <algorithm>
+#include <optional>
+#include <tuple>
+
+using namespace stencilc;
+using namespace stencilc::analysis;
+
+const char *analysis::dependenceKindName(DependenceKind K) {
+  switch (K) {
+  case DependenceKind::Flow:
+    return "flow";
+  case DependenceKind::Anti:
+    return "anti";
+  case DependenceKind::Output:
+    return "output";
+  }
+  return "flow";
+}
+
+bool Dependence::offCentre() const {
+  return std::any_of(Offsets.begin(), Offsets.end(), [](const ir::Offset &O) {
+    return O != ir::Offset{};
+  });
+}
+
+namespace {
+/// How one call uses one array of the step (through one or more of its
+/// stencil's parameters).
+struct Use {
+  bool Read = false, Written = false;
+  std::vector<ir::Offset> Offsets; ///< Read offsets, sorted, unique.
+};
+} // namespace
+
+/// The use of step array \p Param by call \p C, or none.
+static std::optional<Use> useOf(const ir::StepCall &C,
+                                const StencilInfo &Info, unsigned Param) {
+  std::optional<Use> U;
+  for (const ArrayInfo &A : Info.Arrays) {
+    const ir::StepArg &Arg = C.Args[A.Param - 1];
+    if (Arg.From != ir::StepArg::Kind::Param || Arg.Param != Param ||
+        (!A.Read && !A.Written))
+      continue;
+    if (!U)
+      U.emplace();
+    U->Read |= A.Read;
+    U->Written |= A.Written;
+    U->Offsets.insert(U->Offsets.end(), A.ReadOffsets.begin(),
+                      A.ReadOffsets.end());
+  }
+  if (U) {
+    std::sort(U->Offsets.begin(), U->Offsets.end());
+    U->Offsets.erase(std::unique(U->Offsets.begin(), U->Offsets.end()),
+                     U->Offsets.end());
+  }
+  return U;
+}
+
+/// Reports an array of the step passed to two array parameters of one call
+/// when the stencil writes through either.
+static void checkAliases(const ir::Module &M, const ir::Step &S,
+                         const ir::StepCall &C, const StencilInfo &Info,
+                         DiagnosticSink &Diags) {
+  const ir::Stencil &St = M.Stencils[C.Stencil];
+  for (size_t A = 0; A < Info.Arrays.size(); ++A)
+    for (size_t B = A + 1; B < Info.Arrays.size(); ++B) {
+      const ArrayInfo &X = Info.Arrays[A], &Y = Info.Arrays[B];
+      const ir::StepArg &AX = C.Args[X.Param - 1], &AY = C.Args[Y.Param - 1];
+      if (AX.From != ir::StepArg::Kind::Param ||
+          AY.From != ir::StepArg::Kind::Param || AX.Param != AY.Param ||
+          !(X.Written || Y.Written))
+        continue;
+      Diags.report(DiagId::err_step_alias, AY.Range,
+                   {S.Params[AX.Param].Name, St.qualifiedName(),
+                    St.Params[X.Param].Name, St.Params[Y.Param].Name});
+    }
+}
+
+static void addOffsets(HaloNeed &N, const std::vector<ir::Offset> &Offsets) {
+  for (const ir::Offset &O : Offsets) {
+    unsigned NonZero = 0;
+    for (unsigned D = 0; D < ir::MaxDims; ++D) {
+      N.Halo[D].Lo = std::max(N.Halo[D].Lo, -static_cast<long long>(O[D]));
+      N.Halo[D].Hi = std::max(N.Halo[D].Hi, static_cast<long long>(O[D]));
+      NonZero += O[D] != 0;
+    }
+    N.Diagonal |= NonZero >= 2;
+  }
+}
+
+StepInfo analysis::analyzeStep(const ir::Module &M, const ir::Step &S,
+                               const std::vector<StencilInfo> &Infos,
+                               DiagnosticSink &Diags) {
+  StepInfo Result;
+  for (const ir::StepCall &C : S.Calls)
+    checkAliases(M, S, C, Infos[C.Stencil], Diags);
+  for (unsigned P = 1; P < S.Params.size(); ++P) {
+    if (S.Params[P].Kind != ir::ParamKind::Array)
+      continue;
+    // Walks the calls in order, remembering the last writer and the readers
+    // since; one HaloNeed per write (or the step's start) and its readers.
+    int LastWriter = -1;
+    std::vector<unsigned> ReadersSince;
+    std::optional<HaloNeed> Open;
+    bool LowerRank = false;
+    for (unsigned C = 0; C < S.Calls.size(); ++C) {
+      const ir::StepCall &Call = S.Calls[C];
+      std::optional<Use> U = useOf(Call, Infos[Call.Stencil], P);
+      if (!U)
+        continue;
+      for (const analysis::ArrayInfo &A : Infos[Call.Stencil].Arrays)
+        if (Call.Args[A.Param - 1].From == ir::StepArg::Kind::Param &&
+            Call.Args[A.Param - 1].Param == P)
+          LowerRank |= ir::isLowerRank(M.Stencils[Call.Stencil].Params[A.Param],
+                                       S.Dims);
+      if (U->Read) {
+        if (LastWriter >= 0 && static_cast<unsigned>(LastWriter) != C)
+          Result.Dependences.push_back({DependenceKind::Flow,
+                                        static_cast<unsigned>(LastWriter), C,
+                                        P, U->Offsets});
+        bool OffCentre = std::any_of(
+            U->Offsets.begin(), U->Offsets.end(),
+            [](const ir::Offset &O) { return O != ir::Offset{}; });
+        if (OffCentre && !LowerRank) {
+          if (!Open) {
+            Open.emplace();
+            Open->Param = P;
+            Open->After = LastWriter;
+            Open->Before = C;
+          }
+          addOffsets(*Open, U->Offsets);
+        }
+      }
+      if (U->Written) {
+        if (LastWriter >= 0 && static_cast<unsigned>(LastWriter) != C)
+          Result.Dependences.push_back({DependenceKind::Output,
+                                        static_cast<unsigned>(LastWriter), C,
+                                        P, {}});
+        for (unsigned R : ReadersSince)
+          if (R != C) {
+            std::optional<Use> RU = useOf(S.Calls[R], Infos[S.Calls[R].Stencil], P);
+            Result.Dependences.push_back(
+                {DependenceKind::Anti, R, C, P, RU ? RU->Offsets
+                                                   : std::vector<ir::Offset>()});
+          }
+        if (Open)
+          Result.Exchanges.push_back(*Open);
+        Open.reset();
+        ReadersSince.clear();
+        LastWriter = static_cast<int>(C);
+      } else {
+        ReadersSince.push_back(C);
+      }
+    }
+    if (Open)
+      Result.Exchanges.push_back(*Open);
+  }
+  std::sort(Result.Dependences.begin(), Result.Dependences.end(),
+            [](const Dependence &A, const Dependence &B) {
+              return std::make_tuple(A.To, A.From, A.Param, int(A.Kind)) <
+                     std::make_tuple(B.To, B.From, B.Param, int(B.Kind));
+            });
+  std::sort(Result.Exchanges.begin(), Result.Exchanges.end(),
+            [](const HaloNeed &A, const HaloNeed &B) {
+              return std::make_pair(A.Before, A.Param) <
+                     std::make_pair(B.Before, B.Param);
+            });
+  return Result;
+}

@@ -1,0 +1,70 @@
+// Step functions (STENCIL_STEP): what their form, body and arguments must be.
+// RUN: %stencilc %s -- -I %mock_include -Xclang -verify
+#include <stencil/dsl.hpp>
+
+struct STENCIL_KERNEL Copy {
+  STENCIL_HD void operator()(const stencil::Index3D &idx, const float *a, float *b) const {
+    b[idx.ix()] = a[idx.ix()];
+  }
+};
+struct STENCIL_KERNEL Scale {
+  STENCIL_HD void operator()(const stencil::Index3D &idx, float w, const float *a, float *b) const {
+    b[idx.ix()] = w * a[idx.ix<1, 0, 0>()];
+  }
+};
+struct STENCIL_KERNEL Flat {
+  STENCIL_HD void operator()(const stencil::Index2D &idx, const float *a, float *b) const {
+    b[idx.ix()] = a[idx.ix()];
+  }
+};
+STENCIL_KERNEL
+void twice(const stencil::Index3D &idx, const double *a, double *b) { b[idx.ix()] = 2.0 * a[idx.ix()]; }
+void opaque(const stencil::Index3D &idx, const float *a, float *b);
+
+STENCIL_STEP inline void inlined(stencil::Step3D &s, const float *a, float *b) { // expected-error {{step 'inlined' must be a free function of external linkage that is neither a template nor inline}}
+  s.run(Copy(), a, b);
+}
+STENCIL_STEP static void hidden(stencil::Step3D &s, const float *a, float *b) { // expected-error {{step 'hidden' must be a free function of external linkage that is neither a template nor inline}}
+  s.run(Copy(), a, b);
+}
+template <typename T>
+STENCIL_STEP void generic(stencil::Step3D &s, const T *a, T *b) { // expected-error {{step 'generic' must be a free function of external linkage that is neither a template nor inline}}
+  s.run(Copy(), a, b);
+}
+
+STENCIL_STEP void noStep(int n, const float *a, float *b) {} // expected-error {{the first parameter of step 'noStep' must be a 'stencil::Step2D &', 'stencil::Step3D &' or 'stencil::Step4D &'}}
+STENCIL_STEP void byValue(stencil::Step3D s, const float *a, float *b) { // expected-error {{the first parameter of step 'byValue' must be a 'stencil::Step2D &', 'stencil::Step3D &' or 'stencil::Step4D &'}}
+  s.run(Copy(), a, b);
+}
+
+STENCIL_STEP void statements(stencil::Step3D &s, stencil::Step3D &other, const float *a, float *b) { // expected-error {{parameter 'other' of stencil 'statements' has type 'stencil::Step3D &'; stencil parameters are scalars by value or pointers to scalars (arrays)}}
+}
+STENCIL_STEP void body(stencil::Step3D &s, int n, const float *a, float *b) {
+  s.run(Copy(), a, b);
+  int k = n; // expected-error {{a step runs stencils only: each statement of step 'body' must be 'step.run(Stencil(), args...)' on its first parameter}}
+  for (int i = 0; i < 2; ++i) // expected-error {{a step runs stencils only: each statement of step 'body' must be 'step.run(Stencil(), args...)' on its first parameter}}
+    s.run(Copy(), a, b);
+}
+STENCIL_STEP void empty(stencil::Step3D &s) {} // expected-error {{step 'empty' runs no stencil}}
+
+STENCIL_STEP void unknown(stencil::Step3D &s, const float *a, float *b) {
+  s.run(&opaque, a, b); // expected-error {{step 'unknown' runs something that is not a stencil stencilc can generate here: pass a functor object or a function defined in this file}} expected-warning {{stencil 'opaque' passed to run() is defined in another file}}
+}
+STENCIL_STEP void dims(stencil::Step3D &s, const float *a, float *b) {
+  s.run(Flat(), a, b); // expected-error {{stencil 'Flat' is 2-D but step 'dims' is 3-D}}
+}
+STENCIL_STEP void count(stencil::Step3D &s, const float *a, float *b) {
+  s.run(Copy(), a); // expected-error {{stencil 'Copy' gets 1 arguments after the index but takes 2}}
+}
+STENCIL_STEP void args(stencil::Step3D &s, float w, const float *a, float *b) {
+  s.run(Scale(), w * 2.0f, a, b); // expected-error {{argument 1 of stencil 'Scale' (its parameter 'w') is neither a parameter of the step nor a constant}}
+  s.run(Scale(), 0.5f, w, b);     // expected-error {{argument 2 of stencil 'Scale' (its parameter 'a') is a scalar, where the stencil takes an array}}
+  s.run(Scale(), a, a, b);        // expected-error {{argument 1 of stencil 'Scale' (its parameter 'w') is an array, where the stencil takes a scalar}}
+  s.run(Copy(), b, a);            // expected-error {{argument 2 of stencil 'Copy' (its parameter 'b') is a read-only array, where the stencil writes one}}
+}
+STENCIL_STEP void alias(stencil::Step3D &s, double *d) {
+  s.run(twice, d, d); // expected-error {{array 'd' is passed to stencil 'twice' twice (as 'a' and 'b') and written through one of them; the arrays of one launch must not overlap}}
+}
+STENCIL_STEP void types(stencil::Step3D &s, const double *a, float *b) {
+  s.run(Copy(), a, b); // expected-error {{argument 1 of stencil 'Copy' (its parameter 'a') is an array of 'double', where the stencil takes one of 'float'}}
+}
