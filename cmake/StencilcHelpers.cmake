@@ -8,7 +8,8 @@
 #
 #   stencilc_add_sources(<target>
 #                        FILES <file>...
-#                        [BACKENDS <backend>...])
+#                        [BACKENDS <backend>...]
+#                        [OPTIONS <stencilc option>...])
 #
 # Runs stencilc on each DSL source <file> at build time and adds the generated
 # code to <target>; the sources themselves are not added (add them to the
@@ -19,6 +20,8 @@
 #             and/or `cuda` (<stem>.stencil.cu). Default: openmp, plus cuda when
 #             the calling project has enabled the CUDA language. Asking for cuda
 #             without CUDA enabled is an error: call enable_language(CUDA) first.
+#   OPTIONS   Further stencilc options, e.g. --step-strategy=multi-kernel
+#             (see docs/cli.md).
 #
 # stencilc sees the target's include directories and compile definitions
 # (evaluated at generation time, usage requirements of linked targets included),
@@ -66,10 +69,11 @@
 cmake_policy(VERSION 3.20...3.28)
 
 function(stencilc_add_sources target)
-  cmake_parse_arguments(PARSE_ARGV 1 ARG "" "" "FILES;BACKENDS")
+  cmake_parse_arguments(PARSE_ARGV 1 ARG "" "" "FILES;BACKENDS;OPTIONS")
   if(ARG_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "stencilc_add_sources(${target}): unknown arguments: "
-                        "${ARG_UNPARSED_ARGUMENTS} (expected FILES <file>... [BACKENDS <backend>...])")
+                        "${ARG_UNPARSED_ARGUMENTS} (expected FILES <file>... [BACKENDS <backend>...] "
+                        "[OPTIONS <option>...])")
   endif()
   if(ARG_KEYWORDS_MISSING_VALUES)
     message(FATAL_ERROR "stencilc_add_sources(${target}): ${ARG_KEYWORDS_MISSING_VALUES} "
@@ -172,7 +176,7 @@ function(stencilc_add_sources target)
       OUTPUT "${stamp}"
       BYPRODUCTS ${outputs}
       COMMAND Stencilc::stencilc "${source}" -o "${out_dir}" "--emit=${emit}"
-              "--depfile=${depfile}" "--stamp=${stamp}" -- ${clang_args}
+              "--depfile=${depfile}" "--stamp=${stamp}" ${ARG_OPTIONS} -- ${clang_args}
       DEPENDS "${source}" Stencilc::stencilc
       DEPFILE "${depfile}"
       COMMENT "stencilc: generating ${shown}.stencil.* (${ARG_BACKENDS})"

@@ -30,6 +30,8 @@ static const char *const ReservedNames[] = {
     // Kernel, loop nest and launcher.
     "g", "r", "cfg", "args", "c", "i", "j", "k", "w", "sy", "sz", "sw", "nx",
     "ny", "nz", "nw", "gx", "gy", "gz", "zblocks", "block", "grid", "err",
+    // The OpenMP loop nest's cache blocks (stencil::cpuTiles).
+    "t", "kt", "jt",
     // Namespaces, helpers and CUDA built-ins the generated code names.
     "std", "stencil", "stencilc_generated", "stencilc_min", "stencilc_max",
     "threadIdx", "blockIdx", "blockDim", "gridDim", "dim3", "cudaStream_t",
@@ -396,7 +398,9 @@ void StmtPrinter::print(const ir::Stmt &St) {
   }
   case ir::StmtKind::Store: {
     const auto *Store = cast<ir::StoreStmt>(&St);
-    W.line("{}[c] = {};", Names.param(Store->Param), expr(Store->Value));
+    W.line("{} = {};",
+           Hooks.storeTarget(Store->Param, Names.param(Store->Param) + "[c]"),
+           expr(Store->Value));
     return;
   }
   case ir::StmtKind::If:
@@ -564,7 +568,8 @@ bool StmtPrinter::printIfAsSelects(const ir::IfStmt &If) {
   auto TargetText = [this](const ir::Stmt *St) {
     if (const auto *A = dyn_cast<ir::AssignStmt>(St))
       return Names.local(A->Local);
-    return Names.param(cast<ir::StoreStmt>(St)->Param) + "[c]";
+    const unsigned Param = cast<ir::StoreStmt>(St)->Param;
+    return Hooks.storeTarget(Param, Names.param(Param) + "[c]");
   };
   const std::string Cond = Exprs.print(*If.Cond);
   // Each side's value goes to a constant first: GCC does not speculate a load
@@ -669,6 +674,20 @@ void codegen::printBody(const ir::Stencil &S, const BodyNames &Names,
   if (S.Body)
     StmtPrinter(S, Names, Hooks, W).printInner(*S.Body);
   W.endMappedLines();
+}
+
+void codegen::printPointIndex(CodeWriter &W, unsigned Dims) {
+  W.line("const long long sy = g.extent[0];");
+  std::string Centre = "i + j * sy";
+  if (Dims >= 3) {
+    W.line("const long long sz = sy * g.extent[1];");
+    Centre += " + k * sz";
+  }
+  if (Dims >= 4) {
+    W.line("const long long sw = sz * g.extent[2];");
+    Centre += " + w * sw";
+  }
+  W.line("const long long c = {};", Centre);
 }
 
 void codegen::printMinMaxHelpers(CodeWriter &W, std::string_view Qualifiers) {

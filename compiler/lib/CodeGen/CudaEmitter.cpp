@@ -26,6 +26,8 @@
 #include "stencilc/CodeGen/CudaKernels.h"
 #include "stencilc/CodeGen/Emitter.h"
 #include "stencilc/CodeGen/RegistrationGlue.h"
+#include "stencilc/CodeGen/StepPrinter.h"
+#include "stencilc/Planning/StepPlan.h"
 #include <algorithm>
 
 using namespace stencilc;
@@ -57,6 +59,9 @@ private:
                          const std::string &Symbol) const;
   void emitQuery(CodeWriter &W, const planning::StencilPlan &SP,
                  planning::VariantKind V, const std::string &Symbol) const;
+  void emitStep(CodeWriter &W, const planning::ModulePlan &Plan,
+                const planning::StepPlan &SP,
+                const std::vector<std::string> &Symbols) const;
 };
 
 } // namespace
@@ -115,21 +120,17 @@ std::string cuda::kernelParameters(const ir::Stencil &S,
   return Params;
 }
 
-void CudaEmitter::emitGridKernel(CodeWriter &W, const ir::Stencil &S,
-                                 const std::string &Symbol) const {
-  BodyNames Names(S);
-  std::string Params = "const stencil::Grid g, const stencil::Region r" +
-                       kernelParameters(S, Names);
-  W.open(
-      fmt::format("__global__ void {}({}) {{", gridKernelName(Symbol), Params));
+/// One thread per point of the region box: its position i, j, k (w), gone
+/// when outside; then the strides and c.
+static void printGridPoint(CodeWriter &W, unsigned Dims) {
   for (unsigned D = 0; D < 2; ++D)
     W.line("const long long {0} = r.lo[{1}] + blockIdx.{2} * "
            "static_cast<long long>(blockDim.{2}) + threadIdx.{2};",
            Positions[D], D, Axes[D]);
-  if (S.Dims == 3) {
+  if (Dims == 3) {
     W.line("const long long k = r.lo[2] + blockIdx.z * "
            "static_cast<long long>(blockDim.z) + threadIdx.z;");
-  } else if (S.Dims == 4) {
+  } else if (Dims == 4) {
     W.line("// z and w share blockIdx.z: zblocks blocks of z per w.");
     W.line("const long long zblocks = (r.hi[2] - r.lo[2] + blockDim.z - 1) / "
            "blockDim.z;");
@@ -138,25 +139,37 @@ void CudaEmitter::emitGridKernel(CodeWriter &W, const ir::Stencil &S,
     W.line("const long long w = r.lo[3] + blockIdx.z / zblocks;");
   }
   std::string Outside;
-  for (unsigned D = 0; D < S.Dims; ++D)
+  for (unsigned D = 0; D < Dims; ++D)
     Outside +=
         fmt::format("{}{} >= r.hi[{}]", D ? " || " : "", Positions[D], D);
   W.line("if ({})", Outside);
   W.line("  return;");
-  W.line("const long long sy = g.extent[0];");
-  std::string Centre = "i + j * sy";
-  if (S.Dims >= 3) {
-    W.line("const long long sz = sy * g.extent[1];");
-    Centre += " + k * sz";
-  }
-  if (S.Dims >= 4) {
-    W.line("const long long sw = sz * g.extent[2];");
-    Centre += " + w * sw";
-  }
-  W.line("const long long c = {};", Centre);
+  printPointIndex(W, Dims);
+}
+
+void CudaEmitter::emitGridKernel(CodeWriter &W, const ir::Stencil &S,
+                                 const std::string &Symbol) const {
+  BodyNames Names(S);
+  std::string Params = "const stencil::Grid g, const stencil::Region r" +
+                       kernelParameters(S, Names);
+  W.open(
+      fmt::format("__global__ void {}({}) {{", gridKernelName(Symbol), Params));
+  printGridPoint(W, S.Dims);
   DeviceHooks Hooks;
   printBody(S, Names, Hooks, W);
   W.close();
+}
+
+/// nx, ny (nz, nw): the region's extents; nothing to do when one is empty.
+static void printRegionExtents(CodeWriter &W, unsigned Dims) {
+  static const char *const Extents[] = {"nx", "ny", "nz", "nw"};
+  std::string Empty;
+  for (unsigned D = 0; D < Dims; ++D) {
+    W.line("const long long {} = r.hi[{}] - r.lo[{}];", Extents[D], D, D);
+    Empty += fmt::format("{}{} <= 0", D ? " || " : "", Extents[D]);
+  }
+  W.line("if ({})", Empty);
+  W.line("  return nullptr;");
 }
 
 /// A launcher's opening: its signature, the region's extents (nothing to
@@ -166,31 +179,23 @@ static void printLauncherPrologue(CodeWriter &W, const ir::Stencil &S,
                                   const std::string &Name) {
   W.open(launcherSignature(Name, /*UsesConfig=*/true, S.Params.size() > 1) +
          " {");
-  static const char *const Extents[] = {"nx", "ny", "nz", "nw"};
-  std::string Empty;
-  for (unsigned D = 0; D < S.Dims; ++D) {
-    W.line("const long long {} = r.hi[{}] - r.lo[{}];", Extents[D], D, D);
-    Empty += fmt::format("{}{} <= 0", D ? " || " : "", Extents[D]);
-  }
-  W.line("if ({})", Empty);
-  W.line("  return nullptr;");
+  printRegionExtents(W, S.Dims);
   W.line("if (cfg.block[0] <= 0 || cfg.block[1] <= 0 || cfg.block[2] <= 0)");
   W.line("  return \"invalid CUDA block size\";");
   printArgumentUnpacking(W, S, Names, std::vector<bool>(S.Params.size(), true));
 }
 
-void CudaEmitter::emitGridLauncher(CodeWriter &W, const ir::Stencil &S,
-                                   const std::string &Symbol) const {
-  BodyNames Names(S);
-  printLauncherPrologue(W, S, Names, "stencilc_" + Symbol + "_cuda_launch");
+/// The block (\p X, \p Y, \p Z) and grid of a launch with one thread per
+/// point of the region box nx * ny (* nz (* nw)).
+static void printGridShape(CodeWriter &W, unsigned Dims, const std::string &X,
+                           const std::string &Y, const std::string &Z) {
   // A 2-D kernel has no z: a deeper block would only repeat its threads.
-  W.line("const dim3 block(cfg.block[0], cfg.block[1], {});",
-         S.Dims == 2 ? "1" : "cfg.block[2]");
+  W.line("const dim3 block({}, {}, {});", X, Y, Dims == 2 ? "1" : Z);
   W.line("const long long gx = (nx + block.x - 1) / block.x;");
   W.line("const long long gy = (ny + block.y - 1) / block.y;");
-  if (S.Dims == 2)
+  if (Dims == 2)
     W.line("const long long gz = 1;");
-  else if (S.Dims == 3)
+  else if (Dims == 3)
     W.line("const long long gz = (nz + block.z - 1) / block.z;");
   else
     W.line("const long long gz = (nz + block.z - 1) / block.z * nw;");
@@ -199,6 +204,13 @@ void CudaEmitter::emitGridLauncher(CodeWriter &W, const ir::Stencil &S,
   W.line(
       "const dim3 grid(static_cast<unsigned>(gx), static_cast<unsigned>(gy), "
       "static_cast<unsigned>(gz));");
+}
+
+void CudaEmitter::emitGridLauncher(CodeWriter &W, const ir::Stencil &S,
+                                   const std::string &Symbol) const {
+  BodyNames Names(S);
+  printLauncherPrologue(W, S, Names, "stencilc_" + Symbol + "_cuda_launch");
+  printGridShape(W, S.Dims, "cfg.block[0]", "cfg.block[1]", "cfg.block[2]");
   std::string Args = "g, r";
   for (unsigned P = 1; P < S.Params.size(); ++P)
     Args += ", " + Names.param(P);
@@ -300,6 +312,72 @@ void CudaEmitter::emitQuery(CodeWriter &W, const planning::StencilPlan &SP,
   W.close();
 }
 
+/// A step: the recomputations and kernel of each fused group, then the
+/// launcher that runs the groups in order on cfg.stream (a single stencil
+/// through its default variant's launcher and block).
+void CudaEmitter::emitStep(CodeWriter &W, const planning::ModulePlan &Plan,
+                           const planning::StepPlan &SP,
+                           const std::vector<std::string> &Symbols) const {
+  const ir::Step &St = *SP.Step;
+  const std::string Symbol = stepSymbol(St);
+  DeviceHooks Hooks;
+  W.blank();
+  W.line("// Step '{}' from {}:{}", St.qualifiedName(),
+         commentText(St.Loc.File), St.Loc.Line);
+  printRecomputeFunctions(W, Plan, SP, Symbol, "__device__ __forceinline__",
+                          /*Restrict=*/true, Hooks);
+  for (unsigned G = 0; G < SP.Groups.size(); ++G) {
+    if (SP.Groups[G].Strategy != planning::StepStrategy::Recompute)
+      continue;
+    W.open(fmt::format("__global__ void stencilc_{}_g{}(const stencil::Grid g, "
+                       "const stencil::Region r{}) {{",
+                       Symbol, G, stepParameters(St, /*Restrict=*/true)));
+    printGridPoint(W, St.Dims);
+    printFusedBody(W, Plan, SP, G, Symbol, Hooks);
+    W.close();
+    W.blank();
+  }
+  const std::string Launcher = "stencilc_" + Symbol + "_cuda_launch";
+  W.open(launcherSignature(Launcher, /*UsesConfig=*/true,
+                           St.Params.size() > 1) +
+         " {");
+  printRegionExtents(W, St.Dims);
+  printStepArgumentUnpacking(W, St);
+  std::string Values;
+  for (unsigned P = 1; P < St.Params.size(); ++P)
+    Values += ", " + stepParamName(P);
+  for (unsigned G = 0; G < SP.Groups.size(); ++G) {
+    const planning::StepGroup &Group = SP.Groups[G];
+    if (Group.Strategy == planning::StepStrategy::MultiKernel) {
+      for (unsigned C : Group.Calls) {
+        const unsigned Stencil = St.Calls[C].Stencil;
+        const planning::DefaultLaunch &D = Plan.Stencils[Stencil].Default;
+        const std::string Config = fmt::format("stencilc_cfg{}", C);
+        W.line("stencil::LaunchConfig {} = cfg;", Config);
+        for (unsigned B = 0; B < 3; ++B)
+          W.line("{}.block[{}] = {};", Config, B, D.Block[B]);
+        printStencilLaunch(W, Plan, SP, C,
+                           launcherName(Symbols[Stencil], D.Variant), Config);
+      }
+      continue;
+    }
+    W.open("{ // fused by recomputation, one thread per point");
+    printGridShape(W, St.Dims, "128", "2", "1");
+    W.line("stencilc_{}_g{}<<<grid, block, 0, "
+           "static_cast<cudaStream_t>(cfg.stream)>>>(g, r{});",
+           Symbol, G, Values);
+    W.line("const cudaError_t err = cudaGetLastError();");
+    W.line("if (err != cudaSuccess)");
+    W.line("  return cudaGetErrorString(err);");
+    W.close();
+  }
+  W.line("return nullptr;");
+  W.close();
+  W.blank();
+  printStepRegistration(W, Plan, SP, Symbol, "stencil::Backend::Cuda",
+                        Launcher);
+}
+
 std::string CudaEmitter::emit(const planning::ModulePlan &Plan) const {
   bool MinMax = false;
   for (const planning::StencilPlan &SP : Plan.Stencils)
@@ -309,12 +387,15 @@ std::string CudaEmitter::emit(const planning::ModulePlan &Plan) const {
                                        "<stencil/cuda/device_ops.cuh>"};
   if (needsFunctionDeclarations(Plan))
     Includes.push_back("<stencil/index.hpp>");
+  if (!Plan.Steps.empty())
+    Includes.push_back("<stencil/step.hpp>");
 
   CodeWriter W;
   if (Plan.LineDirectives)
     W.enableLineDirectives(Plan.GeneratedFile);
   printFileHeader(W, *Plan.Module, Includes);
   printUserFunctionDeclarations(W, Plan);
+  printStepDeclarations(W, Plan);
   W.blank();
   W.line("namespace stencilc_generated {{");
   W.line("namespace {{");
@@ -361,6 +442,9 @@ std::string CudaEmitter::emit(const planning::ModulePlan &Plan) const {
                         V, Extras);
     }
   }
+
+  for (const planning::StepPlan &SP : Plan.Steps)
+    emitStep(W, Plan, SP, Symbols);
 
   W.blank();
   W.line("}} // namespace");

@@ -15,6 +15,8 @@
 #include "stencilc/CodeGen/CodeWriter.h"
 #include "stencilc/CodeGen/Emitter.h"
 #include "stencilc/CodeGen/RegistrationGlue.h"
+#include "stencilc/CodeGen/StepPrinter.h"
+#include "stencilc/Planning/StepPlan.h"
 
 #include <algorithm>
 
@@ -43,6 +45,9 @@ public:
 private:
   void emitGrid(CodeWriter &W, const planning::StencilPlan &Plan,
                 const std::string &Symbol) const;
+  void emitStep(CodeWriter &W, const planning::ModulePlan &Plan,
+                const planning::StepPlan &SP,
+                const std::vector<std::string> &Symbols) const;
 };
 
 } // namespace
@@ -77,6 +82,29 @@ static void openBlockedLoops(CodeWriter &W, unsigned Dims,
   W.open("for (long long j = t.yBegin(jt); j < t.yEnd(jt); ++j) {");
 }
 
+/// The loop nest of \p Cpu over the region, down to the point's c; returns
+/// the number of loops to close.
+static unsigned openLoopNest(CodeWriter &W, unsigned Dims,
+                      const planning::CpuLoopPlan &Cpu) {
+  // The thread count comes from the CPUs the process may use (affinity and
+  // cgroup quota), not libgomp's count of the host's CPUs.
+  const char *Threads = "num_threads(stencil::openmpThreads())";
+  if (Cpu.Blocked)
+    openBlockedLoops(W, Dims, Cpu, Threads);
+  else
+    openRowLoops(W, Dims, Threads);
+  if (Cpu.SimdRows)
+    W.line("#pragma omp simd");
+  W.open("for (long long i = r.lo[0]; i < r.hi[0]; ++i) {");
+  std::string Centre = "i + j * sy";
+  if (Dims >= 3)
+    Centre += " + k * sz";
+  if (Dims >= 4)
+    Centre += " + w * sw";
+  W.line("const long long c = {};", Centre);
+  return Dims + (Cpu.Blocked ? 2 : 0);
+}
+
 void OpenMPEmitter::emitGrid(CodeWriter &W, const planning::StencilPlan &Plan,
                              const std::string &Symbol) const {
   const ir::Stencil &S = *Plan.Stencil;
@@ -98,29 +126,61 @@ void OpenMPEmitter::emitGrid(CodeWriter &W, const planning::StencilPlan &Plan,
   if (S.Dims >= 4)
     W.line("const long long sw = sz * g.extent[2];");
 
-  // The thread count comes from the CPUs the process may use (affinity and
-  // cgroup quota), not libgomp's count of the host's CPUs.
-  const char *Threads = "num_threads(stencil::openmpThreads())";
-  const planning::CpuLoopPlan &Cpu = Plan.Cpu;
-  if (Cpu.Blocked)
-    openBlockedLoops(W, S.Dims, Cpu, Threads);
-  else
-    openRowLoops(W, S.Dims, Threads);
-  if (Cpu.SimdRows)
-    W.line("#pragma omp simd");
-  W.open("for (long long i = r.lo[0]; i < r.hi[0]; ++i) {");
-  std::string Centre = "i + j * sy";
-  if (S.Dims >= 3)
-    Centre += " + k * sz";
-  if (S.Dims >= 4)
-    Centre += " + w * sw";
-  W.line("const long long c = {};", Centre);
+  const unsigned Loops = openLoopNest(W, S.Dims, Plan.Cpu);
   HostHooks Hooks;
   printBody(S, Names, Hooks, W);
-  for (unsigned D = 0; D < S.Dims + (Cpu.Blocked ? 2 : 0); ++D)
+  for (unsigned L = 0; L < Loops; ++L)
     W.close();
   W.line("return nullptr;");
   W.close();
+}
+
+/// A step's launcher: its groups in order, a single stencil through its own
+/// launcher, a fused pair as one loop nest.
+void OpenMPEmitter::emitStep(CodeWriter &W, const planning::ModulePlan &Plan,
+                             const planning::StepPlan &SP,
+                             const std::vector<std::string> &Symbols) const {
+  const ir::Step &St = *SP.Step;
+  const std::string Symbol = stepSymbol(St);
+  HostHooks Hooks;
+  W.blank();
+  W.line("// Step '{}' from {}:{}", St.qualifiedName(),
+         commentText(St.Loc.File), St.Loc.Line);
+  printRecomputeFunctions(W, Plan, SP, Symbol, "static inline",
+                          /*Restrict=*/false, Hooks);
+  const std::string Launcher = "stencilc_" + Symbol + "_openmp";
+  W.open(launcherSignature(Launcher, /*UsesConfig=*/true,
+                           St.Params.size() > 1) +
+         " {");
+  printStepArgumentUnpacking(W, St);
+  for (unsigned G = 0; G < SP.Groups.size(); ++G) {
+    const planning::StepGroup &Group = SP.Groups[G];
+    if (Group.Strategy == planning::StepStrategy::MultiKernel) {
+      for (unsigned C : Group.Calls)
+        printStencilLaunch(W, Plan, SP, C,
+                           "stencilc_" + Symbols[St.Calls[C].Stencil] +
+                               "_openmp",
+                           "cfg");
+      continue;
+    }
+    W.open("{ // fused by recomputation");
+    W.line("const long long sy = g.extent[0];");
+    if (St.Dims >= 3)
+      W.line("const long long sz = sy * g.extent[1];");
+    if (St.Dims >= 4)
+      W.line("const long long sw = sz * g.extent[2];");
+    const unsigned Loops = openLoopNest(W, St.Dims, Group.Cpu);
+    printFusedBody(W, Plan, SP, G, Symbol, Hooks);
+    for (unsigned L = 0; L < Loops; ++L)
+      W.close();
+    W.close();
+  }
+  W.line("(void)cfg;");
+  W.line("return nullptr;");
+  W.close();
+  W.blank();
+  printStepRegistration(W, Plan, SP, Symbol, "stencil::Backend::OpenMP",
+                        Launcher);
 }
 
 std::string OpenMPEmitter::emit(const planning::ModulePlan &Plan) const {
@@ -139,12 +199,15 @@ std::string OpenMPEmitter::emit(const planning::ModulePlan &Plan) const {
     Includes.push_back("<stencil/index.hpp>");
   if (MathCalls)
     Includes.push_back("<cmath>");
+  if (!Plan.Steps.empty())
+    Includes.push_back("<stencil/step.hpp>");
 
   CodeWriter W;
   if (Plan.LineDirectives)
     W.enableLineDirectives(Plan.GeneratedFile);
   printFileHeader(W, *Plan.Module, Includes);
   printUserFunctionDeclarations(W, Plan);
+  printStepDeclarations(W, Plan);
   W.blank();
   // GCC keeps a select of values computed by floating-point operations as a
   // branch while those may trap (-ftrapping-math): the loop then stays
@@ -171,6 +234,8 @@ std::string OpenMPEmitter::emit(const planning::ModulePlan &Plan) const {
         W, *SP.Stencil, *SP.Info, Symbols[I], "stencil::Backend::OpenMP",
         "stencilc_" + Symbols[I] + "_openmp", planning::VariantKind::Grid);
   }
+  for (const planning::StepPlan &SP : Plan.Steps)
+    emitStep(W, Plan, SP, Symbols);
 
   W.blank();
   W.line("}} // namespace");

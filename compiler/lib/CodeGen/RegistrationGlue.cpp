@@ -139,7 +139,7 @@ std::string codegen::argumentValueType(const ir::Param &P) {
 }
 
 /// \p ValueType made const: "const float" or "const float *const".
-static std::string constQualified(const std::string &ValueType) {
+std::string codegen::constQualified(const std::string &ValueType) {
   return ValueType.back() == '*' ? ValueType + "const" : "const " + ValueType;
 }
 

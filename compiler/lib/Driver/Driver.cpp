@@ -8,6 +8,7 @@
 #include "stencilc/Driver/Driver.h"
 #include "stencilc/Analysis/AnalyzeStencil.h"
 #include "stencilc/Analysis/StepGraph.h"
+#include "stencilc/Planning/StepPlan.h"
 #include "stencilc/Basic/Diagnostic.h"
 #include "stencilc/Basic/Version.h"
 #include "stencilc/CodeGen/Emitter.h"
@@ -72,6 +73,13 @@ static cl::opt<std::string>
               cl::desc("Also write an empty file on every successful run, "
                        "named first in the depfile"),
               cl::value_desc("file"), cl::cat(StencilcCategory));
+static cl::opt<std::string> StepStrategyOption(
+    "step-strategy",
+    cl::desc("How the stencils of a step (STENCIL_STEP) run: auto (the cost "
+             "model picks per pair), multi-kernel (one kernel each) or "
+             "recompute (every pair it can fuse)"),
+    cl::value_desc("auto|multi-kernel|recompute"), cl::init("auto"),
+    cl::cat(StencilcCategory));
 static cl::opt<bool> NoLineDirectives(
     "no-line-directives",
     cl::desc("Leave out the #line directives that attribute the generated "
@@ -527,6 +535,19 @@ static int runPipeline(int Argc, const char **Argv) {
   std::vector<Output> Outputs;
   if (!parseEmitKinds(EmitKinds, Outputs))
     return ExitUsageError;
+  planning::StepStrategyChoice StepChoice;
+  if (StepStrategyOption == "auto") {
+    StepChoice = planning::StepStrategyChoice::Auto;
+  } else if (StepStrategyOption == "multi-kernel") {
+    StepChoice = planning::StepStrategyChoice::MultiKernel;
+  } else if (StepStrategyOption == "recompute") {
+    StepChoice = planning::StepStrategyChoice::Recompute;
+  } else {
+    llvm::errs() << "stencilc: error: unknown --step-strategy '"
+                 << StepStrategyOption
+                 << "' (expected auto, multi-kernel or recompute)\n";
+    return ExitUsageError;
+  }
   bool ToStdout = OutputDir == "-";
   if (ToStdout && (Outputs.size() != 1 || Sources.size() != 1)) {
     llvm::errs() << "stencilc: error: '-o -' needs exactly one input and one "
@@ -631,6 +652,7 @@ static int runPipeline(int Argc, const char **Argv) {
   // Planning, once per translation unit.
   for (TranslationUnit &TU : Units) {
     TU.Plan = planning::planModule(TU.Module, TU.Infos);
+    planning::planSteps(TU.Plan, TU.StepInfos, StepChoice);
     TU.Plan.LineDirectives = !NoLineDirectives;
   }
 

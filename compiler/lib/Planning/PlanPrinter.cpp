@@ -140,5 +140,5 @@ std::string planning::printModulePlan(const ModulePlan &Plan) {
   std::string Out;
   for (const StencilPlan &SP : Plan.Stencils)
     printStencil(Out, SP);
-  return Out;
+  return Out + printStepPlans(Plan);
 }

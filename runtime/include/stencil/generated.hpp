@@ -133,6 +133,40 @@ generatedVariants(const GeneratedStencil &Like) {
   return Out;
 }
 
+namespace detail {
+inline std::vector<GeneratedStep> &stepRegistry() {
+  static std::vector<GeneratedStep> Entries;
+  return Entries;
+}
+} // namespace detail
+
+/// Called by generated code for each step and backend (see registerGenerated
+/// for the version check). A step in a header that two files include is
+/// registered by both: the first entry is kept.
+inline bool registerGeneratedStep(int AbiVersion, const GeneratedStep &Entry) {
+  if (AbiVersion != GeneratedAbiVersion)
+    throw std::runtime_error(
+        std::string("stencil: the generated code of step ") + Entry.name +
+        " (" + Entry.source + ") was generated for runtime ABI version " +
+        std::to_string(AbiVersion) + ", but this runtime has version " +
+        std::to_string(GeneratedAbiVersion) +
+        ": regenerate it with this stencilc (the one that comes with this "
+        "runtime)");
+  for (const GeneratedStep &E : detail::stepRegistry())
+    if (E.backend == Entry.backend && E.functionKey == Entry.functionKey)
+      return true;
+  detail::stepRegistry().push_back(Entry);
+  return true;
+}
+
+/// The generated code of step function \p Function on backend \p B, or null.
+inline const GeneratedStep *findGeneratedStep(Backend B, const void *Function) {
+  for (const GeneratedStep &E : detail::stepRegistry())
+    if (E.backend == B && E.functionKey == Function)
+      return &E;
+  return nullptr;
+}
+
 /// All registered entries, e.g. for a listing.
 inline const std::vector<GeneratedStencil> &generatedStencils() {
   return detail::registry();

@@ -110,6 +110,25 @@ struct GeneratedStencil {
   /// when the stencil has no parameter after the index. (Version 2.)
   const unsigned *arrayAxes;
 };
+
+/// A step function's code for one backend (stencilc's plan of its stencils,
+/// STENCIL_STEP): one launcher runs the whole step over a region. (Version 2.)
+struct GeneratedStep {
+  const char *name;        ///< Qualified name, for messages.
+  const char *source;      ///< "file:line" of the step.
+  const void *functionKey; ///< The step function's address.
+  Backend backend;
+  int dims;
+  /// typeid(void(P...)) of the parameters after the stencil::Step.
+  const std::type_info *signature;
+  GeneratedLaunchFn launch; ///< Args: each parameter after the Step.
+  /// The union of its stencils' halos: the margin every launch needs.
+  int halo[4][2];
+  /// How its stencils run, e.g. "recompute(Flux, Update)" (for messages
+  /// and timings).
+  const char *plan;
+  const char *unit; ///< The generated file (its __FILE__).
+};
 } // namespace stencil
 
 #endif // STENCIL_GENERATED_ABI_HPP

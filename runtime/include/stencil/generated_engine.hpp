@@ -65,8 +65,8 @@ template <typename StencilT> std::string stencilDisplayName(const StencilT &S) {
 /// of \p G on every side of every dimension: generated code reads its
 /// offsets unchecked, so a margin narrower than the halo would read (or, on
 /// a GPU, fault) outside the arrays.
-inline void checkMargins(const GeneratedStencil &E, const Grid &G,
-                         const Region &R) {
+template <typename Entry>
+void checkMargins(const Entry &E, const Grid &G, const Region &R) {
   for (int D = 0; D < E.dims && D < 4; ++D)
     if (R.hi[D] <= R.lo[D])
       return;
@@ -90,8 +90,8 @@ inline void checkMargins(const GeneratedStencil &E, const Grid &G,
 
 /// Refuses null arrays among the converted arguments \p Values (by position
 /// after the index: the registry does not keep parameter names).
-template <typename Tuple, std::size_t... I>
-void checkArrays(const GeneratedStencil &E, const Tuple &Values,
+template <typename Entry, typename Tuple, std::size_t... I>
+void checkArrays(const Entry &E, const Tuple &Values,
                  std::index_sequence<I...>) {
   auto Check = [&E](const auto &V, std::size_t Position) {
     using T = std::decay_t<decltype(V)>;

@@ -23,7 +23,14 @@
 #include <stencil/generated_engine.hpp>
 #include <stencil/host_engine.hpp>
 #include <stencil/loop_range.hpp>
+#include <cstdlib>
+#include <stdexcept>
+#include <stencil/generated.hpp>
+#include <stencil/stencil_traits.hpp>
+#include <string>
+#include <tuple>
 #include <type_traits>
+#include <typeinfo>
 #include <utility>
 
 // STENCIL_STEP marks a step function for stencilc, as STENCIL_KERNEL marks a
@@ -101,14 +108,74 @@ using Step2D = Step<2>;
 using Step3D = Step<3>;
 using Step4D = Step<4>;
 
+namespace detail {
+/// STENCIL_STEP_PLAN=multi-kernel: run the stencils of a step one by one
+/// (each its own generated code), not stencilc's plan of the step; for
+/// comparing the two in one program.
+inline bool stepPlanDisabled() {
+  const char *V = std::getenv("STENCIL_STEP_PLAN");
+  return V && std::string(V) == "multi-kernel";
+}
+
+/// Launches step entry \p E over \p R with \p A converted to the step's
+/// parameter types \p P (after the stencil::Step).
+template <typename... P, typename... Args>
+void runStepEntry(const GeneratedStep &E, ParamList<P...>, const Grid &G,
+                  const Region &R, const LaunchConfig &C, Args &&...A) {
+  static_assert(sizeof...(P) == sizeof...(Args),
+                "wrong number of arguments for this step (the stencil::Step "
+                "is not passed)");
+  if (*E.signature != typeid(void(P...)))
+    throw std::runtime_error(std::string("stencil: generated code for step ") +
+                             E.name +
+                             " has other parameter types than the program: "
+                             "regenerate it");
+  std::tuple<P...> Values(std::forward<Args>(A)...);
+  checkArrays(E, Values, std::index_sequence_for<P...>());
+  checkMargins(E, G, R);
+  std::apply(
+      [&](auto &...V) {
+        void *Each[] = {static_cast<void *>(&V)..., nullptr};
+        if (const char *Error = E.launch(G, R, C, Each))
+          throw std::runtime_error(std::string("stencil: step ") + E.name +
+                                   " (" + backendName(E.backend) +
+                                   "): " + Error);
+      },
+      Values);
+}
+} // namespace detail
+
 /// Runs step function \p F (`void F(Step<Dims> &, Args...)`) over \p Ranges
-/// with \p Engine's stencils.
+/// with \p Engine: on the OpenMP and CUDA engines stencilc's generated code
+/// for the whole step where there is some (its plan of the step's stencils),
+/// else the function, each of its stencils with the engine.
 template <int Dims, typename Engine, typename F, typename... Args>
 void runStep(const LoopRange *Ranges, F &&Function, Args &&...A) {
   static_assert(detail::StepEngineOf<Engine>::Known,
                 "runStep: steps run on the host reference, OpenMP, CUDA and "
                 "auto engines");
-  Step<Dims> S(Ranges, detail::StepEngineOf<Engine>::Kind);
+  constexpr StepEngine Kind = detail::StepEngineOf<Engine>::Kind;
+  using Pointer = std::decay_t<F>;
+  if constexpr ((Kind == StepEngine::OpenMP || Kind == StepEngine::Cuda) &&
+                std::is_pointer_v<Pointer>) {
+    const Backend B =
+        Kind == StepEngine::Cuda ? Backend::Cuda : Backend::OpenMP;
+    const Pointer Address = Function;
+    const GeneratedStep *E =
+        detail::stepPlanDisabled()
+            ? nullptr
+            : findGeneratedStep(B, reinterpret_cast<const void *>(Address));
+    if (E) {
+      using Params = typename detail::StencilTraits<Pointer>::Params;
+      Grid G;
+      Region R;
+      loopGeometry(Dims, Ranges, &G, &R);
+      detail::runStepEntry(*E, Params(), G, R, LaunchConfig(),
+                           std::forward<Args>(A)...);
+      return;
+    }
+  }
+  Step<Dims> S(Ranges, Kind);
   Function(S, std::forward<Args>(A)...);
 }
 

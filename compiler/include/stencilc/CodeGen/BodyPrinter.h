@@ -48,6 +48,14 @@ public:
   /// ("x = cond ? a : b;"): both sides are evaluated, the result is the same,
   /// and the loop around it has no control flow left (GCC vectorizes it).
   virtual bool selectsForIfs() const { return false; }
+  /// What a store to array parameter \p Param assigns: \p Memory ("f[c]"),
+  /// or a variable where the value is wanted instead (a step's
+  /// recomputation of another stencil's output).
+  virtual std::string storeTarget(unsigned Param,
+                                  const std::string &Memory) const {
+    (void)Param;
+    return Memory;
+  }
 };
 
 /// The identifiers of a stencil's parameters and locals in generated code:
@@ -103,6 +111,10 @@ std::string printArrayIndex(const ir::Param &P, const ir::Offset &Off,
 /// Negative values come parenthesised.
 std::string printConstant(ir::Type Ty, std::int64_t IntValue,
                           double FloatValue);
+
+/// The strides sy, sz, sw of a \p Dims-D grid g and the centre c of the
+/// point i, j, k, w, as a body needs them.
+void printPointIndex(CodeWriter &W, unsigned Dims);
 
 /// Defines stencilc_min and stencilc_max, which the body calls for min and
 /// max with std::min/std::max's exact semantics (operands evaluated once).

@@ -58,6 +58,10 @@ std::string stencilComment(const ir::Stencil &S, planning::VariantKind V);
 /// A scalar or array parameter's type as a value ("const float *", "float").
 std::string argumentValueType(const ir::Param &P);
 
+/// \p ValueType made const at the top level: "const float *const",
+/// "const float".
+std::string constQualified(const std::string &ValueType);
+
 /// `static const char *<Name>(const stencil::Grid &g, ...)` without the
 /// body. Parameters the launcher does not use stay unnamed.
 std::string launcherSignature(std::string_view Name, bool UsesConfig,

@@ -25,6 +25,8 @@
 #define STENCILC_PLANNING_PLAN_H
 
 #include "stencilc/Analysis/StencilInfo.h"
+#include "stencilc/Planning/CpuLoopPlan.h"
+#include "stencilc/Planning/StepPlan.h"
 #include "stencilc/IR/Module.h"
 #include <vector>
 
@@ -102,27 +104,6 @@ struct DefaultLaunch {
   int Block[3] = {64, 4, 1};
 };
 
-/// How the OpenMP loop nest walks the region. 2-D: rows shared among
-/// threads. 3-D and 4-D (Blocked): the (y, z) extent is cut into y tiles and
-/// z chunks, and each thread marches the z planes of its blocks tile by
-/// tile, so that the planes a z step reads again are still in the cache.
-/// The tile sizes depend on the region, the thread count and the cache, so
-/// the runtime picks them (stencil/cpu_tiling.hpp) from what is here.
-struct CpuLoopPlan {
-  bool Blocked = false;
-  /// The x loop is `#pragma omp simd`: no array the stencil writes is read
-  /// at another point of the same row, where a lane would read before
-  /// another lane's store.
-  bool SimdRows = true;
-  /// Bytes per x point of one y row that marching in z keeps in the cache:
-  /// for each array read, one row per z offset from its lowest to its
-  /// highest; for each array written, one.
-  long long RowBytesPerPoint = 0;
-  /// Rows (y) and planes (z) a tile reads beyond its own: the halo, both
-  /// sides together.
-  long long HaloY = 0, HaloZ = 0;
-};
-
 struct StencilPlan {
   const ir::Stencil *Stencil = nullptr;
   const analysis::StencilInfo *Info = nullptr;
@@ -135,6 +116,8 @@ struct StencilPlan {
 struct ModulePlan {
   const ir::Module *Module = nullptr;
   std::vector<StencilPlan> Stencils;
+  /// Parallel to Module->Steps once planSteps (StepPlan.h) has run.
+  std::vector<StepPlan> Steps;
   /// When set, each statement of a body is preceded by `#line N "source"`
   /// (Stencil::StmtLines), and the generated lines after a body by
   /// `#line N "GeneratedFile"`, their own position: compiler errors,

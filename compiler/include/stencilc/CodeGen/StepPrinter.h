@@ -1,0 +1,76 @@
+//===- StepPrinter.h - A step's plan as code -------------------*- C++ -*-===//
+///
+/// \file
+/// What both backends print for a planned step (planning::StepPlan): the
+/// recomputation functions of its fused groups (a producer's body evaluated
+/// at another point, returning the value it stores to one array), the fused
+/// body at one point (the producer, then the consumer with its loads of the
+/// recomputed arrays replaced), the launcher's calls of single stencils, and
+/// the registration. The backends print the loop nest or kernel around the
+/// fused body and the launcher's frame. Decisions are the plan's.
+///
+//===----------------------------------------------------------------------===//
+#ifndef STENCILC_CODEGEN_STEPPRINTER_H
+#define STENCILC_CODEGEN_STEPPRINTER_H
+
+#include "stencilc/CodeGen/BodyPrinter.h"
+#include "stencilc/CodeGen/CodeWriter.h"
+#include "stencilc/Planning/Plan.h"
+#include <string>
+#include <vector>
+
+namespace stencilc::codegen {
+
+/// A step's parameter \p N (after the stencil::Step) in generated code.
+std::string stepParamName(unsigned N);
+
+/// ", <type> stencilc_s<N>" per step parameter after the Step; arrays
+/// `__restrict__` when \p Restrict (the step's arrays do not overlap).
+std::string stepParameters(const ir::Step &St, bool Restrict);
+
+/// The name of recomputation function of array \p Param in group \p G.
+std::string recomputeName(const std::string &Symbol, unsigned G,
+                          unsigned Param);
+
+/// One function per recomputed array of each fused group of \p SP:
+/// `<Qualifiers> T <recomputeName>(const stencil::Grid &g, i, j, k[, w],
+/// the producer's parameters it reads)`.
+void printRecomputeFunctions(CodeWriter &W, const planning::ModulePlan &Plan,
+                             const planning::StepPlan &SP,
+                             const std::string &Symbol,
+                             const std::string &Qualifiers, bool Restrict,
+                             const BodyPrinterHooks &Hooks);
+
+/// The body of fused group \p G at the point i, j, k (w), c of the region
+/// r, with the step's values named by stepParamName: the producer's block,
+/// then the consumer's.
+void printFusedBody(CodeWriter &W, const planning::ModulePlan &Plan,
+                    const planning::StepPlan &SP, unsigned G,
+                    const std::string &Symbol, const BodyPrinterHooks &Hooks);
+
+/// `const float stencilc_s1 = *static_cast<...>(args[0]);` per parameter.
+void printStepArgumentUnpacking(CodeWriter &W, const ir::Step &St);
+
+/// One stencil call of a step through its own launcher \p Launcher with the
+/// configuration \p Config, returning its error if it fails.
+void printStencilLaunch(CodeWriter &W, const planning::ModulePlan &Plan,
+                        const planning::StepPlan &SP, unsigned Call,
+                        const std::string &Launcher, const std::string &Config);
+
+/// Declares every step function in its namespaces (the registration takes
+/// its address).
+void printStepDeclarations(CodeWriter &W, const planning::ModulePlan &Plan);
+
+/// `stencil::registerGeneratedStep(...)` for \p Launcher.
+void printStepRegistration(CodeWriter &W, const planning::ModulePlan &Plan,
+                           const planning::StepPlan &SP,
+                           const std::string &Symbol,
+                           const std::string &BackendEnumerator,
+                           const std::string &Launcher);
+
+/// "step_" + the step's symbol, unique in the module.
+std::string stepSymbol(const ir::Step &St);
+
+} // namespace stencilc::codegen
+
+#endif // STENCILC_CODEGEN_STEPPRINTER_H

@@ -1,0 +1,352 @@
+//===- StepPrinter.cpp - A step's plan as code ----------------------------===//
+#include "stencilc/CodeGen/StepPrinter.h"
+#include "stencilc/CodeGen/RegistrationGlue.h"
+#include "stencilc/Planning/StepPlan.h"
+#include "llvm/Support/Casting.h"
+#include <algorithm>
+#include <stencil/generated_abi.hpp>
+
+using namespace stencilc;
+using namespace stencilc::codegen;
+
+static const char *const Positions[] = {"i", "j", "k", "w"};
+
+std::string codegen::stepParamName(unsigned N) {
+  return "stencilc_s" + std::to_string(N);
+}
+
+std::string codegen::stepSymbol(const ir::Step &St) {
+  return "step_" + St.symbolName();
+}
+
+std::string codegen::recomputeName(const std::string &Symbol, unsigned G,
+                                   unsigned Param) {
+  return fmt::format("stencilc_{}_g{}_recompute{}", Symbol, G, Param);
+}
+
+std::string codegen::stepParameters(const ir::Step &St, bool Restrict) {
+  std::string Out;
+  for (unsigned P = 1; P < St.Params.size(); ++P) {
+    std::string Ty = argumentValueType(St.Params[P]);
+    if (Restrict && St.Params[P].Kind == ir::ParamKind::Array)
+      Ty += "__restrict__";
+    Out += fmt::format(", {} {}", Ty, stepParamName(P));
+  }
+  return Out;
+}
+
+/// What the step passes for \p Arg: its parameter's name, or the literal.
+static std::string stepValue(const ir::StepArg &Arg) {
+  if (Arg.From == ir::StepArg::Kind::Param)
+    return stepParamName(Arg.Param);
+  const auto *C = llvm::cast<ir::ConstantExpr>(Arg.Value.get());
+  return printConstant(C->type(), C->IntValue, C->FloatValue);
+}
+
+/// \p Value as a value of parameter \p P's type (a scalar converted as C++
+/// converts an argument).
+static std::string converted(const ir::Param &P, const std::string &Value) {
+  if (P.Kind == ir::ParamKind::Array)
+    return Value;
+  return fmt::format("static_cast<{}>({})", argumentValueType(P), Value);
+}
+
+/// The stencil parameters of call \p C bound to step array \p Param.
+static std::vector<unsigned> boundTo(const ir::StepCall &C, unsigned Param) {
+  std::vector<unsigned> Out;
+  for (unsigned A = 0; A < C.Args.size(); ++A)
+    if (C.Args[A].From == ir::StepArg::Kind::Param && C.Args[A].Param == Param)
+      Out.push_back(A + 1);
+  return Out;
+}
+
+/// The producer's parameters a recomputation needs: scalars it names and
+/// arrays it reads.
+static std::vector<unsigned> recomputeInputs(const ir::Stencil &S,
+                                             const analysis::StencilInfo &I) {
+  const BodyUses Uses = scanBody(S);
+  std::vector<unsigned> Out;
+  for (unsigned P = 1; P < S.Params.size(); ++P) {
+    if (S.Params[P].Kind == ir::ParamKind::Scalar) {
+      if (Uses.Params[P])
+        Out.push_back(P);
+      continue;
+    }
+    for (const analysis::ArrayInfo &A : I.Arrays)
+      if (A.Param == P && A.Read)
+        Out.push_back(P);
+  }
+  return Out;
+}
+
+namespace {
+
+/// A recomputation: the stored value of one array goes to stencilc_r, the
+/// producer's other stores to locals nobody reads.
+class RecomputeStores : public BodyPrinterHooks {
+public:
+  RecomputeStores(const BodyPrinterHooks &Base, unsigned Target)
+      : Base(Base), Target(Target) {}
+  std::string mathCallee(ir::MathFunc F, ir::Type Ty) const override {
+    return Base.mathCallee(F, Ty);
+  }
+  std::string_view loopPragma() const override { return Base.loopPragma(); }
+  bool selectsForIfs() const override { return Base.selectsForIfs(); }
+  std::string storeTarget(unsigned Param, const std::string &) const override {
+    return Param == Target ? "stencilc_r"
+                           : "stencilc_d" + std::to_string(Param);
+  }
+
+private:
+  const BodyPrinterHooks &Base;
+  unsigned Target;
+};
+
+/// The consumer of a fused group: loads of a recomputed array call its
+/// recomputation where the point read is in the region, and read memory
+/// (what the producer left there: the array's margin) elsewhere.
+class RecomputeLoads : public BodyPrinterHooks {
+public:
+  RecomputeLoads(const BodyPrinterHooks &Base, unsigned Dims)
+      : Base(Base), Dims(Dims) {}
+  std::string mathCallee(ir::MathFunc F, ir::Type Ty) const override {
+    return Base.mathCallee(F, Ty);
+  }
+  std::string_view loopPragma() const override { return Base.loopPragma(); }
+  bool selectsForIfs() const override { return Base.selectsForIfs(); }
+  std::string printLoad(unsigned Param, const ir::Offset &Off,
+                        const std::string &Memory) const override {
+    auto It = std::find_if(Calls.begin(), Calls.end(),
+                           [&](const Call &C) { return C.Param == Param; });
+    if (It == Calls.end())
+      return Base.printLoad(Param, Off, Memory);
+    std::string Inside, Args = "g";
+    for (unsigned D = 0; D < Dims; ++D) {
+      const long long O = Off[D];
+      std::string Pos = Positions[D];
+      if (O)
+        Pos = fmt::format("{} {} {}", Pos, O < 0 ? '-' : '+', O < 0 ? -O : O);
+      Args += ", " + Pos;
+      if (O)
+        Inside += fmt::format("{}{} {} r.{}[{}]", Inside.empty() ? "" : " && ",
+                              Pos, O < 0 ? ">=" : "<", O < 0 ? "lo" : "hi",
+                              D);
+    }
+    std::string Call = fmt::format("{}({}{})", It->Function, Args, It->Inputs);
+    if (Inside.empty())
+      return Call;
+    return fmt::format("({} ? {} : {})", Inside, Call, Memory);
+  }
+
+  struct Call {
+    unsigned Param;       ///< The consumer's parameter.
+    std::string Function; ///< The recomputation.
+    std::string Inputs;   ///< ", " and the producer's inputs.
+  };
+  std::vector<Call> Calls;
+
+private:
+  const BodyPrinterHooks &Base;
+  unsigned Dims;
+};
+
+} // namespace
+
+void codegen::printRecomputeFunctions(CodeWriter &W,
+                                      const planning::ModulePlan &Plan,
+                                      const planning::StepPlan &SP,
+                                      const std::string &Symbol,
+                                      const std::string &Qualifiers,
+                                      bool Restrict,
+                                      const BodyPrinterHooks &Hooks) {
+  const ir::Step &St = *SP.Step;
+  for (unsigned G = 0; G < SP.Groups.size(); ++G) {
+    const planning::StepGroup &Group = SP.Groups[G];
+    if (Group.Strategy != planning::StepStrategy::Recompute)
+      continue;
+    const ir::StepCall &Prod = St.Calls[Group.Calls[0]];
+    const ir::Stencil &P = Plan.Module->Stencils[Prod.Stencil];
+    const analysis::StencilInfo &Info = *Plan.Stencils[Prod.Stencil].Info;
+    BodyNames Names(P);
+    std::string Params;
+    for (unsigned In : recomputeInputs(P, Info)) {
+      std::string Ty = argumentValueType(P.Params[In]);
+      if (Restrict && P.Params[In].Kind == ir::ParamKind::Array)
+        Ty += "__restrict__";
+      Params += fmt::format(", {} {}", Ty, Names.param(In));
+    }
+    for (unsigned X : Group.Recomputed) {
+      unsigned Target = 0;
+      for (const analysis::ArrayInfo &A : Info.Arrays)
+        if (A.Written &&
+            Prod.Args[A.Param - 1].From == ir::StepArg::Kind::Param &&
+            Prod.Args[A.Param - 1].Param == X)
+          Target = A.Param;
+      const std::string Elem = ir::valueTypeName(P.Params[Target]);
+      std::string Pos;
+      for (unsigned D = 0; D < St.Dims; ++D)
+        Pos += fmt::format(", const long long {}", Positions[D]);
+      W.line("// What '{}' stores to '{}' at point ({}).", P.qualifiedName(),
+             St.Params[X].Name, "i, j" + std::string(St.Dims >= 3 ? ", k" : "") +
+                                    (St.Dims >= 4 ? ", w" : ""));
+      W.open(fmt::format("{} {} {}(const stencil::Grid &g{}{}) {{",
+                         Qualifiers, Elem, recomputeName(Symbol, G, X), Pos,
+                         Params));
+      printPointIndex(W, St.Dims);
+      W.line("{} stencilc_r{{}};", Elem);
+      for (const analysis::ArrayInfo &A : Info.Arrays)
+        if (A.Written && A.Param != Target)
+          W.line("[[maybe_unused]] {} stencilc_d{}{{}};",
+                 ir::valueTypeName(P.Params[A.Param]), A.Param);
+      RecomputeStores Stores(Hooks, Target);
+      printBody(P, Names, Stores, W);
+      W.line("return stencilc_r;");
+      W.close();
+      W.blank();
+    }
+  }
+}
+
+/// The locals a stencil's body names for its parameters, bound to what
+/// call \p C passes.
+static void printAliases(CodeWriter &W, const ir::Stencil &S,
+                         const BodyNames &Names, const ir::StepCall &C) {
+  const BodyUses Uses = scanBody(S);
+  for (unsigned P = 1; P < S.Params.size(); ++P)
+    if (Uses.Params[P])
+      W.line("{} {} = {};", constQualified(argumentValueType(S.Params[P])),
+             Names.param(P), converted(S.Params[P], stepValue(C.Args[P - 1])));
+}
+
+void codegen::printFusedBody(CodeWriter &W, const planning::ModulePlan &Plan,
+                             const planning::StepPlan &SP, unsigned G,
+                             const std::string &Symbol,
+                             const BodyPrinterHooks &Hooks) {
+  const ir::Step &St = *SP.Step;
+  const planning::StepGroup &Group = SP.Groups[G];
+  const ir::StepCall &Prod = St.Calls[Group.Calls[0]],
+                     &Cons = St.Calls[Group.Calls[1]];
+  const ir::Stencil &P = Plan.Module->Stencils[Prod.Stencil],
+                    &C = Plan.Module->Stencils[Cons.Stencil];
+  BodyNames PNames(P), CNames(C);
+  W.open(fmt::format("{{ // '{}' at this point", P.qualifiedName()));
+  printAliases(W, P, PNames, Prod);
+  printBody(P, PNames, Hooks, W);
+  W.close();
+  W.open(fmt::format("{{ // '{}' at this point, recomputing what '{}' "
+                     "stores where it reads it",
+                     C.qualifiedName(), P.qualifiedName()));
+  printAliases(W, C, CNames, Cons);
+  RecomputeLoads Loads(Hooks, St.Dims);
+  std::string Inputs;
+  for (unsigned In :
+       recomputeInputs(P, *Plan.Stencils[Prod.Stencil].Info))
+    Inputs += ", " + converted(P.Params[In], stepValue(Prod.Args[In - 1]));
+  for (unsigned X : Group.Recomputed)
+    for (unsigned CP : boundTo(Cons, X))
+      Loads.Calls.push_back({CP, recomputeName(Symbol, G, X), Inputs});
+  printBody(C, CNames, Loads, W);
+  W.close();
+}
+
+void codegen::printStepArgumentUnpacking(CodeWriter &W, const ir::Step &St) {
+  for (unsigned P = 1; P < St.Params.size(); ++P) {
+    std::string Const = constQualified(argumentValueType(St.Params[P]));
+    W.line("{} {} = *static_cast<{} *>(args[{}]);", Const, stepParamName(P),
+           Const, P - 1);
+  }
+}
+
+void codegen::printStencilLaunch(CodeWriter &W,
+                                 const planning::ModulePlan &Plan,
+                                 const planning::StepPlan &SP, unsigned Call,
+                                 const std::string &Launcher,
+                                 const std::string &Config) {
+  const ir::StepCall &C = SP.Step->Calls[Call];
+  const ir::Stencil &S = Plan.Module->Stencils[C.Stencil];
+  W.open(fmt::format("{{ // '{}'", S.qualifiedName()));
+  std::string Args;
+  for (unsigned P = 1; P < S.Params.size(); ++P) {
+    W.line("{} stencilc_v{} = {};", argumentValueType(S.Params[P]), P,
+           converted(S.Params[P], stepValue(C.Args[P - 1])));
+    Args += fmt::format("{}&stencilc_v{}", P > 1 ? ", " : "", P);
+  }
+  W.line("void *stencilc_a[] = {{{}}};", Args.empty() ? "nullptr" : Args);
+  W.line("if (const char *stencilc_e = {}(g, r, {}, stencilc_a))", Launcher,
+         Config);
+  W.line("  return stencilc_e;");
+  W.close();
+}
+
+/// "stencil::Step<3> &, float, const float *": the step's parameters.
+static std::string stepFunctionParameters(const ir::Step &St) {
+  std::string Out = fmt::format("{}stencil::Step<{}> &",
+                                St.Params[0].ReadOnly ? "const " : "", St.Dims);
+  for (unsigned P = 1; P < St.Params.size(); ++P)
+    Out += ", " + ir::declaredType(St.Params[P], St.Dims);
+  return Out;
+}
+
+void codegen::printStepDeclarations(CodeWriter &W,
+                                    const planning::ModulePlan &Plan) {
+  if (Plan.Module->Steps.empty())
+    return;
+  W.blank();
+  W.line("// The step functions registered below, defined in {}.",
+         commentText(Plan.Module->InputFile));
+  for (const ir::Step &St : Plan.Module->Steps) {
+    std::string Namespace;
+    for (const std::string &NS : St.Namespaces)
+      Namespace += (Namespace.empty() ? "" : "::") + NS;
+    if (!Namespace.empty())
+      W.line("namespace {} {{", Namespace);
+    W.line("{}void {}({});", St.ExternC ? "extern \"C\" " : "", St.Name,
+           stepFunctionParameters(St));
+    if (!Namespace.empty())
+      W.line("}} // namespace {}", Namespace);
+  }
+}
+
+void codegen::printStepRegistration(CodeWriter &W,
+                                    const planning::ModulePlan &Plan,
+                                    const planning::StepPlan &SP,
+                                    const std::string &Symbol,
+                                    const std::string &BackendEnumerator,
+                                    const std::string &Launcher) {
+  const ir::Step &St = *SP.Step;
+  std::string Signature, Halo, Description;
+  for (unsigned P = 1; P < St.Params.size(); ++P)
+    Signature += (P > 1 ? ", " : "") + ir::declaredType(St.Params[P], St.Dims);
+  for (unsigned D = 0; D < ir::MaxDims; ++D)
+    Halo += fmt::format("{}{{{}, {}}}", D ? ", " : "", SP.Halo[D].Lo,
+                        SP.Halo[D].Hi);
+  for (const planning::StepGroup &G : SP.Groups) {
+    Description += Description.empty() ? "" : ", ";
+    Description += std::string(planning::stepStrategyName(G.Strategy)) + "(";
+    for (size_t I = 0; I < G.Calls.size(); ++I)
+      Description +=
+          (I ? ", " : "") +
+          Plan.Module->Stencils[St.Calls[G.Calls[I]].Stencil].qualifiedName();
+    Description += ")";
+  }
+  W.line("[[maybe_unused]] static const bool stencilc_registered_{} = "
+         "stencil::registerGeneratedStep(/*abiVersion=*/{}, {{",
+         Symbol, stencil::GeneratedAbiVersion);
+  W.indent();
+  W.indent();
+  W.line("/*name=*/{},", cStringLiteral(St.qualifiedName()));
+  W.line("/*source=*/{},",
+         cStringLiteral(fmt::format("{}:{}", St.Loc.File, St.Loc.Line)));
+  W.line("/*functionKey=*/reinterpret_cast<const void *>(static_cast<void "
+         "(*)({})>(&::{})),",
+         stepFunctionParameters(St), St.qualifiedName());
+  W.line("/*backend=*/{},", BackendEnumerator);
+  W.line("/*dims=*/{},", St.Dims);
+  W.line("/*signature=*/&typeid(void({})),", Signature);
+  W.line("/*launch=*/&{},", Launcher);
+  W.line("/*halo=*/{{{}}},", Halo);
+  W.line("/*plan=*/{},", cStringLiteral(Description));
+  W.line("/*unit=*/__FILE__}});");
+  W.dedent();
+  W.dedent();
+}

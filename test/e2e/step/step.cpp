@@ -1,0 +1,320 @@
+// step.cpp - steps (STENCIL_STEP) of several dependent stencils, run by
+// loop.runStep on the host reference and on the OpenMP and CUDA engines,
+// which run stencilc's plan of each step (fused pairs by recomputation,
+// single stencils through their own code) or, with
+// STENCIL_STEP_PLAN=multi-kernel, each stencil's own code in turn. Every array
+// a step touches (inputs, intermediates with their margins, outputs) is
+// compared after the step: the OpenMP runs bit for bit, CUDA within 1e-6
+// relative in float and 1e-12 in double in the region (every term positive)
+// and bit for bit in the margins. Extents come from the seed and divide by
+// no block.
+//
+//   step [--backend=host|openmp|cuda|all] [--seed=N]
+//
+// host runs the reference alone (a build with g++ alone: runStep calls the
+// step function, which runs each stencil on the host engine).
+// Prints each step's registered plan; exit status 0 when every comparison
+// passed, 1 otherwise, 2 for usage, 77 when cuda is asked for without a GPU.
+#include <stencil/dsl.hpp>
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <random>
+#include <string>
+#include <tuple>
+#include <vector>
+
+// --- A: a flux and its divergence (the pair the cost model fuses). ---------
+struct STENCIL_KERNEL Flux {
+  STENCIL_HD void operator()(const stencil::Index3D &idx, const float *u, float *fx) const {
+    fx[idx.ix()] = 0.5f * (u[idx.ix<1, 0, 0>()] + u[idx.ix()]);
+  }
+};
+struct STENCIL_KERNEL Divergence {
+  STENCIL_HD void operator()(const stencil::Index3D &idx, float dt, const float *fx,
+                             const float *u, float *un) const {
+    un[idx.ix()] = u[idx.ix()] + dt * (fx[idx.ix()] + fx[idx.ix<-1, 0, 0>()]);
+  }
+};
+STENCIL_STEP
+void advance(stencil::Step3D &s, float dt, const float *u, float *fx, float *un) {
+  s.run(Flux(), u, fx);
+  s.run(Divergence(), dt, fx, u, un);
+}
+
+// --- B: a profile, constants, a double scalar passed to a float stencil, and
+// a later stencil that writes an array an earlier one read. ------------------
+struct STENCIL_KERNEL Gradient {
+  STENCIL_HD void operator()(const stencil::Index3D &idx, const float *rho0, const float *p,
+                             float *gz) const {
+    gz[idx.ix()] = rho0[idx.ix_z<1>()] * (p[idx.ix<0, 0, 1>()] + p[idx.ix()]);
+  }
+};
+struct STENCIL_KERNEL Tendency {
+  STENCIL_HD void operator()(const stencil::Index3D &idx, float a, const float *gz,
+                             const float *w, float *wt) const {
+    wt[idx.ix()] = w[idx.ix()] + a * (gz[idx.ix()] + gz[idx.ix<0, 0, -1>()]);
+  }
+};
+STENCIL_KERNEL
+void smoothXY(const stencil::Index3D &idx, float c, const float *wt, float *p) {
+  p[idx.ix()] = c * (wt[idx.ix<1, 0, 0>()] + wt[idx.ix<0, -1, 0>()] + wt[idx.ix<1, 1, 0>()]);
+}
+STENCIL_STEP
+void chain(stencil::Step3D &s, double a, const float *rho0, float *p, float *gz, const float *w,
+           float *wt) {
+  s.run(Gradient(), rho0, p, gz);
+  s.run(Tendency(), a, gz, w, wt);
+  s.run(smoothXY, 0.25f, wt, p);
+}
+
+// --- C: 2-D, a producer of two arrays read at diagonal offsets. -------------
+STENCIL_KERNEL
+void split(const stencil::Index2D &idx, const double *q, double *a, double *b) {
+  a[idx.ix()] = q[idx.ix()] * q[idx.ix<1, 0>()];
+  b[idx.ix()] = q[idx.ix()] + q[idx.ix<0, 1>()];
+}
+STENCIL_KERNEL
+void combine(const stencil::Index2D &idx, const double *a, const double *b, double *out) {
+  out[idx.ix()] = a[idx.ix<1, 1>()] + b[idx.ix<-1, 0>()] * a[idx.ix()] + b[idx.ix<0, -1>()];
+}
+STENCIL_STEP
+void pair2d(stencil::Step2D &s, const double *q, double *a, double *b, double *out) {
+  s.run(split, q, a, b);
+  s.run(combine, a, b, out);
+}
+
+// --- D: a producer that stores inside an if/else (kept multi-kernel), and
+// one that reads what it writes (inout). ------------------------------------
+struct STENCIL_KERNEL Branchy {
+  STENCIL_HD void operator()(const stencil::Index3D &idx, const float *u, float *t) const {
+    if (u[idx.ix()] > 1.5f)
+      t[idx.ix()] = u[idx.ix<0, 1, 0>()];
+    else
+      t[idx.ix()] = u[idx.ix()] * 2.0f;
+  }
+};
+struct STENCIL_KERNEL Accumulate {
+  STENCIL_HD void operator()(const stencil::Index3D &idx, const float *t, float *acc) const {
+    acc[idx.ix()] = acc[idx.ix()] + t[idx.ix<0, -1, 0>()];
+  }
+};
+STENCIL_STEP
+void kept(stencil::Step3D &s, const float *u, float *t, float *acc, float *v) {
+  s.run(Branchy(), u, t);
+  s.run(Accumulate(), t, acc);
+  s.run(Flux(), acc, v);
+}
+
+// --- E: 4-D. -----------------------------------------------------------------
+STENCIL_KERNEL
+void average4(const stencil::Index4D &idx, const float *f, float *m) {
+  m[idx.ix()] = 0.5f * (f[idx.ix<0, 0, 0, 1>()] + f[idx.ix<0, 0, 0, -1>()]);
+}
+STENCIL_KERNEL
+void laplace4(const stencil::Index4D &idx, const float *m, float *out) {
+  out[idx.ix()] = m[idx.ix<0, 0, 0, 1>()] + m[idx.ix<0, 0, 0, -1>()] + m[idx.ix<1, 0, 0, 0>()];
+}
+STENCIL_STEP
+void step4d(stencil::Step4D &s, const float *f, float *m, float *out) {
+  s.run(average4, f, m);
+  s.run(laplace4, m, out);
+}
+
+namespace {
+
+struct Options {
+  bool OpenMP = true, Cuda = false;
+  unsigned Seed = 1;
+};
+int Failures = 0, Passes = 0;
+
+template <typename T> bool sameBits(T A, T B) { return std::memcmp(&A, &B, sizeof(T)) == 0; }
+
+/// One step's arrays (all of the full extents; a profile uses its first
+/// elements), random in [1, 2) from the seed.
+template <typename T, int Dims> class Case {
+public:
+  Case(const char *Name, unsigned Seed, const int (&Extent)[Dims], int Margin, int Arrays)
+      : Name(Name), Margin(Margin) {
+    Count = 1;
+    for (int D = 0; D < Dims; ++D)
+      Count *= static_cast<std::size_t>(Ext[D] = Extent[D]);
+    std::mt19937 Rng(Seed);
+    std::uniform_real_distribution<T> Dist(T(1), T(2));
+    Data.assign(Arrays, std::vector<T>(Count));
+    for (auto &A : Data)
+      for (T &V : A)
+        V = Dist(Rng);
+  }
+
+  /// Runs step \p F with the arguments \p Args(arrays) on each engine.
+  template <typename F, typename ArgsF> void run(const Options &O, F *Step, ArgsF Args) {
+    const auto Ref = runHost<stencil::HostLoopEngine<Dims>>(Step, Args);
+    if (O.OpenMP)
+      for (const char *Plan : {"", "multi-kernel"}) {
+        setenv("STENCIL_STEP_PLAN", Plan, 1);
+        compare((std::string("openmp") + (*Plan ? " multi-kernel" : " plan")).c_str(), Ref,
+                runHost<stencil::GeneratedLoopEngine<Dims, stencil::Backend::OpenMP>>(Step, Args),
+                0);
+      }
+    if (O.Cuda)
+      for (const char *Plan : {"", "multi-kernel"}) {
+        setenv("STENCIL_STEP_PLAN", Plan, 1);
+        compare((std::string("cuda") + (*Plan ? " multi-kernel" : " plan")).c_str(), Ref,
+                runCuda(Step, Args), sizeof(T) == 4 ? 1e-6 : 1e-12);
+      }
+    setenv("STENCIL_STEP_PLAN", "", 1);
+  }
+
+private:
+  template <typename Engine> stencil::Loop<Dims, Engine> makeLoop() const {
+    const int M = Margin;
+    if constexpr (Dims == 2)
+      return stencil::Loop<Dims, Engine>(Ext[0], M, M, Ext[1], M, M);
+    else if constexpr (Dims == 3)
+      return stencil::Loop<Dims, Engine>(Ext[0], M, M, Ext[1], M, M, Ext[2], M, M);
+    else
+      return stencil::Loop<Dims, Engine>(Ext[0], M, M, Ext[1], M, M, Ext[2], M, M, Ext[3], M,
+                                         M);
+  }
+
+  template <typename Engine, typename F, typename ArgsF>
+  std::vector<std::vector<T>> runHost(F *Step, ArgsF &Args) {
+    std::vector<std::vector<T>> Copy = Data;
+    std::vector<T *> P;
+    for (auto &A : Copy)
+      P.push_back(A.data());
+    auto Loop = makeLoop<Engine>();
+    std::apply([&](auto... A) { Loop.runStep(Step, A...); }, Args(P.data()));
+    return Copy;
+  }
+
+  template <typename F, typename ArgsF> std::vector<std::vector<T>> runCuda(F *Step, ArgsF &Args) {
+    std::vector<std::unique_ptr<stencil::DeviceArray<T>>> Dev;
+    std::vector<T *> P;
+    for (const auto &A : Data) {
+      Dev.push_back(std::make_unique<stencil::DeviceArray<T>>(Count));
+      Dev.back()->upload(A.data());
+      P.push_back(Dev.back()->data());
+    }
+    auto Loop = makeLoop<stencil::GeneratedLoopEngine<Dims, stencil::Backend::Cuda>>();
+    std::apply([&](auto... A) { Loop.runStep(Step, A...); }, Args(P.data()));
+    stencil::deviceSynchronize();
+    std::vector<std::vector<T>> Out(Data.size(), std::vector<T>(Count));
+    for (size_t I = 0; I < Dev.size(); ++I)
+      Dev[I]->download(Out[I].data());
+    return Out;
+  }
+
+  bool inside(std::size_t Linear) const {
+    for (int D = 0; D < Dims; ++D) {
+      const int P = static_cast<int>(Linear % Ext[D]);
+      Linear /= Ext[D];
+      if (P < Margin || P >= Ext[D] - Margin)
+        return false;
+    }
+    return true;
+  }
+
+  void compare(const char *Engine, const std::vector<std::vector<T>> &Ref,
+               const std::vector<std::vector<T>> &Got, double Tolerance) {
+    for (size_t A = 0; A < Ref.size(); ++A)
+      for (std::size_t I = 0; I < Count; ++I) {
+        const T R = Ref[A][I], G = Got[A][I];
+        const bool Ok = Tolerance == 0 || !inside(I)
+                            ? sameBits(R, G)
+                            : std::fabs(double(G) - double(R)) <= Tolerance * std::fabs(double(R));
+        if (!Ok) {
+          std::printf("FAIL %s: step %s array %zu point %zu (%s): host %.17g, got %.17g\n", Engine,
+                      Name, A, I, inside(I) ? "region" : "margin", double(R), double(G));
+          ++Failures;
+          return;
+        }
+      }
+    ++Passes;
+  }
+
+  const char *Name;
+  int Ext[Dims] = {};
+  int Margin;
+  std::size_t Count = 0;
+  std::vector<std::vector<T>> Data;
+};
+
+int uniform(std::mt19937 &Rng, int Lo, int Hi) {
+  return std::uniform_int_distribution<int>(Lo, Hi)(Rng);
+}
+
+/// "advance: recompute(Flux, Divergence)": the plan each backend registered.
+template <typename F> void printPlans(const char *Name, F *Step) {
+  for (stencil::Backend B : {stencil::Backend::OpenMP, stencil::Backend::Cuda})
+    if (const stencil::GeneratedStep *E =
+            stencil::findGeneratedStep(B, reinterpret_cast<const void *>(Step)))
+      std::printf("%s (%s): %s\n", Name, stencil::backendName(B), E->plan);
+}
+
+} // namespace
+
+int main(int Argc, char **Argv) {
+  Options O;
+  for (int A = 1; A < Argc; ++A) {
+    const std::string Arg = Argv[A];
+    if (Arg == "--backend=host")
+      O.OpenMP = O.Cuda = false;
+    else if (Arg == "--backend=openmp")
+      O.OpenMP = true, O.Cuda = false;
+    else if (Arg == "--backend=cuda")
+      O.OpenMP = false, O.Cuda = true;
+    else if (Arg == "--backend=all")
+      O.OpenMP = O.Cuda = true;
+    else if (Arg.rfind("--seed=", 0) == 0)
+      O.Seed = static_cast<unsigned>(std::strtoul(Arg.c_str() + 7, nullptr, 10));
+    else {
+      std::fprintf(stderr, "usage: %s [--backend=host|openmp|cuda|all] [--seed=N]\n", Argv[0]);
+      return 2;
+    }
+  }
+  if (O.Cuda && !stencil::deviceAvailable()) {
+    std::printf("SKIP: cuda asked for, but there is no GPU or no generated CUDA code\n");
+    return 77;
+  }
+  printPlans("advance", &advance);
+  printPlans("chain", &chain);
+  printPlans("pair2d", &pair2d);
+  printPlans("kept", &kept);
+  printPlans("step4d", &step4d);
+  std::mt19937 Rng(O.Seed);
+  {
+    const int Ext[3] = {uniform(Rng, 9, 70), uniform(Rng, 5, 40), uniform(Rng, 5, 30)};
+    Case<float, 3> C("advance", O.Seed, Ext, 1, 3);
+    C.run(O, &advance, [](float **A) { return std::make_tuple(0.125f, A[0], A[1], A[2]); });
+  }
+  {
+    const int Ext[3] = {uniform(Rng, 9, 50), uniform(Rng, 5, 33), uniform(Rng, 6, 25)};
+    Case<float, 3> C("chain", O.Seed + 1, Ext, 1, 5);
+    C.run(O, &chain,
+          [](float **A) { return std::make_tuple(0.375, A[0], A[1], A[2], A[3], A[4]); });
+  }
+  {
+    const int Ext[2] = {uniform(Rng, 9, 300), uniform(Rng, 9, 90)};
+    Case<double, 2> C("pair2d", O.Seed + 2, Ext, 2, 4);
+    C.run(O, &pair2d, [](double **A) { return std::make_tuple(A[0], A[1], A[2], A[3]); });
+  }
+  {
+    const int Ext[3] = {uniform(Rng, 9, 40), uniform(Rng, 5, 30), uniform(Rng, 5, 20)};
+    Case<float, 3> C("kept", O.Seed + 3, Ext, 1, 4);
+    C.run(O, &kept, [](float **A) { return std::make_tuple(A[0], A[1], A[2], A[3]); });
+  }
+  {
+    const int Ext[4] = {uniform(Rng, 5, 20), uniform(Rng, 4, 12), uniform(Rng, 4, 9),
+                        uniform(Rng, 5, 9)};
+    Case<float, 4> C("step4d", O.Seed + 4, Ext, 1, 3);
+    C.run(O, &step4d, [](float **A) { return std::make_tuple(A[0], A[1], A[2]); });
+  }
+  std::printf("step: seed %u: %d passed, %d failed\n", O.Seed, Passes, Failures);
+  return Failures ? 1 : 0;
+}
