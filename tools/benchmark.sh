@@ -16,7 +16,9 @@
 # g++), BENCH_CASES (comma-separated case names; default all), BENCH_LAYOUTS
 # (default tight,aligned), BENCH_KINDS (the rows, ';'-separated, see
 # benchmark.cpp's --kinds; default the standard rows), SKIP_VERIFY=1, SKIP_CACHE_DEMO=1, SKIP_CPU=1,
-# SKIP_GPU=1, CPU_SIZE (default 256).
+# SKIP_GPU=1, CPU_SIZE (default 256), SKIP_STEPS=1, STEP_SIZE (X,Y,Z; default
+# 512,512,256): the steps of step_benchmark.cpp, stencilc's plan and every
+# fusible pair fused, each against one kernel per stencil.
 set -uo pipefail
 # shellcheck source-path=SCRIPTDIR source=gpu_common.sh
 source "$(dirname "${BASH_SOURCE[0]}")/gpu_common.sh"
@@ -80,6 +82,24 @@ BENCH_REPORT=1 "$work/benchmark" --bench "--copy-gbs=$copy_gbs" "--csv=$out/benc
 copy_after=$(copy)
 echo "copy after: $copy_after GB/s"
 
+if [[ -z ${SKIP_STEPS:-} ]]; then
+  echo "== steps: stencilc's plan against one kernel per stencil"
+  for plan in auto recompute; do
+    gen=gen
+    [[ $plan == recompute ]] && gen=gen-recompute
+    if "$nvcc" -std=c++17 -O3 "-arch=$arch" -Xcompiler -fopenmp -I "$bundle/runtime/include" \
+      "$bundle/step_benchmark.cpp" "$bundle/$gen/step_benchmark.stencil.cu" \
+      -o "$work/step_benchmark_$plan" -lgomp; then
+      "$work/step_benchmark_$plan" "--copy-gbs=$copy_gbs" "--label=$plan" \
+        ${STEP_SIZE:+"--size=$STEP_SIZE"} 2>&1 | tee -a "$out/steps.txt"
+      [[ ${PIPESTATUS[0]} -eq 0 ]] || gpu_fail
+    else
+      echo "step_benchmark ($plan): build FAILED"
+      gpu_fail
+    fi
+  done
+fi
+
 if [[ -z ${SKIP_CACHE_DEMO:-} ]]; then
   echo "== online tuning, then a second run from the cache"
   rm -f "$work/tuning.json"
@@ -104,5 +124,6 @@ awk -F, 'NR > 1 { key = $1 "," $21; ms = $13 + 0
     printf "default-vs-best %-22s %-22s %9.4f ms vs %9.4f ms: %5.3f of the best%s\n", k, cfg[k],
       def[k], best[k], best[k] / def[k], best[k] / def[k] < 0.9 ? "  (more than 10% slower)" : "" }' \
   "$out/benchmark.csv" | sort | tee "$out/default-vs-best.txt"
+grep -h "^step " "$out/steps.txt" 2>/dev/null
 grep -h "^cpu " "$out/cpu.txt" 2>/dev/null
 gpu_exit

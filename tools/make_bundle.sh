@@ -91,20 +91,33 @@ case $mode in
       run_stencilc "$example/$example.cpp" "$example/gen" cuda,cpu
     done
     # Test programs that need a GPU: every CUDA variant against the host.
-    gpu_tests=(mixed_rank)
-    for test in "${gpu_tests[@]}"; do
-      mkdir -p "$out/tests/$test"
-      cp "$root/test/e2e/$test/$test.cpp" "$out/tests/$test/"
-      run_stencilc "tests/$test/$test.cpp" "tests/$test/gen" cuda,cpu
+    # name, source (test/e2e/<source>/<source>.cpp), stencilc options.
+    gpu_tests=("mixed_rank mixed_rank" "step step" "step_recompute step --step-strategy=recompute"
+               "step_multi step --step-strategy=multi-kernel")
+    for spec in "${gpu_tests[@]}"; do
+      read -r test source options <<<"$spec"
+      mkdir -p "$out/tests/$test/gen"
+      cp "$root/test/e2e/$source/$source.cpp" "$out/tests/$test/$test.cpp"
+      echo "make_bundle: stencilc $options tests/$test/$test.cpp"
+      # shellcheck disable=SC2086 # options: zero or more words
+      "$stencilc" "$out/tests/$test/$test.cpp" -o "$out/tests/$test/gen" --emit=cuda,cpu \
+        $options -- -std=c++17 -I "$out/runtime/include"
     done
-    printf 'examples: %s\ntests: %s\n' "${examples[*]}" "${gpu_tests[*]}" | manifest
+    printf 'examples: %s\ntests: %s\n' "${examples[*]}" "${gpu_tests[*]%% *}" | manifest
     ;;
   benchmark)
     mkdir -p "$out/runtime"
     cp -r "$root/runtime/include" "$out/runtime/include"
-    cp "$root/tools/benchmark/benchmark.cpp" "$root/tools/benchmark/cpu_benchmark.cpp" "$out/"
+    cp "$root/tools/benchmark/benchmark.cpp" "$root/tools/benchmark/cpu_benchmark.cpp" \
+      "$root/tools/benchmark/step_benchmark.cpp" "$out/"
     run_stencilc benchmark.cpp gen cuda
     run_stencilc cpu_benchmark.cpp gen cpu
+    # Steps twice: stencilc's plan, and every fusible pair fused.
+    run_stencilc step_benchmark.cpp gen cuda
+    echo "make_bundle: stencilc --step-strategy=recompute step_benchmark.cpp"
+    mkdir -p "$out/gen-recompute"
+    "$stencilc" "$out/step_benchmark.cpp" -o "$out/gen-recompute" --emit=cuda \
+      --step-strategy=recompute -- -std=c++17 -I "$out/runtime/include"
     manifest </dev/null
     ;;
   mpi)

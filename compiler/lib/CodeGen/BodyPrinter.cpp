@@ -30,8 +30,6 @@ static const char *const ReservedNames[] = {
     // Kernel, loop nest and launcher.
     "g", "r", "cfg", "args", "c", "i", "j", "k", "w", "sy", "sz", "sw", "nx",
     "ny", "nz", "nw", "gx", "gy", "gz", "zblocks", "block", "grid", "err",
-    // The OpenMP loop nest's cache blocks (stencil::cpuTiles).
-    "t", "kt", "jt",
     // Namespaces, helpers and CUDA built-ins the generated code names.
     "std", "stencil", "stencilc_generated", "stencilc_min", "stencilc_max",
     "threadIdx", "blockIdx", "blockDim", "gridDim", "dim3", "cudaStream_t",

@@ -69,17 +69,22 @@ static void openRowLoops(CodeWriter &W, unsigned Dims, const char *Threads) {
 static void openBlockedLoops(CodeWriter &W, unsigned Dims,
                              const planning::CpuLoopPlan &Cpu,
                              const char *Threads) {
-  W.line("const stencil::CpuTiles t = stencil::cpuTiles(r, {}, {}, {}, {}, "
-         "stencil::openmpThreads());",
+  // Prefixed names: the body's own (a local 't') stay as the user wrote them.
+  W.line("const stencil::CpuTiles stencilc_t = stencil::cpuTiles(r, {}, {}, "
+         "{}, {}, stencil::openmpThreads());",
          Dims, Cpu.RowBytesPerPoint, Cpu.HaloY, Cpu.HaloZ);
   W.line("#pragma omp parallel for collapse({}) schedule(static) {}", Dims - 1,
          Threads);
   if (Dims >= 4)
     W.open("for (long long w = r.lo[3]; w < r.hi[3]; ++w) {");
-  W.open("for (long long kt = 0; kt < t.chunksZ; ++kt) {");
-  W.open("for (long long jt = 0; jt < t.tilesY; ++jt) {");
-  W.open("for (long long k = t.zBegin(kt); k < t.zEnd(kt); ++k) {");
-  W.open("for (long long j = t.yBegin(jt); j < t.yEnd(jt); ++j) {");
+  W.open("for (long long stencilc_kt = 0; stencilc_kt < stencilc_t.chunksZ; "
+         "++stencilc_kt) {");
+  W.open("for (long long stencilc_jt = 0; stencilc_jt < stencilc_t.tilesY; "
+         "++stencilc_jt) {");
+  W.open("for (long long k = stencilc_t.zBegin(stencilc_kt); k < "
+         "stencilc_t.zEnd(stencilc_kt); ++k) {");
+  W.open("for (long long j = stencilc_t.yBegin(stencilc_jt); j < "
+         "stencilc_t.yEnd(stencilc_jt); ++j) {");
 }
 
 /// The loop nest of \p Cpu over the region, down to the point's c; returns

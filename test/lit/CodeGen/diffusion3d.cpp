@@ -66,12 +66,12 @@ struct STENCIL_KERNEL Diffusion3d {
 // CPU:      static const char *stencilc_seed_Diffusion3d_openmp(const stencil::Grid &g, const stencil::Region &r, const stencil::LaunchConfig &/*cfg*/, void *const *args) {
 // The plan's cache blocking: a row of a tile keeps 3 z planes of f and one
 // of fn (16 bytes per point); the halo is 2 rows and 2 planes.
-// CPU:        const stencil::CpuTiles t = stencil::cpuTiles(r, 3, 16, 2, 2, stencil::openmpThreads());
+// CPU:        const stencil::CpuTiles stencilc_t = stencil::cpuTiles(r, 3, 16, 2, 2, stencil::openmpThreads());
 // CPU-NEXT:   #pragma omp parallel for collapse(2) schedule(static) num_threads(stencil::openmpThreads())
-// CPU-NEXT:   for (long long kt = 0; kt < t.chunksZ; ++kt) {
-// CPU-NEXT:     for (long long jt = 0; jt < t.tilesY; ++jt) {
-// CPU-NEXT:       for (long long k = t.zBegin(kt); k < t.zEnd(kt); ++k) {
-// CPU-NEXT:         for (long long j = t.yBegin(jt); j < t.yEnd(jt); ++j) {
+// CPU-NEXT:   for (long long stencilc_kt = 0; stencilc_kt < stencilc_t.chunksZ; ++stencilc_kt) {
+// CPU-NEXT:     for (long long stencilc_jt = 0; stencilc_jt < stencilc_t.tilesY; ++stencilc_jt) {
+// CPU-NEXT:       for (long long k = stencilc_t.zBegin(stencilc_kt); k < stencilc_t.zEnd(stencilc_kt); ++k) {
+// CPU-NEXT:         for (long long j = stencilc_t.yBegin(stencilc_jt); j < stencilc_t.yEnd(stencilc_jt); ++j) {
 // CPU-NEXT:           #pragma omp simd
 // CPU-NEXT:           for (long long i = r.lo[0]; i < r.hi[0]; ++i) {
 // CPU-NEXT:             const long long c = i + j * sy + k * sz;

@@ -57,10 +57,10 @@ struct STENCIL_KERNEL Root {
 // CHECK:      #pragma GCC optimize("no-trapping-math")
 // CHECK:      static const char *stencilc_Upwind_openmp(
 // CHECK:        #pragma omp parallel for collapse(2) schedule(static) num_threads(stencil::openmpThreads())
-// CHECK-NEXT:   for (long long kt = 0; kt < t.chunksZ; ++kt) {
-// CHECK-NEXT:     for (long long jt = 0; jt < t.tilesY; ++jt) {
-// CHECK-NEXT:       for (long long k = t.zBegin(kt); k < t.zEnd(kt); ++k) {
-// CHECK-NEXT:         for (long long j = t.yBegin(jt); j < t.yEnd(jt); ++j) {
+// CHECK-NEXT:   for (long long stencilc_kt = 0; stencilc_kt < stencilc_t.chunksZ; ++stencilc_kt) {
+// CHECK-NEXT:     for (long long stencilc_jt = 0; stencilc_jt < stencilc_t.tilesY; ++stencilc_jt) {
+// CHECK-NEXT:       for (long long k = stencilc_t.zBegin(stencilc_kt); k < stencilc_t.zEnd(stencilc_kt); ++k) {
+// CHECK-NEXT:         for (long long j = stencilc_t.yBegin(stencilc_jt); j < stencilc_t.yEnd(stencilc_jt); ++j) {
 // CHECK-NEXT:           #pragma omp simd
 // CHECK-NEXT:           for (long long i = r.lo[0]; i < r.hi[0]; ++i) {
 // CHECK-NEXT:             const long long c = i + j * sy + k * sz;

@@ -1,0 +1,73 @@
+// A step's plan and code: a flux and its divergence fused by recomputation
+// (the divergence recomputes the flux where it reads it, and reads the array
+// where an offset leaves the region), and a stencil after it through its own
+// launcher. --step-strategy=multi-kernel runs each stencil's own launcher.
+// RUN: %stencilc %s --emit=plan -o - -- -I %mock_include | FileCheck %s --check-prefix=PLAN
+// RUN: %stencilc %s --emit=cpu --no-line-directives -o - -- -I %mock_include | FileCheck %s --check-prefix=CPU
+// RUN: %stencilc %s --emit=cuda --no-line-directives -o - -- -I %mock_include | FileCheck %s --check-prefix=CUDA
+// RUN: %stencilc %s --emit=plan --step-strategy=multi-kernel -o - -- -I %mock_include | FileCheck %s --check-prefix=MULTI
+// RUN: not %stencilc %s --step-strategy=fastest -- -I %mock_include 2>&1 | FileCheck %s --check-prefix=BAD
+#include <stencil/dsl.hpp>
+
+struct STENCIL_KERNEL Flux {
+  STENCIL_HD void operator()(const stencil::Index3D &idx, const float *u, float *fx) const {
+    fx[idx.ix()] = 0.5f * (u[idx.ix<1, 0, 0>()] + u[idx.ix()]);
+  }
+};
+struct STENCIL_KERNEL Divergence {
+  STENCIL_HD void operator()(const stencil::Index3D &idx, float dt, const float *fx,
+                             const float *u, float *un) const {
+    un[idx.ix()] = u[idx.ix()] + dt * (fx[idx.ix()] + fx[idx.ix<-1, 0, 0>()]);
+  }
+};
+STENCIL_KERNEL
+void copy(const stencil::Index3D &idx, const float *a, float *b) { b[idx.ix()] = a[idx.ix()]; }
+
+STENCIL_STEP
+void advance(stencil::Step3D &s, double dt, const float *u, float *fx, float *un, float *out) {
+  s.run(Flux(), u, fx);
+  s.run(Divergence(), dt, fx, u, un);
+  s.run(copy, un, out);
+}
+
+// PLAN:      step advance ({{.*}}step.cpp:27), 3-D, 3 stencils
+// PLAN-NEXT:   recompute: 0 Flux 1 Divergence (cost 5.33e+03, multi-kernel 6.67e+03); recomputes fx
+// PLAN-NEXT:   multi-kernel: 2 copy (cost 2.67e+03)
+
+// MULTI:      step advance
+// MULTI-NEXT:   multi-kernel: 0 Flux (cost 2.67e+03)
+// MULTI-NEXT:   multi-kernel: 1 Divergence (cost 4e+03)
+// MULTI-NEXT:   multi-kernel: 2 copy (cost 2.67e+03)
+
+// BAD: stencilc: error: unknown --step-strategy 'fastest' (expected auto, multi-kernel or recompute)
+
+// CPU:      void advance(stencil::Step<3> &, double, const float *, float *, float *, float *);
+// CPU:      // What 'Flux' stores to 'fx' at point (i, j, k).
+// CPU-NEXT: static inline float stencilc_step_advance_g0_recompute3(const stencil::Grid &g, const long long i, const long long j, const long long k, const float * u) {
+// CPU:        float stencilc_r{};
+// CPU-NEXT:   stencilc_r = 0.5f * (u[c + 1] + u[c]);
+// CPU-NEXT:   return stencilc_r;
+// CPU:      static const char *stencilc_step_advance_openmp(
+// CPU-NEXT:   const double stencilc_s1 = *static_cast<const double *>(args[0]);
+// CPU:        { // fused by recomputation
+// CPU:            { // 'Flux' at this point
+// CPU:              fx[c] = 0.5f * (u[c + 1] + u[c]);
+// CPU:            { // 'Divergence' at this point, recomputing what 'Flux' stores where it reads it
+// CPU-NEXT:         const float dt = static_cast<float>(stencilc_s1);
+// CPU:              un[c] = u[c] + (dt * (stencilc_step_advance_g0_recompute3(g, i, j, k, stencilc_s2) + (i - 1 >= r.lo[0] ? stencilc_step_advance_g0_recompute3(g, i - 1, j, k, stencilc_s2) : fx[c - 1])));
+// CPU:        { // 'copy'
+// CPU-NEXT:     const float * stencilc_v1 = stencilc_s4;
+// CPU-NEXT:     float * stencilc_v2 = stencilc_s5;
+// CPU-NEXT:     void *stencilc_a[] = {&stencilc_v1, &stencilc_v2};
+// CPU-NEXT:     if (const char *stencilc_e = stencilc_copy_openmp(g, r, cfg, stencilc_a))
+// CPU:        /*plan=*/"recompute(Flux, Divergence), multi-kernel(copy)",
+
+// CUDA:      __device__ __forceinline__ float stencilc_step_advance_g0_recompute3(const stencil::Grid &g, const long long i, const long long j, const long long k, const float *__restrict__ u) {
+// CUDA:      __global__ void stencilc_step_advance_g0(const stencil::Grid g, const stencil::Region r, double stencilc_s1, const float *__restrict__ stencilc_s2, float *__restrict__ stencilc_s3, float *__restrict__ stencilc_s4, float *__restrict__ stencilc_s5) {
+// CUDA:      static const char *stencilc_step_advance_cuda_launch(
+// CUDA:        stencilc_step_advance_g0<<<grid, block, 0, static_cast<cudaStream_t>(cfg.stream)>>>(g, r, stencilc_s1, stencilc_s2, stencilc_s3, stencilc_s4, stencilc_s5);
+// The copy through its default variant's launcher and block.
+// CUDA:        stencil::LaunchConfig stencilc_cfg2 = cfg;
+// CUDA-NEXT:   stencilc_cfg2.block[0] = 128;
+// CUDA:        if (const char *stencilc_e = stencilc_copy_zmarch2_cuda_launch(g, r, stencilc_cfg2, stencilc_a))
+// CUDA:      stencil::registerGeneratedStep(
