@@ -221,11 +221,15 @@ private:
     const std::vector<T> Poison(count(~0u),
                                 std::numeric_limits<T>::quiet_NaN());
     stencil::DeviceArray<T> DOut(Poison.size());
-    static const int Blocks[][3] = {
+    // A grid variant's block is (x, y, z) threads; a marching variant's
+    // block[2] is the chunk it marches.
+    static const int GridBlocks[][3] = {
+        {32, 4, 2}, {64, 2, 1}, {8, 8, 8}, {128, 1, 1}};
+    static const int MarchBlocks[][3] = {
         {32, 4, 1}, {64, 2, 3}, {128, 1, 8}, {16, 8, 64}};
     for (const stencil::GeneratedStencil *E :
          stencil::generatedVariants(*First))
-      for (const auto &B : Blocks) {
+      for (const auto &B : E->marchDim >= 0 ? MarchBlocks : GridBlocks) {
         stencil::Grid G;
         stencil::Region R;
         auto Loop = makeLoop<stencil::HostLoopEngine<Dims>>();
@@ -233,19 +237,25 @@ private:
         stencil::LaunchConfig C;
         for (int D = 0; D < 3; ++D)
           C.block[D] = B[D];
-        DOut.upload(Poison.data());
-        std::apply(
-            [&](auto... A) {
-              stencil::detail::runEntry(*E, Params(), G, R, C, A...);
-            },
-            Args(InPtr.data(), DOut.data()));
-        stencil::deviceSynchronize();
-        std::vector<T> Got(Poison.size());
-        DOut.download(Got.data());
         const std::string What = std::string("cuda ") + E->variant + " block " +
                                  std::to_string(B[0]) + "," +
                                  std::to_string(B[1]) + "," +
                                  std::to_string(B[2]);
+        DOut.upload(Poison.data());
+        try {
+          std::apply(
+              [&](auto... A) {
+                stencil::detail::runEntry(*E, Params(), G, R, C, A...);
+              },
+              Args(InPtr.data(), DOut.data()));
+          stencil::deviceSynchronize();
+        } catch (const std::exception &Error) {
+          std::printf("FAIL %s: %s: %s\n", What.c_str(), Name, Error.what());
+          ++Failures;
+          continue;
+        }
+        std::vector<T> Got(Poison.size());
+        DOut.download(Got.data());
         compare(What.c_str(), Ref, Got, sizeof(T) == 4 ? 1e-6 : 1e-12);
       }
   }
