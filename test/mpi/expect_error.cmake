@@ -22,6 +22,7 @@ set(expect_variant-one-rank "${disagree} what a DomainLoop launches: rank 0 has 
 set(expect_exchange-disagree "${disagree} the fields a HaloExchange exchanges: rank 0 has f \\(4-byte values, halo x:1/1 y:1/1 z:1/1\\); rank 1 has g \\(4-byte values, halo x:2/1")
 set(expect_corners "stencil 'Box27' reads halo x:1/1 y:1/1 z:1/1 with corners but field 'f' has x:1/1 y:1/1 z:1/1 without corners")
 set(expect_lower-rank-field "stencil 'Profile7': argument 1 after the index is field 'f0', but the stencil reads it as an array of lower rank spanning only z")
+set(expect_step-pointer "step 'advectStep': argument 4 is read off the centre by call 2 and its halo must be exchanged: pass it as a stencil::Field")
 set(expect_region-margin "Diffusion7 \\(openmp\\): its halo is 1 point at the start of x but the margin there is 0")
 # One rank fails alone: it says why, the other is stopped and says so.
 set(expect_exception-one-rank_0 "stopped: another rank failed")

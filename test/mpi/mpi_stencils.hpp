@@ -78,6 +78,38 @@ struct STENCIL_KERNEL Profile7 {
   }
 };
 
+// A step (STENCIL_STEP): fluxes in x and y, then their divergence weighted
+// by a profile along z; the fluxes are read off the centre after they are
+// written, u before.
+struct STENCIL_KERNEL FluxX {
+  STENCIL_HD void operator()(const ArrayIndex3D &idx, const float *u,
+                             float *fx) const {
+    fx[idx.ix()] = 0.5f * (u[idx.ix<1, 0, 0>()] + u[idx.ix()]);
+  }
+};
+struct STENCIL_KERNEL FluxY {
+  STENCIL_HD void operator()(const ArrayIndex3D &idx, const float *u,
+                             float *fy) const {
+    fy[idx.ix()] = 0.5f * (u[idx.ix<0, 1, 0>()] + u[idx.ix()]);
+  }
+};
+struct STENCIL_KERNEL Divergence {
+  STENCIL_HD void operator()(const ArrayIndex3D &idx, float dt,
+                             const float *rho0, const float *fx,
+                             const float *fy, const float *u, float *un) const {
+    un[idx.ix()] = u[idx.ix()] + dt * rho0[idx.ix_z()] *
+                                     (fx[idx.ix()] - fx[idx.ix<-1, 0, 0>()] +
+                                      fy[idx.ix()] - fy[idx.ix<0, -1, 0>()]);
+  }
+};
+STENCIL_STEP
+void advectStep(stencil::Step3D &s, float dt, const float *rho0, const float *u,
+                float *fx, float *fy, float *un) {
+  s.run(FluxX(), u, fx);
+  s.run(FluxY(), u, fy);
+  s.run(Divergence(), dt, rho0, fx, fy, u, un);
+}
+
 STENCIL_KERNEL
 void heat2d9(const stencil::Index2D &idx, double c, int fixedI, const double *u,
              double *un) {

@@ -346,19 +346,24 @@ void CudaEmitter::emitStep(CodeWriter &W, const planning::ModulePlan &Plan,
   std::string Values;
   for (unsigned P = 1; P < St.Params.size(); ++P)
     Values += ", " + stepParamName(P);
+  // A single stencil: its default variant's launcher and block.
+  const CallPrinter Call = [&](CodeWriter &Out, unsigned C) {
+    const unsigned Stencil = St.Calls[C].Stencil;
+    const planning::DefaultLaunch &D = Plan.Stencils[Stencil].Default;
+    const std::string Config = fmt::format("stencilc_cfg{}", C);
+    Out.open("{");
+    Out.line("stencil::LaunchConfig {} = cfg;", Config);
+    for (unsigned B = 0; B < 3; ++B)
+      Out.line("{}.block[{}] = {};", Config, B, D.Block[B]);
+    printStencilLaunch(Out, Plan, SP, C,
+                       launcherName(Symbols[Stencil], D.Variant), Config);
+    Out.close();
+  };
   for (unsigned G = 0; G < SP.Groups.size(); ++G) {
     const planning::StepGroup &Group = SP.Groups[G];
     if (Group.Strategy == planning::StepStrategy::MultiKernel) {
-      for (unsigned C : Group.Calls) {
-        const unsigned Stencil = St.Calls[C].Stencil;
-        const planning::DefaultLaunch &D = Plan.Stencils[Stencil].Default;
-        const std::string Config = fmt::format("stencilc_cfg{}", C);
-        W.line("stencil::LaunchConfig {} = cfg;", Config);
-        for (unsigned B = 0; B < 3; ++B)
-          W.line("{}.block[{}] = {};", Config, B, D.Block[B]);
-        printStencilLaunch(W, Plan, SP, C,
-                           launcherName(Symbols[Stencil], D.Variant), Config);
-      }
+      for (unsigned C : Group.Calls)
+        Call(W, C);
       continue;
     }
     W.open("{ // fused by recomputation, one thread per point");
@@ -374,8 +379,10 @@ void CudaEmitter::emitStep(CodeWriter &W, const planning::ModulePlan &Plan,
   W.line("return nullptr;");
   W.close();
   W.blank();
+  printStepCallLauncher(W, St, Launcher + "_call", Call);
+  W.blank();
   printStepRegistration(W, Plan, SP, Symbol, "stencil::Backend::Cuda",
-                        Launcher);
+                        Launcher, Launcher + "_call");
 }
 
 std::string CudaEmitter::emit(const planning::ModulePlan &Plan) const {

@@ -157,15 +157,17 @@ void OpenMPEmitter::emitStep(CodeWriter &W, const planning::ModulePlan &Plan,
   W.open(launcherSignature(Launcher, /*UsesConfig=*/true,
                            St.Params.size() > 1) +
          " {");
+  const CallPrinter Call = [&](CodeWriter &Out, unsigned C) {
+    printStencilLaunch(Out, Plan, SP, C,
+                       "stencilc_" + Symbols[St.Calls[C].Stencil] + "_openmp",
+                       "cfg");
+  };
   printStepArgumentUnpacking(W, St);
   for (unsigned G = 0; G < SP.Groups.size(); ++G) {
     const planning::StepGroup &Group = SP.Groups[G];
     if (Group.Strategy == planning::StepStrategy::MultiKernel) {
       for (unsigned C : Group.Calls)
-        printStencilLaunch(W, Plan, SP, C,
-                           "stencilc_" + Symbols[St.Calls[C].Stencil] +
-                               "_openmp",
-                           "cfg");
+        Call(W, C);
       continue;
     }
     W.open("{ // fused by recomputation");
@@ -184,8 +186,10 @@ void OpenMPEmitter::emitStep(CodeWriter &W, const planning::ModulePlan &Plan,
   W.line("return nullptr;");
   W.close();
   W.blank();
+  printStepCallLauncher(W, St, Launcher + "_call", Call);
+  W.blank();
   printStepRegistration(W, Plan, SP, Symbol, "stencil::Backend::OpenMP",
-                        Launcher);
+                        Launcher, Launcher + "_call");
 }
 
 std::string OpenMPEmitter::emit(const planning::ModulePlan &Plan) const {

@@ -278,6 +278,27 @@ void codegen::printStencilLaunch(CodeWriter &W,
   W.close();
 }
 
+void codegen::printStepCallLauncher(CodeWriter &W, const ir::Step &St,
+                                    const std::string &Name,
+                                    const CallPrinter &Call) {
+  W.line("// One call of the step alone, for the distributed runtime.");
+  W.open(fmt::format("static const char *{}(int call, const stencil::Grid &g, "
+                     "const stencil::Region &r, const stencil::LaunchConfig "
+                     "&cfg, void *const *{}) {{",
+                     Name, St.Params.size() > 1 ? "args" : "/*args*/"));
+  printStepArgumentUnpacking(W, St);
+  W.open("switch (call) {");
+  for (unsigned C = 0; C < St.Calls.size(); ++C) {
+    W.line("case {}:", C);
+    Call(W, C);
+    W.line("return nullptr;");
+  }
+  W.line("default:");
+  W.line("  return \"no such call of the step\";");
+  W.close();
+  W.close();
+}
+
 /// "stencil::Step<3> &, float, const float *": the step's parameters.
 static std::string stepFunctionParameters(const ir::Step &St) {
   std::string Out = fmt::format("{}stencil::Step<{}> &",
@@ -307,13 +328,36 @@ void codegen::printStepDeclarations(CodeWriter &W,
   }
 }
 
+/// "{{lo, hi}, ...}" of four dimensions.
+static std::string haloInitializer(const analysis::Halo &H) {
+  std::string Out;
+  for (unsigned D = 0; D < ir::MaxDims; ++D)
+    Out += fmt::format("{}{{{}, {}}}", D ? ", " : "", H[D].Lo, H[D].Hi);
+  return "{" + Out + "}";
+}
+
 void codegen::printStepRegistration(CodeWriter &W,
                                     const planning::ModulePlan &Plan,
                                     const planning::StepPlan &SP,
                                     const std::string &Symbol,
                                     const std::string &BackendEnumerator,
-                                    const std::string &Launcher) {
+                                    const std::string &Launcher,
+                                    const std::string &CallLauncher) {
   const ir::Step &St = *SP.Step;
+  const std::string Tables = "stencilc_" + Symbol;
+  W.line("static const int {}_call_halos[][4][2] = {{", Tables);
+  for (const ir::StepCall &C : St.Calls)
+    W.line("    {},", haloInitializer(Plan.Stencils[C.Stencil].Info->Halo));
+  W.line("}};");
+  const std::string Exchanges =
+      SP.Info->Exchanges.empty() ? "nullptr" : Tables + "_exchanges";
+  if (!SP.Info->Exchanges.empty()) {
+    W.line("static const stencil::GeneratedStepExchange {}[] = {{", Exchanges);
+    for (const analysis::HaloNeed &N : SP.Info->Exchanges)
+      W.line("    {{{}, {}, {}, {}, {}}},", N.Param - 1, N.After, N.Before,
+             haloInitializer(N.Halo), N.Diagonal ? "true" : "false");
+    W.line("}};");
+  }
   std::string Signature, Halo, Description;
   for (unsigned P = 1; P < St.Params.size(); ++P)
     Signature += (P > 1 ? ", " : "") + ir::declaredType(St.Params[P], St.Dims);
@@ -346,7 +390,12 @@ void codegen::printStepRegistration(CodeWriter &W,
   W.line("/*launch=*/&{},", Launcher);
   W.line("/*halo=*/{{{}}},", Halo);
   W.line("/*plan=*/{},", cStringLiteral(Description));
-  W.line("/*unit=*/__FILE__}});");
+  W.line("/*unit=*/__FILE__,");
+  W.line("/*launchCall=*/&{},", CallLauncher);
+  W.line("/*callCount=*/{},", St.Calls.size());
+  W.line("/*callHalos=*/{}_call_halos,", Tables);
+  W.line("/*exchanges=*/{},", Exchanges);
+  W.line("/*exchangeCount=*/{}}});", SP.Info->Exchanges.size());
   W.dedent();
   W.dedent();
 }

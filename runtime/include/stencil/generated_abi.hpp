@@ -111,6 +111,25 @@ struct GeneratedStencil {
   const unsigned *arrayAxes;
 };
 
+/// Launches call \p Call of a step alone (its stencil's own code) over \p R;
+/// \p Args as the step launcher's. Returns null or an error text.
+using GeneratedStepCallFn = const char *(*)(int Call, const Grid &G,
+                                            const Region &R,
+                                            const LaunchConfig &C,
+                                            void *const *Args);
+
+/// Before call `before` of a step, the halo of the step's array `param`
+/// (0-based among the parameters after the stencil::Step) must hold what
+/// call `after` wrote (-1: what it held when the step began): `before`
+/// reads it off the centre (stencilc's dependency graph of the step).
+struct GeneratedStepExchange {
+  int param;
+  int after;
+  int before;
+  int halo[4][2];
+  bool diagonal; ///< Edges and corners are read.
+};
+
 /// A step function's code for one backend (stencilc's plan of its stencils,
 /// STENCIL_STEP): one launcher runs the whole step over a region. (Version 2.)
 struct GeneratedStep {
@@ -128,6 +147,13 @@ struct GeneratedStep {
   /// and timings).
   const char *plan;
   const char *unit; ///< The generated file (its __FILE__).
+  /// The distributed runtime runs a step call by call, exchanging halos
+  /// between them: each call alone, each call's halo, and the exchanges.
+  GeneratedStepCallFn launchCall;
+  int callCount;
+  const int (*callHalos)[4][2];
+  const GeneratedStepExchange *exchanges;
+  int exchangeCount;
 };
 } // namespace stencil
 

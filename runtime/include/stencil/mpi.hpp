@@ -24,6 +24,7 @@
 #include <stencil/comp_comm_binder.hpp>
 #include <stencil/domain.hpp>
 #include <stencil/domain_loop.hpp>
+#include <stencil/domain_step.hpp>
 #include <stencil/field.hpp>
 #include <stencil/halo.hpp>
 #include <stencil/halo_exchange.hpp>

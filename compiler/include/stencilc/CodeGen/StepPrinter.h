@@ -16,6 +16,7 @@
 #include "stencilc/CodeGen/BodyPrinter.h"
 #include "stencilc/CodeGen/CodeWriter.h"
 #include "stencilc/Planning/Plan.h"
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -57,16 +58,28 @@ void printStencilLaunch(CodeWriter &W, const planning::ModulePlan &Plan,
                         const planning::StepPlan &SP, unsigned Call,
                         const std::string &Launcher, const std::string &Config);
 
+/// Prints call \p Call of a step through its stencil's own code (what a
+/// backend launches for a single stencil).
+using CallPrinter = std::function<void(CodeWriter &W, unsigned Call)>;
+
+/// `static const char *<Name>(int call, g, r, cfg, args)`: one call of the
+/// step alone, for the distributed runtime.
+void printStepCallLauncher(CodeWriter &W, const ir::Step &St,
+                           const std::string &Name, const CallPrinter &Call);
+
 /// Declares every step function in its namespaces (the registration takes
 /// its address).
 void printStepDeclarations(CodeWriter &W, const planning::ModulePlan &Plan);
 
 /// `stencil::registerGeneratedStep(...)` for \p Launcher.
+/// With the tables of each call's halo and of the exchanges (StepInfo), and
+/// \p CallLauncher (printStepCallLauncher).
 void printStepRegistration(CodeWriter &W, const planning::ModulePlan &Plan,
                            const planning::StepPlan &SP,
                            const std::string &Symbol,
                            const std::string &BackendEnumerator,
-                           const std::string &Launcher);
+                           const std::string &Launcher,
+                           const std::string &CallLauncher);
 
 /// "step_" + the step's symbol, unique in the module.
 std::string stepSymbol(const ir::Step &St);
