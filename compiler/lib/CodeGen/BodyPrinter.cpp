@@ -674,18 +674,26 @@ void codegen::printBody(const ir::Stencil &S, const BodyNames &Names,
   W.endMappedLines();
 }
 
-void codegen::printPointIndex(CodeWriter &W, unsigned Dims) {
+void codegen::printStrides(CodeWriter &W, unsigned Dims) {
   W.line("const long long sy = g.extent[0];");
-  std::string Centre = "i + j * sy";
-  if (Dims >= 3) {
+  if (Dims >= 3)
     W.line("const long long sz = sy * g.extent[1];");
-    Centre += " + k * sz";
-  }
-  if (Dims >= 4) {
+  if (Dims >= 4)
     W.line("const long long sw = sz * g.extent[2];");
+}
+
+std::string codegen::centreIndex(unsigned Dims) {
+  std::string Centre = "i + j * sy";
+  if (Dims >= 3)
+    Centre += " + k * sz";
+  if (Dims >= 4)
     Centre += " + w * sw";
-  }
-  W.line("const long long c = {};", Centre);
+  return Centre;
+}
+
+void codegen::printPointIndex(CodeWriter &W, unsigned Dims) {
+  printStrides(W, Dims);
+  W.line("const long long c = {};", centreIndex(Dims));
 }
 
 void codegen::printMinMaxHelpers(CodeWriter &W, std::string_view Qualifiers) {

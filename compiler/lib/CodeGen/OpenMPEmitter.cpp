@@ -101,12 +101,7 @@ static unsigned openLoopNest(CodeWriter &W, unsigned Dims,
   if (Cpu.SimdRows)
     W.line("#pragma omp simd");
   W.open("for (long long i = r.lo[0]; i < r.hi[0]; ++i) {");
-  std::string Centre = "i + j * sy";
-  if (Dims >= 3)
-    Centre += " + k * sz";
-  if (Dims >= 4)
-    Centre += " + w * sw";
-  W.line("const long long c = {};", Centre);
+  W.line("const long long c = {};", centreIndex(Dims));
   return Dims + (Cpu.Blocked ? 2 : 0);
 }
 
@@ -125,11 +120,7 @@ void OpenMPEmitter::emitGrid(CodeWriter &W, const planning::StencilPlan &Plan,
                            /*UsesConfig=*/false, UsesArgs) +
          " {");
   printArgumentUnpacking(W, S, Names, Uses.Params);
-  W.line("const long long sy = g.extent[0];");
-  if (S.Dims >= 3)
-    W.line("const long long sz = sy * g.extent[1];");
-  if (S.Dims >= 4)
-    W.line("const long long sw = sz * g.extent[2];");
+  printStrides(W, S.Dims);
 
   const unsigned Loops = openLoopNest(W, S.Dims, Plan.Cpu);
   HostHooks Hooks;
@@ -171,11 +162,7 @@ void OpenMPEmitter::emitStep(CodeWriter &W, const planning::ModulePlan &Plan,
       continue;
     }
     W.open("{ // fused by recomputation");
-    W.line("const long long sy = g.extent[0];");
-    if (St.Dims >= 3)
-      W.line("const long long sz = sy * g.extent[1];");
-    if (St.Dims >= 4)
-      W.line("const long long sw = sz * g.extent[2];");
+    printStrides(W, St.Dims);
     const unsigned Loops = openLoopNest(W, St.Dims, Group.Cpu);
     printFusedBody(W, Plan, SP, G, Symbol, Hooks);
     for (unsigned L = 0; L < Loops; ++L)

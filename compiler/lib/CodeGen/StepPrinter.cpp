@@ -81,39 +81,42 @@ static std::vector<unsigned> recomputeInputs(const ir::Stencil &S,
 
 namespace {
 
-/// A recomputation: the stored value of one array goes to stencilc_r, the
-/// producer's other stores to locals nobody reads.
-class RecomputeStores : public BodyPrinterHooks {
+/// The backend's hooks, with loads or stores changed by a subclass.
+class ForwardingHooks : public BodyPrinterHooks {
 public:
-  RecomputeStores(const BodyPrinterHooks &Base, unsigned Target)
-      : Base(Base), Target(Target) {}
+  explicit ForwardingHooks(const BodyPrinterHooks &Base) : Base(Base) {}
   std::string mathCallee(ir::MathFunc F, ir::Type Ty) const override {
     return Base.mathCallee(F, Ty);
   }
   std::string_view loopPragma() const override { return Base.loopPragma(); }
   bool selectsForIfs() const override { return Base.selectsForIfs(); }
+
+protected:
+  const BodyPrinterHooks &Base;
+};
+
+/// A recomputation: the stored value of one array goes to stencilc_r, the
+/// producer's other stores to locals nobody reads.
+class RecomputeStores : public ForwardingHooks {
+public:
+  RecomputeStores(const BodyPrinterHooks &Base, unsigned Target)
+      : ForwardingHooks(Base), Target(Target) {}
   std::string storeTarget(unsigned Param, const std::string &) const override {
     return Param == Target ? "stencilc_r"
                            : "stencilc_d" + std::to_string(Param);
   }
 
 private:
-  const BodyPrinterHooks &Base;
   unsigned Target;
 };
 
 /// The consumer of a fused group: loads of a recomputed array call its
 /// recomputation where the point read is in the region, and read memory
 /// (what the producer left there: the array's margin) elsewhere.
-class RecomputeLoads : public BodyPrinterHooks {
+class RecomputeLoads : public ForwardingHooks {
 public:
   RecomputeLoads(const BodyPrinterHooks &Base, unsigned Dims)
-      : Base(Base), Dims(Dims) {}
-  std::string mathCallee(ir::MathFunc F, ir::Type Ty) const override {
-    return Base.mathCallee(F, Ty);
-  }
-  std::string_view loopPragma() const override { return Base.loopPragma(); }
-  bool selectsForIfs() const override { return Base.selectsForIfs(); }
+      : ForwardingHooks(Base), Dims(Dims) {}
   std::string printLoad(unsigned Param, const ir::Offset &Off,
                         const std::string &Memory) const override {
     auto It = std::find_if(Calls.begin(), Calls.end(),
@@ -146,7 +149,6 @@ public:
   std::vector<Call> Calls;
 
 private:
-  const BodyPrinterHooks &Base;
   unsigned Dims;
 };
 

@@ -49,6 +49,10 @@ static Json offset(const Offset &Off, unsigned Dims) {
   return Out;
 }
 
+static Json sourceJson(const PresumedLoc &Loc) {
+  return {{"file", Loc.File}, {"line", Loc.Line}, {"column", Loc.Column}};
+}
+
 static Json paramJson(const Param &P, unsigned Dims) {
   Json JP;
   JP["name"] = P.Name;
@@ -67,8 +71,7 @@ static Json stencilJson(const Stencil &S, const analysis::StencilInfo &Info) {
   if (S.Form == StencilForm::Functor)
     J["type_key"] = S.TypeKey; // what typeid(T).name() returns at run time
   J["dims"] = S.Dims;
-  J["source"] = {
-      {"file", S.Loc.File}, {"line", S.Loc.Line}, {"column", S.Loc.Column}};
+  J["source"] = sourceJson(S.Loc);
 
   Json Params = Json::array();
   for (const Param &P : S.Params)
@@ -130,8 +133,7 @@ static Json stepJson(const Module &M, const Step &S,
   J["name"] = S.Name;
   J["qualified_name"] = S.qualifiedName();
   J["dims"] = S.Dims;
-  J["source"] = {
-      {"file", S.Loc.File}, {"line", S.Loc.Line}, {"column", S.Loc.Column}};
+  J["source"] = sourceJson(S.Loc);
   Json Params = Json::array();
   for (const Param &P : S.Params)
     Params.push_back(paramJson(P, S.Dims));

@@ -21,6 +21,18 @@ AST_MATCHER_P(Decl, hasAnnotation, std::string, Annotation) {
   return false;
 }
 
+/// \p Found in source order, each declaration once (templates can match per
+/// instance).
+std::vector<const Decl *> inSourceOrder(ASTContext &Ctx,
+                                        std::vector<const Decl *> Found) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  std::sort(Found.begin(), Found.end(), [&](const Decl *A, const Decl *B) {
+    return SM.isBeforeInTranslationUnit(A->getLocation(), B->getLocation());
+  });
+  Found.erase(std::unique(Found.begin(), Found.end()), Found.end());
+  return Found;
+}
+
 class Collector : public MatchFinder::MatchCallback {
 public:
   void run(const MatchFinder::MatchResult &Result) override {
@@ -42,13 +54,7 @@ stencilc::frontend::findAnnotatedStencils(ASTContext &Ctx) {
   Finder.addMatcher(cxxRecordDecl(Annotated, isDefinition()).bind("stencil"),
                     &C);
   Finder.matchAST(Ctx);
-  // Source order, each declaration once (templates can match per instance).
-  const SourceManager &SM = Ctx.getSourceManager();
-  std::sort(C.Found.begin(), C.Found.end(), [&](const Decl *A, const Decl *B) {
-    return SM.isBeforeInTranslationUnit(A->getLocation(), B->getLocation());
-  });
-  C.Found.erase(std::unique(C.Found.begin(), C.Found.end()), C.Found.end());
-  return C.Found;
+  return inSourceOrder(Ctx, std::move(C.Found));
 }
 
 std::vector<const FunctionDecl *>
@@ -61,13 +67,8 @@ stencilc::frontend::findAnnotatedSteps(ASTContext &Ctx) {
                         .bind("stencil"),
                     &C);
   Finder.matchAST(Ctx);
-  const SourceManager &SM = Ctx.getSourceManager();
-  std::sort(C.Found.begin(), C.Found.end(), [&](const Decl *A, const Decl *B) {
-    return SM.isBeforeInTranslationUnit(A->getLocation(), B->getLocation());
-  });
-  C.Found.erase(std::unique(C.Found.begin(), C.Found.end()), C.Found.end());
   std::vector<const FunctionDecl *> Steps;
-  for (const Decl *D : C.Found)
+  for (const Decl *D : inSourceOrder(Ctx, std::move(C.Found)))
     Steps.push_back(cast<FunctionDecl>(D));
   return Steps;
 }

@@ -86,6 +86,36 @@ void noteField(FieldShape &S, const std::string &Stencil, const A &Arg) {
                         "): the arrays of one stencil share extents and halo");
   }
 }
+/// The shape the Fields among \p A share, for code of \p Dims dimensions
+/// named \p Name; throws unless those are the domain's, there is a Field and
+/// every Field belongs to \p D.
+template <typename... Args>
+FieldShape fieldShapeOf(const Domain &D, int Dims, const std::string &Name,
+                        const Args &...A) {
+  if (Dims != D.dims())
+    throw DomainError(Name + " is " + std::to_string(Dims) +
+                      "-D but the domain is " + std::to_string(D.dims()) +
+                      "-D");
+  FieldShape Shape;
+  (noteField(Shape, Name, A), ...);
+  if (!Shape.grid)
+    throw DomainError(Name + ": pass its arrays as stencil::Field arguments");
+  if (Shape.domain != &D)
+    throw DomainError(Name + ": field '" + Shape.first +
+                      "' belongs to another domain");
+  return Shape;
+}
+
+/// The rank's own points, in the local indices of fields of halo \p H.
+inline Region ownRegion(const Domain &D, const Halo &H) {
+  Region Own;
+  for (int X = 0; X < D.dims(); ++X) {
+    Own.lo[X] = H.lo[X];
+    Own.hi[X] = H.lo[X] + D.localExtent(X);
+  }
+  return Own;
+}
+
 /// Throws if \p Arg, argument \p N after the index, is a Field passed for
 /// an array of lower rank (a profile, a surface field): a Field has every
 /// dimension of the domain, such an array only some (pass the rank's piece
@@ -215,17 +245,7 @@ public:
     const GeneratedStencil &E =
         entryOf(Found ? *Found : requireGenerated(D.backend(), S));
     const std::string Name = std::string("stencil '") + E.name + "'";
-    if (E.dims != D.dims())
-      throw DomainError(Name + " is " + std::to_string(E.dims) +
-                        "-D but the domain is " + std::to_string(D.dims()) +
-                        "-D");
-    detail::FieldShape Shape;
-    (detail::noteField(Shape, Name, A), ...);
-    if (!Shape.grid)
-      throw DomainError(Name + ": pass its arrays as stencil::Field arguments");
-    if (Shape.domain != domain_)
-      throw DomainError(Name + ": field '" + Shape.first +
-                        "' belongs to another domain");
+    const detail::FieldShape Shape = detail::fieldShapeOf(D, E.dims, Name, A...);
     int Arg = 0;
     (detail::checkFieldRank(E, Name, Arg++, A), ...);
     const Halo Reads = Halo::of(E);
@@ -234,10 +254,7 @@ public:
     B.reads = Reads;
     B.name = E.name;
     B.variant = E.variant;
-    for (int X = 0; X < D.dims(); ++X) {
-      B.own.lo[X] = Shape.halo->lo[X];
-      B.own.hi[X] = Shape.halo->lo[X] + D.localExtent(X);
-    }
+    B.own = detail::ownRegion(D, *Shape.halo);
     const Grid G = *Shape.grid;
     auto Kept = std::make_tuple(detail::keepArgument(A)...);
     B.launch = [=](const Region &R, const LaunchConfig &C) mutable {

@@ -83,17 +83,8 @@ private:
                         " code for this step function: annotate it "
                         "STENCIL_STEP and run stencilc on its file");
     const std::string Name = std::string("step '") + E->name + "'";
-    if (E->dims != D.dims())
-      throw DomainError(Name + " is " + std::to_string(E->dims) +
-                        "-D but the domain is " + std::to_string(D.dims()) +
-                        "-D");
-    detail::FieldShape Shape;
-    (detail::noteField(Shape, Name, A), ...);
-    if (!Shape.grid)
-      throw DomainError(Name + ": pass its arrays as stencil::Field arguments");
-    if (Shape.domain != &D)
-      throw DomainError(Name + ": field '" + Shape.first +
-                        "' belongs to another domain");
+    const detail::FieldShape Shape =
+        detail::fieldShapeOf(D, E->dims, Name, A...);
     Halo Reads;
     for (int X = 0; X < 4; ++X) {
       Reads.lo[X] = E->halo[X][0];
@@ -111,11 +102,7 @@ private:
     std::vector<std::function<void(HaloExchange &)>> Appenders;
     std::vector<const void *> Identity;
     (note(Appenders, Identity, A), ...);
-    Region Own;
-    for (int X = 0; X < D.dims(); ++X) {
-      Own.lo[X] = Shape.halo->lo[X];
-      Own.hi[X] = Shape.halo->lo[X] + D.localExtent(X);
-    }
+    const Region Own = detail::ownRegion(D, *Shape.halo);
     const Grid G = *Shape.grid;
     std::apply(
         [&](auto &...V) {

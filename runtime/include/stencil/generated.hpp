@@ -49,6 +49,20 @@ inline std::string place(const GeneratedStencil &E) {
   return Out;
 }
 
+/// Refuses generated code of another ABI version than this runtime's: its
+/// entry's fields may mean something else here. \p What: "stencil", "step".
+inline void checkAbiVersion(int AbiVersion, const char *What, const char *Name,
+                            const char *Source) {
+  if (AbiVersion != GeneratedAbiVersion)
+    throw std::runtime_error(
+        std::string("stencil: the generated code of ") + What + " " + Name +
+        " (" + Source + ") was generated for runtime ABI version " +
+        std::to_string(AbiVersion) + ", but this runtime has version " +
+        std::to_string(GeneratedAbiVersion) +
+        ": regenerate it with this stencilc (the one that comes with this "
+        "runtime)");
+}
+
 /// \p Found, the first entry with its key, unless another entry has that key
 /// but other IR: two stencils of one name (e.g. in two translation units)
 /// that the key cannot tell apart. Picking either would run the wrong code.
@@ -77,14 +91,7 @@ inline const GeneratedStencil *checkUnambiguous(const GeneratedStencil *Found) {
 /// use. Entries of one key with other IR are kept, and looking the key up
 /// reports both places (checkUnambiguous).
 inline bool registerGenerated(int AbiVersion, const GeneratedStencil &Entry) {
-  if (AbiVersion != GeneratedAbiVersion)
-    throw std::runtime_error(
-        std::string("stencil: the generated code of stencil ") + Entry.name +
-        " (" + Entry.source + ") was generated for runtime ABI version " +
-        std::to_string(AbiVersion) + ", but this runtime has version " +
-        std::to_string(GeneratedAbiVersion) +
-        ": regenerate it with this stencilc (the one that comes with this "
-        "runtime)");
+  detail::checkAbiVersion(AbiVersion, "stencil", Entry.name, Entry.source);
   for (const GeneratedStencil &E : detail::registry())
     if (detail::sameStencil(E, Entry) &&
         std::strcmp(E.variant, Entry.variant) == 0 &&
@@ -144,14 +151,7 @@ inline std::vector<GeneratedStep> &stepRegistry() {
 /// for the version check). A step in a header that two files include is
 /// registered by both: the first entry is kept.
 inline bool registerGeneratedStep(int AbiVersion, const GeneratedStep &Entry) {
-  if (AbiVersion != GeneratedAbiVersion)
-    throw std::runtime_error(
-        std::string("stencil: the generated code of step ") + Entry.name +
-        " (" + Entry.source + ") was generated for runtime ABI version " +
-        std::to_string(AbiVersion) + ", but this runtime has version " +
-        std::to_string(GeneratedAbiVersion) +
-        ": regenerate it with this stencilc (the one that comes with this "
-        "runtime)");
+  detail::checkAbiVersion(AbiVersion, "step", Entry.name, Entry.source);
   for (const GeneratedStep &E : detail::stepRegistry())
     if (E.backend == Entry.backend && E.functionKey == Entry.functionKey)
       return true;

@@ -112,8 +112,11 @@ std::string printArrayIndex(const ir::Param &P, const ir::Offset &Off,
 std::string printConstant(ir::Type Ty, std::int64_t IntValue,
                           double FloatValue);
 
-/// The strides sy, sz, sw of a \p Dims-D grid g and the centre c of the
-/// point i, j, k, w, as a body needs them.
+/// The strides sy (sz, sw) of a \p Dims-D grid g.
+void printStrides(CodeWriter &W, unsigned Dims);
+/// "i + j * sy + k * sz": the centre c of the point i, j (k, w).
+std::string centreIndex(unsigned Dims);
+/// printStrides and the centre c of the point, as a body needs them.
 void printPointIndex(CodeWriter &W, unsigned Dims);
 
 /// Defines stencilc_min and stencilc_max, which the body calls for min and
