@@ -94,6 +94,8 @@ case $mode in
     # name, source (test/e2e/<source>/<source>.cpp), stencilc options.
     gpu_tests=("mixed_rank mixed_rank" "step step" "step_recompute step --step-strategy=recompute"
                "step_multi step --step-strategy=multi-kernel")
+    mkdir -p "$out/tests/common"
+    cp "$root"/test/e2e/common/*.hpp "$out/tests/common/"
     for spec in "${gpu_tests[@]}"; do
       read -r test source options <<<"$spec"
       mkdir -p "$out/tests/$test/gen"

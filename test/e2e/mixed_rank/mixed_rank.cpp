@@ -15,6 +15,8 @@
 // GPU (or no generated CUDA code).
 #include <stencil/dsl.hpp>
 
+#include "../common/e2e_case.hpp"
+
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -106,10 +108,7 @@ void helperProfile(const stencil::Index3D &idx, const float *q, const float *q0,
 
 namespace {
 
-struct Options {
-  bool OpenMP = true, Cuda = false;
-  unsigned Seed = 1;
-};
+using e2e::Options;
 
 int Failures = 0, Passes = 0;
 
@@ -117,12 +116,6 @@ int Failures = 0, Passes = 0;
 struct ArraySpec {
   unsigned Axes;
 };
-
-template <typename T> bool sameBits(T A, T B) {
-  if (std::isnan(A) && std::isnan(B))
-    return true;
-  return std::memcmp(&A, &B, sizeof(T)) == 0;
-}
 
 /// One stencil's arrays: inputs of the given shapes, one output, random
 /// values in [1, 2) from the seed; runs and compares every engine.
@@ -176,15 +169,7 @@ public:
 
 private:
   template <typename Engine> stencil::Loop<Dims, Engine> makeLoop() const {
-    const int M = Margin;
-    if constexpr (Dims == 2)
-      return stencil::Loop<Dims, Engine>(Ext[0], M, M, Ext[1], M, M);
-    else if constexpr (Dims == 3)
-      return stencil::Loop<Dims, Engine>(Ext[0], M, M, Ext[1], M, M, Ext[2], M,
-                                         M);
-    else
-      return stencil::Loop<Dims, Engine>(Ext[0], M, M, Ext[1], M, M, Ext[2], M,
-                                         M, Ext[3], M, M);
+    return e2e::makeLoop<Dims, Engine>(Ext, Margin);
   }
 
   template <typename Engine, typename StencilT, typename F>
@@ -261,13 +246,7 @@ private:
   }
 
   bool inside(std::size_t Linear) const {
-    for (int D = 0; D < Dims; ++D) {
-      const int P = static_cast<int>(Linear % Ext[D]);
-      Linear /= Ext[D];
-      if (P < Margin || P >= Ext[D] - Margin)
-        return false;
-    }
-    return true;
+    return e2e::inRegion<Dims>(Linear, Ext, Margin);
   }
 
   /// Bit for bit when \p Tolerance is 0; the margin always bit for bit.
@@ -276,7 +255,7 @@ private:
     for (std::size_t I = 0; I < Ref.size(); ++I) {
       const bool Exact = Tolerance == 0 || !inside(I);
       const double Err = std::fabs(double(Got[I]) - double(Ref[I]));
-      const bool Ok = Exact ? sameBits(Ref[I], Got[I])
+      const bool Ok = Exact ? e2e::sameBits(Ref[I], Got[I])
                             : !std::isnan(Ref[I]) &&
                                   Err <= Tolerance * std::fabs(double(Ref[I]));
       if (!Ok) {
@@ -297,34 +276,10 @@ private:
   std::vector<std::vector<T>> In;
 };
 
-int uniform(std::mt19937 &Rng, int Lo, int Hi) {
-  return std::uniform_int_distribution<int>(Lo, Hi)(Rng);
-}
-
 } // namespace
 
 int main(int Argc, char **Argv) {
-  Options O;
-  for (int A = 1; A < Argc; ++A) {
-    const std::string Arg = Argv[A];
-    if (Arg == "--backend=host")
-      O.OpenMP = O.Cuda = false;
-    else if (Arg == "--backend=openmp")
-      O.OpenMP = true, O.Cuda = false;
-    else if (Arg == "--backend=cuda")
-      O.OpenMP = false, O.Cuda = true;
-    else if (Arg == "--backend=all")
-      O.OpenMP = O.Cuda = true;
-    else if (Arg.rfind("--seed=", 0) == 0)
-      O.Seed =
-          static_cast<unsigned>(std::strtoul(Arg.c_str() + 7, nullptr, 10));
-    else {
-      std::fprintf(stderr,
-                   "usage: %s [--backend=host|openmp|cuda|all] [--seed=N]\n",
-                   Argv[0]);
-      return 2;
-    }
-  }
+  const Options O = e2e::parseOptions(Argc, Argv);
   if (O.Cuda && !stencil::deviceAvailable()) {
     std::printf("SKIP: --backend=cuda or all asked for, but there is no GPU or "
                 "no generated "
@@ -335,8 +290,8 @@ int main(int Argc, char **Argv) {
   const unsigned X = 1, Y = 2, Z = 4, W = 8, XYZ = 7, XY = 3, XZ = 5, YZ = 6,
                  XW = 9;
   {
-    const int Ext[3] = {uniform(Rng, 11, 70), uniform(Rng, 7, 40),
-                        uniform(Rng, 5, 30)};
+    const int Ext[3] = {e2e::uniform(Rng, 11, 70), e2e::uniform(Rng, 7, 40),
+                        e2e::uniform(Rng, 5, 30)};
     Case<float, 3> C("Buoyancy", O.Seed, Ext, 1,
                      {{XYZ}, {Z}, {XY}, {X}, {Y}, {XZ}, {YZ}});
     const float g = 0.75f;
@@ -346,29 +301,29 @@ int main(int Argc, char **Argv) {
     });
   }
   {
-    const int Ext[3] = {uniform(Rng, 5, 50), uniform(Rng, 5, 33),
-                        uniform(Rng, 6, 25)};
+    const int Ext[3] = {e2e::uniform(Rng, 5, 50), e2e::uniform(Rng, 5, 33),
+                        e2e::uniform(Rng, 6, 25)};
     Case<double, 3> C("ProfilesOnly", O.Seed + 1, Ext, 2, {{Z}, {XY}});
     C.run(O, ProfilesOnly(),
           [](auto In, auto Out) { return std::make_tuple(In[0], In[1], Out); });
   }
   {
-    const int Ext[3] = {uniform(Rng, 9, 66), uniform(Rng, 9, 35),
-                        uniform(Rng, 7, 21)};
+    const int Ext[3] = {e2e::uniform(Rng, 9, 66), e2e::uniform(Rng, 9, 35),
+                        e2e::uniform(Rng, 7, 21)};
     Case<float, 3> C("BoxWithProfile", O.Seed + 2, Ext, 2, {{XYZ}, {Z}});
     C.run(O, BoxWithProfile(),
           [](auto In, auto Out) { return std::make_tuple(In[0], In[1], Out); });
   }
   {
-    const int Ext[2] = {uniform(Rng, 9, 300), uniform(Rng, 9, 90)};
+    const int Ext[2] = {e2e::uniform(Rng, 9, 300), e2e::uniform(Rng, 9, 90)};
     Case<float, 2> C("Profiles2D", O.Seed + 3, Ext, 1, {{XY}, {X}, {Y}});
     C.run(O, Profiles2D(), [](auto In, auto Out) {
       return std::make_tuple(In[0], In[1], In[2], Out);
     });
   }
   {
-    const int Ext[4] = {uniform(Rng, 5, 20), uniform(Rng, 4, 12),
-                        uniform(Rng, 5, 11), uniform(Rng, 4, 7)};
+    const int Ext[4] = {e2e::uniform(Rng, 5, 20), e2e::uniform(Rng, 4, 12),
+                        e2e::uniform(Rng, 5, 11), e2e::uniform(Rng, 4, 7)};
     Case<double, 4> C("Mixed4D", O.Seed + 4, Ext, 1,
                       {{15}, {Z}, {XYZ}, {XW}, {W}});
     C.run(O, Mixed4D(), [](auto In, auto Out) {
@@ -376,8 +331,8 @@ int main(int Argc, char **Argv) {
     });
   }
   {
-    const int Ext[3] = {uniform(Rng, 9, 45), uniform(Rng, 9, 31),
-                        uniform(Rng, 7, 19)};
+    const int Ext[3] = {e2e::uniform(Rng, 9, 45), e2e::uniform(Rng, 9, 31),
+                        e2e::uniform(Rng, 7, 19)};
     Case<float, 3> C("helperProfile", O.Seed + 5, Ext, 1, {{XYZ}, {Z}, {XY}});
     C.run(O, &helperProfile, [](auto In, auto Out) {
       return std::make_tuple(In[0], In[1], In[2], Out);

@@ -17,6 +17,8 @@
 // passed, 1 otherwise, 2 for usage, 77 when cuda is asked for without a GPU.
 #include <stencil/dsl.hpp>
 
+#include "../common/e2e_case.hpp"
+
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -126,13 +128,8 @@ void step4d(stencil::Step4D &s, const float *f, float *m, float *out) {
 
 namespace {
 
-struct Options {
-  bool OpenMP = true, Cuda = false;
-  unsigned Seed = 1;
-};
+using e2e::Options;
 int Failures = 0, Passes = 0;
-
-template <typename T> bool sameBits(T A, T B) { return std::memcmp(&A, &B, sizeof(T)) == 0; }
 
 /// One step's arrays (all of the full extents; a profile uses its first
 /// elements), random in [1, 2) from the seed.
@@ -172,14 +169,7 @@ public:
 
 private:
   template <typename Engine> stencil::Loop<Dims, Engine> makeLoop() const {
-    const int M = Margin;
-    if constexpr (Dims == 2)
-      return stencil::Loop<Dims, Engine>(Ext[0], M, M, Ext[1], M, M);
-    else if constexpr (Dims == 3)
-      return stencil::Loop<Dims, Engine>(Ext[0], M, M, Ext[1], M, M, Ext[2], M, M);
-    else
-      return stencil::Loop<Dims, Engine>(Ext[0], M, M, Ext[1], M, M, Ext[2], M, M, Ext[3], M,
-                                         M);
+    return e2e::makeLoop<Dims, Engine>(Ext, Margin);
   }
 
   template <typename Engine, typename F, typename ArgsF>
@@ -211,13 +201,7 @@ private:
   }
 
   bool inside(std::size_t Linear) const {
-    for (int D = 0; D < Dims; ++D) {
-      const int P = static_cast<int>(Linear % Ext[D]);
-      Linear /= Ext[D];
-      if (P < Margin || P >= Ext[D] - Margin)
-        return false;
-    }
-    return true;
+    return e2e::inRegion<Dims>(Linear, Ext, Margin);
   }
 
   void compare(const char *Engine, const std::vector<std::vector<T>> &Ref,
@@ -226,8 +210,9 @@ private:
       for (std::size_t I = 0; I < Count; ++I) {
         const T R = Ref[A][I], G = Got[A][I];
         const bool Ok = Tolerance == 0 || !inside(I)
-                            ? sameBits(R, G)
-                            : std::fabs(double(G) - double(R)) <= Tolerance * std::fabs(double(R));
+                            ? e2e::sameBits(R, G)
+                            : std::fabs(double(G) - double(R)) <=
+                                  Tolerance * std::fabs(double(R));
         if (!Ok) {
           std::printf("FAIL %s: step %s array %zu point %zu (%s): host %.17g, got %.17g\n", Engine,
                       Name, A, I, inside(I) ? "region" : "margin", double(R), double(G));
@@ -245,10 +230,6 @@ private:
   std::vector<std::vector<T>> Data;
 };
 
-int uniform(std::mt19937 &Rng, int Lo, int Hi) {
-  return std::uniform_int_distribution<int>(Lo, Hi)(Rng);
-}
-
 /// "advance: recompute(Flux, Divergence)": the plan each backend registered.
 template <typename F> void printPlans(const char *Name, F *Step) {
   for (stencil::Backend B : {stencil::Backend::OpenMP, stencil::Backend::Cuda})
@@ -260,24 +241,7 @@ template <typename F> void printPlans(const char *Name, F *Step) {
 } // namespace
 
 int main(int Argc, char **Argv) {
-  Options O;
-  for (int A = 1; A < Argc; ++A) {
-    const std::string Arg = Argv[A];
-    if (Arg == "--backend=host")
-      O.OpenMP = O.Cuda = false;
-    else if (Arg == "--backend=openmp")
-      O.OpenMP = true, O.Cuda = false;
-    else if (Arg == "--backend=cuda")
-      O.OpenMP = false, O.Cuda = true;
-    else if (Arg == "--backend=all")
-      O.OpenMP = O.Cuda = true;
-    else if (Arg.rfind("--seed=", 0) == 0)
-      O.Seed = static_cast<unsigned>(std::strtoul(Arg.c_str() + 7, nullptr, 10));
-    else {
-      std::fprintf(stderr, "usage: %s [--backend=host|openmp|cuda|all] [--seed=N]\n", Argv[0]);
-      return 2;
-    }
-  }
+  const Options O = e2e::parseOptions(Argc, Argv);
   if (O.Cuda && !stencil::deviceAvailable()) {
     std::printf("SKIP: cuda asked for, but there is no GPU or no generated CUDA code\n");
     return 77;
@@ -289,29 +253,32 @@ int main(int Argc, char **Argv) {
   printPlans("step4d", &step4d);
   std::mt19937 Rng(O.Seed);
   {
-    const int Ext[3] = {uniform(Rng, 9, 70), uniform(Rng, 5, 40), uniform(Rng, 5, 30)};
+    const int Ext[3] = {e2e::uniform(Rng, 9, 70), e2e::uniform(Rng, 5, 40),
+                        e2e::uniform(Rng, 5, 30)};
     Case<float, 3> C("advance", O.Seed, Ext, 1, 3);
     C.run(O, &advance, [](float **A) { return std::make_tuple(0.125f, A[0], A[1], A[2]); });
   }
   {
-    const int Ext[3] = {uniform(Rng, 9, 50), uniform(Rng, 5, 33), uniform(Rng, 6, 25)};
+    const int Ext[3] = {e2e::uniform(Rng, 9, 50), e2e::uniform(Rng, 5, 33),
+                        e2e::uniform(Rng, 6, 25)};
     Case<float, 3> C("chain", O.Seed + 1, Ext, 1, 5);
     C.run(O, &chain,
           [](float **A) { return std::make_tuple(0.375, A[0], A[1], A[2], A[3], A[4]); });
   }
   {
-    const int Ext[2] = {uniform(Rng, 9, 300), uniform(Rng, 9, 90)};
+    const int Ext[2] = {e2e::uniform(Rng, 9, 300), e2e::uniform(Rng, 9, 90)};
     Case<double, 2> C("pair2d", O.Seed + 2, Ext, 2, 4);
     C.run(O, &pair2d, [](double **A) { return std::make_tuple(A[0], A[1], A[2], A[3]); });
   }
   {
-    const int Ext[3] = {uniform(Rng, 9, 40), uniform(Rng, 5, 30), uniform(Rng, 5, 20)};
+    const int Ext[3] = {e2e::uniform(Rng, 9, 40), e2e::uniform(Rng, 5, 30),
+                        e2e::uniform(Rng, 5, 20)};
     Case<float, 3> C("kept", O.Seed + 3, Ext, 1, 4);
     C.run(O, &kept, [](float **A) { return std::make_tuple(A[0], A[1], A[2], A[3]); });
   }
   {
-    const int Ext[4] = {uniform(Rng, 5, 20), uniform(Rng, 4, 12), uniform(Rng, 4, 9),
-                        uniform(Rng, 5, 9)};
+    const int Ext[4] = {e2e::uniform(Rng, 5, 20), e2e::uniform(Rng, 4, 12),
+                        e2e::uniform(Rng, 4, 9), e2e::uniform(Rng, 5, 9)};
     Case<float, 4> C("step4d", O.Seed + 4, Ext, 1, 3);
     C.run(O, &step4d, [](float **A) { return std::make_tuple(A[0], A[1], A[2]); });
   }
