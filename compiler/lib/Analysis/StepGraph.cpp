@@ -78,6 +78,35 @@ static void checkAliases(const ir::Module &M, const ir::Step &S,
     }
 }
 
+/// Reports an array of the step that two stencils index with different
+/// dimensions (a full array in one, a profile in another): its elements
+/// would not be the same points.
+static void checkRanks(const ir::Module &M, const ir::Step &S,
+                       DiagnosticSink &Diags) {
+  for (unsigned P = 1; P < S.Params.size(); ++P) {
+    const ir::StepCall *First = nullptr;
+    unsigned FirstAxes = 0;
+    for (const ir::StepCall &C : S.Calls) {
+      const ir::Stencil &St = M.Stencils[C.Stencil];
+      for (unsigned A = 0; A < C.Args.size(); ++A) {
+        if (C.Args[A].From != ir::StepArg::Kind::Param || C.Args[A].Param != P)
+          continue;
+        const unsigned Axes = ir::arrayAxes(St.Params[A + 1], St.Dims);
+        if (!First) {
+          First = &C;
+          FirstAxes = Axes;
+        } else if (Axes != FirstAxes) {
+          Diags.report(DiagId::err_step_array_axes, C.Args[A].Range,
+                       {S.Params[P].Name, ir::axesName(Axes),
+                        St.qualifiedName(), ir::axesName(FirstAxes),
+                        M.Stencils[First->Stencil].qualifiedName()});
+          return;
+        }
+      }
+    }
+  }
+}
+
 static void addOffsets(HaloNeed &N, const std::vector<ir::Offset> &Offsets) {
   for (const ir::Offset &O : Offsets) {
     unsigned NonZero = 0;
@@ -96,6 +125,7 @@ StepInfo analysis::analyzeStep(const ir::Module &M, const ir::Step &S,
   StepInfo Result;
   for (const ir::StepCall &C : S.Calls)
     checkAliases(M, S, C, Infos[C.Stencil], Diags);
+  checkRanks(M, S, Diags);
   for (unsigned P = 1; P < S.Params.size(); ++P) {
     if (S.Params[P].Kind != ir::ParamKind::Array)
       continue;

@@ -61,7 +61,8 @@ private:
                  planning::VariantKind V, const std::string &Symbol) const;
   void emitStep(CodeWriter &W, const planning::ModulePlan &Plan,
                 const planning::StepPlan &SP,
-                const std::vector<std::string> &Symbols) const;
+                const std::vector<std::string> &Symbols,
+                const std::string &Symbol) const;
 };
 
 } // namespace
@@ -317,9 +318,9 @@ void CudaEmitter::emitQuery(CodeWriter &W, const planning::StencilPlan &SP,
 /// through its default variant's launcher and block).
 void CudaEmitter::emitStep(CodeWriter &W, const planning::ModulePlan &Plan,
                            const planning::StepPlan &SP,
-                           const std::vector<std::string> &Symbols) const {
+                           const std::vector<std::string> &Symbols,
+                           const std::string &Symbol) const {
   const ir::Step &St = *SP.Step;
-  const std::string Symbol = stepSymbol(St);
   DeviceHooks Hooks;
   W.blank();
   W.line("// Step '{}' from {}:{}", St.qualifiedName(),
@@ -450,8 +451,9 @@ std::string CudaEmitter::emit(const planning::ModulePlan &Plan) const {
     }
   }
 
-  for (const planning::StepPlan &SP : Plan.Steps)
-    emitStep(W, Plan, SP, Symbols);
+  for (size_t I = 0; I < Plan.Steps.size(); ++I)
+    emitStep(W, Plan, Plan.Steps[I], Symbols,
+             Symbols[Plan.Stencils.size() + I]);
 
   W.blank();
   W.line("}} // namespace");

@@ -47,7 +47,8 @@ private:
                 const std::string &Symbol) const;
   void emitStep(CodeWriter &W, const planning::ModulePlan &Plan,
                 const planning::StepPlan &SP,
-                const std::vector<std::string> &Symbols) const;
+                const std::vector<std::string> &Symbols,
+                const std::string &Symbol) const;
 };
 
 } // namespace
@@ -135,9 +136,9 @@ void OpenMPEmitter::emitGrid(CodeWriter &W, const planning::StencilPlan &Plan,
 /// launcher, a fused pair as one loop nest.
 void OpenMPEmitter::emitStep(CodeWriter &W, const planning::ModulePlan &Plan,
                              const planning::StepPlan &SP,
-                             const std::vector<std::string> &Symbols) const {
+                             const std::vector<std::string> &Symbols,
+                             const std::string &Symbol) const {
   const ir::Step &St = *SP.Step;
-  const std::string Symbol = stepSymbol(St);
   HostHooks Hooks;
   W.blank();
   W.line("// Step '{}' from {}:{}", St.qualifiedName(),
@@ -230,8 +231,9 @@ std::string OpenMPEmitter::emit(const planning::ModulePlan &Plan) const {
         W, *SP.Stencil, *SP.Info, Symbols[I], "stencil::Backend::OpenMP",
         "stencilc_" + Symbols[I] + "_openmp", planning::VariantKind::Grid);
   }
-  for (const planning::StepPlan &SP : Plan.Steps)
-    emitStep(W, Plan, SP, Symbols);
+  for (size_t I = 0; I < Plan.Steps.size(); ++I)
+    emitStep(W, Plan, Plan.Steps[I], Symbols,
+             Symbols[Plan.Stencils.size() + I]);
 
   W.blank();
   W.line("}} // namespace");

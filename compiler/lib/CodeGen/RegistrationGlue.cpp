@@ -1,5 +1,6 @@
 //===- RegistrationGlue.cpp - Where generated code meets the runtime ------===//
 #include "stencilc/CodeGen/RegistrationGlue.h"
+#include "stencilc/Planning/StepPlan.h"
 #include "stencilc/Basic/Version.h"
 #include "stencilc/IR/StencilHash.h"
 #include <map>
@@ -58,14 +59,18 @@ std::vector<std::string>
 codegen::uniqueSymbolNames(const planning::ModulePlan &Plan) {
   std::vector<std::string> Names;
   std::set<std::string> Taken;
-  for (const planning::StencilPlan &SP : Plan.Stencils) {
-    std::string Base = SP.Stencil->symbolName();
+  auto Add = [&](const std::string &Base) {
     std::string Name = Base;
     for (unsigned N = 2; Taken.count(Name); ++N)
       Name = fmt::format("{}_{}", Base, N);
     Taken.insert(Name);
     Names.push_back(Name);
-  }
+  };
+  for (const planning::StencilPlan &SP : Plan.Stencils)
+    Add(SP.Stencil->symbolName());
+  // Steps after the stencils (overloads of one step name get "_2", ...).
+  for (const planning::StepPlan &SP : Plan.Steps)
+    Add("step_" + SP.Step->symbolName());
   return Names;
 }
 

@@ -15,10 +15,6 @@ std::string codegen::stepParamName(unsigned N) {
   return "stencilc_s" + std::to_string(N);
 }
 
-std::string codegen::stepSymbol(const ir::Step &St) {
-  return "step_" + St.symbolName();
-}
-
 std::string codegen::recomputeName(const std::string &Symbol, unsigned G,
                                    unsigned Param) {
   return fmt::format("stencilc_{}_g{}_recompute{}", Symbol, G, Param);

@@ -74,6 +74,10 @@ bool StepLowering::lower(const FunctionDecl *FD, ir::Step &St) {
   First.Kind = ir::ParamKind::Index;
   First.Name = FD->getParamDecl(0)->getNameAsString();
   First.ByReference = true;
+  // `const stencil::Step3D &` works as well (run() is const); the generated
+  // declaration must say the same.
+  First.ReadOnly =
+      FD->getParamDecl(0)->getType().getNonReferenceType().isConstQualified();
   First.Range = toIRRange(FD->getParamDecl(0)->getSourceRange());
   St.Params.push_back(First);
   if (!frontend::lowerParameters(Ctx, FD, St.Name, St.Params, Diags))

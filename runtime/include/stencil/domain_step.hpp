@@ -106,7 +106,7 @@ private:
     const Grid G = *Shape.grid;
     std::apply(
         [&](auto &...V) {
-          void *Each[] = {static_cast<void *>(&V)..., nullptr};
+          void *Each[] = {const_cast<void *>(static_cast<const void *>(&V))..., nullptr};
           for (int C = 0; C < E->callCount; ++C)
             runCall(*E, Name, C, G, Own, Each, Appenders, Identity, Overlap);
         },

@@ -23,6 +23,7 @@
 #include <stencil/generated_engine.hpp>
 #include <stencil/host_engine.hpp>
 #include <stencil/loop_range.hpp>
+#include <algorithm>
 #include <cstdlib>
 #include <stdexcept>
 #include <stencil/generated.hpp>
@@ -32,6 +33,7 @@
 #include <type_traits>
 #include <typeinfo>
 #include <utility>
+#include <vector>
 
 // STENCIL_STEP marks a step function for stencilc, as STENCIL_KERNEL marks a
 // stencil; other compilers see nothing.
@@ -117,6 +119,21 @@ inline bool stepPlanDisabled() {
   return V && std::string(V) == "multi-kernel";
 }
 
+/// True if two pointer arguments among \p A are the same array: a fused
+/// kernel of the step's plan would read one while it writes the other, so the
+/// step then runs stencil by stencil, as the host reference does.
+template <typename... Args> bool sharesArrays(const Args &...A) {
+  std::vector<const void *> Pointers;
+  auto Collect = [&Pointers](const auto &Arg) {
+    if constexpr (std::is_pointer_v<std::decay_t<decltype(Arg)>>)
+      Pointers.push_back(static_cast<const void *>(Arg));
+  };
+  (Collect(A), ...);
+  std::sort(Pointers.begin(), Pointers.end());
+  return std::adjacent_find(Pointers.begin(), Pointers.end()) !=
+         Pointers.end();
+}
+
 /// Launches step entry \p E over \p R with \p A converted to the step's
 /// parameter types \p P (after the stencil::Step).
 template <typename... P, typename... Args>
@@ -135,7 +152,7 @@ void runStepEntry(const GeneratedStep &E, ParamList<P...>, const Grid &G,
   checkMargins(E, G, R);
   std::apply(
       [&](auto &...V) {
-        void *Each[] = {static_cast<void *>(&V)..., nullptr};
+        void *Each[] = {const_cast<void *>(static_cast<const void *>(&V))..., nullptr};
         if (const char *Error = E.launch(G, R, C, Each))
           throw std::runtime_error(std::string("stencil: step ") + E.name +
                                    " (" + backendName(E.backend) +
@@ -162,7 +179,7 @@ void runStep(const LoopRange *Ranges, F &&Function, Args &&...A) {
         Kind == StepEngine::Cuda ? Backend::Cuda : Backend::OpenMP;
     const Pointer Address = Function;
     const GeneratedStep *E =
-        detail::stepPlanDisabled()
+        detail::stepPlanDisabled() || detail::sharesArrays(A...)
             ? nullptr
             : findGeneratedStep(B, reinterpret_cast<const void *>(Address));
     if (E) {

@@ -126,6 +126,30 @@ void step4d(stencil::Step4D &s, const float *f, float *m, float *out) {
   s.run(laplace4, m, out);
 }
 
+// --- F: a step taking a const Step, overloaded in 2-D, and run with one array
+// passed for two of its parameters (each launch still gets distinct arrays;
+// the engines then run the stencils one by one). --------------------------
+STENCIL_KERNEL
+void back3(const stencil::Index3D &idx, const float *u, float *fx) {
+  fx[idx.ix()] = 0.5f * (u[idx.ix<-1, 0, 0>()] + u[idx.ix()]);
+}
+STENCIL_KERNEL
+void back2(const stencil::Index2D &idx, const float *u, float *fx) {
+  fx[idx.ix()] = 0.5f * (u[idx.ix<-1, 0>()] + u[idx.ix()]);
+}
+STENCIL_STEP
+void twice(const stencil::Step3D &s, const float *u, float *fx, float *un) {
+  s.run(back3, u, fx);
+  s.run(back3, fx, un);
+}
+STENCIL_STEP
+void twice(const stencil::Step2D &s, const float *u, float *fx, float *un) {
+  s.run(back2, u, fx);
+  s.run(back2, fx, un);
+}
+using Twice3 = void(const stencil::Step3D &, const float *, float *, float *);
+using Twice2 = void(const stencil::Step2D &, const float *, float *, float *);
+
 namespace {
 
 using e2e::Options;
@@ -251,6 +275,8 @@ int main(int Argc, char **Argv) {
   printPlans("pair2d", &pair2d);
   printPlans("kept", &kept);
   printPlans("step4d", &step4d);
+  printPlans("twice", static_cast<Twice3 *>(&twice));
+  printPlans("twice2d", static_cast<Twice2 *>(&twice));
   std::mt19937 Rng(O.Seed);
   {
     const int Ext[3] = {e2e::uniform(Rng, 9, 70), e2e::uniform(Rng, 5, 40),
@@ -281,6 +307,20 @@ int main(int Argc, char **Argv) {
                         e2e::uniform(Rng, 4, 9), e2e::uniform(Rng, 5, 9)};
     Case<float, 4> C("step4d", O.Seed + 4, Ext, 1, 3);
     C.run(O, &step4d, [](float **A) { return std::make_tuple(A[0], A[1], A[2]); });
+  }
+  {
+    const int Ext[3] = {e2e::uniform(Rng, 9, 40), e2e::uniform(Rng, 5, 20), e2e::uniform(Rng, 5, 20)};
+    Case<float, 3> C("twice", O.Seed + 5, Ext, 1, 3);
+    C.run(O, static_cast<Twice3 *>(&twice),
+          [](float **A) { return std::make_tuple(A[0], A[1], A[2]); });
+    C.run(O, static_cast<Twice3 *>(&twice),
+          [](float **A) { return std::make_tuple(A[0], A[1], A[0]); });
+  }
+  {
+    const int Ext[2] = {e2e::uniform(Rng, 9, 100), e2e::uniform(Rng, 9, 50)};
+    Case<float, 2> C("twice2d", O.Seed + 6, Ext, 1, 3);
+    C.run(O, static_cast<Twice2 *>(&twice),
+          [](float **A) { return std::make_tuple(A[0], A[1], A[2]); });
   }
   std::printf("step: seed %u: %d passed, %d failed\n", O.Seed, Passes, Failures);
   return Failures ? 1 : 0;

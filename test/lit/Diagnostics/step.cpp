@@ -68,3 +68,11 @@ STENCIL_STEP void alias(stencil::Step3D &s, double *d) {
 STENCIL_STEP void types(stencil::Step3D &s, const double *a, float *b) {
   s.run(Copy(), a, b); // expected-error {{argument 1 of stencil 'Copy' (its parameter 'a') is an array of 'double', where the stencil takes one of 'float'}}
 }
+
+// One array of a step indexed with different dimensions by two stencils.
+STENCIL_KERNEL
+void profileX(const stencil::Index3D &idx, const float *p, float *b) { b[idx.ix()] = p[idx.ix_x<1>()]; }
+STENCIL_STEP void shapes(stencil::Step3D &s, const float *u, float *a, float *b) {
+  s.run(Copy(), u, a);
+  s.run(profileX, a, b); // expected-error {{array 'a' spans 'x' in stencil 'profileX' but 'xyz' in stencil 'Copy'; an array of a step has one shape}}
+}

@@ -81,9 +81,6 @@ void printStepRegistration(CodeWriter &W, const planning::ModulePlan &Plan,
                            const std::string &Launcher,
                            const std::string &CallLauncher);
 
-/// "step_" + the step's symbol, unique in the module.
-std::string stepSymbol(const ir::Step &St);
-
 } // namespace stencilc::codegen
 
 #endif // STENCILC_CODEGEN_STEPPRINTER_H
