@@ -369,10 +369,17 @@ def one_program(args, seed):
         if rc != 0:
             return seed, False, checked, (f"generated code ({strat}) does not build: {' '.join(cmd)}\n"
                                           f"{out[-3000:]}\nreproduce: {repro}")
-        env = dict(os.environ, OMP_NUM_THREADS=str(args.threads))
-        rc, out = run([exe], args.timeout, env=env)
-        if rc != 0:
-            return seed, False, checked, f"{exe} ({strat}) exit {rc}\n{out[-3000:]}\nreproduce: {repro}"
+        # Once with the runtime's cache blocking, once with short ragged
+        # tiles (as run_differential.py): a fused kernel's recomputation must
+        # not depend on the block boundaries.
+        tile = f"{2 + seed % 3},{1 + seed % 4}"
+        for extra in ({}, {"STENCIL_OPENMP_TILE": tile}):
+            env = dict(os.environ, OMP_NUM_THREADS=str(args.threads), **extra)
+            rc, out = run([exe], args.timeout, env=env)
+            if rc != 0:
+                where = f", STENCIL_OPENMP_TILE={tile}" if extra else ""
+                return seed, False, checked, (f"{exe} ({strat}{where}) exit {rc}\n{out[-3000:]}\n"
+                                              f"reproduce: {repro}")
         checked += args.steps
     if not args.keep:
         shutil.rmtree(d, ignore_errors=True)
