@@ -27,11 +27,12 @@ import concurrent.futures
 import os
 import random
 import shutil
-import subprocess
 import sys
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+from run_differential import run  # noqa: E402
 AXES = "xyzw"
 STRATEGIES = ("auto", "recompute", "multi-kernel")
 
@@ -324,15 +325,6 @@ def generate_program(seed, steps):
 
 
 # --- runner -----------------------------------------------------------------
-
-def run(cmd, timeout, env=None):
-    try:
-        p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                           timeout=timeout, env=env)
-        return p.returncode, p.stdout.decode(errors="replace")
-    except subprocess.TimeoutExpired as e:
-        return "timeout", (e.stdout or b"").decode(errors="replace")
-
 
 def one_program(args, seed):
     """Returns (seed, ok, steps checked, message)."""

@@ -10,11 +10,10 @@
 #ifndef STENCIL_STEP_HARNESS_HPP
 #define STENCIL_STEP_HARNESS_HPP
 
-#include <stencil/dsl.hpp>
+#include "diff_harness.hpp" // diff::loopOf, diff::sameBits
 
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
 #include <exception>
 #include <random>
 #include <string>
@@ -31,8 +30,6 @@ inline int &passes() {
   static int P = 0;
   return P;
 }
-
-template <typename T> bool sameBits(T A, T B) { return std::memcmp(&A, &B, sizeof(T)) == 0; }
 
 /// One step's run: the loop's extents (margin included) and margin, and the
 /// sizes of the step's arrays (full ones and arrays of lower rank).
@@ -75,16 +72,6 @@ public:
   }
 
 private:
-  template <typename Engine> stencil::Loop<Dims, Engine> makeLoop() const {
-    const int M = Margin;
-    if constexpr (Dims == 2)
-      return stencil::Loop<Dims, Engine>(Ext[0], M, M, Ext[1], M, M);
-    else if constexpr (Dims == 3)
-      return stencil::Loop<Dims, Engine>(Ext[0], M, M, Ext[1], M, M, Ext[2], M, M);
-    else
-      return stencil::Loop<Dims, Engine>(Ext[0], M, M, Ext[1], M, M, Ext[2], M, M, Ext[3], M, M);
-  }
-
   template <typename Engine, typename F, typename ArgsF>
   bool runEngine(const char *Label, F *Step, ArgsF &Args, std::vector<std::vector<T>> &Out) {
     Out = Data;
@@ -92,7 +79,7 @@ private:
     for (auto &A : Out)
       P.push_back(A.data());
     try {
-      auto Loop = makeLoop<Engine>();
+      auto Loop = diff::loopOf<Dims, Engine>(Ext, Margin);
       std::apply([&](auto... A) { Loop.runStep(Step, A...); }, Args(P.data()));
     } catch (const std::exception &X) {
       std::printf("FAIL %s: step %s threw: %s\n", Label, Name, X.what());
@@ -121,7 +108,7 @@ private:
     bool Ok = true;
     for (std::size_t A = 0; A < Ref.size(); ++A)
       for (std::size_t I = 0; I < Ref[A].size(); ++I)
-        if (!sameBits(Ref[A][I], Got[A][I])) {
+        if (!diff::sameBits(Ref[A][I], Got[A][I])) {
           std::printf("FAIL %s: step %s array A[%zu] element %zu %s: host %.17g, got %.17g\n",
                       Label, Name, A, I, where(A, I).c_str(), double(Ref[A][I]),
                       double(Got[A][I]));
