@@ -68,6 +68,17 @@ template <typename T> bool sameBits(T A, T B) {
   return std::memcmp(&A, &B, sizeof(T)) == 0;
 }
 
+/// A loop over extents \p Ext (margins included) with margin \p M on every side.
+template <int Dims, typename Engine>
+stencil::Loop<Dims, Engine> loopOf(const int *Ext, int M) {
+  if constexpr (Dims == 2)
+    return stencil::Loop<Dims, Engine>(Ext[0], M, M, Ext[1], M, M);
+  else if constexpr (Dims == 3)
+    return stencil::Loop<Dims, Engine>(Ext[0], M, M, Ext[1], M, M, Ext[2], M, M);
+  else
+    return stencil::Loop<Dims, Engine>(Ext[0], M, M, Ext[1], M, M, Ext[2], M, M, Ext[3], M, M);
+}
+
 /// One stencil's run: extents (margin included), margin, NIn input arrays and
 /// NOut output arrays of T, NScalar scalars; all values from Seed.
 template <typename T, int Dims> class Case {
@@ -118,13 +129,7 @@ public:
 
 private:
   template <typename Engine> stencil::Loop<Dims, Engine> makeLoop() const {
-    const int M = Margin;
-    if constexpr (Dims == 2)
-      return stencil::Loop<Dims, Engine>(Ext[0], M, M, Ext[1], M, M);
-    else if constexpr (Dims == 3)
-      return stencil::Loop<Dims, Engine>(Ext[0], M, M, Ext[1], M, M, Ext[2], M, M);
-    else
-      return stencil::Loop<Dims, Engine>(Ext[0], M, M, Ext[1], M, M, Ext[2], M, M, Ext[3], M, M);
+    return loopOf<Dims, Engine>(Ext, Margin);
   }
 
   template <typename Engine, typename F> std::vector<std::vector<T>> runHost(F &Launch) {
