@@ -190,15 +190,14 @@ def make_step(r, sname, seed_tag):
     nlow = r.choice([0, 0, 1, 2])
     low_axes = [r.choice(axes_pool) for _ in range(nlow)]
     # Pool: full arrays F0.., lower-rank L0.. (axes low_axes[i]).
-    # Excluded while their bugs are open (see README.md, "Excluded"):
+    # Excluded (see README.md, "Excluded"):
     # - a full array that one stencil writes and the next reads as an array of
-    #   lower rank (F written, then read as ix_x<1>()): the fused plan
-    #   recomputes the producer at the point (i+1, j, k) instead of reading
-    #   element i+1 (bug S1); so L arrays are never written and F arrays are
+    #   lower rank (F written, then read as ix_x<1>()): an error since bug S1
+    #   (err_step_array_axes); so L arrays are never written and F arrays are
     #   never read through ix_<axes>;
     # - one array passed to two array parameters of the step (runStep(f, a,
-    #   b, a)): the fused plan reads what its consumer already overwrote
-    #   (bug S2); the main passes distinct arrays.
+    #   b, a)): run stencil by stencil since bug S2 (differential.step_repros);
+    #   the main passes distinct arrays.
     full = [f"F{i}" for i in range(nfull)]
     low = [f"L{i}" for i in range(nlow)]
     nstep_sc = r.randint(0, 3)
