@@ -472,17 +472,20 @@ TEST_F(CodeGenTest, OpenMPFile) {
       std::string::npos);
   // The cache-blocked loop nest (y tiles x z chunks from the runtime) and
   // the fully parenthesised sum in source order.
-  EXPECT_NE(Out.find("  const stencil::CpuTiles t = stencil::cpuTiles(r, 3, "),
+  EXPECT_NE(Out.find("  const stencil::CpuTiles stencilc_t = "
+                     "stencil::cpuTiles(r, 3, "),
             std::string::npos);
   EXPECT_NE(Out.find("stencil::openmpThreads());\n"
                      "  #pragma omp parallel for collapse(2) schedule(static) "
                      "num_threads(stencil::openmpThreads())\n"
-                     "  for (long long kt = 0; kt < t.chunksZ; ++kt) {\n"
-                     "    for (long long jt = 0; jt < t.tilesY; ++jt) {\n"
-                     "      for (long long k = t.zBegin(kt); k < t.zEnd(kt); "
-                     "++k) {\n"
-                     "        for (long long j = t.yBegin(jt); j < t.yEnd(jt); "
-                     "++j) {\n"
+                     "  for (long long stencilc_kt = 0; stencilc_kt < "
+                     "stencilc_t.chunksZ; ++stencilc_kt) {\n"
+                     "    for (long long stencilc_jt = 0; stencilc_jt < "
+                     "stencilc_t.tilesY; ++stencilc_jt) {\n"
+                     "      for (long long k = stencilc_t.zBegin(stencilc_kt); "
+                     "k < stencilc_t.zEnd(stencilc_kt); ++k) {\n"
+                     "        for (long long j = stencilc_t.yBegin(stencilc_jt); "
+                     "j < stencilc_t.yEnd(stencilc_jt); ++j) {\n"
                      "          #pragma omp simd\n"
                      "          for (long long i = r.lo[0]; i < r.hi[0]; ++i) "
                      "{\n"
