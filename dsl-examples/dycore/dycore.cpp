@@ -146,6 +146,8 @@ Options parse(int Argc, char **Argv) {
         O.Requested = Backend::OpenMP;
       else if (Value == "cuda")
         O.Requested = Backend::Cuda;
+      else if (Value == "cuda-tuned") // refused once the binary is known
+        O.Requested = Backend::CudaTuned;
       else
         usageError("unknown backend '" + Value + "' (auto, host, openmp or cuda)");
     } else if (Name == "--test") {
@@ -244,6 +246,11 @@ int run(const Options &O) {
   Backend B = Backend::Host;
   if (!example::resolveBackend(Info, O.Requested, B))
     return 2;
+  if (B == Backend::CudaTuned) {
+    std::fprintf(stderr, "dycore: the distributed loop does not tune: use "
+                         "--backend=cuda (and --block)\n");
+    return 2;
+  }
 #if DYCORE_WITH_MPI
   int Ranks = 1;
   MPI_Comm_size(MPI_COMM_WORLD, &Ranks);
