@@ -5,16 +5,18 @@
 // gradient and buoyancy against a 1-D base state, a 2-D surface heat flux,
 // and SSP-RK3 in time (README.md).
 //
-//   dycore [--case=bubble|tracer|gravity-wave|acoustic-wave]
+//   dycore [--case=bubble|tracer|gravity-wave|acoustic-wave|rest]
 //          [--size=X,Y,Z] [--steps=N] [--backend=auto|host|openmp|cuda]
-//          [--procs=A,B,C] [--block=X,Y,Z] [--check] [--test=mass|tracer|wave]
+//          [--procs=A,B,C] [--block=X,Y,Z] [--check]
+//          [--test=mass|tracer|wave|rest]
 //   mpirun -np P dycore ...          (openmp and cuda: one rank per GPU)
 //
 // A plain run prints the time per step and a checksum of the final state
 // (the same for every rank count and decomposition). --check also runs the
 // serial host reference on rank 0 and compares every prognostic array:
 // bit-exact for openmp, within CudaTolerance for cuda. --test runs a
-// physical check instead: mass (a), tracer (b) or wave (c). Exit status 0
+// physical check instead: mass (a), tracer (b), wave (c) or rest (the base
+// state stays at rest). Exit status 0
 // when it passed, 1 when a check failed or on an error, 2 for bad options.
 #include "dycore_checks.hpp"
 #include "dycore_reference.hpp"
@@ -59,11 +61,11 @@ void printUsage(std::FILE *Out) {
   std::fprintf(
       Out,
       "%s: %s\n"
-      "usage: dycore [--case=bubble|tracer|gravity-wave|acoustic-wave]\n"
+      "usage: dycore [--case=bubble|tracer|gravity-wave|acoustic-wave|rest]\n"
       "              [--size=X,Y,Z] [--steps=N] "
       "[--backend=auto|host|openmp|cuda]\n"
       "              [--procs=A,B,C] [--block=X,Y,Z] [--check]\n"
-      "              [--test=mass|tracer|wave]\n"
+      "              [--test=mass|tracer|wave|rest]\n"
       "  --case     what a plain run or --check computes (default bubble)\n"
       "  --size     grid points per dimension, x first (default: the case's)\n"
       "  --steps    time steps (default 10; 1000 for --test=mass)\n"
@@ -73,7 +75,8 @@ void printUsage(std::FILE *Out) {
       "  --block    CUDA block of the launches (default 64,4,1)\n"
       "  --check    compare with the host reference (exit 1 if it differs)\n"
       "  --test     a physical check: mass (a) conservation, tracer (b) one\n"
-      "             revolution, wave (c) gravity and acoustic frequencies\n",
+      "             revolution, wave (c) gravity and acoustic frequencies,\n"
+      "             rest: the base state stays at rest\n",
       Info.Name, Info.Summary);
 }
 
@@ -121,6 +124,8 @@ Options parse(int Argc, char **Argv) {
         O.Kind = CaseKind::GravityWave;
       else if (Value == "acoustic-wave")
         O.Kind = CaseKind::AcousticWave;
+      else if (Value == "rest")
+        O.Kind = CaseKind::Rest;
       else
         usageError("unknown case '" + Value + "'");
     } else if (Name == "--size") {
@@ -151,8 +156,9 @@ Options parse(int Argc, char **Argv) {
       else
         usageError("unknown backend '" + Value + "' (auto, host, openmp or cuda)");
     } else if (Name == "--test") {
-      if (Value != "mass" && Value != "tracer" && Value != "wave")
-        usageError("unknown test '" + Value + "' (mass, tracer or wave)");
+      if (Value != "mass" && Value != "tracer" && Value != "wave" &&
+          Value != "rest")
+        usageError("unknown test '" + Value + "' (mass, tracer, wave or rest)");
       O.Test = Value;
     } else {
       usageError("unknown option '" + Arg + "'");
@@ -231,8 +237,10 @@ int withModel(const Options &O, Backend B, const Case &C, Fn Body) {
   if (D.rank() == 0)
     printHeader(C, B,
                 ", " + std::to_string(D.size()) + " ranks (" + D.procsText() +
-                    ")" + (example::runsOnGpu(B) ? ", GPU " + stencil::deviceName()
-                                                 : std::string()));
+                    "), halo " + M.halo().str(3) +
+                    (M.halo().corners ? " with corners" : "") +
+                    (example::runsOnGpu(B) ? ", GPU " + stencil::deviceName()
+                                           : std::string()));
   int Status = Body(M);
   MPI_Bcast(&Status, 1, MPI_INT, 0, D.comm());
   return Status;
@@ -267,6 +275,12 @@ int run(const Options &O) {
     const Case C(CaseKind::Bubble, O.Size);
     return withModel(O, B, C, [&](auto &M) {
       return checkConservation(M, C, O.Steps) ? 0 : 1;
+    });
+  }
+  if (O.Test == "rest") {
+    const Case C(CaseKind::Rest, O.Size);
+    return withModel(O, B, C, [&](auto &M) {
+      return checkRest(M, C, O.Steps) ? 0 : 1;
     });
   }
   if (O.Test == "tracer") {

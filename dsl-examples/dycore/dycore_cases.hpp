@@ -79,7 +79,7 @@ struct PointState {
   double Rho, RhoU, RhoV, RhoW, RhoT, RhoQ;
 };
 
-enum class CaseKind { Bubble, Tracer, GravityWave, AcousticWave };
+enum class CaseKind { Bubble, Tracer, GravityWave, AcousticWave, Rest };
 
 inline const char *caseName(CaseKind K) {
   switch (K) {
@@ -91,6 +91,8 @@ inline const char *caseName(CaseKind K) {
     return "gravity-wave";
   case CaseKind::AcousticWave:
     return "acoustic-wave";
+  case CaseKind::Rest:
+    return "rest";
   }
   return "?";
 }
@@ -162,6 +164,10 @@ public:
       u0_ = 40.0, v0_ = 40.0 * double(n_[1]) / double(n_[0]);
       length_[1] = length_[0] * double(n_[1]) / double(n_[0]);
       break;
+    case CaseKind::Rest:
+      length_[0] = length_[1] = length_[2] = 10000.0;
+      base_ = {BaseState::Isothermal, 250.0};
+      break;
     case CaseKind::GravityWave:
     case CaseKind::AcousticWave: {
       length_[0] = 20000.0, length_[2] = 10000.0;
@@ -197,6 +203,8 @@ public:
       return {32, 32, 16};
     case CaseKind::Tracer:
       return {32, 32, 4};
+    case CaseKind::Rest:
+      return {16, 16, 8};
     default:
       return {32, 2, 16};
     }
@@ -210,6 +218,9 @@ public:
   const BaseState &base() const { return base_; }
   const LinearWave &wave() const { return wave_; }
   bool isGravityWave() const { return kind_ == CaseKind::GravityWave; }
+  bool isWave() const {
+    return kind_ == CaseKind::GravityWave || kind_ == CaseKind::AcousticWave;
+  }
   /// Steps of one revolution of the tracer case.
   int revolutionSteps() const { return revolutionSteps_; }
   double windU() const { return u0_; }
@@ -310,7 +321,7 @@ private:
   /// linear share; the bubble keeps the base pressure (p' = 0).
   double rhoTheta(long long I, long long K) const {
     const double Base = rhoThetaBase(K);
-    if (kind_ != CaseKind::GravityWave && kind_ != CaseKind::AcousticWave)
+    if (!isWave())
       return Base;
     const double Z = zCentre(K);
     const double P0 = base_.pressure(Z);
@@ -322,20 +333,20 @@ private:
     const double Z = zCentre(K);
     if (kind_ == CaseKind::Bubble)
       return rhoThetaBase(K) / (base_.theta(Z) + thetaPerturbation(I, J, K));
-    if (kind_ == CaseKind::GravityWave || kind_ == CaseKind::AcousticWave)
+    if (isWave())
       return base_.rho(Z) + wave_.Amplitude * wave_.rho(Z, base_.rho(Z)) *
                                 std::sin(wave_.K * x(I));
     return base_.rho(Z);
   }
   /// u on the west face of (I, K) and w on the bottom face.
   double windU(long long I, long long K) const {
-    if (kind_ != CaseKind::GravityWave && kind_ != CaseKind::AcousticWave)
+    if (!isWave())
       return u0_;
     return wave_.Amplitude * wave_.u(zCentre(K)) *
            std::sin(wave_.K * double(wrap(I, 0)) * spacing_[0]);
   }
   double windW(long long I, long long K) const {
-    if (kind_ != CaseKind::GravityWave && kind_ != CaseKind::AcousticWave)
+    if (!isWave())
       return 0.0;
     return wave_.Amplitude * wave_.w(zFace(K)) * std::cos(wave_.K * x(I));
   }

@@ -5,6 +5,7 @@
 //       its error, and no new extrema,
 //   (c) the frequency of a linear gravity and of a linear acoustic wave
 //       against the analytic dispersion relation,
+//   rest: the hydrostatic base state stays at rest bit for bit,
 // and the comparison of a backend's state with the host reference's.
 // Each check prints its figures on rank 0 and returns whether it passed
 // there (the caller shares the verdict with the other ranks).
@@ -117,6 +118,40 @@ template <typename Model> bool checkConservation(Model &M, const Case &C, int St
   Report("mass", Before.Rho, After.Rho);
   Report("tracer mass", Before.RhoQ, After.RhoQ);
   return All;
+}
+
+/// The base state at rest stays at rest bit for bit: its p' and buoyancy are
+/// exactly 0 (p0 is the equation of state of the base rho theta), so every
+/// tendency is 0 and the stages add exactly 0 (rungeKutta). Values are
+/// compared as numbers: a momentum of 0 may change sign.
+template <typename Model> bool checkRest(Model &M, const Case &C, int Steps) {
+  initialize(M, C);
+  Global Before = gatherState(M);
+  for (int S = 0; S < Steps; ++S)
+    step(M);
+  Global After = gatherState(M);
+  if (!M.root())
+    return true;
+  std::vector<std::vector<double> *> Start;
+  Before.forEach([&](std::vector<double> &V, const char *) {
+    Start.push_back(&V);
+  });
+  std::size_t Changed = 0, Count = 0;
+  double MaxW = 0;
+  int N = 0;
+  After.forEach([&](std::vector<double> &V, const char *) {
+    const std::vector<double> &S = *Start[N++];
+    for (std::size_t I = 0; I < V.size(); ++I)
+      Changed += !(V[I] == S[I]);
+    Count += V.size();
+  });
+  for (double W : After.RhoW)
+    MaxW = std::max(MaxW, std::fabs(W)); // NaN stays out: Changed counts it
+  const bool Pass = Changed == 0;
+  std::printf("check rest: the base state at rest after %d steps: %zu of %zu "
+              "values changed, max |rho w| %.3g (bound: none changed): %s\n",
+              Steps, Changed, Count, MaxW, verdict(Pass));
+  return Pass;
 }
 
 /// The mixing ratio q = rho q / rho of a gathered state.

@@ -48,12 +48,15 @@ STENCIL_HD inline double upwindFace(double Qm, double Q0, double Q1, double Qp,
   return Flux >= 0.0 ? vanLeerFace(Q0, Qm, Q1) : vanLeerFace(Q1, Qp, Q0);
 }
 
-/// One Shu-Osher stage: A * Q^n + B * (Q^s + dt * tendency). The first stage
-/// has no Q^n term (A = 0): 0 * Q^n is +-0 for the finite values it is given,
-/// which adds nothing, so the stage is exactly Q^s + dt * tendency.
+/// One Shu-Osher stage, A * Q^n + B * (Q^s + dt * tendency) with A + B = 1,
+/// evaluated as Q^s + B * dt * tendency + A * (Q^n - Q^s): a state that
+/// does not change (a zero tendency, Q^n = Q^s) stays bit for bit what it is,
+/// where the weighted sum would round it (the base state would not stay at
+/// rest, and 1/3 + 2/3 rounded is not 1: the mass would drift). The first
+/// stage has A = 0, and 0 * (Q^n - Q^s) adds nothing for finite values.
 STENCIL_HD inline double rungeKutta(double A, double B, double Dt, double Qn,
                                     double Qs, double Tendency) {
-  return A * Qn + B * (Qs + Dt * Tendency);
+  return Qs + B * Dt * Tendency + A * (Qn - Qs);
 }
 
 /// p' = p(rho theta) - p0(z), theta and q at the cell centres. The base

