@@ -16,8 +16,8 @@
 // serial host reference on rank 0 and compares every prognostic array:
 // bit-exact for openmp, within CudaTolerance for cuda. --test runs a
 // physical check instead: mass (a), tracer (b), wave (c) or rest (the base
-// state stays at rest). Exit status 0
-// when it passed, 1 when a check failed or on an error, 2 for bad options.
+// state stays at rest). Exit status 0 when it passed, 1 when a check failed
+// or on an error, 2 for bad options.
 #include "dycore_checks.hpp"
 #include "dycore_reference.hpp"
 #if DYCORE_WITH_MPI
@@ -36,7 +36,9 @@ using example::Backend;
 using namespace dycore;
 
 const example::ExampleInfo Info = {
-    "dycore", "3-D compressible non-hydrostatic dynamical core", {32, 32, 16},
+    "dycore",
+    "3-D compressible non-hydrostatic dynamical core",
+    {32, 32, 16},
     10};
 
 /// CUDA against the host reference, relative to each array's largest value.
@@ -137,7 +139,8 @@ Options parse(int Argc, char **Argv) {
     } else if (Name == "--steps") {
       O.Steps = static_cast<int>(numbers(Name, Value, 0).at(0));
     } else if (Name == "--procs" || Name == "--block") {
-      const std::vector<long long> N = numbers(Name, Value, Name == "--procs" ? 0 : 1);
+      const std::vector<long long> N =
+          numbers(Name, Value, Name == "--procs" ? 0 : 1);
       if (N.size() != 3)
         usageError(Name + " takes 3 values");
       for (int D = 0; D < 3; ++D)
@@ -154,7 +157,8 @@ Options parse(int Argc, char **Argv) {
       else if (Value == "cuda-tuned") // refused once the binary is known
         O.Requested = Backend::CudaTuned;
       else
-        usageError("unknown backend '" + Value + "' (auto, host, openmp or cuda)");
+        usageError("unknown backend '" + Value +
+                   "' (auto, host, openmp or cuda)");
     } else if (Name == "--test") {
       if (Value != "mass" && Value != "tracer" && Value != "wave" &&
           Value != "rest")
@@ -268,8 +272,7 @@ int run(const Options &O) {
 #endif
   if (O.Test.empty()) {
     const Case C(O.Kind, O.Size);
-    return withModel(O, B, C,
-                     [&](auto &M) { return simulate(M, C, O, B); });
+    return withModel(O, B, C, [&](auto &M) { return simulate(M, C, O, B); });
   }
   if (O.Test == "mass") {
     const Case C(CaseKind::Bubble, O.Size);
@@ -279,9 +282,8 @@ int run(const Options &O) {
   }
   if (O.Test == "rest") {
     const Case C(CaseKind::Rest, O.Size);
-    return withModel(O, B, C, [&](auto &M) {
-      return checkRest(M, C, O.Steps) ? 0 : 1;
-    });
+    return withModel(O, B, C,
+                     [&](auto &M) { return checkRest(M, C, O.Steps) ? 0 : 1; });
   }
   if (O.Test == "tracer") {
     const Case C(CaseKind::Tracer, O.Size);
@@ -291,8 +293,8 @@ int run(const Options &O) {
   int Status = 0;
   for (CaseKind K : {CaseKind::GravityWave, CaseKind::AcousticWave}) {
     const Case C(K, O.Size);
-    Status |= withModel(O, B, C,
-                        [&](auto &M) { return checkWave(M, C) ? 0 : 1; });
+    Status |=
+        withModel(O, B, C, [&](auto &M) { return checkWave(M, C) ? 0 : 1; });
   }
   return Status;
 }

@@ -103,10 +103,10 @@ inline const char *caseName(CaseKind K) {
 ///   omega^4 - omega^2 (c^2 (k^2 + m^2) + omega_a^2) + c^2 N^2 k^2 = 0,
 /// omega_a = c / 2H the acoustic cut-off, N^2 = (gamma - 1) g^2 / c^2.
 struct LinearWave {
-  double K = 0, M = 0;       ///< wavenumbers in x and z
-  double H = 0, C2 = 0;      ///< scale height, squared sound speed
-  double Omega = 0;          ///< the root this mode has
-  double Amplitude = 0.01;   ///< W0, m/s
+  double K = 0, M = 0;     ///< wavenumbers in x and z
+  double H = 0, C2 = 0;    ///< scale height, squared sound speed
+  double Omega = 0;        ///< the root this mode has
+  double Amplitude = 0.01; ///< W0, m/s
 
   /// The gravity (Gravity) or the acoustic root for wavenumbers \p Kx, \p Mz
   /// and N^2 times \p Stratification.
@@ -187,8 +187,8 @@ public:
     // 1/dz) = 1, a third of the RK3 limit for centred differences in 1-D.
     const double Speed = Gas::soundSpeed(base_.maxTemperature()) +
                          std::sqrt(u0_ * u0_ + v0_ * v0_);
-    dt_ = 1.0 / (Speed * (1.0 / spacing_[0] + 1.0 / spacing_[1] +
-                          1.0 / spacing_[2]));
+    dt_ = 1.0 /
+          (Speed * (1.0 / spacing_[0] + 1.0 / spacing_[1] + 1.0 / spacing_[2]));
     if (Kind == CaseKind::Tracer) {
       // Exactly one revolution.
       const double Period = length_[0] / u0_;
@@ -228,7 +228,11 @@ public:
 
   /// The stencils' scalars, with \p Kb the idx.k() of the lowest level.
   Parameters parameters(int Kb) const {
-    return {1.0 / spacing_[0], 1.0 / spacing_[1], 1.0 / spacing_[2], dt_, Kb,
+    return {1.0 / spacing_[0],
+            1.0 / spacing_[1],
+            1.0 / spacing_[2],
+            dt_,
+            Kb,
             Kb + static_cast<int>(n_[2]) - 1};
   }
 
@@ -288,8 +292,12 @@ private:
     return ((I % n_[D]) + n_[D]) % n_[D];
   }
   /// Cell-centre coordinates of a periodic point, m.
-  double x(long long I) const { return (double(wrap(I, 0)) + 0.5) * spacing_[0]; }
-  double y(long long J) const { return (double(wrap(J, 1)) + 0.5) * spacing_[1]; }
+  double x(long long I) const {
+    return (double(wrap(I, 0)) + 0.5) * spacing_[0];
+  }
+  double y(long long J) const {
+    return (double(wrap(J, 1)) + 0.5) * spacing_[1];
+  }
 
   /// cos^2 of a distance measured in radii, 0 beyond one radius.
   static double bell(double R) {
@@ -325,8 +333,8 @@ private:
       return Base;
     const double Z = zCentre(K);
     const double P0 = base_.pressure(Z);
-    const double Pp = wave_.Amplitude * wave_.p(Z, base_.rho(Z)) *
-                      std::sin(wave_.K * x(I));
+    const double Pp =
+        wave_.Amplitude * wave_.p(Z, base_.rho(Z)) * std::sin(wave_.K * x(I));
     return Base + Pp * Base / (Gas::CpOverCv * P0);
   }
   double density(long long I, long long J, long long K) const {
@@ -356,10 +364,10 @@ private:
       return bell(radii(x(I), y(J), zCentre(K), {3000.0, 6000.0, 4000.0},
                         {2500.0, 2500.0, 2500.0}));
     if (kind_ == CaseKind::Tracer)
-      return bell(radii(x(I), y(J), zCentre(K),
-                        {0.5 * length_[0], 0.5 * length_[1], 0.5 * length_[2]},
-                        {0.25 * length_[0], 0.25 * length_[1],
-                         0.4 * length_[2]}));
+      return bell(
+          radii(x(I), y(J), zCentre(K),
+                {0.5 * length_[0], 0.5 * length_[1], 0.5 * length_[2]},
+                {0.25 * length_[0], 0.25 * length_[1], 0.4 * length_[2]}));
     return 0.0;
   }
 

@@ -66,9 +66,8 @@ inline const char *verdict(bool Pass) { return Pass ? "PASS" : "FAIL"; }
 inline bool compareWithReference(Global &Got, Global &Ref, const char *Backend,
                                  double Tolerance) {
   std::vector<std::vector<double> *> RefArrays;
-  Ref.forEach([&](std::vector<double> &V, const char *) {
-    RefArrays.push_back(&V);
-  });
+  Ref.forEach(
+      [&](std::vector<double> &V, const char *) { RefArrays.push_back(&V); });
   bool All = true;
   int N = 0;
   Got.forEach([&](std::vector<double> &V, const char *Name) {
@@ -95,7 +94,8 @@ inline bool compareWithReference(Global &Got, Global &Ref, const char *Backend,
 /// few ulp, independently, so the sums drift by ~1e-16 times the square root
 /// of the number of updates; 1e-12 is far above that and far below any
 /// error of the scheme (a flux that leaks shows at once: see the README).
-template <typename Model> bool checkConservation(Model &M, const Case &C, int Steps) {
+template <typename Model>
+bool checkConservation(Model &M, const Case &C, int Steps) {
   constexpr double Bound = 1e-12;
   initialize(M, C);
   Global Before = gatherState(M);
@@ -133,9 +133,8 @@ template <typename Model> bool checkRest(Model &M, const Case &C, int Steps) {
   if (!M.root())
     return true;
   std::vector<std::vector<double> *> Start;
-  Before.forEach([&](std::vector<double> &V, const char *) {
-    Start.push_back(&V);
-  });
+  Before.forEach(
+      [&](std::vector<double> &V, const char *) { Start.push_back(&V); });
   std::size_t Changed = 0, Count = 0;
   double MaxW = 0;
   int N = 0;
@@ -220,8 +219,7 @@ inline std::complex<double> modeAmplitude(const Case &C,
     for (long long J = 0; J < Ny; ++J)
       for (long long I = 0; I < Nx; ++I) {
         const double X = (double(I) + 0.5) * C.spacing(0);
-        A += RhoW[I + Nx * (J + Ny * K)] * Weight *
-             std::polar(1.0, -W.K * X);
+        A += RhoW[I + Nx * (J + Ny * K)] * Weight * std::polar(1.0, -W.K * X);
       }
   }
   return A;

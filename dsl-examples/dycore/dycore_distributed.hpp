@@ -78,11 +78,10 @@ public:
   /// The halo every field gets: what the widest of the stencils reads (-1 to
   /// +2, and the diagonals of the cross momentum fluxes).
   static stencil::Halo haloOfStencils(const stencil::Domain &D) {
-    return stencil::haloOf(D.backend(), Diagnose(), FaceVelocity(),
-                           ScalarFluxX(), ScalarFluxY(), ScalarFluxZ(),
-                           MomentumFluxU(), MomentumFluxV(), MomentumFluxW(),
-                           UpdateMass(), UpdateScalars(), UpdateU(), UpdateV(),
-                           UpdateW());
+    return stencil::haloOf(
+        D.backend(), Diagnose(), FaceVelocity(), ScalarFluxX(), ScalarFluxY(),
+        ScalarFluxZ(), MomentumFluxU(), MomentumFluxV(), MomentumFluxW(),
+        UpdateMass(), UpdateScalars(), UpdateU(), UpdateV(), UpdateW());
   }
 
   stencil::DomainLoop &loop() { return loop_; }

@@ -25,8 +25,8 @@ public:
   static constexpr int Halo = 2;
 
   explicit ReferenceModel(const Case &C)
-      : loop_(extent(C, 0), Halo, Halo, extent(C, 1), Halo, Halo,
-                        extent(C, 2), Halo, Halo),
+      : loop_(extent(C, 0), Halo, Halo, extent(C, 1), Halo, Halo, extent(C, 2),
+              Halo, Halo),
         params_(C.parameters(Halo)) {
     for (int D = 0; D < 3; ++D)
       n_[D] = extent(C, D);
@@ -61,7 +61,9 @@ public:
 
   /// The periodic halos in x, then in y (its rows include the x halo, so the
   /// edges come out right), on the own levels: nothing is exchanged in z.
-  template <typename... As> void exchange(As &...Arrays) { (wrap(Arrays), ...); }
+  template <typename... As> void exchange(As &...Arrays) {
+    (wrap(Arrays), ...);
+  }
 
   /// Sets \p A at every point, halo included, to F(global i, j, k).
   template <typename Fn> void fill(Array A, Fn F) {
@@ -88,7 +90,9 @@ public:
   }
 
 private:
-  static long long extent(const Case &C, int D) { return C.extent(D) + 2 * Halo; }
+  static long long extent(const Case &C, int D) {
+    return C.extent(D) + 2 * Halo;
+  }
   long long count() const { return n_[0] * n_[1] * n_[2]; }
   long long at(long long I, long long J, long long K) const {
     return I + n_[0] * (J + n_[1] * K);

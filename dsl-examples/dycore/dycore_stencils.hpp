@@ -69,8 +69,8 @@ struct STENCIL_KERNEL Diagnose {
                              const double *pBase, double *pp, double *th,
                              double *q) const {
     const double R = rho[idx.ix()];
-    pp[idx.ix()] = p00 * std::pow(rd * rhot[idx.ix()] / p00, cpOverCv) -
-                   pBase[idx.ix_z()];
+    pp[idx.ix()] =
+        p00 * std::pow(rd * rhot[idx.ix()] / p00, cpOverCv) - pBase[idx.ix_z()];
     th[idx.ix()] = rhot[idx.ix()] / R;
     q[idx.ix()] = rhoq[idx.ix()] / R;
   }
@@ -98,9 +98,9 @@ struct STENCIL_KERNEL ScalarFluxX {
                              const double *th, const double *q, double *ftx,
                              double *fqx) const {
     const double F = rhou[idx.ix<1, 0, 0>()];
-    ftx[idx.ix()] = F * upwindFace(th[idx.ix<-1, 0, 0>()], th[idx.ix()],
-                                   th[idx.ix<1, 0, 0>()],
-                                   th[idx.ix<2, 0, 0>()], F);
+    ftx[idx.ix()] =
+        F * upwindFace(th[idx.ix<-1, 0, 0>()], th[idx.ix()],
+                       th[idx.ix<1, 0, 0>()], th[idx.ix<2, 0, 0>()], F);
     fqx[idx.ix()] =
         F * upwindFace(q[idx.ix<-1, 0, 0>()], q[idx.ix()], q[idx.ix<1, 0, 0>()],
                        q[idx.ix<2, 0, 0>()], F);
@@ -113,9 +113,9 @@ struct STENCIL_KERNEL ScalarFluxY {
                              const double *th, const double *q, double *fty,
                              double *fqy) const {
     const double F = rhov[idx.ix<0, 1, 0>()];
-    fty[idx.ix()] = F * upwindFace(th[idx.ix<0, -1, 0>()], th[idx.ix()],
-                                   th[idx.ix<0, 1, 0>()],
-                                   th[idx.ix<0, 2, 0>()], F);
+    fty[idx.ix()] =
+        F * upwindFace(th[idx.ix<0, -1, 0>()], th[idx.ix()],
+                       th[idx.ix<0, 1, 0>()], th[idx.ix<0, 2, 0>()], F);
     fqy[idx.ix()] =
         F * upwindFace(q[idx.ix<0, -1, 0>()], q[idx.ix()], q[idx.ix<0, 1, 0>()],
                        q[idx.ix<0, 2, 0>()], F);
@@ -155,13 +155,14 @@ struct STENCIL_KERNEL MomentumFluxU {
     const int K = idx.k();
     const double U0 = u[idx.ix()];
     const double Mx = 0.5 * (rhou[idx.ix()] + rhou[idx.ix<1, 0, 0>()]);
-    fux[idx.ix()] = Mx * upwindFace(u[idx.ix<-1, 0, 0>()], U0,
-                                    u[idx.ix<1, 0, 0>()],
-                                    u[idx.ix<2, 0, 0>()], Mx);
-    const double My = 0.5 * (rhov[idx.ix<-1, 1, 0>()] + rhov[idx.ix<0, 1, 0>()]);
-    fuy[idx.ix()] = My * upwindFace(u[idx.ix<0, -1, 0>()], U0,
-                                    u[idx.ix<0, 1, 0>()],
-                                    u[idx.ix<0, 2, 0>()], My);
+    fux[idx.ix()] =
+        Mx * upwindFace(u[idx.ix<-1, 0, 0>()], U0, u[idx.ix<1, 0, 0>()],
+                        u[idx.ix<2, 0, 0>()], Mx);
+    const double My =
+        0.5 * (rhov[idx.ix<-1, 1, 0>()] + rhov[idx.ix<0, 1, 0>()]);
+    fuy[idx.ix()] =
+        My * upwindFace(u[idx.ix<0, -1, 0>()], U0, u[idx.ix<0, 1, 0>()],
+                        u[idx.ix<0, 2, 0>()], My);
     const double Mz =
         K == kt ? 0.0
                 : 0.5 * (rhow[idx.ix<-1, 0, 1>()] + rhow[idx.ix<0, 0, 1>()]);
@@ -181,14 +182,15 @@ struct STENCIL_KERNEL MomentumFluxV {
                              double *fvy, double *fvz) const {
     const int K = idx.k();
     const double V0 = v[idx.ix()];
-    const double Mx = 0.5 * (rhou[idx.ix<1, -1, 0>()] + rhou[idx.ix<1, 0, 0>()]);
-    fvx[idx.ix()] = Mx * upwindFace(v[idx.ix<-1, 0, 0>()], V0,
-                                    v[idx.ix<1, 0, 0>()],
-                                    v[idx.ix<2, 0, 0>()], Mx);
+    const double Mx =
+        0.5 * (rhou[idx.ix<1, -1, 0>()] + rhou[idx.ix<1, 0, 0>()]);
+    fvx[idx.ix()] =
+        Mx * upwindFace(v[idx.ix<-1, 0, 0>()], V0, v[idx.ix<1, 0, 0>()],
+                        v[idx.ix<2, 0, 0>()], Mx);
     const double My = 0.5 * (rhov[idx.ix()] + rhov[idx.ix<0, 1, 0>()]);
-    fvy[idx.ix()] = My * upwindFace(v[idx.ix<0, -1, 0>()], V0,
-                                    v[idx.ix<0, 1, 0>()],
-                                    v[idx.ix<0, 2, 0>()], My);
+    fvy[idx.ix()] =
+        My * upwindFace(v[idx.ix<0, -1, 0>()], V0, v[idx.ix<0, 1, 0>()],
+                        v[idx.ix<0, 2, 0>()], My);
     const double Mz =
         K == kt ? 0.0
                 : 0.5 * (rhow[idx.ix<0, -1, 1>()] + rhow[idx.ix<0, 0, 1>()]);
@@ -212,15 +214,15 @@ struct STENCIL_KERNEL MomentumFluxW {
     const double Mx =
         K == kb ? 0.0
                 : 0.5 * (rhou[idx.ix<1, 0, -1>()] + rhou[idx.ix<1, 0, 0>()]);
-    fwx[idx.ix()] = Mx * upwindFace(w[idx.ix<-1, 0, 0>()], W0,
-                                    w[idx.ix<1, 0, 0>()],
-                                    w[idx.ix<2, 0, 0>()], Mx);
+    fwx[idx.ix()] =
+        Mx * upwindFace(w[idx.ix<-1, 0, 0>()], W0, w[idx.ix<1, 0, 0>()],
+                        w[idx.ix<2, 0, 0>()], Mx);
     const double My =
         K == kb ? 0.0
                 : 0.5 * (rhov[idx.ix<0, 1, -1>()] + rhov[idx.ix<0, 1, 0>()]);
-    fwy[idx.ix()] = My * upwindFace(w[idx.ix<0, -1, 0>()], W0,
-                                    w[idx.ix<0, 1, 0>()],
-                                    w[idx.ix<0, 2, 0>()], My);
+    fwy[idx.ix()] =
+        My * upwindFace(w[idx.ix<0, -1, 0>()], W0, w[idx.ix<0, 1, 0>()],
+                        w[idx.ix<0, 2, 0>()], My);
     const double Mz =
         0.5 * (rhow[idx.ix()] + (K == kt ? 0.0 : rhow[idx.ix<0, 0, 1>()]));
     const double Wm = K == kb ? W0 : w[idx.ix<0, 0, -1>()];
@@ -241,7 +243,8 @@ struct STENCIL_KERNEL UpdateMass {
     const double Div = (rhou[idx.ix<1, 0, 0>()] - rhou[idx.ix()]) * rdx +
                        (rhov[idx.ix<0, 1, 0>()] - rhov[idx.ix()]) * rdy +
                        (Top - rhow[idx.ix()]) * rdz;
-    rhoOut[idx.ix()] = rungeKutta(a, b, dt, rhoN[idx.ix()], rho[idx.ix()], -Div);
+    rhoOut[idx.ix()] =
+        rungeKutta(a, b, dt, rhoN[idx.ix()], rho[idx.ix()], -Div);
   }
 };
 
@@ -259,15 +262,13 @@ STENCIL_HD inline double scalarDivergence(const stencil::Index3D &idx, int kb,
 /// rho theta and rho q; the surface heat flux (a 2-D field, K kg m^-2 s^-1)
 /// heats the lowest level.
 struct STENCIL_KERNEL UpdateScalars {
-  STENCIL_HD void operator()(const stencil::Index3D &idx, double a, double b,
-                             double dt, double rdx, double rdy, double rdz,
-                             int kb, const double *heat, const double *rhotN,
-                             const double *rhoqN, const double *rhot,
-                             const double *rhoq, const double *ftx,
-                             const double *fty, const double *ftz,
-                             const double *fqx, const double *fqy,
-                             const double *fqz, double *rhotOut,
-                             double *rhoqOut) const {
+  STENCIL_HD void
+  operator()(const stencil::Index3D &idx, double a, double b, double dt,
+             double rdx, double rdy, double rdz, int kb, const double *heat,
+             const double *rhotN, const double *rhoqN, const double *rhot,
+             const double *rhoq, const double *ftx, const double *fty,
+             const double *ftz, const double *fqx, const double *fqy,
+             const double *fqz, double *rhotOut, double *rhoqOut) const {
     const double Heat = idx.k() == kb ? heat[idx.ix_xy()] * rdz : 0.0;
     const double DivT = scalarDivergence(idx, kb, rdx, rdy, rdz, ftx, fty, ftz);
     const double DivQ = scalarDivergence(idx, kb, rdx, rdy, rdz, fqx, fqy, fqz);

@@ -42,19 +42,18 @@ void rungeKuttaStage(Model &M, Prognostic<A> &Qn, Prognostic<A> &Qs,
   M.exchange(Qs.Rho, Qs.RhoU, Qs.RhoV, Qs.RhoW);
   L.run(Diagnose(), Gas::P00, Gas::Rd, Gas::CpOverCv, Qs.Rho, Qs.RhoT, Qs.RhoQ,
         M.pBase(), D.Pp, D.Th, D.Q);
-  L.run(FaceVelocity(), P.Kb, Qs.Rho, Qs.RhoU, Qs.RhoV, Qs.RhoW, D.U, D.V,
-        D.W);
+  L.run(FaceVelocity(), P.Kb, Qs.Rho, Qs.RhoU, Qs.RhoV, Qs.RhoW, D.U, D.V, D.W);
 
   M.exchange(D.Pp, D.Th, D.Q, D.U, D.V, D.W);
   L.run(ScalarFluxX(), Qs.RhoU, D.Th, D.Q, F.Tx, F.Qx);
   L.run(ScalarFluxY(), Qs.RhoV, D.Th, D.Q, F.Ty, F.Qy);
   L.run(ScalarFluxZ(), P.Kb, P.Kt, Qs.RhoW, D.Th, D.Q, F.Tz, F.Qz);
-  L.run(MomentumFluxU(), P.Kb, P.Kt, Qs.RhoU, Qs.RhoV, Qs.RhoW, D.U, F.Ux,
-        F.Uy, F.Uz);
-  L.run(MomentumFluxV(), P.Kb, P.Kt, Qs.RhoU, Qs.RhoV, Qs.RhoW, D.V, F.Vx,
-        F.Vy, F.Vz);
-  L.run(MomentumFluxW(), P.Kb, P.Kt, Qs.RhoU, Qs.RhoV, Qs.RhoW, D.W, F.Wx,
-        F.Wy, F.Wz);
+  L.run(MomentumFluxU(), P.Kb, P.Kt, Qs.RhoU, Qs.RhoV, Qs.RhoW, D.U, F.Ux, F.Uy,
+        F.Uz);
+  L.run(MomentumFluxV(), P.Kb, P.Kt, Qs.RhoU, Qs.RhoV, Qs.RhoW, D.V, F.Vx, F.Vy,
+        F.Vz);
+  L.run(MomentumFluxW(), P.Kb, P.Kt, Qs.RhoU, Qs.RhoV, Qs.RhoW, D.W, F.Wx, F.Wy,
+        F.Wz);
 
   // The divergences read each flux one point below.
   M.exchange(F.Tx, F.Ty, F.Tz, F.Qx, F.Qy, F.Qz, F.Ux, F.Uy, F.Uz, F.Vx, F.Vy,
@@ -68,9 +67,8 @@ void rungeKuttaStage(Model &M, Prognostic<A> &Qn, Prognostic<A> &Qs,
         F.Ux, F.Uy, F.Uz, D.Pp, Out.RhoU);
   L.run(UpdateV(), Wn, Ws, P.Dt, P.Rdx, P.Rdy, P.Rdz, P.Kb, Qn.RhoV, Qs.RhoV,
         F.Vx, F.Vy, F.Vz, D.Pp, Out.RhoV);
-  L.run(UpdateW(), Wn, Ws, P.Dt, P.Rdx, P.Rdy, P.Rdz, Gas::G, P.Kb,
-        M.rhoBase(), Qn.RhoW, Qs.RhoW, Qs.Rho, F.Wx, F.Wy, F.Wz, D.Pp,
-        Out.RhoW);
+  L.run(UpdateW(), Wn, Ws, P.Dt, P.Rdx, P.Rdy, P.Rdz, Gas::G, P.Kb, M.rhoBase(),
+        Qn.RhoW, Qs.RhoW, Qs.Rho, F.Wx, F.Wy, F.Wz, D.Pp, Out.RhoW);
 }
 
 /// One time step of SSP-RK3 (Shu and Osher 1988) from state(0):
