@@ -118,17 +118,11 @@ Options parse(int Argc, char **Argv) {
     } else if (Arg == "--check") {
       O.Check = true;
     } else if (Name == "--case") {
-      if (Value == "bubble")
-        O.Kind = CaseKind::Bubble;
-      else if (Value == "tracer")
-        O.Kind = CaseKind::Tracer;
-      else if (Value == "gravity-wave")
-        O.Kind = CaseKind::GravityWave;
-      else if (Value == "acoustic-wave")
-        O.Kind = CaseKind::AcousticWave;
-      else if (Value == "rest")
-        O.Kind = CaseKind::Rest;
-      else
+      bool Known = false;
+      for (CaseKind K : AllCases)
+        if (Value == caseName(K))
+          O.Kind = K, Known = true;
+      if (!Known)
         usageError("unknown case '" + Value + "'");
     } else if (Name == "--size") {
       O.Size = numbers(Name, Value, 1);
@@ -146,17 +140,8 @@ Options parse(int Argc, char **Argv) {
       for (int D = 0; D < 3; ++D)
         (Name == "--procs" ? O.Procs : O.Block)[D] = static_cast<int>(N[D]);
     } else if (Name == "--backend") {
-      if (Value == "auto")
-        O.Requested = Backend::Auto;
-      else if (Value == "host")
-        O.Requested = Backend::Host;
-      else if (Value == "openmp")
-        O.Requested = Backend::OpenMP;
-      else if (Value == "cuda")
-        O.Requested = Backend::Cuda;
-      else if (Value == "cuda-tuned") // refused once the binary is known
-        O.Requested = Backend::CudaTuned;
-      else
+      // cuda-tuned is refused once the binary is known (run()).
+      if (!example::parseBackend(Value, O.Requested))
         usageError("unknown backend '" + Value +
                    "' (auto, host, openmp or cuda)");
     } else if (Name == "--test") {

@@ -80,6 +80,9 @@ struct PointState {
 };
 
 enum class CaseKind { Bubble, Tracer, GravityWave, AcousticWave, Rest };
+constexpr CaseKind AllCases[] = {CaseKind::Bubble, CaseKind::Tracer,
+                                 CaseKind::GravityWave, CaseKind::AcousticWave,
+                                 CaseKind::Rest};
 
 inline const char *caseName(CaseKind K) {
   switch (K) {

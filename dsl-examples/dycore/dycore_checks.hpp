@@ -20,6 +20,7 @@
 #include <complex>
 #include <cstdint>
 #include <cstdio>
+#include <utility>
 #include <vector>
 
 namespace dycore {
@@ -33,6 +34,16 @@ template <typename Model> Global gatherState(Model &M) {
       [&](typename Model::Array &A, const char *) { Arrays.push_back(&A); });
   int N = 0;
   return Global([&](const char *) { return M.gather(*Arrays[N++]); });
+}
+
+/// The state on rank 0 at the start of case \p C and after \p Steps steps.
+template <typename Model>
+std::pair<Global, Global> runFromStart(Model &M, const Case &C, int Steps) {
+  initialize(M, C);
+  Global Start = gatherState(M);
+  for (int S = 0; S < Steps; ++S)
+    step(M);
+  return {std::move(Start), gatherState(M)};
 }
 
 /// FNV-1a of the whole state's bits: equal only if every value is.
@@ -97,11 +108,7 @@ inline bool compareWithReference(Global &Got, Global &Ref, const char *Backend,
 template <typename Model>
 bool checkConservation(Model &M, const Case &C, int Steps) {
   constexpr double Bound = 1e-12;
-  initialize(M, C);
-  Global Before = gatherState(M);
-  for (int S = 0; S < Steps; ++S)
-    step(M);
-  Global After = gatherState(M);
+  auto [Before, After] = runFromStart(M, C, Steps);
   if (!M.root())
     return true;
   bool All = true;
@@ -125,11 +132,7 @@ bool checkConservation(Model &M, const Case &C, int Steps) {
 /// tendency is 0 and the stages add exactly 0 (rungeKutta). Values are
 /// compared as numbers: a momentum of 0 may change sign.
 template <typename Model> bool checkRest(Model &M, const Case &C, int Steps) {
-  initialize(M, C);
-  Global Before = gatherState(M);
-  for (int S = 0; S < Steps; ++S)
-    step(M);
-  Global After = gatherState(M);
+  auto [Before, After] = runFromStart(M, C, Steps);
   if (!M.root())
     return true;
   std::vector<std::vector<double> *> Start;
@@ -170,11 +173,7 @@ inline std::vector<double> mixingRatio(const Global &G) {
 template <typename Model> bool checkTracer(Model &M, const Case &C) {
   constexpr double BoundL1 = 0.35, BoundMax = 0.4, ExtremaTolerance = 1e-12;
   const int Steps = C.revolutionSteps();
-  initialize(M, C);
-  const Global Start = gatherState(M);
-  for (int S = 0; S < Steps; ++S)
-    step(M);
-  const Global End = gatherState(M);
+  const auto [Start, End] = runFromStart(M, C, Steps);
   if (!M.root())
     return true;
   const std::vector<double> Q0 = mixingRatio(Start), Q1 = mixingRatio(End);

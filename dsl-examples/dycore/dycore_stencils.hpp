@@ -92,18 +92,42 @@ struct STENCIL_KERNEL FaceVelocity {
   }
 };
 
+/// The value of \p q on the face x = i + 1/2 carried by mass flux \p Flux.
+STENCIL_HD inline double faceX(const stencil::Index3D &idx, const double *q,
+                               double Flux) {
+  return upwindFace(q[idx.ix<-1, 0, 0>()], q[idx.ix()], q[idx.ix<1, 0, 0>()],
+                    q[idx.ix<2, 0, 0>()], Flux);
+}
+
+/// The value of \p q on the face y = j + 1/2 carried by mass flux \p Flux.
+STENCIL_HD inline double faceY(const stencil::Index3D &idx, const double *q,
+                               double Flux) {
+  return upwindFace(q[idx.ix<0, -1, 0>()], q[idx.ix()], q[idx.ix<0, 1, 0>()],
+                    q[idx.ix<0, 2, 0>()], Flux);
+}
+
+/// The value of \p q on the face z = k + 1/2 carried by mass flux \p Flux,
+/// for a quantity of the levels (not w): next to the ground and the lid,
+/// where the upstream neighbour would lie outside, first-order upwind; at
+/// the lid itself (k = kt, whose Flux is 0) the level's own value.
+STENCIL_HD inline double faceZ(const stencil::Index3D &idx, int kb, int kt,
+                               const double *q, double Flux) {
+  const int K = idx.k();
+  const double Q0 = q[idx.ix()];
+  const double Qm = K == kb ? Q0 : q[idx.ix<0, 0, -1>()];
+  const double Q1 = K == kt ? Q0 : q[idx.ix<0, 0, 1>()];
+  const double Q2 = K + 1 >= kt ? Q1 : q[idx.ix<0, 0, 2>()];
+  return upwindFace(Qm, Q0, Q1, Q2, Flux);
+}
+
 /// Fluxes of rho theta and rho q through the east face (x = i + 1/2).
 struct STENCIL_KERNEL ScalarFluxX {
   STENCIL_HD void operator()(const stencil::Index3D &idx, const double *rhou,
                              const double *th, const double *q, double *ftx,
                              double *fqx) const {
     const double F = rhou[idx.ix<1, 0, 0>()];
-    ftx[idx.ix()] =
-        F * upwindFace(th[idx.ix<-1, 0, 0>()], th[idx.ix()],
-                       th[idx.ix<1, 0, 0>()], th[idx.ix<2, 0, 0>()], F);
-    fqx[idx.ix()] =
-        F * upwindFace(q[idx.ix<-1, 0, 0>()], q[idx.ix()], q[idx.ix<1, 0, 0>()],
-                       q[idx.ix<2, 0, 0>()], F);
+    ftx[idx.ix()] = F * faceX(idx, th, F);
+    fqx[idx.ix()] = F * faceX(idx, q, F);
   }
 };
 
@@ -113,34 +137,20 @@ struct STENCIL_KERNEL ScalarFluxY {
                              const double *th, const double *q, double *fty,
                              double *fqy) const {
     const double F = rhov[idx.ix<0, 1, 0>()];
-    fty[idx.ix()] =
-        F * upwindFace(th[idx.ix<0, -1, 0>()], th[idx.ix()],
-                       th[idx.ix<0, 1, 0>()], th[idx.ix<0, 2, 0>()], F);
-    fqy[idx.ix()] =
-        F * upwindFace(q[idx.ix<0, -1, 0>()], q[idx.ix()], q[idx.ix<0, 1, 0>()],
-                       q[idx.ix<0, 2, 0>()], F);
+    fty[idx.ix()] = F * faceY(idx, th, F);
+    fqy[idx.ix()] = F * faceY(idx, q, F);
   }
 };
 
-/// Fluxes of rho theta and rho q through the top face (z = k + 1/2): none
-/// through the lid; next to the ground and the lid, where the upstream
-/// neighbour would lie outside, the reconstruction is first-order upwind.
+/// Fluxes of rho theta and rho q through the top face (z = k + 1/2), none
+/// through the lid.
 struct STENCIL_KERNEL ScalarFluxZ {
   STENCIL_HD void operator()(const stencil::Index3D &idx, int kb, int kt,
                              const double *rhow, const double *th,
                              const double *q, double *ftz, double *fqz) const {
-    const int K = idx.k();
-    const double F = K == kt ? 0.0 : rhow[idx.ix<0, 0, 1>()];
-    const double T0 = th[idx.ix()];
-    const double Tm = K == kb ? T0 : th[idx.ix<0, 0, -1>()];
-    const double T1 = K == kt ? T0 : th[idx.ix<0, 0, 1>()];
-    const double T2 = K + 1 >= kt ? T1 : th[idx.ix<0, 0, 2>()];
-    ftz[idx.ix()] = F * upwindFace(Tm, T0, T1, T2, F);
-    const double Q0 = q[idx.ix()];
-    const double Qm = K == kb ? Q0 : q[idx.ix<0, 0, -1>()];
-    const double Q1 = K == kt ? Q0 : q[idx.ix<0, 0, 1>()];
-    const double Q2 = K + 1 >= kt ? Q1 : q[idx.ix<0, 0, 2>()];
-    fqz[idx.ix()] = F * upwindFace(Qm, Q0, Q1, Q2, F);
+    const double F = idx.k() == kt ? 0.0 : rhow[idx.ix<0, 0, 1>()];
+    ftz[idx.ix()] = F * faceZ(idx, kb, kt, th, F);
+    fqz[idx.ix()] = F * faceZ(idx, kb, kt, q, F);
   }
 };
 
@@ -152,24 +162,16 @@ struct STENCIL_KERNEL MomentumFluxU {
                              const double *rhou, const double *rhov,
                              const double *rhow, const double *u, double *fux,
                              double *fuy, double *fuz) const {
-    const int K = idx.k();
-    const double U0 = u[idx.ix()];
     const double Mx = 0.5 * (rhou[idx.ix()] + rhou[idx.ix<1, 0, 0>()]);
-    fux[idx.ix()] =
-        Mx * upwindFace(u[idx.ix<-1, 0, 0>()], U0, u[idx.ix<1, 0, 0>()],
-                        u[idx.ix<2, 0, 0>()], Mx);
+    fux[idx.ix()] = Mx * faceX(idx, u, Mx);
     const double My =
         0.5 * (rhov[idx.ix<-1, 1, 0>()] + rhov[idx.ix<0, 1, 0>()]);
-    fuy[idx.ix()] =
-        My * upwindFace(u[idx.ix<0, -1, 0>()], U0, u[idx.ix<0, 1, 0>()],
-                        u[idx.ix<0, 2, 0>()], My);
+    fuy[idx.ix()] = My * faceY(idx, u, My);
     const double Mz =
-        K == kt ? 0.0
-                : 0.5 * (rhow[idx.ix<-1, 0, 1>()] + rhow[idx.ix<0, 0, 1>()]);
-    const double Um = K == kb ? U0 : u[idx.ix<0, 0, -1>()];
-    const double U1 = K == kt ? U0 : u[idx.ix<0, 0, 1>()];
-    const double U2 = K + 1 >= kt ? U1 : u[idx.ix<0, 0, 2>()];
-    fuz[idx.ix()] = Mz * upwindFace(Um, U0, U1, U2, Mz);
+        idx.k() == kt
+            ? 0.0
+            : 0.5 * (rhow[idx.ix<-1, 0, 1>()] + rhow[idx.ix<0, 0, 1>()]);
+    fuz[idx.ix()] = Mz * faceZ(idx, kb, kt, u, Mz);
   }
 };
 
@@ -180,24 +182,16 @@ struct STENCIL_KERNEL MomentumFluxV {
                              const double *rhou, const double *rhov,
                              const double *rhow, const double *v, double *fvx,
                              double *fvy, double *fvz) const {
-    const int K = idx.k();
-    const double V0 = v[idx.ix()];
     const double Mx =
         0.5 * (rhou[idx.ix<1, -1, 0>()] + rhou[idx.ix<1, 0, 0>()]);
-    fvx[idx.ix()] =
-        Mx * upwindFace(v[idx.ix<-1, 0, 0>()], V0, v[idx.ix<1, 0, 0>()],
-                        v[idx.ix<2, 0, 0>()], Mx);
+    fvx[idx.ix()] = Mx * faceX(idx, v, Mx);
     const double My = 0.5 * (rhov[idx.ix()] + rhov[idx.ix<0, 1, 0>()]);
-    fvy[idx.ix()] =
-        My * upwindFace(v[idx.ix<0, -1, 0>()], V0, v[idx.ix<0, 1, 0>()],
-                        v[idx.ix<0, 2, 0>()], My);
+    fvy[idx.ix()] = My * faceY(idx, v, My);
     const double Mz =
-        K == kt ? 0.0
-                : 0.5 * (rhow[idx.ix<0, -1, 1>()] + rhow[idx.ix<0, 0, 1>()]);
-    const double Vm = K == kb ? V0 : v[idx.ix<0, 0, -1>()];
-    const double V1 = K == kt ? V0 : v[idx.ix<0, 0, 1>()];
-    const double V2 = K + 1 >= kt ? V1 : v[idx.ix<0, 0, 2>()];
-    fvz[idx.ix()] = Mz * upwindFace(Vm, V0, V1, V2, Mz);
+        idx.k() == kt
+            ? 0.0
+            : 0.5 * (rhow[idx.ix<0, -1, 1>()] + rhow[idx.ix<0, 0, 1>()]);
+    fvz[idx.ix()] = Mz * faceZ(idx, kb, kt, v, Mz);
   }
 };
 
@@ -214,15 +208,11 @@ struct STENCIL_KERNEL MomentumFluxW {
     const double Mx =
         K == kb ? 0.0
                 : 0.5 * (rhou[idx.ix<1, 0, -1>()] + rhou[idx.ix<1, 0, 0>()]);
-    fwx[idx.ix()] =
-        Mx * upwindFace(w[idx.ix<-1, 0, 0>()], W0, w[idx.ix<1, 0, 0>()],
-                        w[idx.ix<2, 0, 0>()], Mx);
+    fwx[idx.ix()] = Mx * faceX(idx, w, Mx);
     const double My =
         K == kb ? 0.0
                 : 0.5 * (rhov[idx.ix<0, 1, -1>()] + rhov[idx.ix<0, 1, 0>()]);
-    fwy[idx.ix()] =
-        My * upwindFace(w[idx.ix<0, -1, 0>()], W0, w[idx.ix<0, 1, 0>()],
-                        w[idx.ix<0, 2, 0>()], My);
+    fwy[idx.ix()] = My * faceY(idx, w, My);
     const double Mz =
         0.5 * (rhow[idx.ix()] + (K == kt ? 0.0 : rhow[idx.ix<0, 0, 1>()]));
     const double Wm = K == kb ? W0 : w[idx.ix<0, 0, -1>()];
