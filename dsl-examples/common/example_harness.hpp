@@ -52,6 +52,17 @@ inline const char *backendName(Backend B) {
   return "?";
 }
 
+/// The backend named \p Value (as backendName spells it); false if none is.
+inline bool parseBackend(const std::string &Value, Backend &B) {
+  for (Backend Each : {Backend::Auto, Backend::Host, Backend::OpenMP, Backend::Cuda,
+                       Backend::CudaTuned})
+    if (Value == backendName(Each)) {
+      B = Each;
+      return true;
+    }
+  return false;
+}
+
 /// True for the backends that run generated CUDA code on arrays in GPU memory.
 inline bool runsOnGpu(Backend B) { return B == Backend::Cuda || B == Backend::CudaTuned; }
 
@@ -140,17 +151,7 @@ inline Options parseOptions(const ExampleInfo &Info, int Argc, char **Argv) {
         usageError(Info, "bad --seed '" + Value + "'");
       O.Seed = static_cast<unsigned>(N);
     } else if (Arg == "--backend") {
-      if (Value == "auto")
-        O.Requested = Backend::Auto;
-      else if (Value == "host")
-        O.Requested = Backend::Host;
-      else if (Value == "openmp")
-        O.Requested = Backend::OpenMP;
-      else if (Value == "cuda")
-        O.Requested = Backend::Cuda;
-      else if (Value == "cuda-tuned")
-        O.Requested = Backend::CudaTuned;
-      else
+      if (!parseBackend(Value, O.Requested))
         usageError(Info,
                    "unknown backend '" + Value + "' (auto, openmp, cuda, cuda-tuned or host)");
     } else if (Arg == "--size") {

@@ -1,21 +1,33 @@
-# same_checksum.cmake - runs PROGRAM (diffusion3d_mpi --mode=check) with ARGS
-# under COMMAND1 (1 rank) and COMMANDN (several ranks; arguments separated
-# by "|", EXTRA added) and checks that both print the same checksum.
-foreach(which 1 N)
-  string(REPLACE "|" ";" cmd "${COMMAND${which}}")
-  string(REPLACE "|" ";" args "${ARGS}")
-  if(which STREQUAL "N")
-    string(REPLACE "|" ";" extra "${EXTRA}")
-    list(APPEND args ${extra})
-  endif()
-  execute_process(COMMAND ${cmd} "${PROGRAM}" ${args} RESULT_VARIABLE status
-                  OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT 120)
-  message("${out}${err}")
-  if(NOT status EQUAL 0 OR NOT out MATCHES "checksum: ([0-9a-f]+)")
-    message(FATAL_ERROR "run ${which} failed (status ${status})")
-  endif()
-  set(sum${which} "${CMAKE_MATCH_1}")
+# same_checksum.cmake - runs PROGRAM (diffusion3d_mpi --mode=check, dycore)
+# with ARGS under COMMAND1 (1 rank), then under COMMANDN (several ranks) once
+# for each variant in EXTRA (variants separated by "/", the arguments of each
+# added to ARGS), and checks that every run prints the checksum of the first.
+# Commands and arguments are separated by "|".
+string(REPLACE "|" ";" args "${ARGS}")
+string(REPLACE "/" ";" variants "${EXTRA}")
+set(runs 1)
+foreach(variant IN LISTS variants)
+  list(APPEND runs "N:${variant}")
 endforeach()
-if(NOT sum1 STREQUAL sumN)
-  message(FATAL_ERROR "checksums differ: 1 rank ${sum1}, several ${sumN}")
-endif()
+foreach(run IN LISTS runs)
+  if(run STREQUAL "1")
+    string(REPLACE "|" ";" cmd "${COMMAND1}")
+    set(run_args ${args})
+  else()
+    string(REPLACE "|" ";" cmd "${COMMANDN}")
+    string(SUBSTRING "${run}" 2 -1 extra)
+    string(REPLACE "|" ";" extra "${extra}")
+    set(run_args ${args} ${extra})
+  endif()
+  execute_process(COMMAND ${cmd} "${PROGRAM}" ${run_args} RESULT_VARIABLE status
+                  OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT 120)
+  message("${run_args}:\n${out}${err}")
+  if(NOT status EQUAL 0 OR NOT out MATCHES "checksum: ([0-9a-f]+)")
+    message(FATAL_ERROR "run ${run} failed (status ${status})")
+  endif()
+  if(NOT DEFINED first)
+    set(first "${CMAKE_MATCH_1}")
+  elseif(NOT first STREQUAL CMAKE_MATCH_1)
+    message(FATAL_ERROR "checksums differ: 1 rank ${first}, ${run} ${CMAKE_MATCH_1}")
+  endif()
+endforeach()
