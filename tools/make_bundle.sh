@@ -128,10 +128,14 @@ case $mode in
     cp "$root/dsl-examples/diffusion3d-mpi/diffusion3d_mpi.cpp" "$out/diffusion3d-mpi/"
     cp "$root/test/mpi/mpi_test.cpp" "$root/test/mpi/mpi_stencils.hpp" "$out/mpi-test/"
     read -r -a mpi_include <<<"$(mpicxx --showme:incdirs 2>/dev/null | tr ' ' '\n' | sed 's/^/-I/' | tr '\n' ' ')"
-    for source in diffusion3d-mpi/diffusion3d_mpi.cpp mpi-test/mpi_test.cpp; do
-      run_stencilc "$source" "$(dirname "$source")/gen" cuda,cpu "${mpi_include[@]}"
+    # The dynamical core: its headers and the examples' common harness.
+    mkdir -p "$out/dycore" "$out/common"
+    cp "$root"/dsl-examples/dycore/*.cpp "$root"/dsl-examples/dycore/*.hpp "$out/dycore/"
+    cp "$root"/dsl-examples/common/*.hpp "$out/common/"
+    for source in diffusion3d-mpi/diffusion3d_mpi.cpp mpi-test/mpi_test.cpp dycore/dycore.cpp; do
+      run_stencilc "$source" "$(dirname "$source")/gen" cuda,cpu -DDYCORE_WITH_MPI=1 "${mpi_include[@]}"
     done
-    manifest runtime test/mpi dsl-examples/diffusion3d-mpi </dev/null
+    manifest runtime test/mpi dsl-examples/diffusion3d-mpi dsl-examples/dycore </dev/null
     ;;
   differential)
     # The generator writes the programs, the harness, include/ and the MANIFEST.

@@ -6,7 +6,8 @@
 #
 # 1. prints the machine: GPUs, NVLink topology, CUDA, Open MPI and whether it
 #    is CUDA-aware; the device-to-device copy ceiling;
-# 2. builds diffusion3d_mpi and mpi_test (nvcc for .cu, mpicxx for the rest);
+# 2. builds diffusion3d_mpi, mpi_test and the dycore (nvcc for .cu, mpicxx
+#    for the rest); runs the dycore's --check on the GPU and times a step;
 # 3. correctness on device memory: mpi_test on 1 and 2 ranks (every
 #    decomposition, periodic or not, plain and overlapped, bit-equal to one
 #    rank) with each transport, and diffusion3d_mpi checksums on 1 and 2 GPUs;
@@ -37,7 +38,7 @@ ompi_info --parsable --all 2>/dev/null | grep mpi_built_with_cuda_support
 
 mpicxx=${MPICXX:-mpicxx}
 nvcc_cmd=("$nvcc" -O3 -std=c++17 "-arch=$arch" -I "$inc")
-cxx_cmd=("$mpicxx" -O3 -std=c++17 -fopenmp -I "$inc")
+cxx_cmd=("$mpicxx" -O3 -std=c++17 -fopenmp -DDYCORE_WITH_MPI=1 -I "$inc")
 link_libs=(-L "$cuda_home/lib64" -lcudart "-Wl,-rpath,$cuda_home/lib64")
 
 echo "== build"
@@ -45,7 +46,7 @@ pids=()
 gpu_build_copy_bandwidth & pids+=($!)
 "${nvcc_cmd[@]}" -c "$bundle/runtime/src/mpi_device_cuda.cu" -o "$work/mpi_device_cuda.o" & pids+=($!)
 "${cxx_cmd[@]}" -c "$bundle/runtime/src/mpi_cuda_aware.cpp" -o "$work/mpi_cuda_aware.o" & pids+=($!)
-for prog in diffusion3d-mpi/diffusion3d_mpi mpi-test/mpi_test; do
+for prog in diffusion3d-mpi/diffusion3d_mpi mpi-test/mpi_test dycore/dycore; do
   name=$(basename "$prog")
   dir="$bundle/$(dirname "$prog")"
   "${nvcc_cmd[@]}" -c "$dir/gen/$name.stencil.cu" -o "$work/$name.cu.o" & pids+=($!)
@@ -53,7 +54,7 @@ for prog in diffusion3d-mpi/diffusion3d_mpi mpi-test/mpi_test; do
   "${cxx_cmd[@]}" -c "$dir/$name.cpp" -o "$work/$name.o" & pids+=($!)
 done
 wait "${pids[@]}" # not a bare wait: that would wait for tee too
-for name in diffusion3d_mpi mpi_test; do
+for name in diffusion3d_mpi mpi_test dycore; do
   "${cxx_cmd[@]}" "$work/$name.o" "$work/$name.omp.o" "$work/$name.cu.o" "$work/mpi_device_cuda.o" \
     "$work/mpi_cuda_aware.o" "${link_libs[@]}" -o "$work/$name" || { echo "build of $name FAILED"; exit 1; }
 done
@@ -71,6 +72,14 @@ run() { # run RANKS TRANSPORT PROGRAM ARGS...
   STENCIL_MPI_TRANSPORT=$transport timeout 150 "${mpirun[@]}" -np "$ranks" "$@" 2>&1 |
     grep -v '^\s*$' | grep -v -- '^----' || true
 }
+
+echo "== dycore on the GPU: --check against the host reference (two sizes, one rank and two),"
+echo "== and the time of a step at 512x512x64"
+run 1 auto "$work/dycore" --backend=cuda --check
+run 1 auto "$work/dycore" --backend=cuda --check --size=67,45,19 --steps=5
+run 2 auto "$work/dycore" --backend=cuda --check --procs=2,1,1
+run 1 auto "$work/dycore" --backend=cuda --size=512,512,64 --steps=20
+run 1 auto "$work/dycore" --backend=openmp --size=512,512,64 --steps=2
 
 d3="$work/diffusion3d_mpi"
 kernels=${KERNELS:-grid:64,4,1 zmarch2:128,2,2}
