@@ -322,9 +322,6 @@ void CudaEmitter::emitStep(CodeWriter &W, const planning::ModulePlan &Plan,
                            const std::string &Symbol) const {
   const ir::Step &St = *SP.Step;
   DeviceHooks Hooks;
-  W.blank();
-  W.line("// Step '{}' from {}:{}", St.qualifiedName(),
-         commentText(St.Loc.File), St.Loc.Line);
   printRecomputeFunctions(W, Plan, SP, Symbol, "__device__ __forceinline__",
                           /*Restrict=*/true, Hooks);
   for (unsigned G = 0; G < SP.Groups.size(); ++G) {

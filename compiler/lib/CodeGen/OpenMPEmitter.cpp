@@ -140,9 +140,6 @@ void OpenMPEmitter::emitStep(CodeWriter &W, const planning::ModulePlan &Plan,
                              const std::string &Symbol) const {
   const ir::Step &St = *SP.Step;
   HostHooks Hooks;
-  W.blank();
-  W.line("// Step '{}' from {}:{}", St.qualifiedName(),
-         commentText(St.Loc.File), St.Loc.Line);
   printRecomputeFunctions(W, Plan, SP, Symbol, "static inline",
                           /*Restrict=*/false, Hooks);
   const std::string Launcher = "stencilc_" + Symbol + "_openmp";

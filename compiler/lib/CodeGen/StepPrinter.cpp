@@ -158,6 +158,9 @@ void codegen::printRecomputeFunctions(CodeWriter &W,
                                       bool Restrict,
                                       const BodyPrinterHooks &Hooks) {
   const ir::Step &St = *SP.Step;
+  W.blank();
+  W.line("// Step '{}' from {}:{}", St.qualifiedName(), commentText(St.Loc.File),
+         St.Loc.Line);
   for (unsigned G = 0; G < SP.Groups.size(); ++G) {
     const planning::StepGroup &Group = SP.Groups[G];
     if (Group.Strategy != planning::StepStrategy::Recompute)

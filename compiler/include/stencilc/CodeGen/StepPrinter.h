@@ -33,7 +33,8 @@ std::string stepParameters(const ir::Step &St, bool Restrict);
 std::string recomputeName(const std::string &Symbol, unsigned G,
                           unsigned Param);
 
-/// One function per recomputed array of each fused group of \p SP:
+/// The step's comment, then one function per recomputed array of each
+/// fused group of \p SP:
 /// `<Qualifiers> T <recomputeName>(const stencil::Grid &g, i, j, k[, w],
 /// the producer's parameters it reads)`.
 void printRecomputeFunctions(CodeWriter &W, const planning::ModulePlan &Plan,
