@@ -357,23 +357,17 @@ void CudaEmitter::emitStep(CodeWriter &W, const planning::ModulePlan &Plan,
                        launcherName(Symbols[Stencil], D.Variant), Config);
     Out.close();
   };
-  for (unsigned G = 0; G < SP.Groups.size(); ++G) {
-    const planning::StepGroup &Group = SP.Groups[G];
-    if (Group.Strategy == planning::StepStrategy::MultiKernel) {
-      for (unsigned C : Group.Calls)
-        Call(W, C);
-      continue;
-    }
-    W.open("{ // fused by recomputation, one thread per point");
-    printGridShape(W, St.Dims, "128", "2", "1");
-    W.line("stencilc_{}_g{}<<<grid, block, 0, "
-           "static_cast<cudaStream_t>(cfg.stream)>>>(g, r{});",
-           Symbol, G, Values);
-    W.line("const cudaError_t err = cudaGetLastError();");
-    W.line("if (err != cudaSuccess)");
-    W.line("  return cudaGetErrorString(err);");
-    W.close();
-  }
+  printStepGroups(W, SP, Call, [&](CodeWriter &Out, unsigned G) {
+    Out.open("{ // fused by recomputation, one thread per point");
+    printGridShape(Out, St.Dims, "128", "2", "1");
+    Out.line("stencilc_{}_g{}<<<grid, block, 0, "
+             "static_cast<cudaStream_t>(cfg.stream)>>>(g, r{});",
+             Symbol, G, Values);
+    Out.line("const cudaError_t err = cudaGetLastError();");
+    Out.line("if (err != cudaSuccess)");
+    Out.line("  return cudaGetErrorString(err);");
+    Out.close();
+  });
   W.line("return nullptr;");
   W.close();
   W.blank();

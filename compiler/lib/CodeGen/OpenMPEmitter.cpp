@@ -152,21 +152,15 @@ void OpenMPEmitter::emitStep(CodeWriter &W, const planning::ModulePlan &Plan,
                        "cfg");
   };
   printStepArgumentUnpacking(W, St);
-  for (unsigned G = 0; G < SP.Groups.size(); ++G) {
-    const planning::StepGroup &Group = SP.Groups[G];
-    if (Group.Strategy == planning::StepStrategy::MultiKernel) {
-      for (unsigned C : Group.Calls)
-        Call(W, C);
-      continue;
-    }
-    W.open("{ // fused by recomputation");
-    printStrides(W, St.Dims);
-    const unsigned Loops = openLoopNest(W, St.Dims, Group.Cpu);
-    printFusedBody(W, Plan, SP, G, Symbol, Hooks);
+  printStepGroups(W, SP, Call, [&](CodeWriter &Out, unsigned G) {
+    Out.open("{ // fused by recomputation");
+    printStrides(Out, St.Dims);
+    const unsigned Loops = openLoopNest(Out, St.Dims, SP.Groups[G].Cpu);
+    printFusedBody(Out, Plan, SP, G, Symbol, Hooks);
     for (unsigned L = 0; L < Loops; ++L)
-      W.close();
-    W.close();
-  }
+      Out.close();
+    Out.close();
+  });
   W.line("(void)cfg;");
   W.line("return nullptr;");
   W.close();

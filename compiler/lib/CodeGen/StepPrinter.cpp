@@ -279,6 +279,20 @@ void codegen::printStencilLaunch(CodeWriter &W,
   W.close();
 }
 
+void codegen::printStepGroups(CodeWriter &W, const planning::StepPlan &SP,
+                              const CallPrinter &Call,
+                              const CallPrinter &Fused) {
+  for (unsigned G = 0; G < SP.Groups.size(); ++G) {
+    const planning::StepGroup &Group = SP.Groups[G];
+    if (Group.Strategy != planning::StepStrategy::MultiKernel) {
+      Fused(W, G);
+      continue;
+    }
+    for (unsigned C : Group.Calls)
+      Call(W, C);
+  }
+}
+
 void codegen::printStepCallLauncher(CodeWriter &W, const ir::Step &St,
                                     const std::string &Name,
                                     const CallPrinter &Call) {

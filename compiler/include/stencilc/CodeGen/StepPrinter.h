@@ -63,6 +63,11 @@ void printStencilLaunch(CodeWriter &W, const planning::ModulePlan &Plan,
 /// backend launches for a single stencil).
 using CallPrinter = std::function<void(CodeWriter &W, unsigned Call)>;
 
+/// The step launcher's body: its groups in order, a group of one kernel per
+/// stencil through \p Call, a fused group through \p Fused (its index).
+void printStepGroups(CodeWriter &W, const planning::StepPlan &SP,
+                     const CallPrinter &Call, const CallPrinter &Fused);
+
 /// `static const char *<Name>(int call, g, r, cfg, args)`: one call of the
 /// step alone, for the distributed runtime.
 void printStepCallLauncher(CodeWriter &W, const ir::Step &St,
