@@ -292,10 +292,19 @@ Result runStep(MPI_Comm Comm, const std::vector<long long> &Extents,
       wrapHalo(Fx);
       wrapHalo(Fy);
       Loop.run(Divergence(), 0.1f, Profile, Fx, Fy, U, Un);
-    } else if (M == Mode::Overlap) {
-      Step.run(advectStep, 0.1f, Profile, U, Fx, Fy, Un);
     } else {
-      Step.runWithoutOverlap(advectStep, 0.1f, Profile, U, Fx, Fy, Un);
+      if (M == Mode::Overlap)
+        Step.run(advectStep, 0.1f, Profile, U, Fx, Fy, Un);
+      else
+        Step.runWithoutOverlap(advectStep, 0.1f, Profile, U, Fx, Fy, Un);
+      // The fields' halo is the stencils' union, which covers the plan's
+      // fused group: it runs, unless switched off.
+      if (Step.ranPlan() == stencil::detail::stepPlanDisabled())
+        throw std::runtime_error(
+            std::string("error: advectStep ran ") +
+            (Step.ranPlan() ? "its plan" : "call by call") +
+            " with STENCIL_STEP_PLAN " +
+            (stencil::detail::stepPlanDisabled() ? "=multi-kernel" : "unset"));
     }
     U.swap(Un);
   }

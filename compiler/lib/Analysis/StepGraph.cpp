@@ -25,19 +25,10 @@ bool Dependence::offCentre() const {
   });
 }
 
-namespace {
-/// How one call uses one array of the step (through one or more of its
-/// stencil's parameters).
-struct Use {
-  bool Read = false, Written = false;
-  std::vector<ir::Offset> Offsets; ///< Read offsets, sorted, unique.
-};
-} // namespace
-
-/// The use of step array \p Param by call \p C, or none.
-static std::optional<Use> useOf(const ir::StepCall &C,
-                                const StencilInfo &Info, unsigned Param) {
-  std::optional<Use> U;
+std::optional<ArrayUse> analysis::useOf(const ir::StepCall &C,
+                                        const StencilInfo &Info,
+                                        unsigned Param) {
+  std::optional<ArrayUse> U;
   for (const ArrayInfo &A : Info.Arrays) {
     const ir::StepArg &Arg = C.Args[A.Param - 1];
     if (Arg.From != ir::StepArg::Kind::Param || Arg.Param != Param ||
@@ -107,15 +98,16 @@ static void checkRanks(const ir::Module &M, const ir::Step &S,
   }
 }
 
-static void addOffsets(HaloNeed &N, const std::vector<ir::Offset> &Offsets) {
+void analysis::widenHalo(Halo &H, bool &Diagonal,
+                         const std::vector<ir::Offset> &Offsets) {
   for (const ir::Offset &O : Offsets) {
     unsigned NonZero = 0;
     for (unsigned D = 0; D < ir::MaxDims; ++D) {
-      N.Halo[D].Lo = std::max(N.Halo[D].Lo, -static_cast<long long>(O[D]));
-      N.Halo[D].Hi = std::max(N.Halo[D].Hi, static_cast<long long>(O[D]));
+      H[D].Lo = std::max(H[D].Lo, -static_cast<long long>(O[D]));
+      H[D].Hi = std::max(H[D].Hi, static_cast<long long>(O[D]));
       NonZero += O[D] != 0;
     }
-    N.Diagonal |= NonZero >= 2;
+    Diagonal |= NonZero >= 2;
   }
 }
 
@@ -137,7 +129,7 @@ StepInfo analysis::analyzeStep(const ir::Module &M, const ir::Step &S,
     bool LowerRank = false;
     for (unsigned C = 0; C < S.Calls.size(); ++C) {
       const ir::StepCall &Call = S.Calls[C];
-      std::optional<Use> U = useOf(Call, Infos[Call.Stencil], P);
+      std::optional<ArrayUse> U = useOf(Call, Infos[Call.Stencil], P);
       if (!U)
         continue;
       for (const analysis::ArrayInfo &A : Infos[Call.Stencil].Arrays)
@@ -160,7 +152,7 @@ StepInfo analysis::analyzeStep(const ir::Module &M, const ir::Step &S,
             Open->After = LastWriter;
             Open->Before = C;
           }
-          addOffsets(*Open, U->Offsets);
+          widenHalo(Open->Halo, Open->Diagonal, U->Offsets);
         }
       }
       if (U->Written) {
@@ -170,7 +162,7 @@ StepInfo analysis::analyzeStep(const ir::Module &M, const ir::Step &S,
                                         P, {}});
         for (unsigned R : ReadersSince)
           if (R != C) {
-            std::optional<Use> RU = useOf(S.Calls[R], Infos[S.Calls[R].Stencil], P);
+            std::optional<ArrayUse> RU = useOf(S.Calls[R], Infos[S.Calls[R].Stencil], P);
             Result.Dependences.push_back(
                 {DependenceKind::Anti, R, C, P, RU ? RU->Offsets
                                                    : std::vector<ir::Offset>()});

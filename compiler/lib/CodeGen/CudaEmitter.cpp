@@ -328,7 +328,8 @@ void CudaEmitter::emitStep(CodeWriter &W, const planning::ModulePlan &Plan,
     if (SP.Groups[G].Strategy != planning::StepStrategy::Recompute)
       continue;
     W.open(fmt::format("__global__ void stencilc_{}_g{}(const stencil::Grid g, "
-                       "const stencil::Region r{}) {{",
+                       "const stencil::Region r, const stencil::Region v{}) "
+                       "{{",
                        Symbol, G, stepParameters(St, /*Restrict=*/true)));
     printGridPoint(W, St.Dims);
     printFusedBody(W, Plan, SP, G, Symbol, Hooks);
@@ -357,24 +358,39 @@ void CudaEmitter::emitStep(CodeWriter &W, const planning::ModulePlan &Plan,
                        launcherName(Symbols[Stencil], D.Variant), Config);
     Out.close();
   };
-  printStepGroups(W, SP, Call, [&](CodeWriter &Out, unsigned G) {
+  const CallPrinter Fused = [&](CodeWriter &Out, unsigned G) {
     Out.open("{ // fused by recomputation, one thread per point");
     printGridShape(Out, St.Dims, "128", "2", "1");
     Out.line("stencilc_{}_g{}<<<grid, block, 0, "
-             "static_cast<cudaStream_t>(cfg.stream)>>>(g, r{});",
+             "static_cast<cudaStream_t>(cfg.stream)>>>(g, r, v{});",
              Symbol, G, Values);
     Out.line("const cudaError_t err = cudaGetLastError();");
     Out.line("if (err != cudaSuccess)");
     Out.line("  return cudaGetErrorString(err);");
     Out.close();
-  });
+  };
+  const bool AnyFused = hasFusedGroups(SP);
+  if (AnyFused)
+    W.line("const stencil::Region &v = r; // one domain: recomputed within it");
+  printStepGroups(W, SP, Call, Fused);
   W.line("return nullptr;");
   W.close();
   W.blank();
   printStepCallLauncher(W, St, Launcher + "_call", Call);
   W.blank();
+  if (AnyFused) {
+    printStepGroupLauncher(W, SP, Launcher + "_group",
+                           [&](CodeWriter &Out, unsigned G) {
+                             Out.open("{");
+                             printRegionExtents(Out, St.Dims);
+                             Fused(Out, G);
+                             Out.close();
+                           });
+    W.blank();
+  }
   printStepRegistration(W, Plan, SP, Symbol, "stencil::Backend::Cuda",
-                        Launcher, Launcher + "_call");
+                        Launcher, Launcher + "_call",
+                        AnyFused ? Launcher + "_group" : "");
 }
 
 std::string CudaEmitter::emit(const planning::ModulePlan &Plan) const {

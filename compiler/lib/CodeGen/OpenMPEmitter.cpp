@@ -152,7 +152,7 @@ void OpenMPEmitter::emitStep(CodeWriter &W, const planning::ModulePlan &Plan,
                        "cfg");
   };
   printStepArgumentUnpacking(W, St);
-  printStepGroups(W, SP, Call, [&](CodeWriter &Out, unsigned G) {
+  const CallPrinter Fused = [&](CodeWriter &Out, unsigned G) {
     Out.open("{ // fused by recomputation");
     printStrides(Out, St.Dims);
     const unsigned Loops = openLoopNest(Out, St.Dims, SP.Groups[G].Cpu);
@@ -160,15 +160,24 @@ void OpenMPEmitter::emitStep(CodeWriter &W, const planning::ModulePlan &Plan,
     for (unsigned L = 0; L < Loops; ++L)
       Out.close();
     Out.close();
-  });
+  };
+  const bool AnyFused = hasFusedGroups(SP);
+  if (AnyFused)
+    W.line("const stencil::Region &v = r; // one domain: recomputed within it");
+  printStepGroups(W, SP, Call, Fused);
   W.line("(void)cfg;");
   W.line("return nullptr;");
   W.close();
   W.blank();
   printStepCallLauncher(W, St, Launcher + "_call", Call);
   W.blank();
+  if (AnyFused) {
+    printStepGroupLauncher(W, SP, Launcher + "_group", Fused);
+    W.blank();
+  }
   printStepRegistration(W, Plan, SP, Symbol, "stencil::Backend::OpenMP",
-                        Launcher, Launcher + "_call");
+                        Launcher, Launcher + "_call",
+                        AnyFused ? Launcher + "_group" : "");
 }
 
 std::string OpenMPEmitter::emit(const planning::ModulePlan &Plan) const {

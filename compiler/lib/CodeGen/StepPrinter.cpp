@@ -75,6 +75,27 @@ static std::vector<unsigned> recomputeInputs(const ir::Stencil &S,
   return Out;
 }
 
+/// True if call \p C writes step array \p Param.
+static bool writes(const planning::ModulePlan &Plan, const ir::StepCall &C,
+                   unsigned Param) {
+  for (const analysis::ArrayInfo &A : Plan.Stencils[C.Stencil].Info->Arrays)
+    if (A.Written && C.Args[A.Param - 1].From == ir::StepArg::Kind::Param &&
+        C.Args[A.Param - 1].Param == Param)
+      return true;
+  return false;
+}
+
+/// The producer of fused group \p G that writes recomputed array \p X.
+static unsigned producerOf(const planning::ModulePlan &Plan,
+                           const planning::StepPlan &SP, unsigned G,
+                           unsigned X) {
+  const std::vector<unsigned> &Calls = SP.Groups[G].Calls;
+  for (size_t I = 0; I + 1 < Calls.size(); ++I)
+    if (writes(Plan, SP.Step->Calls[Calls[I]], X))
+      return Calls[I];
+  return Calls.front();
+}
+
 namespace {
 
 /// The backend's hooks, with loads or stores changed by a subclass.
@@ -107,8 +128,10 @@ private:
 };
 
 /// The consumer of a fused group: loads of a recomputed array call its
-/// recomputation where the point read is in the region, and read memory
-/// (what the producer left there: the array's margin) elsewhere.
+/// recomputation where the point read is in the region v where the
+/// producer's values are defined (the launch region, or over MPI the rank's
+/// points and the halo its neighbours fill), and read memory (what the
+/// producer left there: the array's margin) elsewhere.
 class RecomputeLoads : public ForwardingHooks {
 public:
   RecomputeLoads(const BodyPrinterHooks &Base, unsigned Dims)
@@ -127,7 +150,7 @@ public:
         Pos = fmt::format("{} {} {}", Pos, O < 0 ? '-' : '+', O < 0 ? -O : O);
       Args += ", " + Pos;
       if (O)
-        Inside += fmt::format("{}{} {} r.{}[{}]", Inside.empty() ? "" : " && ",
+        Inside += fmt::format("{}{} {} v.{}[{}]", Inside.empty() ? "" : " && ",
                               Pos, O < 0 ? ">=" : "<", O < 0 ? "lo" : "hi",
                               D);
     }
@@ -165,18 +188,18 @@ void codegen::printRecomputeFunctions(CodeWriter &W,
     const planning::StepGroup &Group = SP.Groups[G];
     if (Group.Strategy != planning::StepStrategy::Recompute)
       continue;
-    const ir::StepCall &Prod = St.Calls[Group.Calls[0]];
-    const ir::Stencil &P = Plan.Module->Stencils[Prod.Stencil];
-    const analysis::StencilInfo &Info = *Plan.Stencils[Prod.Stencil].Info;
-    BodyNames Names(P);
-    std::string Params;
-    for (unsigned In : recomputeInputs(P, Info)) {
-      std::string Ty = argumentValueType(P.Params[In]);
-      if (Restrict && P.Params[In].Kind == ir::ParamKind::Array)
-        Ty += "__restrict__";
-      Params += fmt::format(", {} {}", Ty, Names.param(In));
-    }
     for (unsigned X : Group.Recomputed) {
+      const ir::StepCall &Prod = St.Calls[producerOf(Plan, SP, G, X)];
+      const ir::Stencil &P = Plan.Module->Stencils[Prod.Stencil];
+      const analysis::StencilInfo &Info = *Plan.Stencils[Prod.Stencil].Info;
+      BodyNames Names(P);
+      std::string Params;
+      for (unsigned In : recomputeInputs(P, Info)) {
+        std::string Ty = argumentValueType(P.Params[In]);
+        if (Restrict && P.Params[In].Kind == ir::ParamKind::Array)
+          Ty += "__restrict__";
+        Params += fmt::format(", {} {}", Ty, Names.param(In));
+      }
       unsigned Target = 0;
       for (const analysis::ArrayInfo &A : Info.Arrays)
         if (A.Written &&
@@ -225,27 +248,35 @@ void codegen::printFusedBody(CodeWriter &W, const planning::ModulePlan &Plan,
                              const BodyPrinterHooks &Hooks) {
   const ir::Step &St = *SP.Step;
   const planning::StepGroup &Group = SP.Groups[G];
-  const ir::StepCall &Prod = St.Calls[Group.Calls[0]],
-                     &Cons = St.Calls[Group.Calls[1]];
-  const ir::Stencil &P = Plan.Module->Stencils[Prod.Stencil],
-                    &C = Plan.Module->Stencils[Cons.Stencil];
-  BodyNames PNames(P), CNames(C);
-  W.open(fmt::format("{{ // '{}' at this point", P.qualifiedName()));
-  printAliases(W, P, PNames, Prod);
-  printBody(P, PNames, Hooks, W);
-  W.close();
-  W.open(fmt::format("{{ // '{}' at this point, recomputing what '{}' "
+  const ir::StepCall &Cons = St.Calls[Group.Calls.back()];
+  const ir::Stencil &C = Plan.Module->Stencils[Cons.Stencil];
+  std::string Producers;
+  for (size_t I = 0; I + 1 < Group.Calls.size(); ++I) {
+    const ir::StepCall &Prod = St.Calls[Group.Calls[I]];
+    const ir::Stencil &P = Plan.Module->Stencils[Prod.Stencil];
+    BodyNames PNames(P);
+    W.open(fmt::format("{{ // '{}' at this point", P.qualifiedName()));
+    printAliases(W, P, PNames, Prod);
+    printBody(P, PNames, Hooks, W);
+    W.close();
+    Producers += fmt::format("{}'{}'", Producers.empty() ? "" : ", ",
+                             P.qualifiedName());
+  }
+  BodyNames CNames(C);
+  W.open(fmt::format("{{ // '{}' at this point, recomputing what {} "
                      "stores where it reads it",
-                     C.qualifiedName(), P.qualifiedName()));
+                     C.qualifiedName(), Producers));
   printAliases(W, C, CNames, Cons);
   RecomputeLoads Loads(Hooks, St.Dims);
-  std::string Inputs;
-  for (unsigned In :
-       recomputeInputs(P, *Plan.Stencils[Prod.Stencil].Info))
-    Inputs += ", " + converted(P.Params[In], stepValue(Prod.Args[In - 1]));
-  for (unsigned X : Group.Recomputed)
+  for (unsigned X : Group.Recomputed) {
+    const ir::StepCall &Prod = St.Calls[producerOf(Plan, SP, G, X)];
+    const ir::Stencil &P = Plan.Module->Stencils[Prod.Stencil];
+    std::string Inputs;
+    for (unsigned In : recomputeInputs(P, *Plan.Stencils[Prod.Stencil].Info))
+      Inputs += ", " + converted(P.Params[In], stepValue(Prod.Args[In - 1]));
     for (unsigned CP : boundTo(Cons, X))
       Loads.Calls.push_back({CP, recomputeName(Symbol, G, X), Inputs});
+  }
   printBody(C, CNames, Loads, W);
   W.close();
 }
@@ -253,8 +284,8 @@ void codegen::printFusedBody(CodeWriter &W, const planning::ModulePlan &Plan,
 void codegen::printStepArgumentUnpacking(CodeWriter &W, const ir::Step &St) {
   for (unsigned P = 1; P < St.Params.size(); ++P) {
     std::string Const = constQualified(argumentValueType(St.Params[P]));
-    W.line("{} {} = *static_cast<{} *>(args[{}]);", Const, stepParamName(P),
-           Const, P - 1);
+    W.line("[[maybe_unused]] {} {} = *static_cast<{} *>(args[{}]);", Const,
+           stepParamName(P), Const, P - 1);
   }
 }
 
@@ -293,25 +324,61 @@ void codegen::printStepGroups(CodeWriter &W, const planning::StepPlan &SP,
   }
 }
 
+/// `static const char *<Name>(int <Selector>, g, r, <Regions>cfg, args)`:
+/// a switch over \p Cases, each printed by \p Print.
+static void printSwitchLauncher(CodeWriter &W, const ir::Step &St,
+                                const std::string &Name, const char *Selector,
+                                const char *Regions,
+                                const std::vector<unsigned> &Cases,
+                                const CallPrinter &Print) {
+  W.open(fmt::format("static const char *{}(int {}, const stencil::Grid &g, "
+                     "const stencil::Region &r, {}const stencil::LaunchConfig "
+                     "&cfg, void *const *{}) {{",
+                     Name, Selector, Regions,
+                     St.Params.size() > 1 ? "args" : "/*args*/"));
+  printStepArgumentUnpacking(W, St);
+  W.line("(void)cfg;");
+  W.open(fmt::format("switch ({}) {{", Selector));
+  for (unsigned C : Cases) {
+    W.line("case {}:", C);
+    Print(W, C);
+    W.line("return nullptr;");
+  }
+  W.line("default:");
+  W.line("  return \"no such {} of the step\";", Selector);
+  W.close();
+  W.close();
+}
+
 void codegen::printStepCallLauncher(CodeWriter &W, const ir::Step &St,
                                     const std::string &Name,
                                     const CallPrinter &Call) {
   W.line("// One call of the step alone, for the distributed runtime.");
-  W.open(fmt::format("static const char *{}(int call, const stencil::Grid &g, "
-                     "const stencil::Region &r, const stencil::LaunchConfig "
-                     "&cfg, void *const *{}) {{",
-                     Name, St.Params.size() > 1 ? "args" : "/*args*/"));
-  printStepArgumentUnpacking(W, St);
-  W.open("switch (call) {");
-  for (unsigned C = 0; C < St.Calls.size(); ++C) {
-    W.line("case {}:", C);
-    Call(W, C);
-    W.line("return nullptr;");
-  }
-  W.line("default:");
-  W.line("  return \"no such call of the step\";");
-  W.close();
-  W.close();
+  std::vector<unsigned> Calls;
+  for (unsigned C = 0; C < St.Calls.size(); ++C)
+    Calls.push_back(C);
+  printSwitchLauncher(W, St, Name, "call", "", Calls, Call);
+}
+
+bool codegen::hasFusedGroups(const planning::StepPlan &SP) {
+  return std::any_of(SP.Groups.begin(), SP.Groups.end(),
+                     [](const planning::StepGroup &G) {
+                       return G.Strategy != planning::StepStrategy::MultiKernel;
+                     });
+}
+
+void codegen::printStepGroupLauncher(CodeWriter &W,
+                                     const planning::StepPlan &SP,
+                                     const std::string &Name,
+                                     const CallPrinter &Fused) {
+  W.line("// One fused group of the step alone, for the distributed runtime:");
+  W.line("// recomputed where the consumer reads a point of v.");
+  std::vector<unsigned> Groups;
+  for (unsigned G = 0; G < SP.Groups.size(); ++G)
+    if (SP.Groups[G].Strategy != planning::StepStrategy::MultiKernel)
+      Groups.push_back(G);
+  printSwitchLauncher(W, *SP.Step, Name, "group",
+                      "const stencil::Region &v, ", Groups, Fused);
 }
 
 /// "stencil::Step<3> &, float, const float *": the step's parameters.
@@ -357,7 +424,8 @@ void codegen::printStepRegistration(CodeWriter &W,
                                     const std::string &Symbol,
                                     const std::string &BackendEnumerator,
                                     const std::string &Launcher,
-                                    const std::string &CallLauncher) {
+                                    const std::string &CallLauncher,
+                                    const std::string &GroupLauncher) {
   const ir::Step &St = *SP.Step;
   const std::string Tables = "stencilc_" + Symbol;
   W.line("static const int {}_call_halos[][4][2] = {{", Tables);
@@ -373,6 +441,29 @@ void codegen::printStepRegistration(CodeWriter &W,
              haloInitializer(N.Halo), N.Diagonal ? "true" : "false");
     W.line("}};");
   }
+  const std::string Rounds = Tables + "_rounds";
+  for (unsigned R = 0; R < SP.Rounds.size(); ++R) {
+    if (SP.Rounds[R].Halos.empty())
+      continue;
+    W.line("static const stencil::GeneratedStepHalo {}_round{}[] = {{", Tables,
+           R);
+    for (const planning::RoundHalo &H : SP.Rounds[R].Halos)
+      W.line("    {{{}, {}, {}, {}}},", H.Param - 1, haloInitializer(H.Halo),
+             H.Diagonal ? "true" : "false", H.Exchange ? "true" : "false");
+    W.line("}};");
+  }
+  W.line("static const stencil::GeneratedStepRound {}[] = {{", Rounds);
+  for (unsigned R = 0; R < SP.Rounds.size(); ++R) {
+    const planning::StepRound &Round = SP.Rounds[R];
+    const planning::StepGroup &G = SP.Groups[Round.Group];
+    const bool Fused = G.Strategy != planning::StepStrategy::MultiKernel;
+    W.line("    {{{}, {}, {}, {}, {}}},", Fused ? -1 : int(G.Calls[0]),
+           Fused ? int(Round.Group) : -1, haloInitializer(Round.Reads),
+           Round.Halos.empty() ? std::string("nullptr")
+                               : fmt::format("{}_round{}", Tables, R),
+           Round.Halos.size());
+  }
+  W.line("}};");
   std::string Signature, Halo, Description;
   for (unsigned P = 1; P < St.Params.size(); ++P)
     Signature += (P > 1 ? ", " : "") + ir::declaredType(St.Params[P], St.Dims);
@@ -410,7 +501,11 @@ void codegen::printStepRegistration(CodeWriter &W,
   W.line("/*callCount=*/{},", St.Calls.size());
   W.line("/*callHalos=*/{}_call_halos,", Tables);
   W.line("/*exchanges=*/{},", Exchanges);
-  W.line("/*exchangeCount=*/{}}});", SP.Info->Exchanges.size());
+  W.line("/*exchangeCount=*/{},", SP.Info->Exchanges.size());
+  W.line("/*launchGroup=*/{},",
+         GroupLauncher.empty() ? "nullptr" : "&" + GroupLauncher);
+  W.line("/*rounds=*/{},", Rounds);
+  W.line("/*roundCount=*/{}}});", SP.Rounds.size());
   W.dedent();
   W.dedent();
 }

@@ -57,14 +57,28 @@ std::vector<unsigned> boundTo(const ir::StepCall &C, unsigned Param) {
   return Out;
 }
 
-/// Why calls \p P and \p P + 1 cannot run as one recomputing kernel (empty
-/// if they can), and the arrays the consumer would recompute.
+/// Why call \p P cannot be recomputed inside consumer \p C (empty if it
+/// can), and the arrays \p C would recompute. The producer's code moves to
+/// \p C's place, so no call between the two may touch what it reads or
+/// writes (nor it theirs).
 std::string whyNotFusible(const ir::Module &M, const ir::Step &St,
                           const analysis::StepInfo &Info,
                           const std::vector<analysis::StencilInfo> &Infos,
-                          unsigned P, std::vector<unsigned> &Recomputed) {
-  const unsigned C = P + 1;
+                          unsigned P, unsigned C,
+                          std::vector<unsigned> &Recomputed) {
+  if (std::none_of(Info.Dependences.begin(), Info.Dependences.end(),
+                   [&](const analysis::Dependence &D) {
+                     return D.Kind == analysis::DependenceKind::Flow &&
+                            D.From == P && D.To == C;
+                   }))
+    return "no flow dependence";
   for (const analysis::Dependence &D : Info.Dependences) {
+    // Every use of an array by both P and a later call gives an edge from
+    // P to the first such call.
+    if (D.From == P && D.To > P && D.To < C)
+      return "a stencil between them (" +
+             M.Stencils[St.Calls[D.To].Stencil].qualifiedName() +
+             ") depends on it through '" + St.Params[D.Param].Name + "'";
     if (D.From != P || D.To != C)
       continue;
     if (D.Kind == analysis::DependenceKind::Flow)
@@ -73,8 +87,6 @@ std::string whyNotFusible(const ir::Module &M, const ir::Step &St,
       return std::string("the consumer writes an array the producer ") +
              (D.Kind == analysis::DependenceKind::Anti ? "reads" : "writes");
   }
-  if (Recomputed.empty())
-    return "no flow dependence";
   const ir::StepCall &Prod = St.Calls[P];
   const ir::Stencil &PS = M.Stencils[Prod.Stencil];
   for (const analysis::ArrayInfo &A : Infos[Prod.Stencil].Arrays)
@@ -89,14 +101,13 @@ std::string whyNotFusible(const ir::Module &M, const ir::Step &St,
   return {};
 }
 
-/// The consumer's distinct offsets of the recomputed arrays.
+/// The consumer's distinct offsets of the arrays \p P writes and \p C
+/// reads: how often \p C evaluates \p P per point.
 size_t recomputations(const analysis::StepInfo &Info, unsigned P,
-                      const std::vector<unsigned> &Recomputed) {
+                      unsigned C) {
   size_t N = 0;
   for (const analysis::Dependence &D : Info.Dependences)
-    if (D.Kind == analysis::DependenceKind::Flow && D.From == P &&
-        D.To == P + 1 &&
-        std::count(Recomputed.begin(), Recomputed.end(), D.Param))
+    if (D.Kind == analysis::DependenceKind::Flow && D.From == P && D.To == C)
       N += D.Offsets.size();
   return N;
 }
@@ -111,6 +122,91 @@ CpuLoopPlan mergeCpu(const CpuLoopPlan &A, const CpuLoopPlan &B) {
   M.HaloY = std::max(A.HaloY, B.HaloY);
   M.HaloZ = std::max(A.HaloZ, B.HaloZ);
   return M;
+}
+
+/// Every sum of an offset of \p A and one of \p B.
+std::vector<ir::Offset> sums(const std::vector<ir::Offset> &A,
+                             const std::vector<ir::Offset> &B) {
+  std::vector<ir::Offset> Out;
+  for (const ir::Offset &X : A)
+    for (const ir::Offset &Y : B) {
+      ir::Offset S = X;
+      for (unsigned D = 0; D < ir::MaxDims; ++D)
+        S[D] += Y[D];
+      Out.push_back(S);
+    }
+  return Out;
+}
+
+/// The rounds of \p SP's groups over MPI ranks: what each reads of which
+/// array, and which halos are exchanged before it (an array's halo is stale
+/// when the step begins and after a round writes it, current after an
+/// exchange).
+void planRounds(StepPlan &SP, const ir::Module &M,
+                const std::vector<analysis::StencilInfo> &Infos) {
+  const ir::Step &St = *SP.Step;
+  std::vector<bool> LowerRank(St.Params.size(), false);
+  for (const ir::StepCall &C : St.Calls)
+    for (unsigned A = 0; A < C.Args.size(); ++A)
+      if (C.Args[A].From == ir::StepArg::Kind::Param)
+        LowerRank[C.Args[A].Param] =
+            LowerRank[C.Args[A].Param] ||
+            ir::isLowerRank(M.Stencils[C.Stencil].Params[A + 1], St.Dims);
+  std::vector<bool> Current(St.Params.size(), false);
+  for (unsigned G = 0; G < SP.Groups.size(); ++G) {
+    const StepGroup &Group = SP.Groups[G];
+    const unsigned Cons = Group.Calls.back();
+    auto UseOf = [&](unsigned Call, unsigned P) {
+      return analysis::useOf(St.Calls[Call], Infos[St.Calls[Call].Stencil], P);
+    };
+    StepRound R;
+    R.Group = G;
+    std::vector<unsigned> Written;
+    for (unsigned P = 1; P < St.Params.size(); ++P) {
+      if (St.Params[P].Kind != ir::ParamKind::Array)
+        continue;
+      RoundHalo H;
+      H.Param = P;
+      const bool Recomputed = std::count(Group.Recomputed.begin(),
+                                         Group.Recomputed.end(), P) != 0;
+      for (unsigned Call : Group.Calls) {
+        std::optional<analysis::ArrayUse> U = UseOf(Call, P);
+        if (!U)
+          continue;
+        if (U->Written)
+          Written.push_back(P);
+        if (!U->Read || (Call == Cons && Recomputed))
+          continue;
+        analysis::widenHalo(H.Halo, H.Diagonal, U->Offsets);
+        if (Call == Cons)
+          continue;
+        // The consumer evaluates this producer around each offset it reads
+        // the producer's arrays at.
+        for (unsigned X : Group.Recomputed) {
+          std::optional<analysis::ArrayUse> Out = UseOf(Call, X);
+          std::optional<analysis::ArrayUse> In = UseOf(Cons, X);
+          if (Out && Out->Written && In)
+            analysis::widenHalo(H.Halo, H.Diagonal,
+                                 sums(In->Offsets, U->Offsets));
+        }
+      }
+      bool OffCentre = false;
+      for (unsigned D = 0; D < ir::MaxDims; ++D)
+        OffCentre |= H.Halo[D].Lo > 0 || H.Halo[D].Hi > 0;
+      if (!OffCentre || LowerRank[P])
+        continue;
+      H.Exchange = !Current[P];
+      Current[P] = true;
+      for (unsigned D = 0; D < ir::MaxDims; ++D) {
+        R.Reads[D].Lo = std::max(R.Reads[D].Lo, H.Halo[D].Lo);
+        R.Reads[D].Hi = std::max(R.Reads[D].Hi, H.Halo[D].Hi);
+      }
+      R.Halos.push_back(H);
+    }
+    for (unsigned P : Written)
+      Current[P] = false;
+    SP.Rounds.push_back(std::move(R));
+  }
 }
 
 StepPlan planStep(const ModulePlan &Plan, const ir::Step &St,
@@ -133,54 +229,87 @@ StepPlan planStep(const ModulePlan &Plan, const ir::Step &St,
     const analysis::StencilInfo &I = Infos[St.Calls[Call].Stencil];
     return kernelCost(I.BytesPerPoint, I.FlopsPerPoint, computesInDouble(S));
   };
-  for (unsigned Call = 0; Call < St.Calls.size(); ++Call) {
+  const unsigned N = St.Calls.size();
+  // Each consumer in turn takes the earlier producers it may recompute
+  // (none already in a fused group), one by one in call order, as long as
+  // the cost model predicts the larger group faster fused than as one
+  // kernel per stencil.
+  std::vector<int> GroupOf(N, -1); ///< Index into Fused.
+  std::vector<StepGroup> Fused;
+  std::vector<std::string> Why(N);
+  for (unsigned C = 0; C < N && Choice != StepStrategyChoice::MultiKernel;
+       ++C) {
+    const ir::StepCall &Cons = St.Calls[C];
+    const analysis::StencilInfo &CI = Infos[Cons.Stencil];
+    double Multi = Cost(C), Bytes = CI.BytesPerPoint, Flops = CI.FlopsPerPoint;
+    bool Double = computesInDouble(M.Stencils[Cons.Stencil]);
     StepGroup G;
-    G.Calls = {Call};
-    G.MultiKernelCost = Cost(Call) * 1e15;
-    if (Call + 1 < St.Calls.size() && Choice != StepStrategyChoice::MultiKernel) {
+    G.Strategy = StepStrategy::Recompute;
+    G.Cpu = Plan.Stencils[Cons.Stencil].Cpu;
+    for (unsigned P = 0; P < C; ++P) {
+      if (GroupOf[P] >= 0)
+        continue;
       std::vector<unsigned> Recomputed;
-      std::string Why = whyNotFusible(M, St, Info, Infos, Call, Recomputed);
-      const ir::StepCall &Prod = St.Calls[Call], &Cons = St.Calls[Call + 1];
-      const analysis::StencilInfo &PI = Infos[Prod.Stencil],
-                                  &CI = Infos[Cons.Stencil];
-      const double Multi = Cost(Call) + Cost(Call + 1);
+      std::string Reason = whyNotFusible(M, St, Info, Infos, P, C, Recomputed);
+      if (Reason == "no flow dependence")
+        continue;
+      const ir::StepCall &Prod = St.Calls[P];
+      const analysis::StencilInfo &PI = Infos[Prod.Stencil];
       double Saved = 0;
       for (unsigned X : Recomputed)
         Saved += St.Params[X].Ty.bytes();
-      const double Fused = kernelCost(
-          PI.BytesPerPoint + CI.BytesPerPoint - Saved,
-          PI.FlopsPerPoint * (1 + recomputations(Info, Call, Recomputed)) +
-              CI.FlopsPerPoint,
-          computesInDouble(M.Stencils[Prod.Stencil]) ||
-              computesInDouble(M.Stencils[Cons.Stencil]));
-      const bool Pays = Fused < Multi;
-      if (Why.empty() &&
-          (Choice == StepStrategyChoice::Recompute || Pays)) {
-        G.Strategy = StepStrategy::Recompute;
-        G.Calls.push_back(Call + 1);
-        G.Recomputed = Recomputed;
-        G.MultiKernelCost = Multi * 1e15;
-        G.FusedCost = Fused * 1e15;
-        G.Cpu = mergeCpu(Plan.Stencils[Prod.Stencil].Cpu,
-                         Plan.Stencils[Cons.Stencil].Cpu);
-        SP.Groups.push_back(G);
-        ++Call;
+      const double WithMulti = Multi + Cost(P);
+      const double WithBytes = Bytes + PI.BytesPerPoint - Saved;
+      const double WithFlops =
+          Flops + PI.FlopsPerPoint * (1 + recomputations(Info, P, C));
+      const bool WithDouble =
+          Double || computesInDouble(M.Stencils[Prod.Stencil]);
+      const double WithFused = kernelCost(WithBytes, WithFlops, WithDouble);
+      if (Reason.empty() && Choice != StepStrategyChoice::Recompute &&
+          WithFused >= WithMulti) {
+        char Buf[160];
+        std::snprintf(Buf, sizeof(Buf),
+                      "slower by the cost model (fused %.3g, multi-kernel "
+                      "%.3g ns per million points)",
+                      WithFused * 1e15, WithMulti * 1e15);
+        Reason = Buf;
+      }
+      if (!Reason.empty()) {
+        if (Why[P].empty())
+          Why[P] = "not fused with " + std::to_string(C) + " " +
+                   M.Stencils[Cons.Stencil].qualifiedName() + ": " + Reason;
         continue;
       }
-      if (!Recomputed.empty() || Why != "no flow dependence") {
-        if (Why.empty()) {
-          char Buf[160];
-          std::snprintf(Buf, sizeof(Buf),
-                        "slower by the cost model (fused %.3g, multi-kernel "
-                        "%.3g ns per million points)",
-                        Fused * 1e15, Multi * 1e15);
-          Why = Buf;
-        }
-        G.NotFused = Why;
-      }
+      G.Calls.push_back(P);
+      G.Recomputed.insert(G.Recomputed.end(), Recomputed.begin(),
+                          Recomputed.end());
+      G.Cpu = mergeCpu(G.Cpu, Plan.Stencils[Prod.Stencil].Cpu);
+      Multi = WithMulti, Bytes = WithBytes, Flops = WithFlops;
+      Double = WithDouble;
+      G.MultiKernelCost = Multi * 1e15;
+      G.FusedCost = kernelCost(Bytes, Flops, Double) * 1e15;
     }
-    SP.Groups.push_back(G);
+    if (G.Calls.empty())
+      continue;
+    G.Calls.push_back(C);
+    for (unsigned Member : G.Calls)
+      GroupOf[Member] = static_cast<int>(Fused.size());
+    Fused.push_back(std::move(G));
   }
+  // The groups in the order they run: a fused group at its consumer's place.
+  for (unsigned C = 0; C < N; ++C) {
+    if (GroupOf[C] >= 0) {
+      if (Fused[GroupOf[C]].Calls.back() == C)
+        SP.Groups.push_back(std::move(Fused[GroupOf[C]]));
+      continue;
+    }
+    StepGroup G;
+    G.Calls = {C};
+    G.MultiKernelCost = Cost(C) * 1e15;
+    G.NotFused = Why[C];
+    SP.Groups.push_back(std::move(G));
+  }
+  planRounds(SP, M, Infos);
   return SP;
 }
 
@@ -221,7 +350,25 @@ std::string planning::printStepPlans(const ModulePlan &Plan) {
           Out += " " + St.Params[X].Name;
       }
       if (!G.NotFused.empty())
-        Out += "; not fused with the next: " + G.NotFused;
+        Out += "; " + G.NotFused;
+      Out += "\n";
+    }
+    for (const StepRound &R : SP.Rounds) {
+      if (R.Halos.empty())
+        continue;
+      Out += "  over ranks, before group " + std::to_string(R.Group) + ":";
+      for (const RoundHalo &H : R.Halos) {
+        Out += " " + St.Params[H.Param].Name + (H.Exchange ? " exchanged" : "") +
+               " (";
+        static const char *const Axes[] = {"x", "y", "z", "w"};
+        std::string Reach;
+        for (unsigned D = 0; D < St.Dims; ++D)
+          if (H.Halo[D].Lo || H.Halo[D].Hi)
+            Reach += std::string(Reach.empty() ? "" : " ") + Axes[D] + " -" +
+                     std::to_string(H.Halo[D].Lo) + "..+" +
+                     std::to_string(H.Halo[D].Hi);
+        Out += Reach + (H.Diagonal ? ", diagonal" : "") + ")";
+      }
       Out += "\n";
     }
   }

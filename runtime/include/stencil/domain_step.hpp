@@ -5,19 +5,22 @@
 //   stencil::DomainStep step(loop);             // loop: a DomainLoop
 //   step.run(advance, dt, rho0, u, fx, un);     // u, fx, un: Field<float>
 //
-// The step's stencils run one after the other over the rank's own points,
-// each through its own generated code (the plan's fused kernels are for one
-// domain: a fused consumer would recompute the producer in the halo, which
-// needs deeper halos of its inputs). Before a call that reads an array off
-// the centre, that array's halo is exchanged when the step (or the code
-// before it) wrote it: the exchange table stencilc generated with the step
-// (--emit=ir "exchanges"), so an array that nothing read off the centre is
-// never exchanged. With overlap (the default) the call's interior, which
-// reads no halo, runs while the exchange travels, and its boundary slabs
-// after it (seed 001's one-divided overlap); every point is computed by
-// the same code either way, so the results are bit for bit those of one
-// rank. Arrays the step reads off the centre and may exchange are Fields;
-// arrays of lower rank (profiles) are pointers to the rank's piece.
+// The step runs as stencilc planned it (--emit=plan), round by round: each
+// group of its plan, a stencil alone or a fused group (a consumer that
+// recomputes its producers), after the exchanges of exactly the arrays the
+// round reads off the centre and something wrote since their last exchange
+// (or before the step), so an array nothing reads off the centre is never
+// exchanged. A fused group recomputes its producers in the halo too, so it
+// reads their inputs further out than any of its stencils: allocate the
+// fields with DomainStep::haloOf(backend, step). When a field's halo is
+// thinner, an array is passed twice, or STENCIL_STEP_PLAN=multi-kernel, the
+// step runs call by call instead, with the exchanges of the step's graph
+// (--emit=ir "exchanges"). With overlap (the default) a round's interior,
+// which reads no halo, runs while the exchange travels, and its boundary
+// slabs after it (seed 001's one-divided overlap). Every point is computed
+// by the same code on every rank, so the results are bit for bit those of
+// one rank. Arrays the step reads off the centre are Fields; arrays of lower
+// rank (profiles) are pointers to the rank's piece.
 #ifndef STENCIL_DOMAIN_STEP_HPP
 #define STENCIL_DOMAIN_STEP_HPP
 
@@ -85,32 +88,133 @@ private:
     const std::string Name = std::string("step '") + E->name + "'";
     const detail::FieldShape Shape =
         detail::fieldShapeOf(D, E->dims, Name, A...);
-    Halo Reads;
-    for (int X = 0; X < 4; ++X) {
-      Reads.lo[X] = E->halo[X][0];
-      Reads.hi[X] = E->halo[X][1];
-    }
-    Reads.corners = false;
-    for (int I = 0; I < E->exchangeCount; ++I)
-      Reads.corners = Reads.corners || E->exchanges[I].diagonal;
-    (detail::checkHaloCovers(Name, Reads, A), ...);
 
     // The arguments as the step launcher takes them, and the Fields among
     // them by position (what an exchange appends).
     using Params = typename detail::StencilTraits<Pointer>::Params;
     auto Values = convert(Params(), A...);
-    std::vector<std::function<void(HaloExchange &)>> Appenders;
-    std::vector<const void *> Identity;
-    (note(Appenders, Identity, A), ...);
+    Arguments Noted;
+    (note(Noted, A), ...);
+    // Whichever way the step runs, what its graph exchanges is a Field.
+    for (int I = 0; I < E->exchangeCount; ++I)
+      requireField(Name, E->exchanges[I].param,
+                   "call " + std::to_string(E->exchanges[I].before), Noted);
     const Region Own = detail::ownRegion(D, *Shape.halo);
     const Grid G = *Shape.grid;
+    const bool Shared =
+        std::apply([](const auto &...V) { return detail::sharesArrays(V...); },
+                   Values);
+    planned_ = !Shared && !detail::stepPlanDisabled() && fitsPlan(*E, Noted);
+    D.agree("how a DomainStep runs " + Name,
+            planned_ ? "its plan" : "call by call");
+    if (!planned_) {
+      const Halo Reads = callsHalo(*E);
+      (detail::checkHaloCovers(Name, Reads, A), ...);
+    }
+    const Region Valid = filledRegion(G, Own);
     std::apply(
         [&](auto &...V) {
           void *Each[] = {const_cast<void *>(static_cast<const void *>(&V))..., nullptr};
-          for (int C = 0; C < E->callCount; ++C)
-            runCall(*E, Name, C, G, Own, Each, Appenders, Identity, Overlap);
+          if (planned_)
+            for (int R = 0; R < E->roundCount; ++R)
+              runRound(*E, Name, R, G, Own, Valid, Each, Noted, Overlap);
+          else
+            for (int C = 0; C < E->callCount; ++C)
+              runCall(*E, Name, C, G, Own, Each, Noted, Overlap);
         },
         Values);
+  }
+
+public:
+  /// Whether the last run followed stencilc's plan of the step (its fused
+  /// groups, with their own exchanges) rather than running it call by call:
+  /// it does unless STENCIL_STEP_PLAN=multi-kernel, one array is passed
+  /// twice, or a Field's halo is thinner than what a round of the plan
+  /// reads (a fused group reads its producers' inputs further out than any
+  /// of its stencils: allocate with DomainStep::haloOf).
+  bool ranPlan() const { return planned_; }
+
+  /// The halo the fields of step \p Function need on backend \p B for the
+  /// plan's rounds (and every call alone) to run: the widest of both.
+  template <typename F> static Halo haloOf(Backend B, F Function) {
+    const GeneratedStep *E = findGeneratedStep(
+        B, reinterpret_cast<const void *>(static_cast<std::decay_t<F>>(Function)));
+    if (!E)
+      throw DomainError(std::string("no generated ") + backendName(B) +
+                        " code for this step function: annotate it "
+                        "STENCIL_STEP and run stencilc on its file");
+    Halo H = callsHalo(*E);
+    for (int R = 0; R < E->roundCount; ++R)
+      for (int I = 0; I < E->rounds[R].haloCount; ++I)
+        H.merge(roundHalo(E->rounds[R].halos[I]));
+    return H;
+  }
+
+private:
+  /// The step's arguments as the exchanges see them: per parameter after
+  /// the Step, how to append it to an exchange, its identity and its halo
+  /// (none for what is not a Field).
+  struct Arguments {
+    std::vector<std::function<void(HaloExchange &)>> Appenders;
+    std::vector<const void *> Identity;
+    std::vector<Halo> Halos;
+  };
+
+  /// What the step's calls read, with corners if one reads them.
+  static Halo callsHalo(const GeneratedStep &E) {
+    Halo H;
+    for (int X = 0; X < 4; ++X) {
+      H.lo[X] = E.halo[X][0];
+      H.hi[X] = E.halo[X][1];
+    }
+    H.corners = false;
+    for (int I = 0; I < E.exchangeCount; ++I)
+      H.corners = H.corners || E.exchanges[I].diagonal;
+    return H;
+  }
+
+  static Halo roundHalo(const GeneratedStepHalo &N) {
+    Halo H;
+    for (int X = 0; X < 4; ++X) {
+      H.lo[X] = N.halo[X][0];
+      H.hi[X] = N.halo[X][1];
+    }
+    H.corners = N.diagonal;
+    return H;
+  }
+
+  /// True if every array a round of \p E reads off the centre is a Field
+  /// with the halo it reads.
+  static bool fitsPlan(const GeneratedStep &E, const Arguments &Args) {
+    if (E.roundCount == 0)
+      return false;
+    for (int R = 0; R < E.roundCount; ++R)
+      for (int I = 0; I < E.rounds[R].haloCount; ++I) {
+        const GeneratedStepHalo &N = E.rounds[R].halos[I];
+        if (!Args.Identity[N.param] ||
+            !Args.Halos[N.param].covers(roundHalo(N)))
+          return false;
+      }
+    return true;
+  }
+
+  /// Where the values of a rank's arrays are its own or its neighbours':
+  /// the own points, and the halo on each side a neighbour (or, periodic,
+  /// the rank itself) fills. A fused group recomputes its producers there;
+  /// beyond it the consumer reads the margin, as call by call.
+  Region filledRegion(const Grid &G, const Region &Own) const {
+    const Domain &D = loop_->domain();
+    Region V = Own;
+    for (int X = 0; X < D.dims(); ++X) {
+      Direction Lo, Hi;
+      Lo.d[X] = -1;
+      Hi.d[X] = 1;
+      if (D.neighbour(Lo) >= 0)
+        V.lo[X] = 0;
+      if (D.neighbour(Hi) >= 0)
+        V.hi[X] = G.extent[X];
+    }
+    return V;
   }
 
   template <typename... P, typename... Args>
@@ -121,26 +225,28 @@ private:
     return std::tuple<P...>(detail::stepValue(A)...);
   }
 
-  template <typename A>
-  static void note(std::vector<std::function<void(HaloExchange &)>> &Appenders,
-                   std::vector<const void *> &Identity, A &Arg) {
+  template <typename A> static void note(Arguments &Args, A &Arg) {
     if constexpr (detail::IsField<std::remove_const_t<A>>::value) {
       auto *Field = const_cast<std::remove_const_t<A> *>(&Arg);
-      Appenders.push_back([Field](HaloExchange &X) { X.append(*Field); });
-      Identity.push_back(Field);
+      Args.Appenders.push_back([Field](HaloExchange &X) { X.append(*Field); });
+      Args.Identity.push_back(Field);
+      Args.Halos.push_back(Field->halo());
     } else {
-      Appenders.push_back(nullptr);
-      Identity.push_back(nullptr);
+      Args.Appenders.push_back(nullptr);
+      Args.Identity.push_back(nullptr);
+      Args.Halos.push_back(Halo());
     }
   }
 
-  /// Call \p C of step \p E: the exchanges it needs, then its points.
+  /// Call \p C of step \p E alone: the exchanges it needs, then its points.
   void runCall(const GeneratedStep &E, const std::string &Name, int C,
                const Grid &G, const Region &Own, void *const *Args,
-               const std::vector<std::function<void(HaloExchange &)>> &Appenders,
-               const std::vector<const void *> &Identity, bool Overlap) {
-    DomainLoop &L = *loop_;
-    HaloExchange *X = exchangeBefore(E, Name, C, Appenders, Identity);
+               const Arguments &A, bool Overlap) {
+    std::vector<int> Params;
+    for (int I = 0; I < E.exchangeCount; ++I)
+      if (E.exchanges[I].before == C)
+        Params.push_back(E.exchanges[I].param);
+    HaloExchange *X = exchange(E, Name, "call " + std::to_string(C), Params, A);
     BoundStencil B;
     B.name = E.name;
     B.own = Own;
@@ -156,61 +262,103 @@ private:
                                  backendName(Entry->backend) + "), call " +
                                  std::to_string(C) + ": " + Error);
     };
+    launch(B, X, Overlap);
+  }
+
+  /// Round \p R of step \p E's plan: the exchanges it needs, then its call
+  /// or fused group (recomputing its producers within \p Valid).
+  void runRound(const GeneratedStep &E, const std::string &Name, int R,
+                const Grid &G, const Region &Own, const Region &Valid,
+                void *const *Args, const Arguments &A, bool Overlap) {
+    const GeneratedStepRound &Round = E.rounds[R];
+    std::vector<int> Params;
+    for (int I = 0; I < Round.haloCount; ++I)
+      if (Round.halos[I].exchange)
+        Params.push_back(Round.halos[I].param);
+    HaloExchange *X = exchange(E, Name, "round " + std::to_string(R), Params, A);
+    BoundStencil B;
+    B.name = E.name;
+    B.own = Own;
+    for (int D = 0; D < 4; ++D) {
+      B.reads.lo[D] = Round.reads[D][0];
+      B.reads.hi[D] = Round.reads[D][1];
+    }
+    const GeneratedStep *Entry = &E;
+    const int Call = Round.call, Group = Round.group;
+    B.launch = [Entry, Call, Group, G, Valid, Args,
+                Name](const Region &Part, const LaunchConfig &Config) {
+      const char *Error =
+          Group >= 0 ? Entry->launchGroup(Group, G, Part, Valid, Config, Args)
+                     : Entry->launchCall(Call, G, Part, Config, Args);
+      if (Error)
+        throw std::runtime_error(
+            "stencil: " + Name + " (" + backendName(Entry->backend) + "), " +
+            (Group >= 0 ? "fused group " + std::to_string(Group)
+                        : "call " + std::to_string(Call)) +
+            ": " + Error);
+    };
+    launch(B, X, Overlap);
+  }
+
+  /// \p B over the rank's points after exchange \p X (if any): with
+  /// overlap, its interior while the exchange travels, then the boundary.
+  void launch(BoundStencil &B, HaloExchange *X, bool Overlap) {
+    DomainLoop &L = *loop_;
     if (!X) {
-      L.launch(B, Own);
+      L.launch(B, B.own);
       return;
     }
     if (!Overlap) {
       X->transfer(L.stream());
-      L.launch(B, Own);
+      L.launch(B, B.own);
       return;
     }
     bool Split[3];
     L.exchangedDims(Split);
-    const RegionSplit Parts = splitRegion(Own, L.domain().dims(), B.reads, Split);
+    const RegionSplit Parts = splitRegion(B.own, L.domain().dims(), B.reads, Split);
     X->start(L.stream());
     L.fork();
     L.launch(B, Parts.interior);
     X->wait(L.sideStream());
-    for (const Region &R : Parts.boundary)
-      L.launch(B, R, /*Side=*/true);
+    for (const Region &Part : Parts.boundary)
+      L.launch(B, Part, /*Side=*/true);
     L.join();
   }
 
-  /// The exchange of the arrays call \p C reads off the centre after they
-  /// were written (made once per step, call and Fields), or null.
-  HaloExchange *
-  exchangeBefore(const GeneratedStep &E, const std::string &Name, int C,
-                 const std::vector<std::function<void(HaloExchange &)>> &Appenders,
-                 const std::vector<const void *> &Identity) {
-    std::vector<int> Params;
-    for (int I = 0; I < E.exchangeCount; ++I)
-      if (E.exchanges[I].before == C)
-        Params.push_back(E.exchanges[I].param);
+  static void requireField(const std::string &Name, int P,
+                           const std::string &Where, const Arguments &A) {
+    if (!A.Appenders[P])
+      throw DomainError(Name + ": argument " + std::to_string(P + 1) +
+                        " is read off the centre by " + Where +
+                        " and its halo must be exchanged: pass it as a "
+                        "stencil::Field");
+  }
+
+  /// The exchange of step arrays \p Params (made once per step, place
+  /// \p Where and Fields), or null when there are none.
+  HaloExchange *exchange(const GeneratedStep &E, const std::string &Name,
+                         const std::string &Where,
+                         const std::vector<int> &Params, const Arguments &A) {
     if (Params.empty())
       return nullptr;
-    std::string Key = std::to_string(reinterpret_cast<std::uintptr_t>(&E)) +
-                      "/" + std::to_string(C);
+    std::string Key =
+        std::to_string(reinterpret_cast<std::uintptr_t>(&E)) + "/" + Where;
     for (int P : Params) {
-      if (!Appenders[P])
-        throw DomainError(Name + ": argument " + std::to_string(P + 1) +
-                          " is read off the centre by call " +
-                          std::to_string(C) +
-                          " and its halo must be exchanged: pass it as a "
-                          "stencil::Field");
-      Key += "/" + std::to_string(reinterpret_cast<std::uintptr_t>(Identity[P]));
+      requireField(Name, P, Where, A);
+      Key += "/" + std::to_string(reinterpret_cast<std::uintptr_t>(A.Identity[P]));
     }
     std::unique_ptr<HaloExchange> &X = exchanges_[Key];
     if (!X) {
       X = std::make_unique<HaloExchange>(loop_->domain());
       for (int P : Params)
-        Appenders[P](*X);
+        A.Appenders[P](*X);
     }
     return X.get();
   }
 
   DomainLoop *loop_;
-  /// The exchanges made so far, by step, call and Fields.
+  bool planned_ = false;
+  /// The exchanges made so far, by step, call or round, and Fields.
   std::map<std::string, std::unique_ptr<HaloExchange>> exchanges_;
 };
 

@@ -17,7 +17,7 @@
 namespace stencil {
 
 /// The version of this interface that generated code is written against.
-inline constexpr int GeneratedAbiVersion = 2;
+inline constexpr int GeneratedAbiVersion = 3;
 
 /// Where the arrays of one launch live: every array of a stencil has the same
 /// extents (halo included), x contiguous.
@@ -130,6 +130,38 @@ struct GeneratedStepExchange {
   bool diagonal; ///< Edges and corners are read.
 };
 
+/// Launches fused group \p Group of a step (its consumer recomputing its
+/// producers) over \p R. \p V is where the producers' values are defined:
+/// a point of it is recomputed where the consumer reads it, a point outside
+/// is read from memory (the region itself on one domain; over MPI ranks the
+/// rank's points and the halo its neighbours fill). (Version 3.)
+using GeneratedStepGroupFn = const char *(*)(int Group, const Grid &G,
+                                             const Region &R, const Region &V,
+                                             const LaunchConfig &C,
+                                             void *const *Args);
+
+/// What a round of a step over MPI ranks reads of one array's halo.
+struct GeneratedStepHalo {
+  int param;      ///< 0-based among the parameters after the stencil::Step.
+  int halo[4][2]; ///< How far around a point it is read.
+  bool diagonal;  ///< Edges and corners are read.
+  /// Written since its halo was last exchanged (or as the step began): the
+  /// exchange comes before the round.
+  bool exchange;
+};
+
+/// One group of stencilc's plan of a step as the distributed runtime runs
+/// it, in order: the halos it reads, then one call alone or one fused group
+/// (which reads its producers' inputs further out than any one call).
+/// (Version 3.)
+struct GeneratedStepRound {
+  int call;        ///< A call alone (launchCall), or -1.
+  int group;       ///< A fused group (launchGroup), or -1.
+  int reads[4][2]; ///< The union of the halos: what splits the overlap.
+  const GeneratedStepHalo *halos;
+  int haloCount;
+};
+
 /// A step function's code for one backend (stencilc's plan of its stencils,
 /// STENCIL_STEP): one launcher runs the whole step over a region. (Version 2.)
 struct GeneratedStep {
@@ -147,13 +179,19 @@ struct GeneratedStep {
   /// and timings).
   const char *plan;
   const char *unit; ///< The generated file (its __FILE__).
-  /// The distributed runtime runs a step call by call, exchanging halos
-  /// between them: each call alone, each call's halo, and the exchanges.
+  /// The distributed runtime can run a step call by call, exchanging halos
+  /// between them (when the fields' halos are too thin for the plan's
+  /// rounds): each call alone, each call's halo, and the exchanges.
   GeneratedStepCallFn launchCall;
   int callCount;
   const int (*callHalos)[4][2];
   const GeneratedStepExchange *exchanges;
   int exchangeCount;
+  /// The plan's groups over MPI ranks (Version 3): the rounds, in order,
+  /// and the launcher of a fused group.
+  GeneratedStepGroupFn launchGroup;
+  const GeneratedStepRound *rounds;
+  int roundCount;
 };
 } // namespace stencil
 

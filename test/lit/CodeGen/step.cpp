@@ -33,6 +33,10 @@ void advance(stencil::Step3D &s, double dt, const float *u, float *fx, float *un
 // PLAN:      step advance ({{.*}}step.cpp:27), 3-D, 3 stencils
 // PLAN-NEXT:   recompute: 0 Flux 1 Divergence (cost 5.33e+03, multi-kernel 6.67e+03); recomputes fx
 // PLAN-NEXT:   multi-kernel: 2 copy (cost 2.67e+03)
+// Over ranks the fused group reads u one point further left (Divergence reads
+// fx at i-1, where Flux reads u at i-1 and i); un is read only at the centre.
+// PLAN-NEXT:   over ranks, before group 0: u exchanged (x -1..+1)
+// PLAN-NOT:    over ranks
 
 // MULTI:      step advance
 // MULTI-NEXT:   multi-kernel: 0 Flux (cost 2.67e+03)
@@ -48,24 +52,42 @@ void advance(stencil::Step3D &s, double dt, const float *u, float *fx, float *un
 // CPU-NEXT:   stencilc_r = 0.5f * (u[c + 1] + u[c]);
 // CPU-NEXT:   return stencilc_r;
 // CPU:      static const char *stencilc_step_advance_openmp(
-// CPU-NEXT:   const double stencilc_s1 = *static_cast<const double *>(args[0]);
+// CPU-NEXT:   {{\[\[maybe_unused\]\]}} const double stencilc_s1 = *static_cast<const double *>(args[0]);
+// CPU:        const stencil::Region &v = r; // one domain: recomputed within it
 // CPU:        { // fused by recomputation
 // CPU:            { // 'Flux' at this point
 // CPU:              fx[c] = 0.5f * (u[c + 1] + u[c]);
 // CPU:            { // 'Divergence' at this point, recomputing what 'Flux' stores where it reads it
 // CPU-NEXT:         const float dt = static_cast<float>(stencilc_s1);
-// CPU:              un[c] = u[c] + (dt * (stencilc_step_advance_g0_recompute3(g, i, j, k, stencilc_s2) + (i - 1 >= r.lo[0] ? stencilc_step_advance_g0_recompute3(g, i - 1, j, k, stencilc_s2) : fx[c - 1])));
+// CPU:              un[c] = u[c] + (dt * (stencilc_step_advance_g0_recompute3(g, i, j, k, stencilc_s2) + (i - 1 >= v.lo[0] ? stencilc_step_advance_g0_recompute3(g, i - 1, j, k, stencilc_s2) : fx[c - 1])));
 // CPU:        { // 'copy'
 // CPU-NEXT:     const float * stencilc_v1 = stencilc_s4;
 // CPU-NEXT:     float * stencilc_v2 = stencilc_s5;
 // CPU-NEXT:     void *stencilc_a[] = {&stencilc_v1, &stencilc_v2};
 // CPU-NEXT:     if (const char *stencilc_e = stencilc_copy_openmp(g, r, cfg, stencilc_a))
+// The distributed runtime's launcher of the fused group, and its rounds:
+// the fused group after exchanging u, then the copy alone.
+// CPU:      static const char *stencilc_step_advance_openmp_group(int group, const stencil::Grid &g, const stencil::Region &r, const stencil::Region &v, const stencil::LaunchConfig &cfg, void *const *args) {
+// CPU:          case 0:
+// CPU:            { // fused by recomputation
+// CPU:          default:
+// CPU-NEXT:       return "no such group of the step";
+// CPU:      static const stencil::GeneratedStepHalo stencilc_step_advance_round0[] = {
+// CPU-NEXT:     {1, {{[{][{]}}1, 1}, {0, 0}, {0, 0}, {0, 0}}, false, true},
+// CPU-NEXT: };
+// CPU-NEXT: static const stencil::GeneratedStepRound stencilc_step_advance_rounds[] = {
+// CPU-NEXT:     {-1, 0, {{[{][{]}}1, 1}, {0, 0}, {0, 0}, {0, 0}}, stencilc_step_advance_round0, 1},
+// CPU-NEXT:     {2, -1, {{[{][{]}}0, 0}, {0, 0}, {0, 0}, {0, 0}}, nullptr, 0},
+// CPU-NEXT: };
 // CPU:        /*plan=*/"recompute(Flux, Divergence), multi-kernel(copy)",
+// CPU:        /*launchGroup=*/&stencilc_step_advance_openmp_group,
+// CPU-NEXT:   /*rounds=*/stencilc_step_advance_rounds,
+// CPU-NEXT:   /*roundCount=*/2});
 
 // CUDA:      __device__ __forceinline__ float stencilc_step_advance_g0_recompute3(const stencil::Grid &g, const long long i, const long long j, const long long k, const float *__restrict__ u) {
-// CUDA:      __global__ void stencilc_step_advance_g0(const stencil::Grid g, const stencil::Region r, double stencilc_s1, const float *__restrict__ stencilc_s2, float *__restrict__ stencilc_s3, float *__restrict__ stencilc_s4, float *__restrict__ stencilc_s5) {
+// CUDA:      __global__ void stencilc_step_advance_g0(const stencil::Grid g, const stencil::Region r, const stencil::Region v, double stencilc_s1, const float *__restrict__ stencilc_s2, float *__restrict__ stencilc_s3, float *__restrict__ stencilc_s4, float *__restrict__ stencilc_s5) {
 // CUDA:      static const char *stencilc_step_advance_cuda_launch(
-// CUDA:        stencilc_step_advance_g0<<<grid, block, 0, static_cast<cudaStream_t>(cfg.stream)>>>(g, r, stencilc_s1, stencilc_s2, stencilc_s3, stencilc_s4, stencilc_s5);
+// CUDA:        stencilc_step_advance_g0<<<grid, block, 0, static_cast<cudaStream_t>(cfg.stream)>>>(g, r, v, stencilc_s1, stencilc_s2, stencilc_s3, stencilc_s4, stencilc_s5);
 // The copy through its default variant's launcher and block.
 // CUDA:        stencil::LaunchConfig stencilc_cfg2 = cfg;
 // CUDA-NEXT:   stencilc_cfg2.block[0] = 128;

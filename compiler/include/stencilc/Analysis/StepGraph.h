@@ -15,6 +15,7 @@
 #include "stencilc/Analysis/StencilInfo.h"
 #include "stencilc/Basic/Diagnostic.h"
 #include "stencilc/IR/Module.h"
+#include <optional>
 #include <vector>
 
 namespace stencilc::analysis {
@@ -56,6 +57,22 @@ struct StepInfo {
   std::vector<Dependence> Dependences; ///< By To, then From, then Param.
   std::vector<HaloNeed> Exchanges;     ///< By Before, then Param.
 };
+
+/// How one call uses one array of the step (through one or more of its
+/// stencil's parameters).
+struct ArrayUse {
+  bool Read = false, Written = false;
+  std::vector<ir::Offset> Offsets; ///< Read offsets, sorted, unique.
+};
+
+/// The use of step array \p Param by call \p C (whose stencil's analysis is
+/// \p Info), or none.
+std::optional<ArrayUse> useOf(const ir::StepCall &C, const StencilInfo &Info,
+                              unsigned Param);
+
+/// \p H grown to read \p Offsets around a point; \p Diagonal set when one
+/// has two or more non-zero components (edges and corners are read).
+void widenHalo(Halo &H, bool &Diagonal, const std::vector<ir::Offset> &Offsets);
 
 /// The graph of \p S, whose calls run stencils of \p M analysed in \p Infos
 /// (parallel to M.Stencils). Reports an array passed twice to one call and

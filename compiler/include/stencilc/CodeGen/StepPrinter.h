@@ -43,9 +43,9 @@ void printRecomputeFunctions(CodeWriter &W, const planning::ModulePlan &Plan,
                              const std::string &Qualifiers, bool Restrict,
                              const BodyPrinterHooks &Hooks);
 
-/// The body of fused group \p G at the point i, j, k (w), c of the region
-/// r, with the step's values named by stepParamName: the producer's block,
-/// then the consumer's.
+/// The body of fused group \p G at the point i, j, k (w), c, with the
+/// step's values named by stepParamName: each producer's block, then the
+/// consumer's, which recomputes where it reads a point of the region v.
 void printFusedBody(CodeWriter &W, const planning::ModulePlan &Plan,
                     const planning::StepPlan &SP, unsigned G,
                     const std::string &Symbol, const BodyPrinterHooks &Hooks);
@@ -73,19 +73,31 @@ void printStepGroups(CodeWriter &W, const planning::StepPlan &SP,
 void printStepCallLauncher(CodeWriter &W, const ir::Step &St,
                            const std::string &Name, const CallPrinter &Call);
 
+/// True if some group of \p SP is fused (and the step has a group
+/// launcher).
+bool hasFusedGroups(const planning::StepPlan &SP);
+
+/// `static const char *<Name>(int group, g, r, v, cfg, args)`: one fused
+/// group of the step alone over r, recomputing where its consumer reads a
+/// point of v, for the distributed runtime.
+void printStepGroupLauncher(CodeWriter &W, const planning::StepPlan &SP,
+                            const std::string &Name, const CallPrinter &Fused);
+
 /// Declares every step function in its namespaces (the registration takes
 /// its address).
 void printStepDeclarations(CodeWriter &W, const planning::ModulePlan &Plan);
 
 /// `stencil::registerGeneratedStep(...)` for \p Launcher.
-/// With the tables of each call's halo and of the exchanges (StepInfo), and
-/// \p CallLauncher (printStepCallLauncher).
+/// With the tables of each call's halo and of the exchanges (StepInfo),
+/// \p CallLauncher (printStepCallLauncher), the plan's rounds and
+/// \p GroupLauncher (printStepGroupLauncher; empty: no fused group).
 void printStepRegistration(CodeWriter &W, const planning::ModulePlan &Plan,
                            const planning::StepPlan &SP,
                            const std::string &Symbol,
                            const std::string &BackendEnumerator,
                            const std::string &Launcher,
-                           const std::string &CallLauncher);
+                           const std::string &CallLauncher,
+                           const std::string &GroupLauncher);
 
 } // namespace stencilc::codegen
 

@@ -2,23 +2,27 @@
 ///
 /// \file
 /// Planning for steps: the calls of a step in groups, each run one kernel
-/// per stencil (multi-kernel: the intermediates go through memory) or, for
-/// a producer and the consumer right after it, one fused kernel in which the
-/// consumer recomputes the producer's values at the offsets it reads them
-/// (recalculation, seed 003) instead of loading them; the producer still
-/// stores its outputs, which are the user's arrays. A fused group computes
-/// what the sequence computes: a recomputed value is the producer's at that
-/// point (its inputs are not written in the group), and where an offset
+/// per stencil (multi-kernel: the intermediates go through memory) or one
+/// fused kernel for a consumer and producers before it, in which the
+/// consumer recomputes each producer's values at the offsets it reads them
+/// (recalculation, seed 003) instead of loading them; the producers still
+/// store their outputs, which are the user's arrays. A fused group runs at
+/// its consumer's place and computes what the sequence computes: a
+/// recomputed value is the producer's at that point (no call between the
+/// two touches what the producer reads or writes), and where an offset
 /// leaves the region the consumer reads the array, as in the sequence.
 ///
-/// A pair is fused when that is legal (a flow dependence, no anti or output
-/// dependence between the two, a producer that reads none of the arrays it
-/// writes and stores every array the consumer reads on every path) and the
-/// cost model predicts it faster: each kernel costs the larger of its bytes
-/// over the memory bandwidth and its flops over the arithmetic rate (an
-/// H100's, as a ratio of about 20 flops per byte in float, 10 in double);
-/// fusion saves the consumer's loads of the intermediates and costs one
-/// evaluation of the producer per offset read. The user can force either.
+/// A producer joins its consumer when that is legal (a flow dependence, no
+/// anti or output dependence between the two, no dependence between the
+/// producer and a call between them, a producer that reads none of the
+/// arrays it writes and stores every array the consumer reads on every path)
+/// and the cost model predicts the group faster with it: each kernel costs
+/// the larger of its bytes over the memory bandwidth and its flops over the
+/// arithmetic rate (an H100's, as a ratio of about 20 flops per byte in
+/// float, 10 in double); fusion saves the consumer's loads of the
+/// intermediates and costs one evaluation of the producer per offset read.
+/// Producers join in call order, each call in at most one group. The user
+/// can force either strategy.
 ///
 //===----------------------------------------------------------------------===//
 #ifndef STENCILC_PLANNING_STEPPLAN_H
@@ -44,23 +48,46 @@ enum class StepStrategyChoice { Auto, MultiKernel, Recompute };
 
 struct StepGroup {
   StepStrategy Strategy = StepStrategy::MultiKernel;
-  std::vector<unsigned> Calls; ///< One call, or producer then consumer.
-  /// Recompute: the step's arrays the producer writes and the consumer
-  /// reads (each recomputed at the consumer's offsets).
+  std::vector<unsigned> Calls; ///< One call, or the producers then the consumer.
+  /// Recompute: the step's arrays a producer writes and the consumer reads
+  /// (each recomputed at the consumer's offsets).
   std::vector<unsigned> Recomputed;
   /// The cost model's estimates per point, in nanoseconds per million
   /// points, of the calls run one kernel each and fused (0 when not fusible).
   double MultiKernelCost = 0, FusedCost = 0;
-  /// Why a pair with a flow dependence was not fused (empty otherwise).
+  /// A producer not fused: with which consumer it was not, and why.
   std::string NotFused;
   /// Recompute: the OpenMP loop nest of the fused kernel.
   CpuLoopPlan Cpu;
 };
 
+/// What one round of a step over MPI ranks needs of one array's halo.
+struct RoundHalo {
+  unsigned Param = 0;    ///< The step's array.
+  analysis::Halo Halo{}; ///< How far around a point the round reads it.
+  bool Diagonal = false; ///< Edges and corners are read.
+  /// Written since its halo was last exchanged (or the step began): the
+  /// exchange comes before the round.
+  bool Exchange = false;
+};
+
+/// One group as the distributed runtime runs it: the halos it reads, then
+/// its calls. A fused group reads its producers' inputs further out than
+/// any of its calls (a recomputation at the consumer's offset reads the
+/// producer's offsets around it); arrays of lower rank need no exchange.
+struct StepRound {
+  unsigned Group = 0;
+  std::vector<RoundHalo> Halos; ///< By Param: the arrays read off the centre.
+  analysis::Halo Reads{};       ///< The union of Halos.
+};
+
 struct StepPlan {
   const ir::Step *Step = nullptr;
   const analysis::StepInfo *Info = nullptr;
-  std::vector<StepGroup> Groups; ///< In call order; every call in one.
+  /// In the order they run (a fused group at its consumer's place); every
+  /// call in one.
+  std::vector<StepGroup> Groups;
+  std::vector<StepRound> Rounds; ///< One per group, in the same order.
   /// The union of the stencils' halos: the margin every launch needs.
   analysis::Halo Halo{};
 };
