@@ -209,36 +209,35 @@ void planRounds(StepPlan &SP, const ir::Module &M,
   }
 }
 
-StepPlan planStep(const ModulePlan &Plan, const ir::Step &St,
-                  const analysis::StepInfo &Info, StepStrategyChoice Choice) {
+/// The calls of a step in groups (StepPlan::Groups) and their cost by the
+/// model, in seconds per point.
+struct Grouping {
+  std::vector<StepGroup> Groups;
+  double Cost = 0;
+};
+
+/// Groups the calls of \p St: each consumer, in the order \p Consumers,
+/// takes the earlier producers it may recompute (none already in a fused
+/// group), one by one in call order, as long as the cost model predicts the
+/// larger group faster fused than as one kernel per stencil.
+Grouping groupCalls(const ModulePlan &Plan, const ir::Step &St,
+                    const analysis::StepInfo &Info,
+                    const std::vector<analysis::StencilInfo> &Infos,
+                    StepStrategyChoice Choice,
+                    const std::vector<unsigned> &Consumers) {
   const ir::Module &M = *Plan.Module;
-  std::vector<analysis::StencilInfo> Infos;
-  for (const StencilPlan &SP : Plan.Stencils)
-    Infos.push_back(*SP.Info);
-  StepPlan SP;
-  SP.Step = &St;
-  SP.Info = &Info;
-  for (const ir::StepCall &C : St.Calls)
-    for (unsigned D = 0; D < ir::MaxDims; ++D) {
-      const analysis::HaloWidth &H = Infos[C.Stencil].Halo[D];
-      SP.Halo[D].Lo = std::max(SP.Halo[D].Lo, H.Lo);
-      SP.Halo[D].Hi = std::max(SP.Halo[D].Hi, H.Hi);
-    }
   auto Cost = [&](unsigned Call) {
     const ir::Stencil &S = M.Stencils[St.Calls[Call].Stencil];
     const analysis::StencilInfo &I = Infos[St.Calls[Call].Stencil];
     return kernelCost(I.BytesPerPoint, I.FlopsPerPoint, computesInDouble(S));
   };
   const unsigned N = St.Calls.size();
-  // Each consumer in turn takes the earlier producers it may recompute
-  // (none already in a fused group), one by one in call order, as long as
-  // the cost model predicts the larger group faster fused than as one
-  // kernel per stencil.
   std::vector<int> GroupOf(N, -1); ///< Index into Fused.
   std::vector<StepGroup> Fused;
   std::vector<std::string> Why(N);
-  for (unsigned C = 0; C < N && Choice != StepStrategyChoice::MultiKernel;
-       ++C) {
+  for (unsigned C : Consumers) {
+    if (GroupOf[C] >= 0)
+      continue;
     const ir::StepCall &Cons = St.Calls[C];
     const analysis::StencilInfo &CI = Infos[Cons.Stencil];
     double Multi = Cost(C), Bytes = CI.BytesPerPoint, Flops = CI.FlopsPerPoint;
@@ -297,19 +296,51 @@ StepPlan planStep(const ModulePlan &Plan, const ir::Step &St,
     Fused.push_back(std::move(G));
   }
   // The groups in the order they run: a fused group at its consumer's place.
+  Grouping Out;
   for (unsigned C = 0; C < N; ++C) {
     if (GroupOf[C] >= 0) {
-      if (Fused[GroupOf[C]].Calls.back() == C)
-        SP.Groups.push_back(std::move(Fused[GroupOf[C]]));
+      StepGroup &G = Fused[GroupOf[C]];
+      if (G.Calls.back() == C) {
+        Out.Cost += G.FusedCost / 1e15;
+        Out.Groups.push_back(std::move(G));
+      }
       continue;
     }
     StepGroup G;
     G.Calls = {C};
     G.MultiKernelCost = Cost(C) * 1e15;
     G.NotFused = Why[C];
-    SP.Groups.push_back(std::move(G));
+    Out.Cost += Cost(C);
+    Out.Groups.push_back(std::move(G));
   }
-  planRounds(SP, M, Infos);
+  return Out;
+}
+
+StepPlan planStep(const ModulePlan &Plan, const ir::Step &St,
+                  const analysis::StepInfo &Info, StepStrategyChoice Choice) {
+  std::vector<analysis::StencilInfo> Infos;
+  for (const StencilPlan &SP : Plan.Stencils)
+    Infos.push_back(*SP.Info);
+  StepPlan SP;
+  SP.Step = &St;
+  SP.Info = &Info;
+  for (const ir::StepCall &C : St.Calls)
+    for (unsigned D = 0; D < ir::MaxDims; ++D) {
+      const analysis::HaloWidth &H = Infos[C.Stencil].Halo[D];
+      SP.Halo[D].Lo = std::max(SP.Halo[D].Lo, H.Lo);
+      SP.Halo[D].Hi = std::max(SP.Halo[D].Hi, H.Hi);
+    }
+  // Consumers first to last, and last to first (a late consumer keeps the
+  // producers an early one would take): the cheaper by the model.
+  std::vector<unsigned> Order;
+  if (Choice != StepStrategyChoice::MultiKernel)
+    for (unsigned C = 0; C < St.Calls.size(); ++C)
+      Order.push_back(C);
+  Grouping Forward = groupCalls(Plan, St, Info, Infos, Choice, Order);
+  std::reverse(Order.begin(), Order.end());
+  Grouping Backward = groupCalls(Plan, St, Info, Infos, Choice, Order);
+  SP.Groups = std::move(Backward.Cost < Forward.Cost ? Backward : Forward).Groups;
+  planRounds(SP, *Plan.Module, Infos);
   return SP;
 }
 
