@@ -1,8 +1,9 @@
 // dycore_distributed.hpp - the dycore on a stencil::Domain: the grid split
 // over MPI ranks (periodic in x and y, walls in z), Fields in host memory
-// (stencilc's OpenMP code) or GPU memory (its CUDA code), DomainLoop and
-// HaloExchange. One rank gets its periodic wraps from the exchange, and
-// several ranks work the same way.
+// (stencilc's OpenMP code) or GPU memory (its CUDA code), a DomainLoop and a
+// DomainStep, which exchanges before each stencil of a stage the halos that
+// stencilc's graph of the step says it reads. One rank gets its periodic
+// wraps from the exchanges, and several ranks work the same way.
 #ifndef DYCORE_DISTRIBUTED_HPP
 #define DYCORE_DISTRIBUTED_HPP
 
@@ -10,9 +11,9 @@
 
 #include <stencil/mpi.hpp>
 
-#include <map>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace dycore {
@@ -49,7 +50,7 @@ public:
   using Array = stencil::Field<double>;
 
   DistributedModel(const stencil::Domain &D, const Case &C)
-      : domain_(D), halo_(haloOfStencils(D)), loop_(D),
+      : domain_(D), halo_(haloOfStencils(D)), loop_(D), step_(loop_),
         params_(C.parameters(0)) {
     for (int S = 0; S < 3; ++S)
       states_[S] = std::make_unique<Prognostic<Array>>(
@@ -97,17 +98,10 @@ public:
   bool root() const { return domain_.rank() == 0; }
   const stencil::Halo &halo() const { return halo_; }
 
-  /// Exchanges the halos of \p Fields, with one HaloExchange per set of
-  /// fields, made at its first use (every rank makes the same calls in the
-  /// same order, so they agree).
-  template <typename... Fs> void exchange(Fs &...Fields) {
-    const std::vector<const void *> Key = {&Fields...};
-    std::unique_ptr<stencil::HaloExchange> &X = exchanges_[Key];
-    if (!X) {
-      X = std::make_unique<stencil::HaloExchange>(domain_);
-      (X->append(Fields), ...);
-    }
-    X->transfer(loop_.stream());
+  /// Runs step function \p F (its generated code, stencil by stencil) over
+  /// the rank's points with the exchanges its graph asks for. Collective.
+  template <typename F, typename... As> void runStep(F Function, As &&...A) {
+    step_.run(Function, std::forward<As>(A)...);
   }
 
   template <typename Fn> void fill(Array &A, Fn F) { A.fill(F); }
@@ -138,13 +132,12 @@ private:
   const stencil::Domain &domain_;
   stencil::Halo halo_;
   stencil::DomainLoop loop_;
+  stencil::DomainStep step_;
   Parameters params_;
   std::unique_ptr<Prognostic<Array>> states_[3];
   std::unique_ptr<Diagnostic<Array>> diag_;
   std::unique_ptr<Fluxes<Array>> flux_;
   std::unique_ptr<LocalPiece> rhoBase_, pBase_, heat_;
-  std::map<std::vector<const void *>, std::unique_ptr<stencil::HaloExchange>>
-      exchanges_;
 };
 
 } // namespace dycore

@@ -1,8 +1,9 @@
 // dycore_reference.hpp - the serial host reference: the whole grid in one
-// process, the stencils run by Loop3D<HostLoopEngine3D> (the user's own code,
-// point by point), the periodic halos in x and y copied by hand. The
-// distributed runtime has no host-reference engine (a Domain on host memory
-// runs stencilc's OpenMP code), so --backend=host and --check use this.
+// process, the stage's stencils run by a stencil::Step3D on the host engine
+// (the user's own code, point by point), the periodic halos in x and y copied
+// by hand before each stencil (the step's hook). The distributed runtime has
+// no host-reference engine (a Domain on host memory runs stencilc's OpenMP
+// code), so --backend=host and --check use this.
 #ifndef DYCORE_REFERENCE_HPP
 #define DYCORE_REFERENCE_HPP
 
@@ -11,6 +12,7 @@
 #include <stencil/dsl.hpp>
 
 #include <deque>
+#include <map>
 #include <memory>
 #include <string>
 #include <utility>
@@ -27,10 +29,18 @@ public:
   explicit ReferenceModel(const Case &C)
       : loop_(extent(C, 0), Halo, Halo, extent(C, 1), Halo, Halo, extent(C, 2),
               Halo, Halo),
+        step_(loop_.ranges(), stencil::StepEngine::Host,
+              [this](const void *const *Pointers, int Count) {
+                wrapGrids(Pointers, Count);
+              }),
         params_(C.parameters(Halo)) {
     for (int D = 0; D < 3; ++D)
       n_[D] = extent(C, D);
-    auto Make = [this](const char *) { return allocate(count()); };
+    auto Make = [this](const char *) {
+      double *A = allocate(count());
+      grids_[A] = A;
+      return A;
+    };
     for (auto &S : states_)
       S = std::make_unique<Prognostic<Array>>(Make);
     diag_ = std::make_unique<Diagnostic<Array>>(Make);
@@ -47,7 +57,15 @@ public:
         heat_[I + J * n_[0]] = C.heat(I - Halo, J - Halo);
   }
 
-  stencil::Loop3D<stencil::HostLoopEngine3D> &loop() { return loop_; }
+  // The hook of step_ knows this object's address.
+  ReferenceModel(const ReferenceModel &) = delete;
+  ReferenceModel &operator=(const ReferenceModel &) = delete;
+
+  /// Runs step function \p F over the grid's own points, stencil by stencil.
+  template <typename F, typename... As> void runStep(F Function, As &&...A) {
+    Function(step_, std::forward<As>(A)...);
+  }
+
   const Parameters &parameters() const { return params_; }
   Prognostic<Array> &state(int S) { return *states_[S]; }
   Diagnostic<Array> &diagnostics() { return *diag_; }
@@ -58,12 +76,6 @@ public:
   void rotate() { std::swap(states_[0], states_[1]); }
   void synchronize() const {}
   bool root() const { return true; }
-
-  /// The periodic halos in x, then in y (its rows include the x halo, so the
-  /// edges come out right), on the own levels: nothing is exchanged in z.
-  template <typename... As> void exchange(As &...Arrays) {
-    (wrap(Arrays), ...);
-  }
 
   /// Sets \p A at every point, halo included, to F(global i, j, k).
   template <typename Fn> void fill(Array A, Fn F) {
@@ -107,6 +119,19 @@ private:
         for (long long I = 0; I < n_[0]; ++I)
           F(at(I, J, K), I - Halo, J - Halo, K - Halo);
   }
+  /// Before each stencil, the periodic halos of its 3-D arrays: what the
+  /// stencil reads of them is then what the exchanges of a Domain give (the
+  /// profiles and the surface field are shorter and have no such halo).
+  void wrapGrids(const void *const *Pointers, int Count) const {
+    for (int I = 0; I < Count; ++I) {
+      const auto Grid = grids_.find(Pointers[I]);
+      if (Grid != grids_.end())
+        wrap(Grid->second);
+    }
+  }
+
+  /// The periodic halos in x, then in y (its rows include the x halo, so the
+  /// edges come out right), on the own levels: nothing is exchanged in z.
   void wrap(double *A) const {
     const long long Nx = n_[0] - 2 * Halo, Ny = n_[1] - 2 * Halo;
     for (long long K = Halo; K < n_[2] - Halo; ++K) {
@@ -125,8 +150,11 @@ private:
 
   long long n_[3];
   stencil::Loop3D<stencil::HostLoopEngine3D> loop_;
+  stencil::Step3D step_;
   Parameters params_;
   std::deque<std::vector<double>> storage_;
+  /// The 3-D arrays (states, diagnostics, fluxes), by address.
+  std::map<const void *, double *> grids_;
   std::unique_ptr<Prognostic<Array>> states_[3];
   std::unique_ptr<Diagnostic<Array>> diag_;
   std::unique_ptr<Fluxes<Array>> flux_;

@@ -1,5 +1,6 @@
 // RuntimeTest.cpp - the loops and engines under bad input: margins narrower
-// than a stencil's halo, extents that do not fit an int, null arrays. The
+// than a stencil's halo, extents that do not fit an int, null arrays; a
+// step's hook before each run. The
 // host reference must throw before it reads outside an array (this file also
 // runs under AddressSanitizer, host engine only); the generated engines
 // refuse to launch.
@@ -172,6 +173,40 @@ TEST(LoopRange, ExtentsAreCheckedInTheTypeTheyArriveIn) {
   EXPECT_EQ(Ok.ranges()[2].end, N);
   L Big(INT_MAX, 0, INT_MAX, 1, 0, 0, 1, 0, 0);
   EXPECT_EQ(Big.ranges()[0].end, 0);
+}
+
+//===----------------------------------------------------------------------===//
+// A step's hook before each run
+//===----------------------------------------------------------------------===//
+
+// Step::BeforeRun gets each call's pointer arguments, in order and nothing
+// else, before its stencil runs: what the hook writes, the stencil reads.
+TEST(StepHook, BeforeRunGetsEachCallsPointersFirst) {
+  Arrays A;
+  std::vector<float> U(N * N * N, 1.0f), Q(N * N * N, 0.5f),
+      Qn(N * N * N, -1.0f);
+  const int Inside = (2 * N + 1) * N + 2;
+  std::vector<std::vector<const void *>> Calls;
+  auto Loop = loopWith<HostLoopEngine3D>(Exact);
+  Step3D S(Loop.ranges(), StepEngine::Host,
+           [&](const void *const *Pointers, int Count) {
+             Calls.emplace_back(Pointers, Pointers + Count);
+             if (Calls.size() == 1) {
+               EXPECT_EQ(A.fn[Inside], -1.0f) << "the stencil ran first";
+               A.f.assign(A.f.size(), 2.0f);
+             }
+           });
+  S.run(Radius2(), 0.5f, A.f.data(), A.fn.data());
+  const float *ConstU = U.data();
+  S.run(Upwind(), 0.25f, ConstU, Q.data(), Qn.data());
+
+  ASSERT_EQ(Calls.size(), 2u);
+  EXPECT_EQ(Calls[0], (std::vector<const void *>{A.f.data(), A.fn.data()}));
+  EXPECT_EQ(Calls[1],
+            (std::vector<const void *>{U.data(), Q.data(), Qn.data()}));
+  // 0.5 * 2 + 2 + 2 * 2 + 3 * 2 + 4 * 2 + 5 * 2: the hook's values.
+  EXPECT_EQ(A.fn[Inside], 31.0f);
+  EXPECT_EQ(Qn[Inside], 0.5f);
 }
 
 //===----------------------------------------------------------------------===//

@@ -25,6 +25,7 @@
 #include <stencil/loop_range.hpp>
 #include <algorithm>
 #include <cstdlib>
+#include <functional>
 #include <stdexcept>
 #include <stencil/generated.hpp>
 #include <stencil/stencil_traits.hpp>
@@ -68,6 +69,18 @@ template <int Dims> struct StepEngineOf<AutoLoopEngine<Dims>> {
   static constexpr bool Known = true;
   static constexpr StepEngine Kind = StepEngine::Auto;
 };
+
+/// The pointer arguments among \p A, in order.
+template <typename... Args>
+std::vector<const void *> pointerArguments(const Args &...A) {
+  std::vector<const void *> Pointers;
+  auto Collect = [&Pointers](const auto &Arg) {
+    if constexpr (std::is_pointer_v<std::decay_t<decltype(Arg)>>)
+      Pointers.push_back(static_cast<const void *>(Arg));
+  };
+  (Collect(A), ...);
+  return Pointers;
+}
 } // namespace detail
 
 /// What a step function gets: the loop's points and engine. run() runs one
@@ -75,11 +88,23 @@ template <int Dims> struct StepEngineOf<AutoLoopEngine<Dims>> {
 /// the same stream, in order).
 template <int Dims> class Step {
 public:
-  Step(const LoopRange *Ranges, StepEngine Engine)
-      : ranges_(Ranges), engine_(Engine) {}
+  /// Called on the host before each run() with that call's pointer
+  /// arguments in order (arrays of every rank, as the stencil gets them), for
+  /// what a step leaves to whoever calls it between stencils: a serial
+  /// reference's periodic wraps, say, which a distributed run gets from the
+  /// exchanges of the step's graph. On a GPU engine the stencils before may
+  /// still be running.
+  using BeforeRun = std::function<void(const void *const *Pointers, int Count)>;
+
+  Step(const LoopRange *Ranges, StepEngine Engine, BeforeRun Hook = nullptr)
+      : ranges_(Ranges), engine_(Engine), beforeRun_(std::move(Hook)) {}
 
   template <typename StencilT, typename... Args>
   void run(const StencilT &Stencil, Args &&...A) const {
+    if (beforeRun_) {
+      const std::vector<const void *> Pointers = detail::pointerArguments(A...);
+      beforeRun_(Pointers.data(), static_cast<int>(Pointers.size()));
+    }
     switch (engine_) {
     case StepEngine::Host:
       HostLoopEngine<Dims>{ranges_}(Stencil, std::forward<Args>(A)...);
@@ -104,6 +129,7 @@ public:
 private:
   const LoopRange *ranges_;
   StepEngine engine_;
+  BeforeRun beforeRun_;
 };
 
 using Step2D = Step<2>;
@@ -123,12 +149,7 @@ inline bool stepPlanDisabled() {
 /// kernel of the step's plan would read one while it writes the other, so the
 /// step then runs stencil by stencil, as the host reference does.
 template <typename... Args> bool sharesArrays(const Args &...A) {
-  std::vector<const void *> Pointers;
-  auto Collect = [&Pointers](const auto &Arg) {
-    if constexpr (std::is_pointer_v<std::decay_t<decltype(Arg)>>)
-      Pointers.push_back(static_cast<const void *>(Arg));
-  };
-  (Collect(A), ...);
+  std::vector<const void *> Pointers = pointerArguments(A...);
   std::sort(Pointers.begin(), Pointers.end());
   return std::adjacent_find(Pointers.begin(), Pointers.end()) !=
          Pointers.end();
