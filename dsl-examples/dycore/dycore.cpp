@@ -231,6 +231,12 @@ int withModel(const Options &O, Backend B, const Case &C, Fn Body) {
                     (example::runsOnGpu(B) ? ", GPU " + stencil::deviceName()
                                            : std::string()));
   int Status = Body(M);
+  if (D.rank() == 0) {
+    const stencil::GeneratedStep *E = stencil::findGeneratedStep(
+        D.backend(), reinterpret_cast<const void *>(&rungeKuttaStage));
+    std::printf("stage: %s, run %s\n", E ? E->plan : "(no generated step)",
+                M.ranPlan() ? "as planned" : "call by call");
+  }
   MPI_Bcast(&Status, 1, MPI_INT, 0, D.comm());
   return Status;
 #else

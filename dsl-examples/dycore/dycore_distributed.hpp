@@ -1,8 +1,8 @@
 // dycore_distributed.hpp - the dycore on a stencil::Domain: the grid split
 // over MPI ranks (periodic in x and y, walls in z), Fields in host memory
 // (stencilc's OpenMP code) or GPU memory (its CUDA code), a DomainLoop and a
-// DomainStep, which exchanges before each stencil of a stage the halos that
-// stencilc's graph of the step says it reads. One rank gets its periodic
+// DomainStep, which runs a stage as stencilc planned it, exchanging before
+// each group of stencils the halos it reads. One rank gets its periodic
 // wraps from the exchanges, and several ranks work the same way.
 #ifndef DYCORE_DISTRIBUTED_HPP
 #define DYCORE_DISTRIBUTED_HPP
@@ -76,13 +76,12 @@ public:
     heat_ = std::make_unique<LocalPiece>(D, Heat);
   }
 
-  /// The halo every field gets: what the widest of the stencils reads (-1 to
-  /// +2, and the diagonals of the cross momentum fluxes).
+  /// The halo every field gets: what stencilc's plan of the stage reads
+  /// (a fused group recomputes its producers in the halo, so it reads their
+  /// inputs two points out, with corners), which also covers every stencil
+  /// alone.
   static stencil::Halo haloOfStencils(const stencil::Domain &D) {
-    return stencil::haloOf(
-        D.backend(), Diagnose(), FaceVelocity(), ScalarFluxX(), ScalarFluxY(),
-        ScalarFluxZ(), MomentumFluxU(), MomentumFluxV(), MomentumFluxW(),
-        UpdateMass(), UpdateScalars(), UpdateU(), UpdateV(), UpdateW());
+    return stencil::DomainStep::haloOf(D.backend(), rungeKuttaStage);
   }
 
   stencil::DomainLoop &loop() { return loop_; }
@@ -98,11 +97,14 @@ public:
   bool root() const { return domain_.rank() == 0; }
   const stencil::Halo &halo() const { return halo_; }
 
-  /// Runs step function \p F (its generated code, stencil by stencil) over
-  /// the rank's points with the exchanges its graph asks for. Collective.
+  /// Runs step function \p F (its generated code as stencilc planned it)
+  /// over the rank's points with the exchanges its plan asks for.
+  /// Collective.
   template <typename F, typename... As> void runStep(F Function, As &&...A) {
     step_.run(Function, std::forward<As>(A)...);
   }
+  /// Whether the last stage ran as stencilc planned it (else call by call).
+  bool ranPlan() const { return step_.ranPlan(); }
 
   template <typename Fn> void fill(Array &A, Fn F) { A.fill(F); }
   template <typename Fn> void fillState(Prognostic<Array> &Q, Fn F) {
