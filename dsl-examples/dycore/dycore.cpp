@@ -8,7 +8,7 @@
 //   dycore [--case=bubble|tracer|gravity-wave|acoustic-wave|rest]
 //          [--size=X,Y,Z] [--steps=N] [--backend=auto|host|openmp|cuda]
 //          [--procs=A,B,C] [--block=X,Y,Z] [--check]
-//          [--test=mass|tracer|wave|rest]
+//          [--test=mass|tracer|wave|rest] [--rounds]
 //   mpirun -np P dycore ...          (openmp and cuda: one rank per GPU)
 //
 // A plain run prints the time per step and a checksum of the final state
@@ -17,7 +17,9 @@
 // bit-exact for openmp, within CudaTolerance for cuda. --test runs a
 // physical check instead: mass (a), tracer (b), wave (c) or rest (the base
 // state stays at rest). Exit status 0 when it passed, 1 when a check failed
-// or on an error, 2 for bad options.
+// or on an error, 2 for bad options. --rounds then runs as many steps again
+// with each round of a stage (a stencil alone, or a group stencilc fused)
+// timed alone, and prints its mean time.
 #include "dycore_checks.hpp"
 #include "dycore_reference.hpp"
 #if DYCORE_WITH_MPI
@@ -28,6 +30,7 @@
 
 #include <cstdio>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace {
@@ -57,6 +60,7 @@ struct Options {
   std::string Test; ///< "", mass, tracer or wave
   int Procs[3] = {0, 0, 0};
   int Block[3] = {64, 4, 1};
+  bool Rounds = false;
 };
 
 void printUsage(std::FILE *Out) {
@@ -67,7 +71,7 @@ void printUsage(std::FILE *Out) {
       "              [--size=X,Y,Z] [--steps=N] "
       "[--backend=auto|host|openmp|cuda]\n"
       "              [--procs=A,B,C] [--block=X,Y,Z] [--check]\n"
-      "              [--test=mass|tracer|wave|rest]\n"
+      "              [--test=mass|tracer|wave|rest] [--rounds]\n"
       "  --case     what a plain run or --check computes (default bubble)\n"
       "  --size     grid points per dimension, x first (default: the case's)\n"
       "  --steps    time steps (default 10; 1000 for --test=mass)\n"
@@ -78,7 +82,9 @@ void printUsage(std::FILE *Out) {
       "  --check    compare with the host reference (exit 1 if it differs)\n"
       "  --test     a physical check: mass (a) conservation, tracer (b) one\n"
       "             revolution, wave (c) gravity and acoustic frequencies,\n"
-      "             rest: the base state stays at rest\n",
+      "             rest: the base state stays at rest\n"
+      "  --rounds   then time each round of a stage alone (a stencil, or a\n"
+      "             fused group; openmp and cuda)\n",
       Info.Name, Info.Summary);
 }
 
@@ -117,6 +123,8 @@ Options parse(int Argc, char **Argv) {
       std::exit(0);
     } else if (Arg == "--check") {
       O.Check = true;
+    } else if (Arg == "--rounds") {
+      O.Rounds = true;
     } else if (Name == "--case") {
       bool Known = false;
       for (CaseKind K : AllCases)
@@ -203,6 +211,27 @@ int simulate(Model &M, const Case &C, const Options &O, Backend B) {
              : 1;
 }
 
+/// --rounds: O.Steps more steps with each round of a stage timed alone.
+template <typename Model> void timeRounds(Model &M, const Options &O) {
+#if DYCORE_WITH_MPI
+  if constexpr (std::is_same_v<Model, DistributedModel>) {
+    M.timeRounds(true);
+    for (int S = 0; S < O.Steps; ++S)
+      step(M);
+    if (M.root())
+      for (const stencil::DomainStep::RoundTime &T : M.roundTimes())
+        std::printf("round: %.4f ms %s (%ld runs)\n",
+                    T.calls ? T.seconds / T.calls * 1e3 : 0.0, T.label.c_str(),
+                    T.calls);
+    M.timeRounds(false);
+    return;
+  }
+#endif
+  (void)O;
+  if (M.root())
+    std::printf("round: the host reference has no rounds\n");
+}
+
 /// Runs \p Body(model) for case \p C on backend \p B; returns rank 0's
 /// status on every rank.
 template <typename Fn>
@@ -263,7 +292,12 @@ int run(const Options &O) {
 #endif
   if (O.Test.empty()) {
     const Case C(O.Kind, O.Size);
-    return withModel(O, B, C, [&](auto &M) { return simulate(M, C, O, B); });
+    return withModel(O, B, C, [&](auto &M) {
+      const int Status = simulate(M, C, O, B);
+      if (O.Rounds)
+        timeRounds(M, O);
+      return Status;
+    });
   }
   if (O.Test == "mass") {
     const Case C(CaseKind::Bubble, O.Size);

@@ -105,6 +105,11 @@ public:
   }
   /// Whether the last stage ran as stencilc planned it (else call by call).
   bool ranPlan() const { return step_.ranPlan(); }
+  /// Each round of a stage timed alone (DomainStep::timeRounds).
+  void timeRounds(bool On) { step_.timeRounds(On); }
+  const std::vector<stencil::DomainStep::RoundTime> &roundTimes() const {
+    return step_.roundTimes();
+  }
 
   template <typename Fn> void fill(Array &A, Fn F) { A.fill(F); }
   template <typename Fn> void fillState(Prognostic<Array> &Q, Fn F) {

@@ -452,16 +452,33 @@ void codegen::printStepRegistration(CodeWriter &W,
              H.Diagonal ? "true" : "false", H.Exchange ? "true" : "false");
     W.line("}};");
   }
+  auto CallName = [&](unsigned C) {
+    return Plan.Module->Stencils[St.Calls[C].Stencil].qualifiedName();
+  };
+  W.line("static const char *const {}_call_names[] = {{", Tables);
+  for (unsigned C = 0; C < St.Calls.size(); ++C)
+    W.line("    {},", cStringLiteral(CallName(C)));
+  W.line("}};");
+  // "recompute(Flux, Update)", or a call alone by its stencil's name.
+  auto GroupText = [&](const planning::StepGroup &G, bool Bare) {
+    std::string Names;
+    for (size_t I = 0; I < G.Calls.size(); ++I)
+      Names += (I ? ", " : "") + CallName(G.Calls[I]);
+    if (Bare)
+      return Names;
+    return std::string(planning::stepStrategyName(G.Strategy)) + "(" + Names +
+           ")";
+  };
   W.line("static const stencil::GeneratedStepRound {}[] = {{", Rounds);
   for (unsigned R = 0; R < SP.Rounds.size(); ++R) {
     const planning::StepRound &Round = SP.Rounds[R];
     const planning::StepGroup &G = SP.Groups[Round.Group];
     const bool Fused = G.Strategy != planning::StepStrategy::MultiKernel;
-    W.line("    {{{}, {}, {}, {}, {}}},", Fused ? -1 : int(G.Calls[0]),
+    W.line("    {{{}, {}, {}, {}, {}, {}}},", Fused ? -1 : int(G.Calls[0]),
            Fused ? int(Round.Group) : -1, haloInitializer(Round.Reads),
            Round.Halos.empty() ? std::string("nullptr")
                                : fmt::format("{}_round{}", Tables, R),
-           Round.Halos.size());
+           Round.Halos.size(), cStringLiteral(GroupText(G, !Fused)));
   }
   W.line("}};");
   std::string Signature, Halo, Description;
@@ -470,15 +487,8 @@ void codegen::printStepRegistration(CodeWriter &W,
   for (unsigned D = 0; D < ir::MaxDims; ++D)
     Halo += fmt::format("{}{{{}, {}}}", D ? ", " : "", SP.Halo[D].Lo,
                         SP.Halo[D].Hi);
-  for (const planning::StepGroup &G : SP.Groups) {
-    Description += Description.empty() ? "" : ", ";
-    Description += std::string(planning::stepStrategyName(G.Strategy)) + "(";
-    for (size_t I = 0; I < G.Calls.size(); ++I)
-      Description +=
-          (I ? ", " : "") +
-          Plan.Module->Stencils[St.Calls[G.Calls[I]].Stencil].qualifiedName();
-    Description += ")";
-  }
+  for (const planning::StepGroup &G : SP.Groups)
+    Description += (Description.empty() ? "" : ", ") + GroupText(G, false);
   W.line("[[maybe_unused]] static const bool stencilc_registered_{} = "
          "stencil::registerGeneratedStep(/*abiVersion=*/{}, {{",
          Symbol, stencil::GeneratedAbiVersion);
@@ -505,7 +515,8 @@ void codegen::printStepRegistration(CodeWriter &W,
   W.line("/*launchGroup=*/{},",
          GroupLauncher.empty() ? "nullptr" : "&" + GroupLauncher);
   W.line("/*rounds=*/{},", Rounds);
-  W.line("/*roundCount=*/{}}});", SP.Rounds.size());
+  W.line("/*roundCount=*/{},", SP.Rounds.size());
+  W.line("/*callNames=*/{}_call_names}});", Tables);
   W.dedent();
   W.dedent();
 }

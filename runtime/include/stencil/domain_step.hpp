@@ -24,6 +24,8 @@
 #ifndef STENCIL_DOMAIN_STEP_HPP
 #define STENCIL_DOMAIN_STEP_HPP
 
+#include <algorithm>
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -117,15 +119,37 @@ private:
           void *Each[] = {const_cast<void *>(static_cast<const void *>(&V))..., nullptr};
           if (planned_)
             for (int R = 0; R < E->roundCount; ++R)
-              runRound(*E, Name, R, G, Own, Valid, Each, Noted, Overlap);
+              timed(E->rounds[R].label, [&] {
+                runRound(*E, Name, R, G, Own, Valid, Each, Noted, Overlap);
+              });
           else
             for (int C = 0; C < E->callCount; ++C)
-              runCall(*E, Name, C, G, Own, Each, Noted, Overlap);
+              timed(E->callNames[C], [&] {
+                runCall(*E, Name, C, G, Own, Each, Noted, Overlap);
+              });
         },
         Values);
   }
 
 public:
+  /// The time of one round of a step (a call alone, or a fused group), over
+  /// the runs since timing began.
+  struct RoundTime {
+    std::string label; ///< "Update", or "recompute(Flux, Update)".
+    double seconds = 0;
+    long calls = 0;
+  };
+  /// With \p On, each round of each run waits for the rounds before it and
+  /// is timed until it completes (the loop synchronised around it: the time
+  /// of the round alone, exchanges included); off by default, and costing
+  /// nothing then. Turning it on clears the times.
+  void timeRounds(bool On) {
+    timing_ = On;
+    times_.clear();
+  }
+  /// The rounds' times, in the order they first ran.
+  const std::vector<RoundTime> &roundTimes() const { return times_; }
+
   /// Whether the last run followed stencilc's plan of the step (its fused
   /// groups, with their own exchanges) rather than running it call by call:
   /// it does unless STENCIL_STEP_PLAN=multi-kernel, one array is passed
@@ -236,6 +260,27 @@ private:
       Args.Identity.push_back(nullptr);
       Args.Halos.push_back(Halo());
     }
+  }
+
+  /// Runs \p Body, timed as \p Label when timing is on.
+  template <typename Fn> void timed(const char *Label, Fn &&Body) {
+    if (!timing_) {
+      Body();
+      return;
+    }
+    loop_->synchronize();
+    const auto Start = std::chrono::steady_clock::now();
+    Body();
+    loop_->synchronize();
+    const double Seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - Start)
+            .count();
+    auto It = std::find_if(times_.begin(), times_.end(),
+                           [&](const RoundTime &T) { return T.label == Label; });
+    if (It == times_.end())
+      It = times_.insert(times_.end(), RoundTime{Label, 0, 0});
+    It->seconds += Seconds;
+    ++It->calls;
   }
 
   /// Call \p C of step \p E alone: the exchanges it needs, then its points.
@@ -358,6 +403,8 @@ private:
 
   DomainLoop *loop_;
   bool planned_ = false;
+  bool timing_ = false;
+  std::vector<RoundTime> times_;
   /// The exchanges made so far, by step, call or round, and Fields.
   std::map<std::string, std::unique_ptr<HaloExchange>> exchanges_;
 };

@@ -160,6 +160,8 @@ struct GeneratedStepRound {
   int reads[4][2]; ///< The union of the halos: what splits the overlap.
   const GeneratedStepHalo *halos;
   int haloCount;
+  /// "Update" (a call alone) or "recompute(Flux, Update)", for timings.
+  const char *label;
 };
 
 /// A step function's code for one backend (stencilc's plan of its stencils,
@@ -192,6 +194,7 @@ struct GeneratedStep {
   GeneratedStepGroupFn launchGroup;
   const GeneratedStepRound *rounds;
   int roundCount;
+  const char *const *callNames; ///< Each call's stencil, for timings.
 };
 } // namespace stencil
 

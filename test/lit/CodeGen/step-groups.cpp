@@ -77,6 +77,6 @@ void blocked(stencil::Step3D &s, double dt, double *u, double *fx, double *fy, d
 // CPU:            { // 'Div' at this point, recomputing what 'FluxX', 'FluxY' stores where it reads it
 // CPU:              un[c] = u[c] + (dt * (((stencilc_step_around_g1_recompute3(g, i, j, k, stencilc_s2) - (i - 1 >= v.lo[0] ? stencilc_step_around_g1_recompute3(g, i - 1, j, k, stencilc_s2) : fx[c - 1])) + stencilc_step_around_g1_recompute4(g, i, j, k, stencilc_s2)) - (j - 1 >= v.lo[1] ? stencilc_step_around_g1_recompute4(g, i, j - 1, k, stencilc_s2) : fy[c - sy])));
 // CPU:      static const stencil::GeneratedStepRound stencilc_step_around_rounds[] = {
-// CPU-NEXT:     {2, -1, {{[{][{]}}0, 0}, {0, 0}, {0, 0}, {0, 0}}, nullptr, 0},
-// CPU-NEXT:     {-1, 1, {{[{][{]}}1, 1}, {1, 1}, {0, 0}, {0, 0}}, stencilc_step_around_round1, 1},
+// CPU-NEXT:     {2, -1, {{[{][{]}}0, 0}, {0, 0}, {0, 0}, {0, 0}}, nullptr, 0, "Scale"},
+// CPU-NEXT:     {-1, 1, {{[{][{]}}1, 1}, {1, 1}, {0, 0}, {0, 0}}, stencilc_step_around_round1, 1, "recompute(FluxX, FluxY, Div)"},
 // CPU-NEXT: };

@@ -75,14 +75,20 @@ void advance(stencil::Step3D &s, double dt, const float *u, float *fx, float *un
 // CPU:      static const stencil::GeneratedStepHalo stencilc_step_advance_round0[] = {
 // CPU-NEXT:     {1, {{[{][{]}}1, 1}, {0, 0}, {0, 0}, {0, 0}}, false, true},
 // CPU-NEXT: };
+// CPU-NEXT: static const char *const stencilc_step_advance_call_names[] = {
+// CPU-NEXT:     "Flux",
+// CPU-NEXT:     "Divergence",
+// CPU-NEXT:     "copy",
+// CPU-NEXT: };
 // CPU-NEXT: static const stencil::GeneratedStepRound stencilc_step_advance_rounds[] = {
-// CPU-NEXT:     {-1, 0, {{[{][{]}}1, 1}, {0, 0}, {0, 0}, {0, 0}}, stencilc_step_advance_round0, 1},
-// CPU-NEXT:     {2, -1, {{[{][{]}}0, 0}, {0, 0}, {0, 0}, {0, 0}}, nullptr, 0},
+// CPU-NEXT:     {-1, 0, {{[{][{]}}1, 1}, {0, 0}, {0, 0}, {0, 0}}, stencilc_step_advance_round0, 1, "recompute(Flux, Divergence)"},
+// CPU-NEXT:     {2, -1, {{[{][{]}}0, 0}, {0, 0}, {0, 0}, {0, 0}}, nullptr, 0, "copy"},
 // CPU-NEXT: };
 // CPU:        /*plan=*/"recompute(Flux, Divergence), multi-kernel(copy)",
 // CPU:        /*launchGroup=*/&stencilc_step_advance_openmp_group,
 // CPU-NEXT:   /*rounds=*/stencilc_step_advance_rounds,
-// CPU-NEXT:   /*roundCount=*/2});
+// CPU-NEXT:   /*roundCount=*/2,
+// CPU-NEXT:   /*callNames=*/stencilc_step_advance_call_names});
 
 // CUDA:      __device__ __forceinline__ float stencilc_step_advance_g0_recompute3(const stencil::Grid &g, const long long i, const long long j, const long long k, const float *__restrict__ u) {
 // CUDA:      __global__ void stencilc_step_advance_g0(const stencil::Grid g, const stencil::Region r, const stencil::Region v, double stencilc_s1, const float *__restrict__ stencilc_s2, float *__restrict__ stencilc_s3, float *__restrict__ stencilc_s4, float *__restrict__ stencilc_s5) {
