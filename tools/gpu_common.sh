@@ -63,3 +63,34 @@ gpu_fail() {
 gpu_exit() {
   exit "$status"
 }
+
+# The distributed runtime's toolchain: nvcc for .cu, mpicxx for the rest.
+gpu_mpi_toolchain() {
+  local inc="$bundle/runtime/include"
+  mpicxx=${MPICXX:-mpicxx}
+  nvcc_cmd=("$nvcc" -O3 -std=c++17 "-arch=$arch" -I "$inc")
+  cxx_cmd=("$mpicxx" -O3 -std=c++17 -fopenmp -DDYCORE_WITH_MPI=1 -I "$inc")
+  link_libs=(-L "$cuda_home/lib64" -lcudart "-Wl,-rpath,$cuda_home/lib64")
+}
+
+# gpu_compile_mpi_runtime: its two sources, in the background (pids+=).
+gpu_compile_mpi_runtime() {
+  "${nvcc_cmd[@]}" -c "$bundle/runtime/src/mpi_device_cuda.cu" -o "$work/mpi_device_cuda.o" & pids+=($!)
+  "${cxx_cmd[@]}" -c "$bundle/runtime/src/mpi_cuda_aware.cpp" -o "$work/mpi_cuda_aware.o" & pids+=($!)
+}
+
+# gpu_compile_program DIR NAME GEN TAG: DIR/NAME.cpp and GEN/NAME.stencil.{cu,cpp}
+# (DIR and GEN in the bundle) to $work/TAG*.o, in the background (pids+=).
+gpu_compile_program() {
+  local dir=$bundle/$1 name=$2 gen=$bundle/$3 tag=$4
+  "${nvcc_cmd[@]}" -c "$gen/$name.stencil.cu" -o "$work/$tag.cu.o" & pids+=($!)
+  "${cxx_cmd[@]}" -c "$gen/$name.stencil.cpp" -o "$work/$tag.omp.o" & pids+=($!)
+  "${cxx_cmd[@]}" -c "$dir/$name.cpp" -o "$work/$tag.o" & pids+=($!)
+}
+
+# gpu_link_program TAG: $work/TAG from what gpu_compile_program made.
+gpu_link_program() {
+  local tag=$1
+  "${cxx_cmd[@]}" "$work/$tag.o" "$work/$tag.omp.o" "$work/$tag.cu.o" "$work/mpi_device_cuda.o" \
+    "$work/mpi_cuda_aware.o" "${link_libs[@]}" -o "$work/$tag" || { echo "build of $tag FAILED"; exit 1; }
+}

@@ -18,6 +18,10 @@
 #   mpi           build-mpi, BUILD_DIR/mpi-gpu-bundle: dsl-examples/diffusion3d-mpi and
 #                 test/mpi with gen/ (CUDA and OpenMP), runtime/include/ and runtime/src/,
 #                 copy_bandwidth.cu; mpi_gpu_run.sh
+#   dycore        build-mpi, BUILD_DIR/dycore-bundle: dsl-examples/dycore with gen/
+#                 (stencilc's plan) and gen-recompute/ (every fusible group fused), their
+#                 plans, the stage's compulsory traffic (step_traffic.txt), runtime/
+#                 include/ and src/, copy_bandwidth.cu; dycore_gpu_run.sh
 #   differential  build, BUILD_DIR/differential-bundle; MODE ARGS: [PROGRAMS] [STENCILS]
 #                 [SEED] (default 25 12 1): random programs (test/differential/) with their
 #                 CUDA and OpenMP code, the harness, include/; differential_gpu.sh
@@ -26,16 +30,18 @@
 #   bash gpu-bundle/gpu_check.sh gpu-bundle
 #   bash <bundle>/benchmark.sh <bundle>         (OUT=<dir>: where its CSV files go)
 #   bash <bundle>/mpi_gpu_run.sh <bundle> [OUT_DIR]     (two or more GPUs)
+#   bash <bundle>/dycore_gpu_run.sh <bundle> [OUT_DIR]
 #   bash <bundle>/differential_gpu.sh <bundle>
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-usage="usage: tools/make_bundle.sh check|benchmark|mpi|differential [BUILD_DIR] [OUT_DIR] [MODE ARGS]"
+usage="usage: tools/make_bundle.sh check|benchmark|mpi|dycore|differential [BUILD_DIR] [OUT_DIR] [MODE ARGS]"
 mode=${1:-}
 case $mode in
   check) runner=gpu_check.sh default_build=$root/build ;;
   benchmark) runner=benchmark.sh default_build=$root/build ;;
   mpi) runner=mpi_gpu_run.sh default_build=$root/build-mpi ;;
+  dycore) runner=dycore_gpu_run.sh default_build=$root/build-mpi ;;
   differential) runner=differential_gpu.sh default_build=$root/build ;;
   *) echo "make_bundle: unknown mode '$mode'; $usage" >&2; exit 2 ;;
 esac
@@ -44,6 +50,7 @@ case $mode in
   check) out=${3:-$root/gpu-bundle} ;;
   benchmark) out=${3:-$build/bench-bundle} ;;
   mpi) out=${3:-$build/mpi-gpu-bundle} ;;
+  dycore) out=${3:-$build/dycore-bundle} ;;
   differential) out=${3:-$build/differential-bundle} ;;
 esac
 stencilc="$build/compiler/tools/stencilc/stencilc"
@@ -136,6 +143,26 @@ case $mode in
       run_stencilc "$source" "$(dirname "$source")/gen" cuda,cpu -DDYCORE_WITH_MPI=1 "${mpi_include[@]}"
     done
     manifest runtime test/mpi dsl-examples/diffusion3d-mpi dsl-examples/dycore </dev/null
+    ;;
+  dycore)
+    mkdir -p "$out/runtime" "$out/dycore" "$out/common"
+    cp -r "$root/runtime/include" "$root/runtime/src" "$out/runtime/"
+    cp "$root"/dsl-examples/dycore/*.cpp "$root"/dsl-examples/dycore/*.hpp "$out/dycore/"
+    cp "$root"/dsl-examples/common/*.hpp "$out/common/"
+    read -r -a mpi_include <<<"$(mpicxx --showme:incdirs 2>/dev/null | tr ' ' '\n' | sed 's/^/-I/' | tr '\n' ' ')"
+    flags=(-DDYCORE_WITH_MPI=1 "${mpi_include[@]}")
+    run_stencilc dycore/dycore.cpp gen cuda,cpu "${flags[@]}"
+    echo "make_bundle: stencilc --step-strategy=recompute dycore/dycore.cpp"
+    mkdir -p "$out/gen-recompute"
+    "$stencilc" "$out/dycore/dycore.cpp" -o "$out/gen-recompute" --emit=cuda,cpu \
+      --step-strategy=recompute -- -std=c++17 -I "$out/runtime/include" "${flags[@]}"
+    for strategy in auto recompute; do
+      "$stencilc" "$out/dycore/dycore.cpp" --emit=plan -o - "--step-strategy=$strategy" \
+        -- -std=c++17 -I "$out/runtime/include" "${flags[@]}" | sed -n '/^step /,$p' >"$out/plan-$strategy.txt"
+    done
+    "$stencilc" "$out/dycore/dycore.cpp" --emit=ir -o - -- -std=c++17 -I "$out/runtime/include" \
+      "${flags[@]}" | python3 "$root/tools/step_traffic.py" rungeKuttaStage >"$out/step_traffic.txt"
+    manifest runtime dsl-examples/dycore </dev/null
     ;;
   differential)
     # The generator writes the programs, the harness, include/ and the MANIFEST.

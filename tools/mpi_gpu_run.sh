@@ -28,7 +28,6 @@ gpu_init "${1:?usage: mpi_gpu_run.sh BUNDLE [OUT_DIR]}"
 gpu_out_dir results
 exec > >(tee "$out/mpi_gpu_run.log") 2>&1
 steps=${STEPS:-50}
-inc="$bundle/runtime/include"
 
 echo "== machine"
 gpu_machine
@@ -36,27 +35,19 @@ nvidia-smi topo -m | head -n 4
 mpirun --version 2>&1 | head -n 1
 ompi_info --parsable --all 2>/dev/null | grep mpi_built_with_cuda_support
 
-mpicxx=${MPICXX:-mpicxx}
-nvcc_cmd=("$nvcc" -O3 -std=c++17 "-arch=$arch" -I "$inc")
-cxx_cmd=("$mpicxx" -O3 -std=c++17 -fopenmp -DDYCORE_WITH_MPI=1 -I "$inc")
-link_libs=(-L "$cuda_home/lib64" -lcudart "-Wl,-rpath,$cuda_home/lib64")
+gpu_mpi_toolchain
 
 echo "== build"
 pids=()
 gpu_build_copy_bandwidth & pids+=($!)
-"${nvcc_cmd[@]}" -c "$bundle/runtime/src/mpi_device_cuda.cu" -o "$work/mpi_device_cuda.o" & pids+=($!)
-"${cxx_cmd[@]}" -c "$bundle/runtime/src/mpi_cuda_aware.cpp" -o "$work/mpi_cuda_aware.o" & pids+=($!)
+gpu_compile_mpi_runtime
 for prog in diffusion3d-mpi/diffusion3d_mpi mpi-test/mpi_test dycore/dycore; do
   name=$(basename "$prog")
-  dir="$bundle/$(dirname "$prog")"
-  "${nvcc_cmd[@]}" -c "$dir/gen/$name.stencil.cu" -o "$work/$name.cu.o" & pids+=($!)
-  "${cxx_cmd[@]}" -c "$dir/gen/$name.stencil.cpp" -o "$work/$name.omp.o" & pids+=($!)
-  "${cxx_cmd[@]}" -c "$dir/$name.cpp" -o "$work/$name.o" & pids+=($!)
+  gpu_compile_program "$(dirname "$prog")" "$name" "$(dirname "$prog")/gen" "$name"
 done
 wait "${pids[@]}" # not a bare wait: that would wait for tee too
 for name in diffusion3d_mpi mpi_test dycore; do
-  "${cxx_cmd[@]}" "$work/$name.o" "$work/$name.omp.o" "$work/$name.cu.o" "$work/mpi_device_cuda.o" \
-    "$work/mpi_cuda_aware.o" "${link_libs[@]}" -o "$work/$name" || { echo "build of $name FAILED"; exit 1; }
+  gpu_link_program "$name"
 done
 echo "built: $(ls "$work")"
 gpu_copy_bandwidth

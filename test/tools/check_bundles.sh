@@ -79,6 +79,16 @@ expect_log mpi "compiled .*/runtime/src/mpi_device_cuda.cu" "compiled .*/runtime
   "mpirun .*mpi_test" "mpirun .*diffusion3d_mpi"
 [[ -f $work/mpi-out/mpi_gpu_run.log ]] || fail "mpi: mpi_gpu_run.sh wrote no mpi_gpu_run.log"
 
+check_mode dycore dycore_gpu_run.sh
+expect_log dycore "compiled .*/gen/dycore.stencil.cu" "compiled .*/gen-recompute/dycore.stencil.cu" \
+  "compiled .*/dycore/dycore.cpp" "compiled .*/runtime/src/mpi_device_cuda.cu" "mpirun .*dycore-recompute"
+for file in plan-auto.txt plan-recompute.txt step_traffic.txt; do
+  [[ -s $work/dycore-bundle/$file ]] || fail "dycore: the bundle has no $file"
+done
+grep -q "^bytes per point: [1-9]" "$work/dycore-bundle/step_traffic.txt" ||
+  fail "dycore: step_traffic.txt has no bytes per point"
+[[ -f $work/dycore-out/dycore_gpu_run.log ]] || fail "dycore: dycore_gpu_run.sh wrote no dycore_gpu_run.log"
+
 check_mode differential differential_gpu.sh 2 2 1
 expect_log differential "compiled .*/prog1/prog1.stencil.cu" "compiled .*/prog2/prog2.cpp"
 grep -q "differential_gpu: 2 of 2 programs passed" "$work/differential.out" ||

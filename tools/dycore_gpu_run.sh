@@ -1,0 +1,129 @@
+#!/usr/bin/env bash
+# dycore_gpu_run.sh - the dycore's time step on one GPU, from a bundle made by
+# `tools/make_bundle.sh dycore`:
+#
+#   bash dycore_gpu_run.sh BUNDLE [OUT_DIR]
+#
+# 1. prints the machine; builds the dycore twice: with stencilc's plan of its
+#    stage (gen/) and with every group it may fuse fused (gen-recompute/,
+#    --step-strategy=recompute); measures the device-to-device copy ceiling;
+# 2. --check against the host reference on the GPU at two sizes (one not a
+#    multiple of any block), both builds, as planned and call by call, and
+#    on two ranks sharing the GPU;
+# 3. at SIZE (default 512,512,64): the time of a step as planned and call by
+#    call (STENCIL_STEP_PLAN=multi-kernel), then each round of a stage timed
+#    alone (--rounds), in both builds;
+# 4. the report: the plan against call by call; against the step's
+#    compulsory traffic (step_traffic.txt: every input read once and every
+#    output written once per stage) at the copy bandwidth of this run; and
+#    for each group the planner may fuse, fused against its stencils alone,
+#    beside the cost model's prediction (plan-recompute.txt).
+# Everything goes to stdout and OUT_DIR/dycore_gpu_run.log.
+# Environment: CUDA_ARCH (default sm_90), NVCC, SIZE, STEPS (timed steps,
+# default 20).
+set -uo pipefail
+# shellcheck source-path=SCRIPTDIR source=gpu_common.sh
+source "$(dirname "${BASH_SOURCE[0]}")/gpu_common.sh"
+
+gpu_init "${1:?usage: dycore_gpu_run.sh BUNDLE [OUT_DIR]}"
+[[ -n ${2:-} ]] && OUT=$2
+gpu_out_dir results
+exec > >(tee "$out/dycore_gpu_run.log") 2>&1
+size=${SIZE:-512,512,64}
+steps=${STEPS:-20}
+
+echo "== machine"
+gpu_machine
+gpu_mpi_toolchain
+
+echo "== build"
+pids=()
+gpu_build_copy_bandwidth & pids+=($!)
+gpu_compile_mpi_runtime
+gpu_compile_program dycore dycore gen dycore
+gpu_compile_program dycore dycore gen-recompute dycore-recompute
+wait "${pids[@]}" # not a bare wait: that would wait for tee too
+gpu_link_program dycore
+gpu_link_program dycore-recompute
+gpu_copy_bandwidth "$work/copy.txt"
+
+mpirun=(mpirun --bind-to none -x STENCIL_STEP_PLAN -x OMP_NUM_THREADS)
+[[ $(id -u) == 0 ]] && mpirun+=(--allow-run-as-root)
+export OMP_NUM_THREADS=4
+run() { # run RANKS LOG PROGRAM ARGS...: prints and keeps its output in $work/LOG
+  local ranks=$1 log=$2
+  shift 2
+  echo "-- np $ranks${STENCIL_STEP_PLAN:+ STENCIL_STEP_PLAN=$STENCIL_STEP_PLAN}: $(basename "$1") ${*:2}"
+  timeout 300 "${mpirun[@]}" -np "$ranks" "$@" 2>&1 | grep -v '^\s*$' | tee "$work/$log"
+  grep -q "FAIL" "$work/$log" && gpu_fail
+}
+
+echo "== --check on the GPU against the host reference"
+for build in dycore dycore-recompute; do
+  for plan in "" multi-kernel; do
+    export STENCIL_STEP_PLAN=$plan
+    run 1 check.log "$work/$build" --backend=cuda --check
+    run 1 check.log "$work/$build" --backend=cuda --check --size=67,45,19 --steps=5
+  done
+done
+export STENCIL_STEP_PLAN=
+run 2 check.log "$work/dycore" --backend=cuda --check --procs=2,1,1
+
+echo "== a step at $size: as planned, call by call, and each round alone"
+export STENCIL_STEP_PLAN=
+run 1 plan.log "$work/dycore" --backend=cuda --size="$size" --steps="$steps" --rounds
+run 1 fused.log "$work/dycore-recompute" --backend=cuda --size="$size" --steps="$steps" --rounds
+export STENCIL_STEP_PLAN=multi-kernel
+run 1 multi.log "$work/dycore" --backend=cuda --size="$size" --steps="$steps" --rounds
+export STENCIL_STEP_PLAN=
+
+echo "== report"
+gbs=$(gpu_copy_gbs <"$work/copy.txt")
+step_ms() { sed -n 's/^time per step: \([0-9.]*\) ms.*/\1/p' "$work/$1" | head -n 1; }
+plan=$(step_ms plan.log) multi=$(step_ms multi.log) fused=$(step_ms fused.log)
+bytes=$(sed -n 's/^bytes per point: //p' "$bundle/step_traffic.txt")
+awk -v plan="$plan" -v multi="$multi" -v fused="$fused" -v gbs="$gbs" -v bytes="$bytes" \
+  -v size="$size" 'BEGIN {
+  split(size, n, ","); points = n[1] * n[2] * n[3]
+  if (plan == "" || multi == "" || gbs == "" || bytes == "") { print "report: numbers missing"; exit }
+  compulsory = 3 * bytes * points / (gbs * 1e9) * 1e3   # ms per step: three stages
+  printf "step (ms): plan %.4f, call by call %.4f, every group fused %s\n", plan, multi, fused
+  printf "plan vs call by call: %.3fx faster\n", multi / plan
+  printf "compulsory traffic: %d bytes per point per stage x 3 stages x %d points at %.1f GB/s = %.4f ms\n", bytes, points, gbs, compulsory
+  printf "plan vs compulsory: %.2fx; call by call vs compulsory: %.2fx\n", plan / compulsory, multi / compulsory
+}'
+# Per group the planner may fuse: its fused round (every-group build) against
+# the sum of its stencils' rounds (call by call), and the model's prediction
+# (fused cost < multi-kernel cost) and choice (in the plan's own build).
+awk '
+  { file = FILENAME == ARGV[1] ? 1 : FILENAME == ARGV[2] ? 2 : FILENAME == ARGV[3] ? 3 : 4 }
+  file == 1 && /^round: / { t = $2; sub(/^round: [0-9.]+ ms /, ""); sub(/ \([0-9]+ runs\)$/, ""); alone[$0] = t }
+  file == 2 && /^round: [0-9.]+ ms recompute\(/ {
+    t = $2; sub(/^round: [0-9.]+ ms recompute\(/, ""); sub(/\) \([0-9]+ runs\)$/, ""); fusedt[$0] = t; order[++groups] = $0 }
+  file == 3 && /^  recompute: / {
+    line = $0; predicted = 0
+    if (match(line, /cost [0-9.e+]+, multi-kernel [0-9.e+]+/)) {
+      split(substr(line, RSTART, RLENGTH), c, /[ ,]+/); predicted = (c[2] + 0 < c[4] + 0) }
+    sub(/^  recompute: /, "", line); sub(/ \(cost.*/, "", line)
+    gsub(/[0-9]+ /, "", line); gsub(/ /, ", ", line); model[line] = predicted }
+  file == 4 && /^stage: / { chosen = $0 }
+  END {
+    right = 0
+    for (g = 1; g <= groups; g++) {
+      name = order[g]; n = split(name, members, /, /); sum = 0; missing = 0
+      for (m = 1; m <= n; m++) { if (members[m] in alone) sum += alone[members[m]]; else missing = 1 }
+      if (missing) { printf "group %s: a stencil alone was not timed\n", name; continue }
+      faster = fusedt[name] + 0 < sum
+      picked = index(chosen, "recompute(" name ")") > 0
+      predicted = (name in model) ? model[name] : -1
+      right += (predicted == faster)
+      printf "group recompute(%s): fused %.4f ms, alone %.4f ms (%s faster, %.3fx); model: %s; plan: %s; model %s\n",
+        name, fusedt[name], sum, faster ? "fused" : "alone", sum / fusedt[name],
+        predicted == 1 ? "fuse" : (predicted == 0 ? "keep apart" : "?"),
+        picked ? "fused" : "apart", predicted == faster ? "right" : "wrong"
+    }
+    if (groups) printf "cost model right for %d of %d fusible groups\n", right, groups
+  }' "$work/multi.log" "$work/fused.log" "$bundle/plan-recompute.txt" "$work/plan.log"
+gpu_copy_bandwidth
+echo "== done ($(date -u +%Y-%m-%dT%H:%M:%SZ))"
+gpu_exit
