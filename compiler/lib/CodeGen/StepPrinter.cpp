@@ -127,8 +127,8 @@ private:
   unsigned Target;
 };
 
-/// The consumer of a fused group: loads of a recomputed array call its
-/// recomputation where the point read is in the region v where the
+/// The consumer of a fused group: loads of a recomputed array at an offset
+/// call its recomputation where the point read is in the region v where the
 /// producer's values are defined (the launch region, or over MPI the rank's
 /// points and the halo its neighbours fill), and read memory (what the
 /// producer left there: the array's margin) elsewhere.
@@ -154,9 +154,11 @@ public:
                               Pos, O < 0 ? ">=" : "<", O < 0 ? "lo" : "hi",
                               D);
     }
-    std::string Call = fmt::format("{}({}{})", It->Function, Args, It->Inputs);
+    // At the point itself the producer has just stored the value (this
+    // thread, in program order): the load is a cache hit, not a recompute.
     if (Inside.empty())
-      return Call;
+      return Base.printLoad(Param, Off, Memory);
+    std::string Call = fmt::format("{}({}{})", It->Function, Args, It->Inputs);
     return fmt::format("({} ? {} : {})", Inside, Call, Memory);
   }
 

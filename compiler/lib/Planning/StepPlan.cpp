@@ -101,14 +101,16 @@ std::string whyNotFusible(const ir::Module &M, const ir::Step &St,
   return {};
 }
 
-/// The consumer's distinct offsets of the arrays \p P writes and \p C
-/// reads: how often \p C evaluates \p P per point.
+/// The consumer's distinct offsets other than the centre of the arrays \p P
+/// writes and \p C reads: how often \p C evaluates \p P per point (at the
+/// centre it loads what \p P just stored there).
 size_t recomputations(const analysis::StepInfo &Info, unsigned P,
                       unsigned C) {
   size_t N = 0;
   for (const analysis::Dependence &D : Info.Dependences)
     if (D.Kind == analysis::DependenceKind::Flow && D.From == P && D.To == C)
-      N += D.Offsets.size();
+      N += std::count_if(D.Offsets.begin(), D.Offsets.end(),
+                         [](const ir::Offset &O) { return O != ir::Offset{}; });
   return N;
 }
 

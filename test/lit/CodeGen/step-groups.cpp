@@ -66,7 +66,7 @@ void blocked(stencil::Step3D &s, double dt, double *u, double *fx, double *fy, d
 // FORCED-NEXT:   multi-kernel: 0 FluxX (cost 5.33e+03); not fused with 3 Div: a stencil between them (Scale) depends on it through 'u'
 
 // Both producers run at the consumer's place, each storing its array, then
-// the consumer recomputes both.
+// the consumer recomputes both where it reads them off the point.
 // CPU:      static const char *stencilc_step_around_openmp(
 // CPU:        { // 'Scale'
 // CPU:        { // fused by recomputation
@@ -75,7 +75,7 @@ void blocked(stencil::Step3D &s, double dt, double *u, double *fx, double *fy, d
 // CPU:            { // 'FluxY' at this point
 // CPU:              fy[c] = 0.5 * (u[c + sy] - u[c]);
 // CPU:            { // 'Div' at this point, recomputing what 'FluxX', 'FluxY' stores where it reads it
-// CPU:              un[c] = u[c] + (dt * (((stencilc_step_around_g1_recompute3(g, i, j, k, stencilc_s2) - (i - 1 >= v.lo[0] ? stencilc_step_around_g1_recompute3(g, i - 1, j, k, stencilc_s2) : fx[c - 1])) + stencilc_step_around_g1_recompute4(g, i, j, k, stencilc_s2)) - (j - 1 >= v.lo[1] ? stencilc_step_around_g1_recompute4(g, i, j - 1, k, stencilc_s2) : fy[c - sy])));
+// CPU:              un[c] = u[c] + (dt * (((fx[c] - (i - 1 >= v.lo[0] ? stencilc_step_around_g1_recompute3(g, i - 1, j, k, stencilc_s2) : fx[c - 1])) + fy[c]) - (j - 1 >= v.lo[1] ? stencilc_step_around_g1_recompute4(g, i, j - 1, k, stencilc_s2) : fy[c - sy])));
 // CPU:      static const stencil::GeneratedStepRound stencilc_step_around_rounds[] = {
 // CPU-NEXT:     {2, -1, {{[{][{]}}0, 0}, {0, 0}, {0, 0}, {0, 0}}, nullptr, 0, "Scale"},
 // CPU-NEXT:     {-1, 1, {{[{][{]}}1, 1}, {1, 1}, {0, 0}, {0, 0}}, stencilc_step_around_round1, 1, "recompute(FluxX, FluxY, Div)"},

@@ -59,7 +59,8 @@ void advance(stencil::Step3D &s, double dt, const float *u, float *fx, float *un
 // CPU:              fx[c] = 0.5f * (u[c + 1] + u[c]);
 // CPU:            { // 'Divergence' at this point, recomputing what 'Flux' stores where it reads it
 // CPU-NEXT:         const float dt = static_cast<float>(stencilc_s1);
-// CPU:              un[c] = u[c] + (dt * (stencilc_step_advance_g0_recompute3(g, i, j, k, stencilc_s2) + (i - 1 >= v.lo[0] ? stencilc_step_advance_g0_recompute3(g, i - 1, j, k, stencilc_s2) : fx[c - 1])));
+// At the point itself the consumer loads what the producer just stored.
+// CPU:              un[c] = u[c] + (dt * (fx[c] + (i - 1 >= v.lo[0] ? stencilc_step_advance_g0_recompute3(g, i - 1, j, k, stencilc_s2) : fx[c - 1])));
 // CPU:        { // 'copy'
 // CPU-NEXT:     const float * stencilc_v1 = stencilc_s4;
 // CPU-NEXT:     float * stencilc_v2 = stencilc_s5;
