@@ -105,6 +105,11 @@ public:
   }
   /// Whether the last stage ran as stencilc planned it (else call by call).
   bool ranPlan() const { return step_.ranPlan(); }
+  /// The measured choices of the stage's fused groups (STENCIL_STEP_PLAN=
+  /// timed: DomainStep::chooseByTiming), by round.
+  const std::vector<stencil::DomainStep::GroupChoice> &choices() const {
+    return step_.choices(rungeKuttaStage);
+  }
   /// Each round of a stage timed alone (DomainStep::timeRounds).
   void timeRounds(bool On) { step_.timeRounds(On); }
   const std::vector<stencil::DomainStep::RoundTime> &roundTimes() const {

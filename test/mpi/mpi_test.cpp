@@ -299,6 +299,10 @@ Result runStep(MPI_Comm Comm, const std::vector<long long> &Extents,
         Step.runWithoutOverlap(advectStep, 0.1f, Profile, U, Fx, Fy, Un);
       // The fields' halo is the stencils' union, which covers the plan's
       // fused group: it runs, unless switched off.
+      // STENCIL_STEP_PLAN=timed: the fused group runs fused and apart in
+      // turn, each way bit for bit the sequence.
+      if (stencil::detail::stepPlanTimed() && Step.choices(advectStep).empty())
+        throw std::runtime_error("error: advectStep was not measured");
       if (Step.ranPlan() == stencil::detail::stepPlanDisabled())
         throw std::runtime_error(
             std::string("error: advectStep ran ") +

@@ -471,16 +471,36 @@ void codegen::printStepRegistration(CodeWriter &W,
     return std::string(planning::stepStrategyName(G.Strategy)) + "(" + Names +
            ")";
   };
+  // A fused group's members and recomputed arrays.
+  auto List = [](const std::vector<unsigned> &Values, int Minus) {
+    std::string Out;
+    for (unsigned V : Values)
+      Out += fmt::format("{}{}", Out.empty() ? "" : ", ", int(V) - Minus);
+    return Out;
+  };
+  for (unsigned R = 0; R < SP.Rounds.size(); ++R) {
+    const planning::StepGroup &G = SP.Groups[SP.Rounds[R].Group];
+    if (G.Strategy == planning::StepStrategy::MultiKernel)
+      continue;
+    W.line("static const int {}_round{}_calls[] = {{{}}};", Tables, R,
+           List(G.Calls, 0));
+    W.line("static const int {}_round{}_recomputed[] = {{{}}};", Tables, R,
+           List(G.Recomputed, 1));
+  }
   W.line("static const stencil::GeneratedStepRound {}[] = {{", Rounds);
   for (unsigned R = 0; R < SP.Rounds.size(); ++R) {
     const planning::StepRound &Round = SP.Rounds[R];
     const planning::StepGroup &G = SP.Groups[Round.Group];
     const bool Fused = G.Strategy != planning::StepStrategy::MultiKernel;
-    W.line("    {{{}, {}, {}, {}, {}, {}}},", Fused ? -1 : int(G.Calls[0]),
+    const std::string Members =
+        Fused ? fmt::format("{0}_round{1}_calls, {2}, {0}_round{1}_recomputed, {3}",
+                            Tables, R, G.Calls.size(), G.Recomputed.size())
+              : std::string("nullptr, 0, nullptr, 0");
+    W.line("    {{{}, {}, {}, {}, {}, {}, {}}},", Fused ? -1 : int(G.Calls[0]),
            Fused ? int(Round.Group) : -1, haloInitializer(Round.Reads),
            Round.Halos.empty() ? std::string("nullptr")
                                : fmt::format("{}_round{}", Tables, R),
-           Round.Halos.size(), cStringLiteral(GroupText(G, !Fused)));
+           Round.Halos.size(), cStringLiteral(GroupText(G, !Fused)), Members);
   }
   W.line("}};");
   std::string Signature, Halo, Description;

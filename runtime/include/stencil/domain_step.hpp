@@ -53,7 +53,8 @@ template <typename A> decltype(auto) stepValue(A &Arg) {
 
 class DomainStep {
 public:
-  explicit DomainStep(DomainLoop &Loop) : loop_(&Loop) {}
+  explicit DomainStep(DomainLoop &Loop)
+      : loop_(&Loop), trials_(detail::stepPlanTimed() ? 3 : 0) {}
 
   /// Runs step function \p Function (annotated STENCIL_STEP, compiled by
   /// stencilc for the domain's backend) with \p A: Fields for its arrays of
@@ -120,7 +121,9 @@ private:
           if (planned_)
             for (int R = 0; R < E->roundCount; ++R)
               timed(E->rounds[R].label, [&] {
-                runRound(*E, Name, R, G, Own, Valid, Each, Noted, Overlap);
+                measured(*E, R, [&] {
+                  runRound(*E, Name, R, G, Own, Valid, Each, Noted, Overlap);
+                });
               });
           else
             for (int C = 0; C < E->callCount; ++C)
@@ -149,6 +152,38 @@ public:
   }
   /// The rounds' times, in the order they first ran.
   const std::vector<RoundTime> &roundTimes() const { return times_; }
+
+  /// A fused group's measured choice (chooseByTiming).
+  struct GroupChoice {
+    bool decided = false;
+    bool apart = false; ///< Its calls alone measured faster.
+    int fusedRuns = 0, apartRuns = 0;
+    double fusedSeconds = 0, apartSeconds = 0; ///< The slowest rank's sums.
+  };
+  /// With \p Trials > 0, the plan's fused groups are measured in the next
+  /// runs: each runs fused and as its calls alone in turn (the loop
+  /// synchronised around it) until each way has run \p Trials times, and
+  /// then runs the way that took less time on the slowest rank, on every
+  /// rank alike. Both ways compute the same values as the step's sequence;
+  /// on the GPU they may differ in the last bits (contracted multiply-adds),
+  /// so a choice can change the bits of later results. 0 (the default, or
+  /// STENCIL_STEP_PLAN=timed for 3) runs the plan as compiled. Clears the
+  /// choices made.
+  void chooseByTiming(int Trials) {
+    trials_ = Trials > 0 ? Trials : 0;
+    choices_.clear();
+  }
+  /// The choices of step \p Function's fused groups (by round; empty until
+  /// it ran with chooseByTiming).
+  template <typename F>
+  const std::vector<GroupChoice> &choices(F Function) const {
+    static const std::vector<GroupChoice> None;
+    const GeneratedStep *E = findGeneratedStep(
+        loop_->domain().backend(),
+        reinterpret_cast<const void *>(static_cast<std::decay_t<F>>(Function)));
+    auto It = choices_.find(E);
+    return It == choices_.end() ? None : It->second;
+  }
 
   /// Whether the last run followed stencilc's plan of the step (its fused
   /// groups, with their own exchanges) rather than running it call by call:
@@ -292,6 +327,14 @@ private:
       if (E.exchanges[I].before == C)
         Params.push_back(E.exchanges[I].param);
     HaloExchange *X = exchange(E, Name, "call " + std::to_string(C), Params, A);
+    BoundStencil B = callBound(E, Name, C, G, Own, Args);
+    launch(B, X, Overlap);
+  }
+
+  /// Call \p C of step \p E over parts of \p Own.
+  static BoundStencil callBound(const GeneratedStep &E, const std::string &Name,
+                                int C, const Grid &G, const Region &Own,
+                                void *const *Args) {
     BoundStencil B;
     B.name = E.name;
     B.own = Own;
@@ -307,7 +350,7 @@ private:
                                  backendName(Entry->backend) + "), call " +
                                  std::to_string(C) + ": " + Error);
     };
-    launch(B, X, Overlap);
+    return B;
   }
 
   /// Round \p R of step \p E's plan: the exchanges it needs, then its call
@@ -321,6 +364,10 @@ private:
       if (Round.halos[I].exchange)
         Params.push_back(Round.halos[I].param);
     HaloExchange *X = exchange(E, Name, "round " + std::to_string(R), Params, A);
+    if (Round.group >= 0 && apart(E, R, A)) {
+      runApart(E, Name, R, G, Own, Args, A, X, Overlap);
+      return;
+    }
     BoundStencil B;
     B.name = E.name;
     B.own = Own;
@@ -343,6 +390,80 @@ private:
             ": " + Error);
     };
     launch(B, X, Overlap);
+  }
+
+  /// True if fused round \p R of \p E runs as its calls alone this time:
+  /// with a measured choice, while it is being measured (fused and apart
+  /// in turn), or when apart measured faster.
+  bool apart(const GeneratedStep &E, int R, const Arguments &A) {
+    if (!trials_)
+      return false;
+    std::vector<GroupChoice> &Choices = choices_[&E];
+    Choices.resize(E.roundCount);
+    GroupChoice &C = Choices[R];
+    if (C.decided)
+      return C.apart;
+    // Apart, the consumer reads the recomputed arrays from their halos: they
+    // must be Fields to be exchanged.
+    const GeneratedStepRound &Round = E.rounds[R];
+    for (int I = 0; I < Round.recomputedCount; ++I)
+      if (!A.Appenders[Round.recomputed[I]]) {
+        C.decided = true;
+        return false;
+      }
+    return C.fusedRuns > C.apartRuns;
+  }
+
+  /// Fused round \p R as its calls alone, in order: the producers after the
+  /// round's exchange \p X, then the consumer after an exchange of what they
+  /// wrote. The same values as fused (the plan made the producers' move to
+  /// the consumer's place legal).
+  void runApart(const GeneratedStep &E, const std::string &Name, int R,
+                const Grid &G, const Region &Own, void *const *Args,
+                const Arguments &A, HaloExchange *X, bool Overlap) {
+    const GeneratedStepRound &Round = E.rounds[R];
+    const int Last = Round.calls[Round.callCount - 1];
+    for (int I = 0; I + 1 < Round.callCount; ++I) {
+      BoundStencil B = callBound(E, Name, Round.calls[I], G, Own, Args);
+      launch(B, I == 0 ? X : nullptr, Overlap);
+    }
+    std::vector<int> Made(Round.recomputed, Round.recomputed + Round.recomputedCount);
+    HaloExchange *Y =
+        exchange(E, Name, "round " + std::to_string(R) + " apart", Made, A);
+    BoundStencil B = callBound(E, Name, Last, G, Own, Args);
+    launch(B, Y, Overlap);
+  }
+
+  /// Times fused round \p R (run by \p Body, apart or not as apart() said)
+  /// while its choice is being measured; decides once both ways have run
+  /// trials_ times, by the slowest rank's times, so every rank decides alike.
+  template <typename Fn> void measured(const GeneratedStep &E, int R, Fn &&Body) {
+    auto It = choices_.find(&E);
+    if (!trials_ || E.rounds[R].group < 0 || It == choices_.end() ||
+        It->second[R].decided) {
+      Body();
+      return;
+    }
+    GroupChoice &C = It->second[R];
+    const bool Apart = C.fusedRuns > C.apartRuns;
+    loop_->synchronize();
+    const auto Start = std::chrono::steady_clock::now();
+    Body();
+    loop_->synchronize();
+    const double Seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - Start)
+            .count();
+    (Apart ? C.apartSeconds : C.fusedSeconds) += Seconds;
+    ++(Apart ? C.apartRuns : C.fusedRuns);
+    if (C.apartRuns < trials_)
+      return;
+    double Times[2] = {C.fusedSeconds, C.apartSeconds};
+    MPI_Allreduce(MPI_IN_PLACE, Times, 2, MPI_DOUBLE, MPI_MAX,
+                  loop_->domain().comm());
+    C.fusedSeconds = Times[0];
+    C.apartSeconds = Times[1];
+    C.apart = Times[1] < Times[0];
+    C.decided = true;
   }
 
   /// \p B over the rank's points after exchange \p X (if any): with
@@ -405,6 +526,8 @@ private:
   bool planned_ = false;
   bool timing_ = false;
   std::vector<RoundTime> times_;
+  int trials_ = 0;
+  std::map<const GeneratedStep *, std::vector<GroupChoice>> choices_;
   /// The exchanges made so far, by step, call or round, and Fields.
   std::map<std::string, std::unique_ptr<HaloExchange>> exchanges_;
 };

@@ -162,6 +162,12 @@ struct GeneratedStepRound {
   int haloCount;
   /// "Update" (a call alone) or "recompute(Flux, Update)", for timings.
   const char *label;
+  /// A fused group's calls, producers then consumer, and the arrays its
+  /// consumer recomputes (parameters as above): what runs it call by call.
+  const int *calls;
+  int callCount;
+  const int *recomputed;
+  int recomputedCount;
 };
 
 /// A step function's code for one backend (stencilc's plan of its stencils,

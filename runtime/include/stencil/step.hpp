@@ -145,6 +145,14 @@ inline bool stepPlanDisabled() {
   return V && std::string(V) == "multi-kernel";
 }
 
+/// STENCIL_STEP_PLAN=timed: a DomainStep measures each fused group of the
+/// plan against its calls alone and keeps the faster
+/// (DomainStep::chooseByTiming).
+inline bool stepPlanTimed() {
+  const char *V = std::getenv("STENCIL_STEP_PLAN");
+  return V && std::string(V) == "timed";
+}
+
 /// True if two pointer arguments among \p A are the same array: a fused
 /// kernel of the step's plan would read one while it writes the other, so the
 /// step then runs stencil by stencil, as the host reference does.
