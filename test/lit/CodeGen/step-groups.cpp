@@ -76,7 +76,10 @@ void blocked(stencil::Step3D &s, double dt, double *u, double *fx, double *fy, d
 // CPU:              fy[c] = 0.5 * (u[c + sy] - u[c]);
 // CPU:            { // 'Div' at this point, recomputing what 'FluxX', 'FluxY' stores where it reads it
 // CPU:              un[c] = u[c] + (dt * (((fx[c] - (i - 1 >= v.lo[0] ? stencilc_step_around_g1_recompute3(g, i - 1, j, k, stencilc_s2) : fx[c - 1])) + fy[c]) - (j - 1 >= v.lo[1] ? stencilc_step_around_g1_recompute4(g, i, j - 1, k, stencilc_s2) : fy[c - sy])));
-// CPU:      static const stencil::GeneratedStepRound stencilc_step_around_rounds[] = {
-// CPU-NEXT:     {2, -1, {{[{][{]}}0, 0}, {0, 0}, {0, 0}, {0, 0}}, nullptr, 0, "Scale"},
-// CPU-NEXT:     {-1, 1, {{[{][{]}}1, 1}, {1, 1}, {0, 0}, {0, 0}}, stencilc_step_around_round1, 1, "recompute(FluxX, FluxY, Div)"},
+// The fused group's calls in order, and the arrays it recomputes (fx, fy).
+// CPU:      static const int stencilc_step_around_round1_calls[] = {0, 1, 3};
+// CPU-NEXT: static const int stencilc_step_around_round1_recomputed[] = {2, 3};
+// CPU-NEXT: static const stencil::GeneratedStepRound stencilc_step_around_rounds[] = {
+// CPU-NEXT:     {2, -1, {{[{][{]}}0, 0}, {0, 0}, {0, 0}, {0, 0}}, nullptr, 0, "Scale", nullptr, 0, nullptr, 0},
+// CPU-NEXT:     {-1, 1, {{[{][{]}}1, 1}, {1, 1}, {0, 0}, {0, 0}}, stencilc_step_around_round1, 1, "recompute(FluxX, FluxY, Div)", stencilc_step_around_round1_calls, 3, stencilc_step_around_round1_recomputed, 2},
 // CPU-NEXT: };
