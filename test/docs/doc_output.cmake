@@ -11,14 +11,8 @@ foreach(var COMMAND DOC)
     message(FATAL_ERROR "doc_output.cmake: -D${var}=... is required")
   endif()
 endforeach()
-string(REPLACE "|" ";" COMMAND "${COMMAND}")
-string(REPLACE ";" " " shown "${COMMAND}")
-execute_process(COMMAND ${COMMAND} RESULT_VARIABLE status OUTPUT_VARIABLE out
-                ERROR_VARIABLE err TIMEOUT 100)
-message("${shown}\nexit status: ${status}\n${out}${err}")
-if(NOT status STREQUAL "0")
-  message(FATAL_ERROR "expected exit status 0, got ${status}")
-endif()
+set(STATUS 0)
+include("${CMAKE_CURRENT_LIST_DIR}/../run_command.cmake")
 file(READ "${DOC}" doc)
 
 # Line by line with string(FIND), not as a CMake list: a line may hold a ';'.

@@ -221,25 +221,14 @@ private:
 
   /// What the step's calls read, with corners if one reads them.
   static Halo callsHalo(const GeneratedStep &E) {
-    Halo H;
-    for (int X = 0; X < 4; ++X) {
-      H.lo[X] = E.halo[X][0];
-      H.hi[X] = E.halo[X][1];
-    }
-    H.corners = false;
+    bool Corners = false;
     for (int I = 0; I < E.exchangeCount; ++I)
-      H.corners = H.corners || E.exchanges[I].diagonal;
-    return H;
+      Corners = Corners || E.exchanges[I].diagonal;
+    return Halo::of(E.halo, Corners);
   }
 
   static Halo roundHalo(const GeneratedStepHalo &N) {
-    Halo H;
-    for (int X = 0; X < 4; ++X) {
-      H.lo[X] = N.halo[X][0];
-      H.hi[X] = N.halo[X][1];
-    }
-    H.corners = N.diagonal;
-    return H;
+    return Halo::of(N.halo, N.diagonal);
   }
 
   /// True if every array a round of \p E reads off the centre is a Field
@@ -297,19 +286,24 @@ private:
     }
   }
 
+  /// The seconds \p Body takes alone: the loop synchronised around it.
+  template <typename Fn> double alone(Fn &&Body) {
+    loop_->synchronize();
+    const auto Start = std::chrono::steady_clock::now();
+    Body();
+    loop_->synchronize();
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() -
+                                         Start)
+        .count();
+  }
+
   /// Runs \p Body, timed as \p Label when timing is on.
   template <typename Fn> void timed(const char *Label, Fn &&Body) {
     if (!timing_) {
       Body();
       return;
     }
-    loop_->synchronize();
-    const auto Start = std::chrono::steady_clock::now();
-    Body();
-    loop_->synchronize();
-    const double Seconds =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - Start)
-            .count();
+    const double Seconds = alone(Body);
     auto It = std::find_if(times_.begin(), times_.end(),
                            [&](const RoundTime &T) { return T.label == Label; });
     if (It == times_.end())
@@ -446,13 +440,7 @@ private:
     }
     GroupChoice &C = It->second[R];
     const bool Apart = C.fusedRuns > C.apartRuns;
-    loop_->synchronize();
-    const auto Start = std::chrono::steady_clock::now();
-    Body();
-    loop_->synchronize();
-    const double Seconds =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - Start)
-            .count();
+    const double Seconds = alone(Body);
     (Apart ? C.apartSeconds : C.fusedSeconds) += Seconds;
     ++(Apart ? C.apartRuns : C.fusedRuns);
     if (C.apartRuns < trials_)

@@ -22,15 +22,19 @@ struct Halo {
   /// on a haloOf result exchanges them anyway.
   bool corners = true;
 
-  /// The widths stencil entry \p E needs, with corners only if it reads them.
-  static Halo of(const GeneratedStencil &E) {
+  /// The widths {lo, hi} per dimension of generated code's tables.
+  static Halo of(const int (&Widths)[4][2], bool Corners) {
     Halo H;
     for (int D = 0; D < 4; ++D) {
-      H.lo[D] = E.halo[D][0];
-      H.hi[D] = E.halo[D][1];
+      H.lo[D] = Widths[D][0];
+      H.hi[D] = Widths[D][1];
     }
-    H.corners = E.readsDiagonal;
+    H.corners = Corners;
     return H;
+  }
+  /// The widths stencil entry \p E needs, with corners only if it reads them.
+  static Halo of(const GeneratedStencil &E) {
+    return of(E.halo, E.readsDiagonal);
   }
   /// Every width at least as large as in \p O.
   Halo &merge(const Halo &O) {
