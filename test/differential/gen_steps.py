@@ -53,8 +53,7 @@ class Gen:
         self.radius = radius
         self.suffix = "f" if ty == "float" else ""
         self.max_off = 0
-        # gen_domain_steps.py turns these off (see there).
-        self.lower_offsets = True
+        # "parity": conditions only on idx.i/j/k() % 2 (gen_domain_steps.py).
         self.coordinate_conditions = "any"
 
     def lit(self, v):
@@ -74,8 +73,6 @@ class Gen:
 
     def read(self, name, axes):
         """A read of array NAME (axes None: full rank)."""
-        if axes is not None and not self.lower_offsets:
-            return f"{name}[idx.ix_{axes}()]"
         if axes is None:
             offs = self.offsets(self.dims)
             if not any(offs) and self.r.random() < 0.6:

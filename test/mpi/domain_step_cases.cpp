@@ -162,6 +162,31 @@ void chainRef(const R &s, const double *rho, const double *ps, const double *a,
   s.run(last, ps, y, z, out);
 }
 
+// --- A producer reading a profile along z two levels up, recomputed one
+// level up by its consumer: the plan reads the rank's piece of the profile
+// three levels beyond the own points (the fields' halo must say so).
+STENCIL_KERNEL
+void profileUp(const stencil::Index3D &idx, const float *rho, const float *a,
+               float *x) {
+  x[idx.ix()] = a[idx.ix()] * rho[idx.ix_z<2>()];
+}
+STENCIL_KERNEL
+void levelUp(const stencil::Index3D &idx, const float *x, float *y) {
+  y[idx.ix()] = x[idx.ix<0, 0, 1>()] + x[idx.ix()];
+}
+STENCIL_STEP
+void profileReach(stencil::Step3D &s, const float *rho, const float *a,
+                  float *x, float *y) {
+  s.run(profileUp, rho, a, x);
+  s.run(levelUp, x, y);
+}
+template <typename R>
+void profileReachRef(const R &s, const float *rho, const float *a, float *x,
+                     float *y) {
+  s.run(profileUp, rho, a, x);
+  s.run(levelUp, x, y);
+}
+
 // --- 2-D, radius 2 on the diagonals of producer and consumer (a halo of 4
 // with corners), one-sided widths, a stencil run twice in a row.
 STENCIL_KERNEL
@@ -292,6 +317,20 @@ void runCases() {
         [](const auto &R, auto &A) {
           chainRef(R, A.p(0), A.p(1), A.p(2), A.p(3), A.p(4), A.p(5), A.p(6),
                    A.p(7));
+        });
+  }
+  {
+    const long long Ext[3] = {16, 16, 17};
+    dstest::Case<float, 3> C("profileReach", 7u, Ext, {4, All3, All3, All3},
+                             {"rho", "a", "x", "y"}, {});
+    C.run(
+        &profileReach,
+        [](stencil::DomainStep &S, auto &A, bool O) {
+          dstest::call(S, O, &profileReach, static_cast<const float *>(A.p(0)),
+                       A.f(1), A.f(2), A.f(3));
+        },
+        [](const auto &R, auto &A) {
+          profileReachRef(R, A.p(0), A.p(1), A.p(2), A.p(3));
         });
   }
   {

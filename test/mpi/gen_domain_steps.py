@@ -16,24 +16,18 @@ nothing writes and write fresh ones, the last read those (a group of several
 producers). A stencil is sometimes run twice. Each step comes with a
 template of the same body that the harness runs on its host reference.
 
-  gen_domain_steps.py --seed S [--steps N] [--coordinates any]
-      [--profile-offsets] > domain_steps.cpp
+  gen_domain_steps.py --seed S [--steps N] [--coordinates any] > domain_steps.cpp
 
 Global extents are even and at least 16 in every dimension: four ranks along
 one dimension keep blocks of 4, the deepest halo a plan of radius-2 stencils
-needs. Left out by default, because each gives other bits than call by call
-(a fused group recomputes its producers in the halo, where these differ):
-  --coordinates any   conditions idx.j() > n and idx.i() % 3 == 1: a producer
-                      recomputed in a periodic halo sees the coordinate
-                      beyond the edge (-1), not the wrapped one (N - 1); by
-                      default only parities, the same across the wrap of an
-                      even extent
-  --profile-offsets   arrays of lower rank read off the centre: a producer
-                      recomputed in the halo reads a profile further out than
-                      DomainStep::haloOf makes the fields (and so the
-                      rank's piece) wide
-(and in domain_step_harness.hpp, margins beyond a wall that are not periodic
-along a periodic dimension: STENCIL_TEST_RAW_MARGINS=1).
+needs. Left out by default, because it gives other bits than call by call (a
+fused group recomputes its producers in a periodic halo, where the
+coordinates are those beyond the edge, -1, not the wrapped ones, N - 1):
+  --coordinates any   conditions idx.j() > n and idx.i() % 3 == 1 (by default
+                      only parities, the same across the wrap of an even
+                      extent)
+So are margins beyond a wall that are not periodic along a periodic dimension
+(domain_step_harness.hpp, STENCIL_TEST_RAW_MARGINS=1).
 """
 import argparse
 import os
@@ -51,7 +45,6 @@ def make_step(r, sname, seed_tag, args):
     radius = r.choice([1, 1, 2])
     g = Gen(r, dims, ty, radius)
     g.coordinate_conditions = args.coordinates
-    g.lower_offsets = args.profile_offsets
     ncalls = r.randint(2, 6)
     # Fan-in, a third of the steps: the first calls read only arrays nothing
     # writes and write fresh ones (independent producers), the others read
@@ -194,8 +187,7 @@ def make_step(r, sname, seed_tag, args):
 
 def generate_program(seed, steps, args):
     r = random.Random(seed)
-    flags = "".join([" --coordinates any" if args.coordinates == "any" else "",
-                     " --profile-offsets" if args.profile_offsets else ""])
+    flags = " --coordinates any" if args.coordinates == "any" else ""
     out = [f"// gen_domain_steps.py --seed {seed} --steps {steps}{flags}\n"
            "#include \"domain_step_harness.hpp\"\n\n"]
     cases = []
@@ -215,7 +207,6 @@ def main():
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--steps", type=int, default=8)
     ap.add_argument("--coordinates", choices=("parity", "any"), default="parity")
-    ap.add_argument("--profile-offsets", action="store_true")
     ap.add_argument("-o", "--output", help="write here (only if it changes) instead of stdout")
     args = ap.parse_args()
     text = generate_program(args.seed, args.steps, args)

@@ -106,7 +106,8 @@ private:
     const bool Shared =
         std::apply([](const auto &...V) { return detail::sharesArrays(V...); },
                    Values);
-    planned_ = !Shared && !detail::stepPlanDisabled() && fitsPlan(*E, Noted);
+    planned_ = !Shared && !detail::stepPlanDisabled() &&
+               fitsPlan(*E, Noted, *Shape.halo);
     D.agree("how a DomainStep runs " + Name,
             planned_ ? "its plan" : "call by call");
     if (!planned_) {
@@ -208,13 +209,22 @@ private:
   }
 
   /// True if every array a round of \p E reads off the centre is a Field
-  /// with the halo it reads.
-  static bool fitsPlan(const GeneratedStep &E, const Arguments &Args) {
+  /// with the halo it reads, or an array of lower rank (never exchanged: a
+  /// piece as wide as the fields, of halo \p Fields) read within it.
+  static bool fitsPlan(const GeneratedStep &E, const Arguments &Args,
+                       const Halo &Fields) {
     if (E.roundCount == 0)
       return false;
     for (int R = 0; R < E.roundCount; ++R)
       for (int I = 0; I < E.rounds[R].haloCount; ++I) {
         const GeneratedStepHalo &N = E.rounds[R].halos[I];
+        // (An array of every dimension is exchanged before the first round
+        // that reads it off the centre: passed as a pointer, it fails there.)
+        if (!Args.Identity[N.param] && !N.exchange) {
+          if (!Fields.covers(roundHalo(N)))
+            return false;
+          continue;
+        }
         if (!Args.Identity[N.param] ||
             !Args.Halos[N.param].covers(roundHalo(N)))
           return false;
