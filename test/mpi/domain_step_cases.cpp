@@ -2,14 +2,16 @@
 // groups must get right, each checked as gen_domain_steps.py's random ones
 // are (domain_step_harness.hpp: host reference, one rank, every
 // decomposition, periodic or not, overlap or not, plan and multi-kernel,
-// fields one short of the plan, one Field for two arrays); and bad input
-// that must fail on every rank (--error, expect_error.cmake).
+// fields one short of the plan, one Field for two arrays); one DomainStep
+// over fields made again where the last were, with a wider halo; and bad
+// input that must fail on every rank (--error, expect_error.cmake).
 //
 //   mpirun -np P domain_step_cases
 //   mpirun -np 2 domain_step_cases --error step-plan-one-rank|
 //       step-halo-one-rank|step-step-disagree|step-calls-halo|step-four-d
 #include "domain_step_harness.hpp"
 
+#include <optional>
 #include <stdexcept>
 
 // --- One producer, two consumers: the first fuses, the second reads what the
@@ -361,6 +363,37 @@ void runCases() {
   }
 }
 
+/// One DomainStep over fields made anew where the last ones were (the same
+/// addresses) with a wider halo: the same bits as the first fields (its
+/// exchanges must not be those of the first fields' halo).
+void runFieldsMadeAgain() {
+  stencil::DomainOptions O;
+  O.periodic[0] = O.periodic[2] = true;
+  const stencil::Domain D(MPI_COMM_WORLD, {16, 17, 18}, O);
+  stencil::DomainLoop L(D);
+  stencil::DomainStep S(L);
+  std::optional<stencil::Field<double>> A, X, Y, Z;
+  std::vector<double> Out[2];
+  for (int Round = 0; Round < 2; ++Round) {
+    stencil::Halo H = stencil::DomainStep::haloOf(D.backend(), &twoConsumers);
+    for (int Ax = 0; Round == 1 && Ax < 3; ++Ax)
+      ++H.lo[Ax], ++H.hi[Ax];
+    A.reset(), X.reset(), Y.reset(), Z.reset();
+    A.emplace(D, H, "a"), X.emplace(D, H, "x"), Y.emplace(D, H, "y"),
+        Z.emplace(D, H, "z");
+    A->fill([](long long I, long long J, long long K) {
+      const long long G[4] = {(I + 16) % 16, J, (K + 18) % 18, 0};
+      return dstest::valueAt(9, 0, G);
+    });
+    S.run(&twoConsumers, *A, *X, *Y, *Z);
+    Out[Round] = Z->gather();
+  }
+  int Ok = D.rank() != 0 || std::memcmp(Out[0].data(), Out[1].data(),
+                                        Out[0].size() * sizeof(double)) == 0;
+  MPI_Bcast(&Ok, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  dstest::record(Ok, "twoConsumers, fields made again with a wider halo");
+}
+
 /// Bad input: every rank must report it (runMpiMain: "rank R: error:
 /// stencil: ...") and exit non-zero, never hang.
 void runError(const std::string &What) {
@@ -418,6 +451,7 @@ int main(int argc, char **argv) {
       return 0;
     }
     runCases();
+    runFieldsMadeAgain();
     return dstest::summary("written by hand");
   });
 }

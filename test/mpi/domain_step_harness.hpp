@@ -586,6 +586,17 @@ void call(stencil::DomainStep &S, bool Overlap, F *Step, Args &&...A) {
     S.runWithoutOverlap(Step, std::forward<Args>(A)...);
 }
 
+/// Counts one check of anything else (every rank), printed by rank 0 where
+/// it failed or with STENCIL_TEST_VERBOSE.
+inline void record(bool Ok, const std::string &What) {
+  int Rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &Rank);
+  ++checks();
+  failures() += !Ok;
+  if (Rank == 0 && (!Ok || verbose()))
+    std::printf("%s: %s\n", What.c_str(), Ok ? "bit-equal" : "DIFFERS");
+}
+
 /// Prints the counts (rank 0) and returns the exit status.
 inline int summary(const char *What) {
   int Rank = 0, Size = 1;

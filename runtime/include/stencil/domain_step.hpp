@@ -390,7 +390,9 @@ private:
   }
 
   /// The exchange of step arrays \p Params (made once per step, place
-  /// \p Where and Fields), or null when there are none.
+  /// \p Where and Fields with their halos: a Field made where a destroyed
+  /// one was may have another halo, which sizes the messages), or null when
+  /// there are none.
   HaloExchange *exchange(const GeneratedStep &E, const std::string &Name,
                          const std::string &Where,
                          const std::vector<int> &Params, const Arguments &A) {
@@ -401,6 +403,7 @@ private:
     for (int P : Params) {
       requireField(Name, P, Where, A);
       Key += "/" + std::to_string(reinterpret_cast<std::uintptr_t>(A.Identity[P]));
+      Key += " " + A.Halos[P].str(4) + (A.Halos[P].corners ? " corners" : "");
     }
     std::unique_ptr<HaloExchange> &X = exchanges_[Key];
     if (!X) {
