@@ -14,16 +14,17 @@
 // MPI's own; those whose blocks are thinner than the halo, from 6 ranks on,
 // left out) runs the step with and without overlap, as planned and with
 // STENCIL_STEP_PLAN=multi-kernel, and every full array's own points are
-// gathered and compared with both. Also, once per periodicity on the widest
-// decomposition: fields whose halo is one point short of the plan on one
-// side (or without corners) must run call by call with the same bits, and
-// one Field passed for two read-only arrays likewise (against a reference
-// given the same array twice). Each run checks ranPlan(): true as planned
-// with haloOf's fields, false otherwise.
+// gathered and compared with both. Also, once per periodicity on the first
+// decomposition (all ranks along x): fields whose halo is one point short of
+// the plan on one side (or without corners) must run call by call with the same
+// bits, and one Field passed for two read-only arrays likewise (against a
+// reference given the same array twice). Each run checks ranPlan(): true as
+// planned with haloOf's fields, false otherwise.
 //
 // Fields start with values from their global coordinates (in [1, 2)) on own
-// points and beyond non-periodic edges, NaN in every halo point an exchange
-// must fill; pieces of arrays of lower rank hold values of their global
+// points and beyond non-periodic edges (wrapped around the periodic
+// dimensions: wrappedMargins()), NaN in every halo point an exchange must
+// fill; pieces of arrays of lower rank hold values of their global
 // coordinates wrapped around periodic dimensions. The step runs twice per
 // check (the second run reads what the first wrote and reuses its
 // exchanges).
