@@ -53,6 +53,8 @@ class Gen:
         self.radius = radius
         self.suffix = "f" if ty == "float" else ""
         self.max_off = 0
+        # "parity": conditions only on idx.i/j/k() % 2 (gen_domain_steps.py).
+        self.coordinate_conditions = "any"
 
     def lit(self, v):
         return f"{v}{self.suffix}"
@@ -147,13 +149,17 @@ def make_stencil(g, name, lower_pool):
         c = r.random()
         if c < 0.15:
             cond_used = True
-            cond = r.choice([f"{ins[0][1]}[idx.{'ix' if ins[0][2] is None else 'ix_' + ins[0][2]}()] > {g.lit('1.5')}",
-                             "idx.i() % 2 == 0", f"idx.j() > {r.randint(1, 6)}"])
+            conds = [f"{ins[0][1]}[idx.{'ix' if ins[0][2] is None else 'ix_' + ins[0][2]}()] > {g.lit('1.5')}",
+                     "idx.i() % 2 == 0", f"idx.j() > {r.randint(1, 6)}"]
+            if g.coordinate_conditions == "parity":
+                conds[2] = f"idx.{'jk'[g.dims > 2 and r.random() < 0.5]}() % 2 == 0"
+            cond = r.choice(conds)
             body.append(f"  if ({cond})\n    {o}[idx.ix()] = {rhs()};\n  else\n    {o}[idx.ix()] = {rhs()};")
         elif c < 0.22:
             cond_used = True
             body.append(f"  {o}[idx.ix()] = {rhs()};")
-            body.append(f"  if (idx.i() % 3 == 1) {{\n    {o}[idx.ix()] = {rhs()};\n  }}")
+            again = "idx.i() % 3 == 1" if g.coordinate_conditions == "any" else "idx.j() % 2 != 0"
+            body.append(f"  if ({again}) {{\n    {o}[idx.ix()] = {rhs()};\n  }}")
         elif c < 0.5:
             body.append(f"  const {ty} t_{o} = {rhs()};\n  {o}[idx.ix()] = t_{o};")
         else:

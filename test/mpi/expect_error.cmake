@@ -24,6 +24,11 @@ set(expect_corners "stencil 'Box27' reads halo x:1/1 y:1/1 z:1/1 with corners bu
 set(expect_lower-rank-field "stencil 'Profile7': argument 1 after the index is field 'f0', but the stencil reads it as an array of lower rank spanning only z")
 set(expect_step-pointer "step 'advectStep': argument 4 is read off the centre by call 2 and its halo must be exchanged: pass it as a stencil::Field")
 set(expect_region-margin "Diffusion7 \\(openmp\\): its halo is 1 point at the start of x but the margin there is 0")
+set(expect_step-plan-one-rank "${disagree} how a DomainStep runs step 'twoConsumers': rank 0 has call by call; rank 1 has its plan")
+set(expect_step-halo-one-rank "${expect_step-plan-one-rank}")
+set(expect_step-step-disagree "${disagree} the step a DomainStep runs: rank 0 has step 'twoConsumers'; rank 1 has step 'chain'")
+set(expect_step-calls-halo "step 'twoConsumers' reads halo x:1/1 y:0/1 z:1/0 but field 'a' has x:1/0")
+set(expect_step-four-d "step 'fourD' is 4-D but the domain is 3-D")
 # One rank fails alone: it says why, the other is stopped and says so.
 set(expect_exception-one-rank_0 "stopped: another rank failed")
 set(expect_exception-one-rank_1 "a failure on rank 1 only")

@@ -195,8 +195,16 @@ void planRounds(StepPlan &SP, const ir::Module &M,
       bool OffCentre = false;
       for (unsigned D = 0; D < ir::MaxDims; ++D)
         OffCentre |= H.Halo[D].Lo > 0 || H.Halo[D].Hi > 0;
-      if (!OffCentre || LowerRank[P])
+      if (!OffCentre)
         continue;
+      if (LowerRank[P]) {
+        // Each rank's piece, as wide as the fields: never exchanged, but
+        // how far the round reads it (a recomputed producer, further out
+        // than its call) sizes the fields (DomainStep::haloOf).
+        H.Diagonal = false;
+        R.Halos.push_back(H);
+        continue;
+      }
       H.Exchange = !Current[P];
       Current[P] = true;
       for (unsigned D = 0; D < ir::MaxDims; ++D) {

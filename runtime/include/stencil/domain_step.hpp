@@ -107,7 +107,8 @@ private:
     const bool Shared =
         std::apply([](const auto &...V) { return detail::sharesArrays(V...); },
                    Values);
-    planned_ = !Shared && !detail::stepPlanDisabled() && fitsPlan(*E, Noted);
+    planned_ = !Shared && !detail::stepPlanDisabled() &&
+               fitsPlan(*E, Noted, *Shape.halo);
     D.agree("how a DomainStep runs " + Name,
             planned_ ? "its plan" : "call by call");
     if (!planned_) {
@@ -232,13 +233,22 @@ private:
   }
 
   /// True if every array a round of \p E reads off the centre is a Field
-  /// with the halo it reads.
-  static bool fitsPlan(const GeneratedStep &E, const Arguments &Args) {
+  /// with the halo it reads, or an array of lower rank (never exchanged: a
+  /// piece as wide as the fields, of halo \p Fields) read within it.
+  static bool fitsPlan(const GeneratedStep &E, const Arguments &Args,
+                       const Halo &Fields) {
     if (E.roundCount == 0)
       return false;
     for (int R = 0; R < E.roundCount; ++R)
       for (int I = 0; I < E.rounds[R].haloCount; ++I) {
         const GeneratedStepHalo &N = E.rounds[R].halos[I];
+        // (An array of every dimension is exchanged before the first round
+        // that reads it off the centre: passed as a pointer, it fails there.)
+        if (!Args.Identity[N.param] && !N.exchange) {
+          if (!Fields.covers(roundHalo(N)))
+            return false;
+          continue;
+        }
         if (!Args.Identity[N.param] ||
             !Args.Halos[N.param].covers(roundHalo(N)))
           return false;
@@ -489,7 +499,9 @@ private:
   }
 
   /// The exchange of step arrays \p Params (made once per step, place
-  /// \p Where and Fields), or null when there are none.
+  /// \p Where and Fields with their halos: a Field made where a destroyed
+  /// one was may have another halo, which sizes the messages), or null when
+  /// there are none.
   HaloExchange *exchange(const GeneratedStep &E, const std::string &Name,
                          const std::string &Where,
                          const std::vector<int> &Params, const Arguments &A) {
@@ -500,6 +512,7 @@ private:
     for (int P : Params) {
       requireField(Name, P, Where, A);
       Key += "/" + std::to_string(reinterpret_cast<std::uintptr_t>(A.Identity[P]));
+      Key += " " + A.Halos[P].str(4) + (A.Halos[P].corners ? " corners" : "");
     }
     std::unique_ptr<HaloExchange> &X = exchanges_[Key];
     if (!X) {
