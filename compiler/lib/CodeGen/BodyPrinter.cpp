@@ -28,7 +28,7 @@ std::string BodyPrinterHooks::printLoad(unsigned /*Param*/,
 /// user names that equal one of them get renamed.
 static const char *const ReservedNames[] = {
     // Kernel, loop nest and launcher.
-    "g", "r", "cfg", "args", "c", "i", "j", "k", "w", "sy", "sz", "sw", "nx",
+    "g", "r", "v", "cfg", "args", "c", "i", "j", "k", "w", "sy", "sz", "sw", "nx",
     "ny", "nz", "nw", "gx", "gy", "gz", "zblocks", "block", "grid", "err",
     // Namespaces, helpers and CUDA built-ins the generated code names.
     "std", "stencil", "stencilc_generated", "stencilc_min", "stencilc_max",

@@ -496,11 +496,12 @@ void codegen::printStepRegistration(CodeWriter &W,
         Fused ? fmt::format("{0}_round{1}_calls, {2}, {0}_round{1}_recomputed, {3}",
                             Tables, R, G.Calls.size(), G.Recomputed.size())
               : std::string("nullptr, 0, nullptr, 0");
-    W.line("    {{{}, {}, {}, {}, {}, {}, {}}},", Fused ? -1 : int(G.Calls[0]),
+    W.line("    {{{}, {}, {}, {}, {}, {}, {}, {}u}},", Fused ? -1 : int(G.Calls[0]),
            Fused ? int(Round.Group) : -1, haloInitializer(Round.Reads),
            Round.Halos.empty() ? std::string("nullptr")
                                : fmt::format("{}_round{}", Tables, R),
-           Round.Halos.size(), cStringLiteral(GroupText(G, !Fused)), Members);
+           Round.Halos.size(), cStringLiteral(GroupText(G, !Fused)), Members,
+           Round.CoordinateDims);
   }
   W.line("}};");
   std::string Signature, Halo, Description;

@@ -368,7 +368,7 @@ private:
       if (Round.halos[I].exchange)
         Params.push_back(Round.halos[I].param);
     HaloExchange *X = exchange(E, Name, "round " + std::to_string(R), Params, A);
-    if (Round.group >= 0 && apart(E, R, A)) {
+    if (Round.group >= 0 && (wraps(Round) || apart(E, R, A))) {
       runApart(E, Name, R, G, Own, Args, A, X, Overlap);
       return;
     }
@@ -394,6 +394,17 @@ private:
             ": " + Error);
     };
     launch(B, X, Overlap);
+  }
+
+  /// True if a producer of fused round \p Round uses the coordinate of a
+  /// periodic dimension: recomputed in the halo across the wrap it would see
+  /// it unwrapped, so the round runs as its calls alone.
+  bool wraps(const GeneratedStepRound &Round) const {
+    const Domain &D = loop_->domain();
+    for (int X = 0; X < D.dims(); ++X)
+      if ((Round.coordinates >> X & 1u) && D.periodic(X))
+        return true;
+    return false;
   }
 
   /// True if fused round \p R of \p E runs as its calls alone this time:

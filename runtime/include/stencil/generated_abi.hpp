@@ -168,6 +168,10 @@ struct GeneratedStepRound {
   int callCount;
   const int *recomputed;
   int recomputedCount;
+  /// A fused group: the dimensions whose coordinate a producer uses (bit d).
+  /// Recomputed across a periodic wrap it would see the coordinate
+  /// unwrapped: the runtime runs it call by call where one is periodic.
+  unsigned coordinates;
 };
 
 /// A step function's code for one backend (stencilc's plan of its stencils,

@@ -14,6 +14,7 @@ struct STENCIL_KERNEL Advect4d {
 // CUDA-NEXT: const long long k = r.lo[2] + (blockIdx.z % zblocks) * static_cast<long long>(blockDim.z) + threadIdx.z;
 // CUDA-NEXT: const long long w = r.lo[3] + blockIdx.z / zblocks;
 // CUDA:      const long long sw = sz * g.extent[2];
-// CUDA:      fn[c] = f[c] - (v * ((f[c + sw] - f[c - sw]) + f[c + 1 - sy + sw]));
+// A parameter named v is renamed: v is the region of a fused step group.
+// CUDA:      fn[c] = f[c] - (v_ * ((f[c + sw] - f[c - sw]) + f[c + 1 - sy + sw]));
 // CPU:       #pragma omp parallel for collapse(3) schedule(static)
 // CPU-NEXT:  for (long long w = r.lo[3]; w < r.hi[3]; ++w) {

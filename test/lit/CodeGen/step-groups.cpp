@@ -80,6 +80,6 @@ void blocked(stencil::Step3D &s, double dt, double *u, double *fx, double *fy, d
 // CPU:      static const int stencilc_step_around_round1_calls[] = {0, 1, 3};
 // CPU-NEXT: static const int stencilc_step_around_round1_recomputed[] = {2, 3};
 // CPU-NEXT: static const stencil::GeneratedStepRound stencilc_step_around_rounds[] = {
-// CPU-NEXT:     {2, -1, {{[{][{]}}0, 0}, {0, 0}, {0, 0}, {0, 0}}, nullptr, 0, "Scale", nullptr, 0, nullptr, 0},
-// CPU-NEXT:     {-1, 1, {{[{][{]}}1, 1}, {1, 1}, {0, 0}, {0, 0}}, stencilc_step_around_round1, 1, "recompute(FluxX, FluxY, Div)", stencilc_step_around_round1_calls, 3, stencilc_step_around_round1_recomputed, 2},
+// CPU-NEXT:     {2, -1, {{[{][{]}}0, 0}, {0, 0}, {0, 0}, {0, 0}}, nullptr, 0, "Scale", nullptr, 0, nullptr, 0, 0u},
+// CPU-NEXT:     {-1, 1, {{[{][{]}}1, 1}, {1, 1}, {0, 0}, {0, 0}}, stencilc_step_around_round1, 1, "recompute(FluxX, FluxY, Div)", stencilc_step_around_round1_calls, 3, stencilc_step_around_round1_recomputed, 2, 0u},
 // CPU-NEXT: };

@@ -79,6 +79,11 @@ struct StepRound {
   unsigned Group = 0;
   std::vector<RoundHalo> Halos; ///< By Param: the arrays read off the centre.
   analysis::Halo Reads{};       ///< The union of Halos.
+  /// A fused group: the dimensions whose coordinate (idx.i() ...) a producer
+  /// uses (bit d: dimension d). Recomputed in a periodic halo it would see
+  /// the coordinate unwrapped, so the runtime runs such a group call by call
+  /// where one of these dimensions is periodic.
+  unsigned CoordinateDims = 0;
 };
 
 struct StepPlan {
