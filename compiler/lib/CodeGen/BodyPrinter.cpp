@@ -46,8 +46,9 @@ BodyNames::BodyNames(const ir::Stencil &S) {
     Taken.insert(Name + "f");
   }
   auto Unique = [&Taken](std::string Name) {
-    // stencilc_side<N>: the values of an if printed as selects.
-    if (Name.rfind("stencilc_side", 0) == 0)
+    // The generated code's own names begin so (stencilc_side<N>, the values
+    // of an if printed as selects; a staged group's rings and tile).
+    if (Name.rfind("stencilc_", 0) == 0)
       Name = "u_" + Name;
     while (Taken.count(Name))
       Name += '_';

@@ -26,6 +26,7 @@
 #include "stencilc/CodeGen/CudaKernels.h"
 #include "stencilc/CodeGen/Emitter.h"
 #include "stencilc/CodeGen/RegistrationGlue.h"
+#include "stencilc/CodeGen/StagedGroupPrinter.h"
 #include "stencilc/CodeGen/StepPrinter.h"
 #include "stencilc/Planning/StepPlan.h"
 #include <algorithm>
@@ -324,7 +325,14 @@ void CudaEmitter::emitStep(CodeWriter &W, const planning::ModulePlan &Plan,
   DeviceHooks Hooks;
   printRecomputeFunctions(W, Plan, SP, Symbol, "__device__ __forceinline__",
                           /*Restrict=*/true, Hooks);
+  auto KernelOf = [&](unsigned G) {
+    return fmt::format("stencilc_{}_g{}", Symbol, G);
+  };
   for (unsigned G = 0; G < SP.Groups.size(); ++G) {
+    if (SP.Groups[G].Strategy == planning::StepStrategy::Staged) {
+      printStagedGroupKernel(W, Plan, SP, G, Symbol, KernelOf(G), Hooks);
+      W.blank();
+    }
     if (SP.Groups[G].Strategy != planning::StepStrategy::Recompute)
       continue;
     W.open(fmt::format("__global__ void stencilc_{}_g{}(const stencil::Grid g, "
@@ -359,6 +367,10 @@ void CudaEmitter::emitStep(CodeWriter &W, const planning::ModulePlan &Plan,
     Out.close();
   };
   const CallPrinter Fused = [&](CodeWriter &Out, unsigned G) {
+    if (SP.Groups[G].Strategy == planning::StepStrategy::Staged) {
+      printStagedGroupLaunch(Out, St.Dims, KernelOf(G), "g, r, v" + Values);
+      return;
+    }
     Out.open("{ // fused by recomputation, one thread per point");
     printGridShape(Out, St.Dims, "128", "2", "1");
     Out.line("stencilc_{}_g{}<<<grid, block, 0, "

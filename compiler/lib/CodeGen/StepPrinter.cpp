@@ -47,15 +47,6 @@ static std::string converted(const ir::Param &P, const std::string &Value) {
   return fmt::format("static_cast<{}>({})", argumentValueType(P), Value);
 }
 
-/// The stencil parameters of call \p C bound to step array \p Param.
-static std::vector<unsigned> boundTo(const ir::StepCall &C, unsigned Param) {
-  std::vector<unsigned> Out;
-  for (unsigned A = 0; A < C.Args.size(); ++A)
-    if (C.Args[A].From == ir::StepArg::Kind::Param && C.Args[A].Param == Param)
-      Out.push_back(A + 1);
-  return Out;
-}
-
 /// The producer's parameters a recomputation needs: scalars it names and
 /// arrays it reads.
 static std::vector<unsigned> recomputeInputs(const ir::Stencil &S,
@@ -75,8 +66,7 @@ static std::vector<unsigned> recomputeInputs(const ir::Stencil &S,
   return Out;
 }
 
-/// True if call \p C writes step array \p Param.
-static bool writes(const planning::ModulePlan &Plan, const ir::StepCall &C,
+bool codegen::writes(const planning::ModulePlan &Plan, const ir::StepCall &C,
                    unsigned Param) {
   for (const analysis::ArrayInfo &A : Plan.Stencils[C.Stencil].Info->Arrays)
     if (A.Written && C.Args[A.Param - 1].From == ir::StepArg::Kind::Param &&
@@ -85,8 +75,7 @@ static bool writes(const planning::ModulePlan &Plan, const ir::StepCall &C,
   return false;
 }
 
-/// The producer of fused group \p G that writes recomputed array \p X.
-static unsigned producerOf(const planning::ModulePlan &Plan,
+unsigned codegen::producerOf(const planning::ModulePlan &Plan,
                            const planning::StepPlan &SP, unsigned G,
                            unsigned X) {
   const std::vector<unsigned> &Calls = SP.Groups[G].Calls;
@@ -97,20 +86,6 @@ static unsigned producerOf(const planning::ModulePlan &Plan,
 }
 
 namespace {
-
-/// The backend's hooks, with loads or stores changed by a subclass.
-class ForwardingHooks : public BodyPrinterHooks {
-public:
-  explicit ForwardingHooks(const BodyPrinterHooks &Base) : Base(Base) {}
-  std::string mathCallee(ir::MathFunc F, ir::Type Ty) const override {
-    return Base.mathCallee(F, Ty);
-  }
-  std::string_view loopPragma() const override { return Base.loopPragma(); }
-  bool selectsForIfs() const override { return Base.selectsForIfs(); }
-
-protected:
-  const BodyPrinterHooks &Base;
-};
 
 /// A recomputation: the stored value of one array goes to stencilc_r, the
 /// producer's other stores to locals nobody reads.
@@ -188,7 +163,7 @@ void codegen::printRecomputeFunctions(CodeWriter &W,
          St.Loc.Line);
   for (unsigned G = 0; G < SP.Groups.size(); ++G) {
     const planning::StepGroup &Group = SP.Groups[G];
-    if (Group.Strategy != planning::StepStrategy::Recompute)
+    if (Group.Strategy == planning::StepStrategy::MultiKernel)
       continue;
     for (unsigned X : Group.Recomputed) {
       const ir::StepCall &Prod = St.Calls[producerOf(Plan, SP, G, X)];
@@ -244,6 +219,40 @@ static void printAliases(CodeWriter &W, const ir::Stencil &S,
              Names.param(P), converted(S.Params[P], stepValue(C.Args[P - 1])));
 }
 
+std::string codegen::recomputeArguments(const planning::ModulePlan &Plan,
+                                       const planning::StepPlan &SP,
+                                       unsigned G, unsigned X) {
+  const ir::StepCall &Prod = SP.Step->Calls[producerOf(Plan, SP, G, X)];
+  const ir::Stencil &P = Plan.Module->Stencils[Prod.Stencil];
+  std::string Inputs;
+  for (unsigned In : recomputeInputs(P, *Plan.Stencils[Prod.Stencil].Info))
+    Inputs += ", " + converted(P.Params[In], stepValue(Prod.Args[In - 1]));
+  return Inputs;
+}
+
+void codegen::printCallAtPoint(CodeWriter &W, const planning::ModulePlan &Plan,
+                               const ir::StepCall &Call,
+                               const std::string &Comment,
+                               const BodyPrinterHooks &Hooks) {
+  const ir::Stencil &S = Plan.Module->Stencils[Call.Stencil];
+  BodyNames Names(S);
+  W.open(fmt::format("{{ // '{}' at this point{}", S.qualifiedName(), Comment));
+  printAliases(W, S, Names, Call);
+  printBody(S, Names, Hooks, W);
+  W.close();
+}
+
+std::string codegen::producerList(const planning::ModulePlan &Plan,
+                                  const planning::StepPlan &SP, unsigned G) {
+  const std::vector<unsigned> &Calls = SP.Groups[G].Calls;
+  std::string Out;
+  for (size_t I = 0; I + 1 < Calls.size(); ++I)
+    Out += fmt::format(
+        "{}'{}'", Out.empty() ? "" : ", ",
+        Plan.Module->Stencils[SP.Step->Calls[Calls[I]].Stencil].qualifiedName());
+  return Out;
+}
+
 void codegen::printFusedBody(CodeWriter &W, const planning::ModulePlan &Plan,
                              const planning::StepPlan &SP, unsigned G,
                              const std::string &Symbol,
@@ -251,36 +260,17 @@ void codegen::printFusedBody(CodeWriter &W, const planning::ModulePlan &Plan,
   const ir::Step &St = *SP.Step;
   const planning::StepGroup &Group = SP.Groups[G];
   const ir::StepCall &Cons = St.Calls[Group.Calls.back()];
-  const ir::Stencil &C = Plan.Module->Stencils[Cons.Stencil];
-  std::string Producers;
-  for (size_t I = 0; I + 1 < Group.Calls.size(); ++I) {
-    const ir::StepCall &Prod = St.Calls[Group.Calls[I]];
-    const ir::Stencil &P = Plan.Module->Stencils[Prod.Stencil];
-    BodyNames PNames(P);
-    W.open(fmt::format("{{ // '{}' at this point", P.qualifiedName()));
-    printAliases(W, P, PNames, Prod);
-    printBody(P, PNames, Hooks, W);
-    W.close();
-    Producers += fmt::format("{}'{}'", Producers.empty() ? "" : ", ",
-                             P.qualifiedName());
-  }
-  BodyNames CNames(C);
-  W.open(fmt::format("{{ // '{}' at this point, recomputing what {} "
-                     "stores where it reads it",
-                     C.qualifiedName(), Producers));
-  printAliases(W, C, CNames, Cons);
+  for (size_t I = 0; I + 1 < Group.Calls.size(); ++I)
+    printCallAtPoint(W, Plan, St.Calls[Group.Calls[I]], "", Hooks);
   RecomputeLoads Loads(Hooks, St.Dims);
-  for (unsigned X : Group.Recomputed) {
-    const ir::StepCall &Prod = St.Calls[producerOf(Plan, SP, G, X)];
-    const ir::Stencil &P = Plan.Module->Stencils[Prod.Stencil];
-    std::string Inputs;
-    for (unsigned In : recomputeInputs(P, *Plan.Stencils[Prod.Stencil].Info))
-      Inputs += ", " + converted(P.Params[In], stepValue(Prod.Args[In - 1]));
-    for (unsigned CP : boundTo(Cons, X))
-      Loads.Calls.push_back({CP, recomputeName(Symbol, G, X), Inputs});
-  }
-  printBody(C, CNames, Loads, W);
-  W.close();
+  for (unsigned X : Group.Recomputed)
+    for (unsigned CP : Cons.boundTo(X))
+      Loads.Calls.push_back({CP, recomputeName(Symbol, G, X),
+                             recomputeArguments(Plan, SP, G, X)});
+  printCallAtPoint(W, Plan, Cons,
+                   ", recomputing what " + producerList(Plan, SP, G) +
+                       " stores where it reads it",
+                   Loads);
 }
 
 void codegen::printStepArgumentUnpacking(CodeWriter &W, const ir::Step &St) {

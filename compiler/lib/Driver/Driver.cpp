@@ -76,9 +76,11 @@ static cl::opt<std::string>
 static cl::opt<std::string> StepStrategyOption(
     "step-strategy",
     cl::desc("How the stencils of a step (STENCIL_STEP) run: auto (the cost "
-             "model picks per pair), multi-kernel (one kernel each) or "
-             "recompute (every pair it can fuse)"),
-    cl::value_desc("auto|multi-kernel|recompute"), cl::init("auto"),
+             "model picks per group), multi-kernel (one kernel each), "
+             "recompute (every group it can fuse, by recalculation) or staged "
+             "(every group it can fuse, intermediates in shared memory where "
+             "possible)"),
+    cl::value_desc("auto|multi-kernel|recompute|staged"), cl::init("auto"),
     cl::cat(StencilcCategory));
 static cl::opt<bool> NoLineDirectives(
     "no-line-directives",
@@ -542,10 +544,12 @@ static int runPipeline(int Argc, const char **Argv) {
     StepChoice = planning::StepStrategyChoice::MultiKernel;
   } else if (StepStrategyOption == "recompute") {
     StepChoice = planning::StepStrategyChoice::Recompute;
+  } else if (StepStrategyOption == "staged") {
+    StepChoice = planning::StepStrategyChoice::Staged;
   } else {
     llvm::errs() << "stencilc: error: unknown --step-strategy '"
                  << StepStrategyOption
-                 << "' (expected auto, multi-kernel or recompute)\n";
+                 << "' (expected auto, multi-kernel, recompute or staged)\n";
     return ExitUsageError;
   }
   bool ToStdout = OutputDir == "-";

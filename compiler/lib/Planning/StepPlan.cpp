@@ -10,7 +10,15 @@ using namespace stencilc;
 using namespace stencilc::planning;
 
 const char *planning::stepStrategyName(StepStrategy S) {
-  return S == StepStrategy::Recompute ? "recompute" : "multi-kernel";
+  switch (S) {
+  case StepStrategy::Recompute:
+    return "recompute";
+  case StepStrategy::Staged:
+    return "staged";
+  case StepStrategy::MultiKernel:
+    break;
+  }
+  return "multi-kernel";
 }
 
 namespace {
@@ -46,15 +54,6 @@ bool storesOnEveryPath(const ir::Stencil &S, unsigned Param) {
                        const auto *Store = llvm::dyn_cast<ir::StoreStmt>(St.get());
                        return Store && Store->Param == Param;
                      });
-}
-
-/// The stencil parameters of call \p C bound to step array \p Param.
-std::vector<unsigned> boundTo(const ir::StepCall &C, unsigned Param) {
-  std::vector<unsigned> Out;
-  for (unsigned A = 0; A < C.Args.size(); ++A)
-    if (C.Args[A].From == ir::StepArg::Kind::Param && C.Args[A].Param == Param)
-      Out.push_back(A + 1);
-  return Out;
 }
 
 /// Why call \p P cannot be recomputed inside consumer \p C (empty if it
@@ -94,7 +93,7 @@ std::string whyNotFusible(const ir::Module &M, const ir::Step &St,
       return "the producer reads an array it writes ('" +
              PS.Params[A.Param].Name + "')";
   for (unsigned X : Recomputed)
-    for (unsigned SP : boundTo(Prod, X))
+    for (unsigned SP : Prod.boundTo(X))
       if (!storesOnEveryPath(PS, SP))
         return "the producer does not store '" + St.Params[X].Name +
                "' on every path";
@@ -112,6 +111,61 @@ size_t recomputations(const analysis::StepInfo &Info, unsigned P,
       N += std::count_if(D.Offsets.begin(), D.Offsets.end(),
                          [](const ir::Offset &O) { return O != ir::Offset{}; });
   return N;
+}
+
+/// How far around a point consumer \p C reads array \p X that producer
+/// \p P writes (what a staged group holds around its tile).
+analysis::Halo reachOf(const analysis::StepInfo &Info, unsigned P, unsigned C,
+                       unsigned X) {
+  analysis::Halo H{};
+  for (const analysis::Dependence &D : Info.Dependences)
+    if (D.Kind == analysis::DependenceKind::Flow && D.From == P &&
+        D.To == C && D.Param == X)
+      for (const ir::Offset &O : D.Offsets)
+        for (unsigned Dim = 0; Dim < ir::MaxDims; ++Dim) {
+          H[Dim].Lo = std::max<long long>(H[Dim].Lo, -O[Dim]);
+          H[Dim].Hi = std::max<long long>(H[Dim].Hi, O[Dim]);
+        }
+  return H;
+}
+
+/// Points a staged kernel holds of an array read \p R around the tile, per
+/// plane of z (x by y).
+unsigned stagedPlane(const analysis::Halo &R) {
+  return (StageTileX + R[0].Lo + R[0].Hi) * (StageTileY + R[1].Lo + R[1].Hi);
+}
+
+/// Evaluations per point of an array staged with reach \p R: the tile and
+/// the ring around it, and the planes before and after each chunk of z.
+double stagedEvaluations(const analysis::Halo &R, unsigned Dims) {
+  double N = double(stagedPlane(R)) / (StageTileX * StageTileY);
+  if (Dims == 3)
+    N *= double(StageChunk + R[2].Lo + R[2].Hi) / StageChunk;
+  return N;
+}
+
+/// Shared-memory bytes of array \p X staged with reach \p R (a ring of as
+/// many z planes as the consumer reads).
+unsigned stagedBytes(const ir::Step &St, unsigned X, const analysis::Halo &R) {
+  const unsigned Depth = St.Dims == 3 ? R[2].Lo + R[2].Hi + 1 : 1;
+  return stagedPlane(R) * Depth * St.Params[X].Ty.bytes();
+}
+
+/// Why consumer \p C cannot read the arrays \p Recomputed of producer
+/// \p P from shared memory (empty if it can).
+std::string whyNotStageable(const ir::Module &M, const ir::Step &St,
+                            unsigned P, unsigned C,
+                            const std::vector<unsigned> &Recomputed) {
+  if (St.Dims != 2 && St.Dims != 3)
+    return "a " + std::to_string(St.Dims) + "-D step";
+  for (unsigned X : Recomputed)
+    for (unsigned Call : {P, C})
+      for (unsigned A : St.Calls[Call].boundTo(X))
+        if (ir::isLowerRank(M.Stencils[St.Calls[Call].Stencil].Params[A],
+                            St.Dims))
+          return "'" + St.Params[X].Name + "' is read or written with fewer "
+                 "dimensions than the step";
+  return {};
 }
 
 /// The fused loop nest: blocked if either is, vectorised if both are, the
@@ -268,6 +322,8 @@ Grouping groupCalls(const ModulePlan &Plan, const ir::Step &St,
     const ir::StepCall &Cons = St.Calls[C];
     const analysis::StencilInfo &CI = Infos[Cons.Stencil];
     double Multi = Cost(C), Bytes = CI.BytesPerPoint, Flops = CI.FlopsPerPoint;
+    double StagedFlops = Flops;
+    unsigned Shared = 0;
     bool Double = computesInDouble(M.Stencils[Cons.Stencil]);
     StepGroup G;
     G.Strategy = StepStrategy::Recompute;
@@ -290,8 +346,37 @@ Grouping groupCalls(const ModulePlan &Plan, const ir::Step &St,
           Flops + PI.FlopsPerPoint * (1 + recomputations(Info, P, C));
       const bool WithDouble =
           Double || computesInDouble(M.Stencils[Prod.Stencil]);
-      const double WithFused = kernelCost(WithBytes, WithFlops, WithDouble);
-      if (Reason.empty() && Choice != StepStrategyChoice::Recompute &&
+      // Staged: each array once per point of the tile and its ring, and
+      // the producer's body again where it stores arrays not staged.
+      std::vector<analysis::Halo> Reach;
+      double Evaluations = 0;
+      unsigned WithShared = Shared;
+      for (unsigned X : Recomputed) {
+        Reach.push_back(reachOf(Info, P, C, X));
+        Evaluations += stagedEvaluations(Reach.back(), St.Dims);
+        WithShared += stagedBytes(St, X, Reach.back());
+      }
+      for (const analysis::ArrayInfo &A : PI.Arrays)
+        if (A.Written && Prod.Args[A.Param - 1].From == ir::StepArg::Kind::Param &&
+            !std::count(Recomputed.begin(), Recomputed.end(),
+                        Prod.Args[A.Param - 1].Param)) {
+          Evaluations += 1;
+          break;
+        }
+      const double WithStagedFlops = StagedFlops + PI.FlopsPerPoint * Evaluations;
+      std::string NotStaged = G.NotStaged;
+      if (NotStaged.empty())
+        NotStaged = whyNotStageable(M, St, P, C, Recomputed);
+      if (NotStaged.empty() && WithShared > StageSharedBytes)
+        NotStaged = "its tiles need " + std::to_string(WithShared) +
+                    " bytes of shared memory, over " +
+                    std::to_string(StageSharedBytes);
+      const double WithRecompute = kernelCost(WithBytes, WithFlops, WithDouble);
+      const double WithStaged =
+          NotStaged.empty() ? kernelCost(WithBytes, WithStagedFlops, WithDouble)
+                              : WithRecompute;
+      const double WithFused = std::min(WithRecompute, WithStaged);
+      if (Reason.empty() && Choice == StepStrategyChoice::Auto &&
           WithFused >= WithMulti) {
         char Buf[160];
         std::snprintf(Buf, sizeof(Buf),
@@ -309,12 +394,21 @@ Grouping groupCalls(const ModulePlan &Plan, const ir::Step &St,
       G.Calls.push_back(P);
       G.Recomputed.insert(G.Recomputed.end(), Recomputed.begin(),
                           Recomputed.end());
+      G.Reach.insert(G.Reach.end(), Reach.begin(), Reach.end());
       G.Cpu = mergeCpu(G.Cpu, Plan.Stencils[Prod.Stencil].Cpu);
       Multi = WithMulti, Bytes = WithBytes, Flops = WithFlops;
+      StagedFlops = WithStagedFlops, Shared = WithShared;
       Double = WithDouble;
+      G.NotStaged = NotStaged;
       G.MultiKernelCost = Multi * 1e15;
-      G.FusedCost = kernelCost(Bytes, Flops, Double) * 1e15;
+      G.FusedCost = WithRecompute * 1e15;
+      G.StagedCost = G.NotStaged.empty() ? WithStaged * 1e15 : 0;
     }
+    // Staged where forced (and possible) or cheaper by the model.
+    if (G.NotStaged.empty() && !G.Calls.empty() &&
+        (Choice == StepStrategyChoice::Staged ||
+         (Choice == StepStrategyChoice::Auto && G.StagedCost < G.FusedCost)))
+      G.Strategy = StepStrategy::Staged;
     if (G.Calls.empty())
       continue;
     G.Calls.push_back(C);
@@ -328,7 +422,9 @@ Grouping groupCalls(const ModulePlan &Plan, const ir::Step &St,
     if (GroupOf[C] >= 0) {
       StepGroup &G = Fused[GroupOf[C]];
       if (G.Calls.back() == C) {
-        Out.Cost += G.FusedCost / 1e15;
+        Out.Cost += (G.Strategy == StepStrategy::Staged ? G.StagedCost
+                                                         : G.FusedCost) /
+                    1e15;
         Out.Groups.push_back(std::move(G));
       }
       continue;
@@ -392,7 +488,15 @@ std::string planning::printStepPlans(const ModulePlan &Plan) {
            "-D, " + std::to_string(St.Calls.size()) + " stencils\n";
     for (const StepGroup &G : SP.Groups) {
       char Cost[96];
-      if (G.Strategy == StepStrategy::Recompute)
+      if (G.Strategy == StepStrategy::Staged)
+        std::snprintf(Cost, sizeof(Cost),
+                      " (cost %.3g, recompute %.3g, multi-kernel %.3g)",
+                      G.StagedCost, G.FusedCost, G.MultiKernelCost);
+      else if (G.Strategy == StepStrategy::Recompute && G.StagedCost > 0)
+        std::snprintf(Cost, sizeof(Cost),
+                      " (cost %.3g, staged %.3g, multi-kernel %.3g)",
+                      G.FusedCost, G.StagedCost, G.MultiKernelCost);
+      else if (G.Strategy == StepStrategy::Recompute)
         std::snprintf(Cost, sizeof(Cost), " (cost %.3g, multi-kernel %.3g)",
                       G.FusedCost, G.MultiKernelCost);
       else
@@ -403,10 +507,12 @@ std::string planning::printStepPlans(const ModulePlan &Plan) {
                M.Stencils[St.Calls[C].Stencil].qualifiedName();
       Out += Cost;
       if (!G.Recomputed.empty()) {
-        Out += "; recomputes";
+        Out += G.Strategy == StepStrategy::Staged ? "; stages" : "; recomputes";
         for (unsigned X : G.Recomputed)
           Out += " " + St.Params[X].Name;
       }
+      if (G.Strategy == StepStrategy::Recompute && !G.NotStaged.empty())
+        Out += "; not staged: " + G.NotStaged;
       if (!G.NotFused.empty())
         Out += "; " + G.NotFused;
       Out += "\n";

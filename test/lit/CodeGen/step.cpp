@@ -31,7 +31,7 @@ void advance(stencil::Step3D &s, double dt, const float *u, float *fx, float *un
 }
 
 // PLAN:      step advance ({{.*}}step.cpp:27), 3-D, 3 stencils
-// PLAN-NEXT:   recompute: 0 Flux 1 Divergence (cost 5.33e+03, multi-kernel 6.67e+03); recomputes fx
+// PLAN-NEXT:   recompute: 0 Flux 1 Divergence (cost 5.33e+03, staged 5.33e+03, multi-kernel 6.67e+03); recomputes fx
 // PLAN-NEXT:   multi-kernel: 2 copy (cost 2.67e+03)
 // Over ranks the fused group reads u one point further left (Divergence reads
 // fx at i-1, where Flux reads u at i-1 and i); un is read only at the centre.
@@ -43,7 +43,7 @@ void advance(stencil::Step3D &s, double dt, const float *u, float *fx, float *un
 // MULTI-NEXT:   multi-kernel: 1 Divergence (cost 4e+03)
 // MULTI-NEXT:   multi-kernel: 2 copy (cost 2.67e+03)
 
-// BAD: stencilc: error: unknown --step-strategy 'fastest' (expected auto, multi-kernel or recompute)
+// BAD: stencilc: error: unknown --step-strategy 'fastest' (expected auto, multi-kernel, recompute or staged)
 
 // CPU:      void advance(stencil::Step<3> &, double, const float *, float *, float *, float *);
 // CPU:      // What 'Flux' stores to 'fx' at point (i, j, k).

@@ -22,6 +22,20 @@
 
 namespace stencilc::codegen {
 
+/// The backend's hooks, with loads or stores changed by a subclass.
+class ForwardingHooks : public BodyPrinterHooks {
+public:
+  explicit ForwardingHooks(const BodyPrinterHooks &Base) : Base(Base) {}
+  std::string mathCallee(ir::MathFunc F, ir::Type Ty) const override {
+    return Base.mathCallee(F, Ty);
+  }
+  std::string_view loopPragma() const override { return Base.loopPragma(); }
+  bool selectsForIfs() const override { return Base.selectsForIfs(); }
+
+protected:
+  const BodyPrinterHooks &Base;
+};
+
 /// A step's parameter \p N (after the stencil::Step) in generated code.
 std::string stepParamName(unsigned N);
 
@@ -42,6 +56,30 @@ void printRecomputeFunctions(CodeWriter &W, const planning::ModulePlan &Plan,
                              const std::string &Symbol,
                              const std::string &Qualifiers, bool Restrict,
                              const BodyPrinterHooks &Hooks);
+
+/// True if call \p C writes step array \p Param.
+bool writes(const planning::ModulePlan &Plan, const ir::StepCall &C,
+            unsigned Param);
+
+/// The call of fused group \p G that writes recomputed array \p X.
+unsigned producerOf(const planning::ModulePlan &Plan,
+                    const planning::StepPlan &SP, unsigned G, unsigned X);
+
+/// ", <inputs>": what group \p G's recomputation of array \p X is passed
+/// after the point, as the step passes it to the producer.
+std::string recomputeArguments(const planning::ModulePlan &Plan,
+                               const planning::StepPlan &SP, unsigned G,
+                               unsigned X);
+
+/// `{ // '<stencil>' at this point<Comment>`: \p Call's body at the point
+/// i, j, k (w), c, its parameters bound to what the step passes.
+void printCallAtPoint(CodeWriter &W, const planning::ModulePlan &Plan,
+                      const ir::StepCall &Call, const std::string &Comment,
+                      const BodyPrinterHooks &Hooks);
+
+/// "'FluxX', 'FluxY'": group \p G's producers, for comments.
+std::string producerList(const planning::ModulePlan &Plan,
+                         const planning::StepPlan &SP, unsigned G);
 
 /// The body of fused group \p G at the point i, j, k (w), c, with the
 /// step's values named by stepParamName: each producer's block, then the

@@ -32,6 +32,16 @@ struct StepCall {
   unsigned Stencil = 0;      ///< Index into Module::Stencils.
   std::vector<StepArg> Args; ///< One per stencil parameter after the index.
   SourceRange Range;
+
+  /// The stencil parameters (1-based, as Stencil::Params) bound to the
+  /// step's parameter \p StepParam.
+  std::vector<unsigned> boundTo(unsigned StepParam) const {
+    std::vector<unsigned> Out;
+    for (unsigned A = 0; A < Args.size(); ++A)
+      if (Args[A].From == StepArg::Kind::Param && Args[A].Param == StepParam)
+        Out.push_back(A + 1);
+    return Out;
+  }
 };
 
 struct Step {

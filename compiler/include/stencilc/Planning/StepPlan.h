@@ -21,8 +21,18 @@
 /// arithmetic rate (an H100's, as a ratio of about 20 flops per byte in
 /// float, 10 in double); fusion saves the consumer's loads of the
 /// intermediates and costs one evaluation of the producer per offset read.
-/// Producers join in call order, each call in at most one group. The user
-/// can force either strategy.
+/// Producers join in call order, each call in at most one group.
+///
+/// A fused group may instead stage its intermediates on chip (CUDA): a
+/// block of threads marches along z over a tile of (x, y), computes each
+/// recomputed array once per point of the tile and the consumer's reach
+/// around it into shared memory (a ring of z planes), and the consumer
+/// reads them there. It evaluates a producer once per point plus the ring
+/// around the tile, where recalculation evaluates it once per offset read;
+/// the model picks it when that is cheaper, within 48 KiB of shared memory.
+/// The OpenMP backend runs a staged group by recalculation (the same values:
+/// a CPU's caches hold the producer's inputs). The user can force any
+/// strategy.
 ///
 //===----------------------------------------------------------------------===//
 #ifndef STENCILC_PLANNING_STEPPLAN_H
@@ -40,26 +50,39 @@ struct ModulePlan;
 enum class StepStrategy {
   MultiKernel, ///< One kernel per stencil, in order.
   Recompute,   ///< Producer and consumer in one kernel, by recalculation.
+  Staged,      ///< One kernel, the intermediates staged in shared memory.
 };
 const char *stepStrategyName(StepStrategy S);
 
 /// What the user asks for (--step-strategy).
-enum class StepStrategyChoice { Auto, MultiKernel, Recompute };
+enum class StepStrategyChoice { Auto, MultiKernel, Recompute, Staged };
 
 struct StepGroup {
   StepStrategy Strategy = StepStrategy::MultiKernel;
   std::vector<unsigned> Calls; ///< One call, or the producers then the consumer.
-  /// Recompute: the step's arrays a producer writes and the consumer reads
-  /// (each recomputed at the consumer's offsets).
+  /// Fused: the step's arrays a producer writes and the consumer reads
+  /// (each recomputed at the consumer's offsets, or staged).
   std::vector<unsigned> Recomputed;
+  /// Staged: parallel to Recomputed, how far around a point the consumer
+  /// reads each array (the ring staged around the tile).
+  std::vector<analysis::Halo> Reach;
   /// The cost model's estimates per point, in nanoseconds per million
-  /// points, of the calls run one kernel each and fused (0 when not fusible).
-  double MultiKernelCost = 0, FusedCost = 0;
+  /// points, of the calls run one kernel each, fused by recalculation and
+  /// staged (0 when not fusible; staged 0 when it cannot be staged).
+  double MultiKernelCost = 0, FusedCost = 0, StagedCost = 0;
+  /// Why a fused group is not staged (empty when it is, or could be).
+  std::string NotStaged;
   /// A producer not fused: with which consumer it was not, and why.
   std::string NotFused;
   /// Recompute: the OpenMP loop nest of the fused kernel.
   CpuLoopPlan Cpu;
 };
+
+/// The tile of a staged group's CUDA kernel: one thread per point of
+/// StageTileX * StageTileY, marching StageChunk planes of z.
+constexpr unsigned StageTileX = 32, StageTileY = 8, StageChunk = 16;
+/// The shared memory a staged group may use (static, no opt-in).
+constexpr unsigned StageSharedBytes = 48 * 1024;
 
 /// What one round of a step over MPI ranks needs of one array's halo.
 struct RoundHalo {
