@@ -4,20 +4,23 @@
 #
 #   bash dycore_gpu_run.sh BUNDLE [OUT_DIR]
 #
-# 1. prints the machine; builds the dycore twice: with stencilc's plan of its
-#    stage (gen/) and with every group it may fuse fused (gen-recompute/,
-#    --step-strategy=recompute); measures the device-to-device copy ceiling;
+# 1. prints the machine; builds the dycore three times: with stencilc's plan
+#    of its stage (gen/), with every group it may fuse fused by recalculation
+#    (gen-recompute/, --step-strategy=recompute) and staged on chip
+#    (gen-staged/, --step-strategy=staged); measures the device-to-device
+#    copy ceiling;
 # 2. --check against the host reference on the GPU at two sizes (one not a
-#    multiple of any block), both builds, as planned and call by call, and
-#    on two ranks sharing the GPU;
+#    multiple of any block), every build, as planned and call by call, and
+#    on two ranks sharing the GPU (the staged build split along x and y);
 # 3. at SIZE (default 512,512,64): the time of a step as planned and call by
 #    call (STENCIL_STEP_PLAN=multi-kernel), then each round of a stage timed
-#    alone (--rounds), in both builds;
+#    alone (--rounds), in every build;
 # 4. the report: the plan against call by call; against the step's
 #    compulsory traffic (step_traffic.txt: every input read once and every
 #    output written once per stage) at the copy bandwidth of this run; and
-#    for each group the planner may fuse, fused against its stencils alone,
-#    beside the cost model's prediction (plan-recompute.txt).
+#    for each group the planner may fuse, recomputed and staged against its
+#    stencils alone, beside the cost model's prediction (plan-recompute.txt)
+#    and choice (the plan's build).
 # Everything goes to stdout and OUT_DIR/dycore_gpu_run.log.
 # Environment: CUDA_ARCH (default sm_90), NVCC, SIZE, STEPS (timed steps,
 # default 20).
@@ -42,9 +45,11 @@ gpu_build_copy_bandwidth & pids+=($!)
 gpu_compile_mpi_runtime
 gpu_compile_program dycore dycore gen dycore
 gpu_compile_program dycore dycore gen-recompute dycore-recompute
+gpu_compile_program dycore dycore gen-staged dycore-staged
 wait "${pids[@]}" # not a bare wait: that would wait for tee too
 gpu_link_program dycore
 gpu_link_program dycore-recompute
+gpu_link_program dycore-staged
 gpu_copy_bandwidth "$work/copy.txt"
 
 mpirun=(mpirun --bind-to none -x STENCIL_STEP_PLAN -x OMP_NUM_THREADS)
@@ -59,7 +64,7 @@ run() { # run RANKS LOG PROGRAM ARGS...: prints and keeps its output in $work/LO
 }
 
 echo "== --check on the GPU against the host reference"
-for build in dycore dycore-recompute; do
+for build in dycore dycore-recompute dycore-staged; do
   for plan in "" multi-kernel; do
     export STENCIL_STEP_PLAN=$plan
     run 1 check.log "$work/$build" --backend=cuda --check
@@ -68,11 +73,14 @@ for build in dycore dycore-recompute; do
 done
 export STENCIL_STEP_PLAN=
 run 2 check.log "$work/dycore" --backend=cuda --check --procs=2,1,1
+run 2 check.log "$work/dycore-staged" --backend=cuda --check --procs=2,1,1
+run 2 check.log "$work/dycore-staged" --backend=cuda --check --procs=1,2,1 --size=67,45,19 --steps=5
 
 echo "== a step at $size: as planned, call by call, and each round alone"
 export STENCIL_STEP_PLAN=
 run 1 plan.log "$work/dycore" --backend=cuda --size="$size" --steps="$steps" --rounds
 run 1 fused.log "$work/dycore-recompute" --backend=cuda --size="$size" --steps="$steps" --rounds
+run 1 staged.log "$work/dycore-staged" --backend=cuda --size="$size" --steps="$steps" --rounds
 export STENCIL_STEP_PLAN=multi-kernel
 run 1 multi.log "$work/dycore" --backend=cuda --size="$size" --steps="$steps" --rounds
 # Each fused group measured against its calls alone in the first steps
@@ -86,51 +94,62 @@ echo "== report"
 gbs=$(gpu_copy_gbs <"$work/copy.txt")
 step_ms() { sed -n 's/^time per step: \([0-9.]*\) ms.*/\1/p' "$work/$1" | head -n 1; }
 plan=$(step_ms plan.log) multi=$(step_ms multi.log) fused=$(step_ms fused.log)
-timed=$(step_ms timed.log)
+timed=$(step_ms timed.log) staged=$(step_ms staged.log)
 bytes=$(sed -n 's/^bytes per point: //p' "$bundle/step_traffic.txt")
-awk -v plan="$plan" -v multi="$multi" -v fused="$fused" -v timed="$timed" -v gbs="$gbs" -v bytes="$bytes" \
+awk -v plan="$plan" -v multi="$multi" -v fused="$fused" -v staged="$staged" -v timed="$timed" -v gbs="$gbs" -v bytes="$bytes" \
   -v size="$size" 'BEGIN {
   split(size, n, ","); points = n[1] * n[2] * n[3]
   if (plan == "" || multi == "" || gbs == "" || bytes == "") { print "report: numbers missing"; exit }
   compulsory = 3 * bytes * points / (gbs * 1e9) * 1e3   # ms per step: three stages
-  printf "step (ms): plan %.4f, call by call %.4f, every group fused %s\n", plan, multi, fused
+  printf "step (ms): plan %.4f, call by call %.4f, every group recomputed %s, every group staged %s\n", plan, multi, fused, staged
   printf "plan vs call by call: %.3fx faster\n", multi / plan
+  if (fused != "") printf "every group recomputed vs call by call: %.3fx faster; vs compulsory below\n", multi / fused
+  if (staged != "") printf "every group staged vs call by call: %.3fx faster\n", multi / staged
   if (timed != "") printf "plan with measured groups (STENCIL_STEP_PLAN=timed): %.4f ms, %.3fx faster than call by call\n", timed, multi / timed
   printf "compulsory traffic: %d bytes per point per stage x 3 stages x %d points at %.1f GB/s = %.4f ms\n", bytes, points, gbs, compulsory
   printf "plan vs compulsory: %.2fx; call by call vs compulsory: %.2fx\n", plan / compulsory, multi / compulsory
+  if (staged != "") printf "every group staged vs compulsory: %.2fx; recomputed: %.2fx\n", staged / compulsory, fused / compulsory
 }'
-# Per group the planner may fuse: its fused round (every-group build) against
-# the sum of its stencils' rounds (call by call), and the model's prediction
-# (fused cost < multi-kernel cost) and choice (in the plan's own build).
+# Per group the planner may fuse: its round recomputed (every-group build)
+# and staged (staged build) against the sum of its stencils' rounds (call by
+# call); the model's prediction, from the staged build's plan (cost, then
+# recompute and multi-kernel costs), and what the plan's own build chose.
 awk '
-  { file = FILENAME == ARGV[1] ? 1 : FILENAME == ARGV[2] ? 2 : FILENAME == ARGV[3] ? 3 : 4 }
+  { file = FILENAME == ARGV[1] ? 1 : FILENAME == ARGV[2] ? 2 : FILENAME == ARGV[3] ? 3 : FILENAME == ARGV[4] ? 4 : 5 }
+  function members(line) { sub(/^round: [0-9.]+ ms [a-z]+\(/, "", line); sub(/\) \([0-9]+ runs\)$/, "", line); return line }
   file == 1 && /^round: / { t = $2; sub(/^round: [0-9.]+ ms /, ""); sub(/ \([0-9]+ runs\)$/, ""); alone[$0] = t }
-  file == 2 && /^round: [0-9.]+ ms recompute\(/ {
-    t = $2; sub(/^round: [0-9.]+ ms recompute\(/, ""); sub(/\) \([0-9]+ runs\)$/, ""); fusedt[$0] = t; order[++groups] = $0 }
-  file == 3 && /^  recompute: / {
-    line = $0; predicted = 0
-    if (match(line, /cost [0-9.e+]+, multi-kernel [0-9.e+]+/)) {
-      split(substr(line, RSTART, RLENGTH), c, /[ ,]+/); predicted = (c[2] + 0 < c[4] + 0) }
-    sub(/^  recompute: /, "", line); sub(/ \(cost.*/, "", line)
-    gsub(/[0-9]+ /, "", line); gsub(/ /, ", ", line); model[line] = predicted }
-  file == 4 && /^stage: / { chosen = $0 }
+  file == 2 && /^round: [0-9.]+ ms recompute\(/ { name = members($0); fusedt[name] = $2; order[++groups] = name }
+  file == 3 && /^round: [0-9.]+ ms staged\(/ { stagedt[members($0)] = $2 }
+  file == 4 && /^  (staged|recompute): / {
+    line = $0; costs = ""
+    if (match(line, /cost [0-9.e+]+, recompute [0-9.e+]+, multi-kernel [0-9.e+]+/)) {
+      split(substr(line, RSTART, RLENGTH), c, /[ ,]+/); staged_c = c[2] + 0; fused_c = c[4] + 0; multi_c = c[6] + 0 }
+    else if (match(line, /cost [0-9.e+]+, multi-kernel [0-9.e+]+/)) {
+      split(substr(line, RSTART, RLENGTH), c, /[ ,]+/); fused_c = c[2] + 0; staged_c = -1; multi_c = c[4] + 0 }
+    sub(/^  (staged|recompute): /, "", line); sub(/ \(cost.*/, "", line)
+    gsub(/[0-9]+ /, "", line); gsub(/ /, ", ", line)
+    best = "recompute"; best_c = fused_c
+    if (staged_c >= 0 && staged_c < fused_c) { best = "staged"; best_c = staged_c }
+    model[line] = best_c < multi_c ? best : "alone" }
+  file == 5 && /^stage: / { chosen = $0 }
   END {
     right = 0
     for (g = 1; g <= groups; g++) {
-      name = order[g]; n = split(name, members, /, /); sum = 0; missing = 0
-      for (m = 1; m <= n; m++) { if (members[m] in alone) sum += alone[members[m]]; else missing = 1 }
+      name = order[g]; n = split(name, m, /, /); sum = 0; missing = 0
+      for (i = 1; i <= n; i++) { if (m[i] in alone) sum += alone[m[i]]; else missing = 1 }
       if (missing) { printf "group %s: a stencil alone was not timed\n", name; continue }
-      faster = fusedt[name] + 0 < sum
-      picked = index(chosen, "recompute(" name ")") > 0
-      predicted = (name in model) ? model[name] : -1
-      right += (predicted == faster)
-      printf "group recompute(%s): fused %.4f ms, alone %.4f ms (%s faster, %.3fx); model: %s; plan: %s; model %s\n",
-        name, fusedt[name], sum, faster ? "fused" : "alone", sum / fusedt[name],
-        predicted == 1 ? "fuse" : (predicted == 0 ? "keep apart" : "?"),
-        picked ? "fused" : "apart", predicted == faster ? "right" : "wrong"
+      best = "alone"; best_t = sum
+      if (fusedt[name] != "" && fusedt[name] + 0 < best_t) { best = "recompute"; best_t = fusedt[name] + 0 }
+      if (stagedt[name] != "" && stagedt[name] + 0 < best_t) { best = "staged"; best_t = stagedt[name] + 0 }
+      picked = index(chosen, "recompute(" name ")") ? "recompute" : index(chosen, "staged(" name ")") ? "staged" : "alone"
+      predicted = (name in model) ? model[name] : "?"
+      right += (predicted == best)
+      printf "group (%s): alone %.4f ms, recomputed %s ms, staged %s ms: fastest %s (%.3fx over alone); model: %s; plan: %s; model %s\n",
+        name, sum, fusedt[name], stagedt[name] == "" ? "-" : stagedt[name], best, sum / best_t, predicted, picked,
+        predicted == best ? "right" : "wrong"
     }
-    if (groups) printf "cost model right for %d of %d fusible groups\n", right, groups
-  }' "$work/multi.log" "$work/fused.log" "$bundle/plan-recompute.txt" "$work/plan.log"
+    if (groups) printf "cost model right for %d of %d fusible groups (of alone, recompute, staged)\n", right, groups
+  }' "$work/multi.log" "$work/fused.log" "$work/staged.log" "$bundle/plan-staged.txt" "$work/plan.log"
 gpu_copy_bandwidth
 echo "== done ($(date -u +%Y-%m-%dT%H:%M:%SZ))"
 gpu_exit

@@ -19,8 +19,8 @@
 #                 test/mpi with gen/ (CUDA and OpenMP), runtime/include/ and runtime/src/,
 #                 copy_bandwidth.cu; mpi_gpu_run.sh
 #   dycore        build-mpi, BUILD_DIR/dycore-bundle: dsl-examples/dycore with gen/
-#                 (stencilc's plan) and gen-recompute/ (every fusible group fused), their
-#                 plans, the stage's compulsory traffic (step_traffic.txt), runtime/
+#                 (stencilc's plan), gen-recompute/ (every fusible group fused) and
+#                 gen-staged/ (every fusible group staged on chip), their plans, the stage's compulsory traffic (step_traffic.txt), runtime/
 #                 include/ and src/, copy_bandwidth.cu; dycore_gpu_run.sh
 #   differential  build, BUILD_DIR/differential-bundle; MODE ARGS: [PROGRAMS] [STENCILS]
 #                 [SEED] (default 25 12 1): random programs (test/differential/) with their
@@ -100,7 +100,7 @@ case $mode in
     # Test programs that need a GPU: every CUDA variant against the host.
     # name, source (test/e2e/<source>/<source>.cpp), stencilc options.
     gpu_tests=("mixed_rank mixed_rank" "step step" "step_recompute step --step-strategy=recompute"
-               "step_multi step --step-strategy=multi-kernel")
+               "step_staged step --step-strategy=staged" "step_multi step --step-strategy=multi-kernel")
     mkdir -p "$out/tests/common"
     cp "$root"/test/e2e/common/*.hpp "$out/tests/common/"
     for spec in "${gpu_tests[@]}"; do
@@ -152,11 +152,13 @@ case $mode in
     read -r -a mpi_include <<<"$(mpicxx --showme:incdirs 2>/dev/null | tr ' ' '\n' | sed 's/^/-I/' | tr '\n' ' ')"
     flags=(-DDYCORE_WITH_MPI=1 "${mpi_include[@]}")
     run_stencilc dycore/dycore.cpp gen cuda,cpu "${flags[@]}"
-    echo "make_bundle: stencilc --step-strategy=recompute dycore/dycore.cpp"
-    mkdir -p "$out/gen-recompute"
-    "$stencilc" "$out/dycore/dycore.cpp" -o "$out/gen-recompute" --emit=cuda,cpu \
-      --step-strategy=recompute -- -std=c++17 -I "$out/runtime/include" "${flags[@]}"
-    for strategy in auto recompute; do
+    for strategy in recompute staged; do
+      echo "make_bundle: stencilc --step-strategy=$strategy dycore/dycore.cpp"
+      mkdir -p "$out/gen-$strategy"
+      "$stencilc" "$out/dycore/dycore.cpp" -o "$out/gen-$strategy" --emit=cuda,cpu \
+        "--step-strategy=$strategy" -- -std=c++17 -I "$out/runtime/include" "${flags[@]}"
+    done
+    for strategy in auto recompute staged; do
       "$stencilc" "$out/dycore/dycore.cpp" --emit=plan -o - "--step-strategy=$strategy" \
         -- -std=c++17 -I "$out/runtime/include" "${flags[@]}" | sed -n '/^step /,$p' >"$out/plan-$strategy.txt"
     done

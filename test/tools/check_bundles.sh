@@ -63,7 +63,8 @@ check_mode() { # MODE RUNNER [MODE ARGS]
 check_mode check gpu_check.sh
 expect_log check "compiled .*/diffusion3d/gen/diffusion3d.stencil.cu" \
   "compiled .*/heat2d/heat2d.cpp" "compiled .*/varcoef3d/gen/varcoef3d.stencil.cpp" \
-  "compiled .*/copy_bandwidth.cu" "compiled .*/tests/mixed_rank/gen/mixed_rank.stencil.cu"
+  "compiled .*/copy_bandwidth.cu" "compiled .*/tests/mixed_rank/gen/mixed_rank.stencil.cu" \
+  "compiled .*/tests/step_staged/gen/step_staged.stencil.cu"
 grep -q "gpu_check: PASS" "$work/check.out" || fail "check: gpu_check.sh did not pass"
 
 check_mode benchmark benchmark.sh
@@ -81,8 +82,11 @@ expect_log mpi "compiled .*/runtime/src/mpi_device_cuda.cu" "compiled .*/runtime
 
 check_mode dycore dycore_gpu_run.sh
 expect_log dycore "compiled .*/gen/dycore.stencil.cu" "compiled .*/gen-recompute/dycore.stencil.cu" \
-  "compiled .*/dycore/dycore.cpp" "compiled .*/runtime/src/mpi_device_cuda.cu" "mpirun .*dycore-recompute"
-for file in plan-auto.txt plan-recompute.txt step_traffic.txt; do
+  "compiled .*/gen-staged/dycore.stencil.cu" "compiled .*/dycore/dycore.cpp" \
+  "compiled .*/runtime/src/mpi_device_cuda.cu" "mpirun .*dycore-recompute" "mpirun .*dycore-staged"
+grep -q "stencilc_ring" "$work/dycore-bundle/gen-staged/dycore.stencil.cu" ||
+  fail "dycore: gen-staged has no staged kernel"
+for file in plan-auto.txt plan-recompute.txt plan-staged.txt step_traffic.txt; do
   [[ -s $work/dycore-bundle/$file ]] || fail "dycore: the bundle has no $file"
 done
 grep -q "^bytes per point: [1-9]" "$work/dycore-bundle/step_traffic.txt" ||
