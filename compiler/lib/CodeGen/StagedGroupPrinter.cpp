@@ -23,7 +23,7 @@ struct StagedArray {
   std::string slot(long long Dz) const {
     if (Depth == 1)
       return "0";
-    return fmt::format("(k - stencilc_kb + {}) % {}", Reach[2].Lo + Dz, Depth);
+    return fmt::format("static_cast<int>(k - stencilc_kb + {}) % {}", Reach[2].Lo + Dz, Depth);
   }
   /// The element at offset \p Off from this thread's point.
   std::string at(const ir::Offset &Off) const {
@@ -95,7 +95,7 @@ static void printStageFunction(CodeWriter &W, const planning::ModulePlan &Plan,
     In += " && sk >= v.lo[2] && sk < v.hi[2]";
   W.line("{}[{}][s / {}][s % {}] =", A.Tile,
          A.Depth == 1 ? std::string("0")
-                      : fmt::format("(sk - stencilc_kb + {}) % {}", R[2].Lo, A.Depth),
+                      : fmt::format("static_cast<int>(sk - stencilc_kb + {}) % {}", R[2].Lo, A.Depth),
          A.EX, A.EX);
   W.line("    {} ? {}(g, si, sj{}{})", In, recomputeName(Symbol, G, A.Param),
          HasZ ? ", sk" : "", recomputeArguments(Plan, SP, G, A.Param));
@@ -121,7 +121,7 @@ void codegen::printStagedGroupKernel(CodeWriter &W,
     A.Reach = Group.Reach[I];
     A.EX = StageTileX + A.Reach[0].Lo + A.Reach[0].Hi;
     A.EY = StageTileY + A.Reach[1].Lo + A.Reach[1].Hi;
-    A.Depth = HasZ ? A.Reach[2].Lo + A.Reach[2].Hi + 1 : 1;
+    A.Depth = planning::stagedRingDepth(A.Reach, St.Dims);
     A.Tile = "stencilc_ring" + std::to_string(A.Param);
     Staged.push_back(A);
   }
@@ -130,10 +130,10 @@ void codegen::printStagedGroupKernel(CodeWriter &W,
          producerList(Plan, SP, G),
          Plan.Module->Stencils[St.Calls[Group.Calls.back()].Stencil]
              .qualifiedName());
-  W.open(fmt::format("__global__ void __launch_bounds__({}) {}(const "
+  W.open(fmt::format("__global__ void __launch_bounds__({}, {}) {}(const "
                      "stencil::Grid g, const stencil::Region r, const "
                      "stencil::Region v{}) {{",
-                     StageTileX * StageTileY, Kernel,
+                     StageTileX * StageTileY, planning::StageMinBlocks, Kernel,
                      stepParameters(St, /*Restrict=*/true)));
   W.line("const long long stencilc_i0 = r.lo[0] + blockIdx.x * {}LL;", StageTileX);
   W.line("const long long stencilc_j0 = r.lo[1] + blockIdx.y * {}LL;", StageTileY);
@@ -156,7 +156,7 @@ void codegen::printStagedGroupKernel(CodeWriter &W,
   if (HasZ) {
     W.line("// The planes before the first: the ring's start.");
     for (const StagedArray &A : Staged)
-      if (A.Depth > 1)
+      if (A.Reach[2].Lo + A.Reach[2].Hi > 0)
         W.line("for (long long sk = stencilc_kb - {}; sk < stencilc_kb + {}; ++sk) "
                "stencilc_stage{}(sk);",
                A.Reach[2].Lo, A.Reach[2].Hi, A.Param);
@@ -183,19 +183,22 @@ void codegen::printStagedGroupKernel(CodeWriter &W,
         W.line("{}[c] = {};", stepParamName(A.Param), A.at(ir::Offset{}));
   }
   StagedLoads Loads(Hooks);
+  std::vector<unsigned> FromRings;
   const ir::StepCall &Cons = St.Calls[Group.Calls.back()];
   for (const StagedArray &A : Staged)
-    for (unsigned CP : Cons.boundTo(A.Param))
+    for (unsigned CP : Cons.boundTo(A.Param)) {
       Loads.Reads.push_back({CP, &A});
+      FromRings.push_back(CP);
+    }
+  // The consumer only reads the staged arrays (it writes none a producer
+  // does), all from the rings.
   printCallAtPoint(W, Plan, Cons,
                    ", reading what " + producerList(Plan, SP, G) +
                        " stores from the rings",
-                   Loads);
+                   Loads, FromRings);
   W.close();
-  if (HasZ) {
-    W.line("__syncthreads(); // before the next plane overwrites a slot");
-    W.close();
-  }
+  if (HasZ)
+    W.close(); // no barrier here: the ring has a slot to spare
   W.close();
 }
 

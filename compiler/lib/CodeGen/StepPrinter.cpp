@@ -209,12 +209,14 @@ void codegen::printRecomputeFunctions(CodeWriter &W,
 }
 
 /// The locals a stencil's body names for its parameters, bound to what
-/// call \p C passes.
+/// call \p C passes, except \p Unnamed.
 static void printAliases(CodeWriter &W, const ir::Stencil &S,
-                         const BodyNames &Names, const ir::StepCall &C) {
+                         const BodyNames &Names, const ir::StepCall &C,
+                         const std::vector<unsigned> &Unnamed) {
   const BodyUses Uses = scanBody(S);
   for (unsigned P = 1; P < S.Params.size(); ++P)
-    if (Uses.Params[P])
+    if (Uses.Params[P] &&
+        std::find(Unnamed.begin(), Unnamed.end(), P) == Unnamed.end())
       W.line("{} {} = {};", constQualified(argumentValueType(S.Params[P])),
              Names.param(P), converted(S.Params[P], stepValue(C.Args[P - 1])));
 }
@@ -233,11 +235,12 @@ std::string codegen::recomputeArguments(const planning::ModulePlan &Plan,
 void codegen::printCallAtPoint(CodeWriter &W, const planning::ModulePlan &Plan,
                                const ir::StepCall &Call,
                                const std::string &Comment,
-                               const BodyPrinterHooks &Hooks) {
+                               const BodyPrinterHooks &Hooks,
+                               const std::vector<unsigned> &Unnamed) {
   const ir::Stencil &S = Plan.Module->Stencils[Call.Stencil];
   BodyNames Names(S);
   W.open(fmt::format("{{ // '{}' at this point{}", S.qualifiedName(), Comment));
-  printAliases(W, S, Names, Call);
+  printAliases(W, S, Names, Call, Unnamed);
   printBody(S, Names, Hooks, W);
   W.close();
 }

@@ -144,11 +144,9 @@ double stagedEvaluations(const analysis::Halo &R, unsigned Dims) {
   return N;
 }
 
-/// Shared-memory bytes of array \p X staged with reach \p R (a ring of as
-/// many z planes as the consumer reads).
+/// Shared-memory bytes of array \p X staged with reach \p R.
 unsigned stagedBytes(const ir::Step &St, unsigned X, const analysis::Halo &R) {
-  const unsigned Depth = St.Dims == 3 ? R[2].Lo + R[2].Hi + 1 : 1;
-  return stagedPlane(R) * Depth * St.Params[X].Ty.bytes();
+  return stagedPlane(R) * stagedRingDepth(R, St.Dims) * St.Params[X].Ty.bytes();
 }
 
 /// Why consumer \p C cannot read the arrays \p Recomputed of producer

@@ -1,10 +1,12 @@
 // Fused groups staged on chip (--step-strategy=staged): per recomputed
 // array a ring of z planes in shared memory, as wide as the tile plus the
-// consumer's reach (fx: x -1; fz: z -1..+1, three planes), filled with the
+// consumer's reach (fx: x -1, two planes; fz: z -1..+1, four planes: the
+// reach and one to spare, so one barrier a plane), filled with the
 // producer's value in v and the array's margin outside; a producer that
 // writes only staged arrays stores them from its ring, one that also writes
 // another array (FluxZ's aux) runs its body; the consumer reads the rings,
-// and its parameter named like the kernel's own locals is renamed. A 2-D
+// without names for the staged arrays, and its parameter named like the
+// kernel's own locals is renamed. A 2-D
 // step stages one plane; a 4-D step and rings over 48 KiB stay recomputed,
 // saying why. The OpenMP code of a staged group is the recomputed one.
 // RUN: %stencilc %s --emit=plan --step-strategy=staged -o - -- -I %mock_include | FileCheck %s --check-prefix=PLAN
@@ -95,21 +97,21 @@ void wide(stencil::Step3D &s, const double *u, double *fx, double *out) {
 // PLAN-NEXT: step flat4 ({{.*}}), 4-D, 2 stencils
 // PLAN-NEXT:   recompute: 0 Copy4 1 Shift4 (cost {{.*}}, multi-kernel {{.*}}); recomputes a; not staged: a 4-D step
 // PLAN:      step wide
-// PLAN-NEXT:   recompute: 0 FluxX 1 Wide (cost {{.*}}, multi-kernel {{.*}}); recomputes fx; not staged: its tiles need 156672 bytes of shared memory, over 49152
+// PLAN-NEXT:   recompute: 0 FluxX 1 Wide (cost {{.*}}, multi-kernel {{.*}}); recomputes fx; not staged: its tiles need 165888 bytes of shared memory, over 49152
 
-// CUDA-LABEL: __global__ void __launch_bounds__(256) stencilc_step_staged3_g0(const stencil::Grid g, const stencil::Region r, const stencil::Region v, int stencilc_s1,
+// CUDA-LABEL: __global__ void __launch_bounds__(256, 3) stencilc_step_staged3_g0(const stencil::Grid g, const stencil::Region r, const stencil::Region v, int stencilc_s1,
 // CUDA:        const long long stencilc_kb = r.lo[2] + blockIdx.z * 16LL;
-// CUDA:        __shared__ double stencilc_ring3[1][8][33];
-// CUDA-NEXT:   __shared__ double stencilc_ring4[3][8][32];
+// CUDA:        __shared__ double stencilc_ring3[2][8][33];
+// CUDA-NEXT:   __shared__ double stencilc_ring4[4][8][32];
 // CUDA:        const auto stencilc_stage3 = [&](const long long sk) {
 // CUDA-NEXT:     for (int s = stencilc_t; s < 264; s += 256) {
 // CUDA-NEXT:       const long long si = stencilc_i0 - 1 + s % 33, sj = stencilc_j0 - 0 + s / 33;
 // CUDA-NEXT:       if (si >= r.hi[0] + 0 || sj >= r.hi[1] + 0)
 // CUDA-NEXT:         continue;
-// CUDA-NEXT:       stencilc_ring3[0][s / 33][s % 33] =
+// CUDA-NEXT:       stencilc_ring3[static_cast<int>(sk - stencilc_kb + 0) % 2][s / 33][s % 33] =
 // CUDA-NEXT:           si >= v.lo[0] && si < v.hi[0] && sj >= v.lo[1] && sj < v.hi[1] && sk >= v.lo[2] && sk < v.hi[2] ? stencilc_step_staged3_g0_recompute3(g, si, sj, sk, stencilc_s2)
 // CUDA-NEXT:           : stencilc_s3[si + sj * sy + sk * sz];
-// CUDA:        stencilc_ring4[(sk - stencilc_kb + 1) % 3][s / 32][s % 32] =
+// CUDA:        stencilc_ring4[static_cast<int>(sk - stencilc_kb + 1) % 4][s / 32][s % 32] =
 // CUDA:        for (long long sk = stencilc_kb - 1; sk < stencilc_kb + 1; ++sk) stencilc_stage4(sk);
 // CUDA-NEXT:   for (long long k = stencilc_kb; k < stencilc_ke; ++k) {
 // CUDA-NEXT:     stencilc_stage3(k + 0);
@@ -118,13 +120,17 @@ void wide(stencil::Step3D &s, const double *u, double *fx, double *out) {
 // CUDA-NEXT:     if (stencilc_own) {
 // CUDA-NEXT:       const long long c = i + j * sy + k * sz;
 // CUDA-NEXT:       // 'FluxX' stores what its ring holds here.
-// CUDA-NEXT:       stencilc_s3[c] = stencilc_ring3[0][threadIdx.y + 0][threadIdx.x + 1];
+// CUDA-NEXT:       stencilc_s3[c] = stencilc_ring3[static_cast<int>(k - stencilc_kb + 0) % 2][threadIdx.y + 0][threadIdx.x + 1];
 // CUDA-NEXT:       { // 'FluxZ' at this point
 // CUDA:              aux[c] = 2.0 * u[c];
 // CUDA:            { // 'Div' at this point, reading what 'FluxX', 'FluxZ' stores from the rings
 // CUDA-NEXT:         const int u_stencilc_kb = static_cast<int>(stencilc_s1);
-// CUDA:              un[c] = ((static_cast<double>(u_stencilc_kb) * (stencilc_ring3[0][threadIdx.y + 0][threadIdx.x + 1] - stencilc_ring3[0][threadIdx.y + 0][threadIdx.x + 0])) + stencilc_ring4[(k - stencilc_kb + 2) % 3][threadIdx.y + 0][threadIdx.x + 0]) - stencilc_ring4[(k - stencilc_kb + 0) % 3][threadIdx.y + 0][threadIdx.x + 0];
-// CUDA:          __syncthreads(); // before the next plane overwrites a slot
+// CUDA-NEXT:         double *const un = stencilc_s6;
+// CUDA-NEXT:         un[c] = ((static_cast<double>(u_stencilc_kb) * (stencilc_ring3[static_cast<int>(k - stencilc_kb + 0) % 2][threadIdx.y + 0][threadIdx.x + 1] - stencilc_ring3[static_cast<int>(k - stencilc_kb + 0) % 2][threadIdx.y + 0][threadIdx.x + 0])) + stencilc_ring4[static_cast<int>(k - stencilc_kb + 2) % 4][threadIdx.y + 0][threadIdx.x + 0]) - stencilc_ring4[static_cast<int>(k - stencilc_kb + 0) % 4][threadIdx.y + 0][threadIdx.x + 0];
+// CUDA-NEXT:       }
+// CUDA-NEXT:     }
+// CUDA-NEXT:   }
+// CUDA-NEXT: }
 // CUDA:      { // staged on chip: a tile of 32 x 8 per block, 16 planes of z
 // CUDA-NEXT:   const dim3 block(32, 8, 1);
 // CUDA:        const long long gz = (nz + 15) / 16;

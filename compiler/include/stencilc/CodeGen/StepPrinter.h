@@ -72,10 +72,12 @@ std::string recomputeArguments(const planning::ModulePlan &Plan,
                                unsigned X);
 
 /// `{ // '<stencil>' at this point<Comment>`: \p Call's body at the point
-/// i, j, k (w), c, its parameters bound to what the step passes.
+/// i, j, k (w), c, its parameters bound to what the step passes, but for
+/// \p Unnamed: arrays every load of which \p Hooks prints otherwise.
 void printCallAtPoint(CodeWriter &W, const planning::ModulePlan &Plan,
                       const ir::StepCall &Call, const std::string &Comment,
-                      const BodyPrinterHooks &Hooks);
+                      const BodyPrinterHooks &Hooks,
+                      const std::vector<unsigned> &Unnamed = {});
 
 /// "'FluxX', 'FluxY'": group \p G's producers, for comments.
 std::string producerList(const planning::ModulePlan &Plan,

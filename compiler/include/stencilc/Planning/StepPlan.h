@@ -83,6 +83,18 @@ struct StepGroup {
 constexpr unsigned StageTileX = 32, StageTileY = 8, StageChunk = 16;
 /// The shared memory a staged group may use (static, no opt-in).
 constexpr unsigned StageSharedBytes = 48 * 1024;
+/// Blocks of a staged kernel each SM should hold (__launch_bounds__): the
+/// registers are capped to fit them, since a block waits at a barrier per
+/// plane and only other blocks hide that.
+constexpr unsigned StageMinBlocks = 3;
+
+/// The planes of a staged array's ring with reach \p Reach in a \p Dims-D
+/// step: in 3-D the consumer's reach in z and one plane more, so that a
+/// block stages the next plane while a slower thread still reads the last
+/// (one barrier per plane); one plane in 2-D.
+inline unsigned stagedRingDepth(const analysis::Halo &Reach, unsigned Dims) {
+  return Dims == 3 ? unsigned(Reach[2].Lo + Reach[2].Hi) + 2 : 1;
+}
 
 /// What one round of a step over MPI ranks needs of one array's halo.
 struct RoundHalo {
