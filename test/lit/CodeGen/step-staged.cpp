@@ -99,7 +99,7 @@ void wide(stencil::Step3D &s, const double *u, double *fx, double *out) {
 // PLAN:      step wide
 // PLAN-NEXT:   recompute: 0 FluxX 1 Wide (cost {{.*}}, multi-kernel {{.*}}); recomputes fx; not staged: its tiles need 165888 bytes of shared memory, over 49152
 
-// CUDA-LABEL: __global__ void __launch_bounds__(256, 3) stencilc_step_staged3_g0(const stencil::Grid g, const stencil::Region r, const stencil::Region v, int stencilc_s1,
+// CUDA-LABEL: __global__ void __launch_bounds__(256, 4) stencilc_step_staged3_g0(const stencil::Grid g, const stencil::Region r, const stencil::Region v, int stencilc_s1,
 // CUDA:        const long long stencilc_kb = r.lo[2] + blockIdx.z * 16LL;
 // CUDA:        __shared__ double stencilc_ring3[2][8][33];
 // CUDA-NEXT:   __shared__ double stencilc_ring4[4][8][32];

@@ -86,7 +86,7 @@ constexpr unsigned StageSharedBytes = 48 * 1024;
 /// Blocks of a staged kernel each SM should hold (__launch_bounds__): the
 /// registers are capped to fit them, since a block waits at a barrier per
 /// plane and only other blocks hide that.
-constexpr unsigned StageMinBlocks = 3;
+constexpr unsigned StageMinBlocks = 4;
 
 /// The planes of a staged array's ring with reach \p Reach in a \p Dims-D
 /// step: in 3-D the consumer's reach in z and one plane more, so that a
