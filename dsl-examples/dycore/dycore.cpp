@@ -265,15 +265,20 @@ int withModel(const Options &O, Backend B, const Case &C, Fn Body) {
         D.backend(), reinterpret_cast<const void *>(&rungeKuttaStage));
     std::printf("stage: %s, run %s\n", E ? E->plan : "(no generated step)",
                 M.ranPlan() ? "as planned" : "call by call");
-    // STENCIL_STEP_PLAN=timed: each fused group against its calls alone.
+    // STENCIL_STEP_PLAN=timed: each fused group as planned, by its
+    // alternative strategy and as its calls alone.
     const auto &Choices = M.choices();
-    for (std::size_t R = 0; E && R < Choices.size(); ++R)
-      if (Choices[R].decided && Choices[R].fusedRuns)
-        std::printf("choice: %s: fused %.4f ms, apart %.4f ms: %s\n",
-                    E->rounds[R].label,
-                    Choices[R].fusedSeconds / Choices[R].fusedRuns * 1e3,
-                    Choices[R].apartSeconds / Choices[R].apartRuns * 1e3,
-                    Choices[R].apart ? "apart" : "fused");
+    for (std::size_t R = 0; E && R < Choices.size(); ++R) {
+      const auto &C = Choices[R];
+      if (!C.decided || !C.runs[0])
+        continue;
+      const char *Names[] = {E->rounds[R].label, E->rounds[R].alternativeLabel, "apart"};
+      std::printf("choice:");
+      for (int W = 0; W < 3; ++W)
+        if (C.runs[W])
+          std::printf(" %s %.4f ms,", Names[W], C.seconds[W] / C.runs[W] * 1e3);
+      std::printf(" chosen %s\n", Names[C.way]);
+    }
   }
   MPI_Bcast(&Status, 1, MPI_INT, 0, D.comm());
   return Status;

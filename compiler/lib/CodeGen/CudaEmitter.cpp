@@ -325,25 +325,33 @@ void CudaEmitter::emitStep(CodeWriter &W, const planning::ModulePlan &Plan,
   DeviceHooks Hooks;
   printRecomputeFunctions(W, Plan, SP, Symbol, "__device__ __forceinline__",
                           /*Restrict=*/true, Hooks);
-  auto KernelOf = [&](unsigned G) {
-    return fmt::format("stencilc_{}_g{}", Symbol, G);
+  // Group G's kernel by strategy S: its plan's, or the alternative
+  // compiled for the runtime to measure ("_alt").
+  const unsigned N = SP.Groups.size();
+  auto KernelOf = [&](unsigned G, planning::StepStrategy S) {
+    return fmt::format("stencilc_{}_g{}{}", Symbol, G,
+                       S == SP.Groups[G].Strategy ? "" : "_alt");
   };
-  for (unsigned G = 0; G < SP.Groups.size(); ++G) {
-    if (SP.Groups[G].Strategy == planning::StepStrategy::Staged) {
-      printStagedGroupKernel(W, Plan, SP, G, Symbol, KernelOf(G), Hooks);
+  auto PrintKernel = [&](unsigned G, planning::StepStrategy S) {
+    if (S == planning::StepStrategy::Staged) {
+      printStagedGroupKernel(W, Plan, SP, G, Symbol, KernelOf(G, S), Hooks);
       W.blank();
+      return;
     }
-    if (SP.Groups[G].Strategy != planning::StepStrategy::Recompute)
-      continue;
-    W.open(fmt::format("__global__ void stencilc_{}_g{}(const stencil::Grid g, "
+    W.open(fmt::format("__global__ void {}(const stencil::Grid g, "
                        "const stencil::Region r, const stencil::Region v{}) "
                        "{{",
-                       Symbol, G, stepParameters(St, /*Restrict=*/true)));
+                       KernelOf(G, S), stepParameters(St, /*Restrict=*/true)));
     printGridPoint(W, St.Dims);
     printFusedBody(W, Plan, SP, G, Symbol, Hooks);
     W.close();
     W.blank();
-  }
+  };
+  for (unsigned G = 0; G < N; ++G)
+    for (planning::StepStrategy S :
+         {SP.Groups[G].Strategy, SP.Groups[G].Alternative})
+      if (S != planning::StepStrategy::MultiKernel)
+        PrintKernel(G, S);
   const std::string Launcher = "stencilc_" + Symbol + "_cuda_launch";
   W.open(launcherSignature(Launcher, /*UsesConfig=*/true,
                            St.Params.size() > 1) +
@@ -366,16 +374,20 @@ void CudaEmitter::emitStep(CodeWriter &W, const planning::ModulePlan &Plan,
                        launcherName(Symbols[Stencil], D.Variant), Config);
     Out.close();
   };
-  const CallPrinter Fused = [&](CodeWriter &Out, unsigned G) {
-    if (SP.Groups[G].Strategy == planning::StepStrategy::Staged) {
-      printStagedGroupLaunch(Out, St.Dims, KernelOf(G), "g, r, v" + Values);
+  // Group Id, or for Id >= N the alternative of group Id - N.
+  const CallPrinter Fused = [&](CodeWriter &Out, unsigned Id) {
+    const unsigned G = Id < N ? Id : Id - N;
+    const planning::StepStrategy S =
+        Id < N ? SP.Groups[G].Strategy : SP.Groups[G].Alternative;
+    if (S == planning::StepStrategy::Staged) {
+      printStagedGroupLaunch(Out, St.Dims, KernelOf(G, S), "g, r, v" + Values);
       return;
     }
     Out.open("{ // fused by recomputation, one thread per point");
     printGridShape(Out, St.Dims, "128", "2", "1");
-    Out.line("stencilc_{}_g{}<<<grid, block, 0, "
-             "static_cast<cudaStream_t>(cfg.stream)>>>(g, r, v{});",
-             Symbol, G, Values);
+    Out.line("{}<<<grid, block, 0, static_cast<cudaStream_t>(cfg.stream)>>>("
+             "g, r, v{});",
+             KernelOf(G, S), Values);
     Out.line("const cudaError_t err = cudaGetLastError();");
     Out.line("if (err != cudaSuccess)");
     Out.line("  return cudaGetErrorString(err);");
@@ -391,7 +403,7 @@ void CudaEmitter::emitStep(CodeWriter &W, const planning::ModulePlan &Plan,
   printStepCallLauncher(W, St, Launcher + "_call", Call);
   W.blank();
   if (AnyFused) {
-    printStepGroupLauncher(W, SP, Launcher + "_group",
+    printStepGroupLauncher(W, SP, Launcher + "_group", /*Alternatives=*/true,
                            [&](CodeWriter &Out, unsigned G) {
                              Out.open("{");
                              printRegionExtents(Out, St.Dims);
@@ -402,7 +414,8 @@ void CudaEmitter::emitStep(CodeWriter &W, const planning::ModulePlan &Plan,
   }
   printStepRegistration(W, Plan, SP, Symbol, "stencil::Backend::Cuda",
                         Launcher, Launcher + "_call",
-                        AnyFused ? Launcher + "_group" : "");
+                        AnyFused ? Launcher + "_group" : "",
+                        /*Alternatives=*/true);
 }
 
 std::string CudaEmitter::emit(const planning::ModulePlan &Plan) const {

@@ -173,12 +173,14 @@ void OpenMPEmitter::emitStep(CodeWriter &W, const planning::ModulePlan &Plan,
   printStepCallLauncher(W, St, Launcher + "_call", Call);
   W.blank();
   if (AnyFused) {
-    printStepGroupLauncher(W, SP, Launcher + "_group", Fused);
+    printStepGroupLauncher(W, SP, Launcher + "_group", /*Alternatives=*/false,
+                           Fused);
     W.blank();
   }
   printStepRegistration(W, Plan, SP, Symbol, "stencil::Backend::OpenMP",
                         Launcher, Launcher + "_call",
-                        AnyFused ? Launcher + "_group" : "");
+                        AnyFused ? Launcher + "_group" : "",
+                        /*Alternatives=*/false);
 }
 
 std::string OpenMPEmitter::emit(const planning::ModulePlan &Plan) const {

@@ -365,6 +365,7 @@ bool codegen::hasFusedGroups(const planning::StepPlan &SP) {
 void codegen::printStepGroupLauncher(CodeWriter &W,
                                      const planning::StepPlan &SP,
                                      const std::string &Name,
+                                     bool Alternatives,
                                      const CallPrinter &Fused) {
   W.line("// One fused group of the step alone, for the distributed runtime:");
   W.line("// recomputed where the consumer reads a point of v.");
@@ -372,6 +373,12 @@ void codegen::printStepGroupLauncher(CodeWriter &W,
   for (unsigned G = 0; G < SP.Groups.size(); ++G)
     if (SP.Groups[G].Strategy != planning::StepStrategy::MultiKernel)
       Groups.push_back(G);
+  if (Alternatives)
+    W.line("// Group {} + g: group g by its alternative strategy.",
+           SP.Groups.size());
+  for (unsigned G = 0; Alternatives && G < SP.Groups.size(); ++G)
+    if (SP.Groups[G].Alternative != planning::StepStrategy::MultiKernel)
+      Groups.push_back(SP.Groups.size() + G);
   printSwitchLauncher(W, *SP.Step, Name, "group",
                       "const stencil::Region &v, ", Groups, Fused);
 }
@@ -420,7 +427,8 @@ void codegen::printStepRegistration(CodeWriter &W,
                                     const std::string &BackendEnumerator,
                                     const std::string &Launcher,
                                     const std::string &CallLauncher,
-                                    const std::string &GroupLauncher) {
+                                    const std::string &GroupLauncher,
+                                    bool Alternatives) {
   const ir::Step &St = *SP.Step;
   const std::string Tables = "stencilc_" + Symbol;
   W.line("static const int {}_call_halos[][4][2] = {{", Tables);
@@ -455,14 +463,14 @@ void codegen::printStepRegistration(CodeWriter &W,
     W.line("    {},", cStringLiteral(CallName(C)));
   W.line("}};");
   // "recompute(Flux, Update)", or a call alone by its stencil's name.
-  auto GroupText = [&](const planning::StepGroup &G, bool Bare) {
+  auto GroupText = [&](const planning::StepGroup &G, bool Bare,
+                       planning::StepStrategy S) {
     std::string Names;
     for (size_t I = 0; I < G.Calls.size(); ++I)
       Names += (I ? ", " : "") + CallName(G.Calls[I]);
     if (Bare)
       return Names;
-    return std::string(planning::stepStrategyName(G.Strategy)) + "(" + Names +
-           ")";
+    return std::string(planning::stepStrategyName(S)) + "(" + Names + ")";
   };
   // A fused group's members and recomputed arrays.
   auto List = [](const std::vector<unsigned> &Values, int Minus) {
@@ -489,12 +497,20 @@ void codegen::printStepRegistration(CodeWriter &W,
         Fused ? fmt::format("{0}_round{1}_calls, {2}, {0}_round{1}_recomputed, {3}",
                             Tables, R, G.Calls.size(), G.Recomputed.size())
               : std::string("nullptr, 0, nullptr, 0");
-    W.line("    {{{}, {}, {}, {}, {}, {}, {}, {}u}},", Fused ? -1 : int(G.Calls[0]),
-           Fused ? int(Round.Group) : -1, haloInitializer(Round.Reads),
+    const bool Alternative =
+        Alternatives && G.Alternative != planning::StepStrategy::MultiKernel;
+    const std::string Other =
+        Alternative
+            ? fmt::format("{}, {}", SP.Groups.size() + Round.Group,
+                          cStringLiteral(GroupText(G, false, G.Alternative)))
+            : std::string("-1, nullptr");
+    W.line("    {{{}, {}, {}, {}, {}, {}, {}, {}u, {}}},",
+           Fused ? -1 : int(G.Calls[0]), Fused ? int(Round.Group) : -1,
+           haloInitializer(Round.Reads),
            Round.Halos.empty() ? std::string("nullptr")
                                : fmt::format("{}_round{}", Tables, R),
-           Round.Halos.size(), cStringLiteral(GroupText(G, !Fused)), Members,
-           Round.CoordinateDims);
+           Round.Halos.size(), cStringLiteral(GroupText(G, !Fused, G.Strategy)),
+           Members, Round.CoordinateDims, Other);
   }
   W.line("}};");
   std::string Signature, Halo, Description;
@@ -504,7 +520,8 @@ void codegen::printStepRegistration(CodeWriter &W,
     Halo += fmt::format("{}{{{}, {}}}", D ? ", " : "", SP.Halo[D].Lo,
                         SP.Halo[D].Hi);
   for (const planning::StepGroup &G : SP.Groups)
-    Description += (Description.empty() ? "" : ", ") + GroupText(G, false);
+    Description +=
+        (Description.empty() ? "" : ", ") + GroupText(G, false, G.Strategy);
   W.line("[[maybe_unused]] static const bool stencilc_registered_{} = "
          "stencil::registerGeneratedStep(/*abiVersion=*/{}, {{",
          Symbol, stencil::GeneratedAbiVersion);

@@ -402,11 +402,18 @@ Grouping groupCalls(const ModulePlan &Plan, const ir::Step &St,
       G.FusedCost = WithRecompute * 1e15;
       G.StagedCost = G.NotStaged.empty() ? WithStaged * 1e15 : 0;
     }
-    // Staged where forced (and possible) or cheaper by the model.
-    if (G.NotStaged.empty() && !G.Calls.empty() &&
-        (Choice == StepStrategyChoice::Staged ||
-         (Choice == StepStrategyChoice::Auto && G.StagedCost < G.FusedCost)))
-      G.Strategy = StepStrategy::Staged;
+    // Staged where forced (and possible) or cheaper by the model; picked
+    // by the model, the other way is compiled too: the model counts bytes
+    // and flops, not the occupancy and latency that decide between them.
+    if (G.NotStaged.empty() && !G.Calls.empty()) {
+      if (Choice == StepStrategyChoice::Staged ||
+          (Choice == StepStrategyChoice::Auto && G.StagedCost < G.FusedCost))
+        G.Strategy = StepStrategy::Staged;
+      if (Choice == StepStrategyChoice::Auto)
+        G.Alternative = G.Strategy == StepStrategy::Staged
+                            ? StepStrategy::Recompute
+                            : StepStrategy::Staged;
+    }
     if (G.Calls.empty())
       continue;
     G.Calls.push_back(C);
@@ -511,6 +518,9 @@ std::string planning::printStepPlans(const ModulePlan &Plan) {
       }
       if (G.Strategy == StepStrategy::Recompute && !G.NotStaged.empty())
         Out += "; not staged: " + G.NotStaged;
+      if (G.Alternative != StepStrategy::MultiKernel)
+        Out += std::string("; also compiled ") + stepStrategyName(G.Alternative) +
+               " (CUDA), for the runtime to measure";
       if (!G.NotFused.empty())
         Out += "; " + G.NotFused;
       Out += "\n";

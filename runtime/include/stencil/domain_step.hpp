@@ -154,20 +154,27 @@ public:
   /// The rounds' times, in the order they first ran.
   const std::vector<RoundTime> &roundTimes() const { return times_; }
 
-  /// A fused group's measured choice (chooseByTiming).
+  /// A fused group's measured choice (chooseByTiming), among its ways: as
+  /// planned, by its alternative strategy (where stencilc compiled one: the
+  /// CUDA backend, fused by recalculation and staged on chip), and its
+  /// calls alone (where what it recomputes are Fields, to be exchanged).
+  enum Way { Planned = 0, Alternative = 1, Apart = 2 };
   struct GroupChoice {
     bool decided = false;
-    bool apart = false; ///< Its calls alone measured faster.
-    int fusedRuns = 0, apartRuns = 0;
-    double fusedSeconds = 0, apartSeconds = 0; ///< The slowest rank's sums.
+    Way way = Planned;          ///< The way it runs once decided.
+    bool eligible[3] = {true, false, false};
+    int runs[3] = {};
+    double seconds[3] = {};     ///< The slowest rank's sums, once decided.
+    Way running = Planned;      ///< The way of the run being measured.
+    bool apart() const { return way == Apart; }
   };
   /// With \p Trials > 0, the plan's fused groups are measured in the next
-  /// runs: each runs fused and as its calls alone in turn (the loop
-  /// synchronised around it) until each way has run \p Trials times, and
-  /// then runs the way that took less time on the slowest rank, on every
-  /// rank alike. Both ways compute the same values as the step's sequence;
-  /// on the GPU they may differ in the last bits (contracted multiply-adds),
-  /// so a choice can change the bits of later results. 0 (the default, or
+  /// runs: each runs each of its ways in turn (the loop synchronised around
+  /// it) until each has run \p Trials times, and then runs the way that
+  /// took least time on the slowest rank, on every rank alike. Every way
+  /// computes the same values as the step's sequence; on the GPU they may
+  /// differ in the last bits (contracted multiply-adds), so a choice can
+  /// change the bits of later results. 0 (the default, or
   /// STENCIL_STEP_PLAN=timed for 3) runs the plan as compiled. Clears the
   /// choices made.
   void chooseByTiming(int Trials) {
@@ -368,7 +375,10 @@ private:
       if (Round.halos[I].exchange)
         Params.push_back(Round.halos[I].param);
     HaloExchange *X = exchange(E, Name, "round " + std::to_string(R), Params, A);
-    if (Round.group >= 0 && (wraps(Round) || apart(E, R, A))) {
+    const Way Chosen = Round.group < 0 ? Planned
+                       : wraps(Round)  ? Apart
+                                       : way(E, R, A);
+    if (Chosen == Apart) {
       runApart(E, Name, R, G, Own, Args, A, X, Overlap);
       return;
     }
@@ -380,7 +390,8 @@ private:
       B.reads.hi[D] = Round.reads[D][1];
     }
     const GeneratedStep *Entry = &E;
-    const int Call = Round.call, Group = Round.group;
+    const int Call = Round.call,
+              Group = Chosen == Alternative ? Round.alternative : Round.group;
     B.launch = [Entry, Call, Group, G, Valid, Args,
                 Name](const Region &Part, const LaunchConfig &Config) {
       const char *Error =
@@ -407,26 +418,29 @@ private:
     return false;
   }
 
-  /// True if fused round \p R of \p E runs as its calls alone this time:
-  /// with a measured choice, while it is being measured (fused and apart
-  /// in turn), or when apart measured faster.
-  bool apart(const GeneratedStep &E, int R, const Arguments &A) {
+  /// The way fused round \p R of \p E runs this time: as planned without a
+  /// measured choice; while it is being measured, the way run least so far;
+  /// then the way measured fastest.
+  Way way(const GeneratedStep &E, int R, const Arguments &A) {
     if (!trials_)
-      return false;
+      return Planned;
     std::vector<GroupChoice> &Choices = choices_[&E];
     Choices.resize(E.roundCount);
     GroupChoice &C = Choices[R];
     if (C.decided)
-      return C.apart;
+      return C.way;
+    const GeneratedStepRound &Round = E.rounds[R];
+    C.eligible[Alternative] = Round.alternative >= 0;
     // Apart, the consumer reads the recomputed arrays from their halos: they
     // must be Fields to be exchanged.
-    const GeneratedStepRound &Round = E.rounds[R];
+    C.eligible[Apart] = true;
     for (int I = 0; I < Round.recomputedCount; ++I)
-      if (!A.Appenders[Round.recomputed[I]]) {
-        C.decided = true;
-        return false;
-      }
-    return C.fusedRuns > C.apartRuns;
+      C.eligible[Apart] = C.eligible[Apart] && A.Appenders[Round.recomputed[I]];
+    C.running = Planned;
+    for (Way W : {Alternative, Apart})
+      if (C.eligible[W] && C.runs[W] < C.runs[C.running])
+        C.running = W;
+    return C.running;
   }
 
   /// Fused round \p R as its calls alone, in order: the producers after the
@@ -449,9 +463,9 @@ private:
     launch(B, Y, Overlap);
   }
 
-  /// Times fused round \p R (run by \p Body, apart or not as apart() said)
-  /// while its choice is being measured; decides once both ways have run
-  /// trials_ times, by the slowest rank's times, so every rank decides alike.
+  /// Times fused round \p R (run by \p Body, the way way() said) while its
+  /// choice is being measured; decides once each way has run trials_
+  /// times, by the slowest rank's times, so every rank decides alike.
   template <typename Fn> void measured(const GeneratedStep &E, int R, Fn &&Body) {
     auto It = choices_.find(&E);
     if (!trials_ || E.rounds[R].group < 0 || It == choices_.end() ||
@@ -460,18 +474,17 @@ private:
       return;
     }
     GroupChoice &C = It->second[R];
-    const bool Apart = C.fusedRuns > C.apartRuns;
     const double Seconds = alone(Body);
-    (Apart ? C.apartSeconds : C.fusedSeconds) += Seconds;
-    ++(Apart ? C.apartRuns : C.fusedRuns);
-    if (C.apartRuns < trials_)
-      return;
-    double Times[2] = {C.fusedSeconds, C.apartSeconds};
-    MPI_Allreduce(MPI_IN_PLACE, Times, 2, MPI_DOUBLE, MPI_MAX,
+    C.seconds[C.running] += Seconds;
+    ++C.runs[C.running];
+    for (Way W : {Planned, Alternative, Apart})
+      if (C.eligible[W] && C.runs[W] < trials_)
+        return;
+    MPI_Allreduce(MPI_IN_PLACE, C.seconds, 3, MPI_DOUBLE, MPI_MAX,
                   loop_->domain().comm());
-    C.fusedSeconds = Times[0];
-    C.apartSeconds = Times[1];
-    C.apart = Times[1] < Times[0];
+    for (Way W : {Alternative, Apart})
+      if (C.eligible[W] && C.seconds[W] < C.seconds[C.way])
+        C.way = W;
     C.decided = true;
   }
 

@@ -17,7 +17,7 @@
 namespace stencil {
 
 /// The version of this interface that generated code is written against.
-inline constexpr int GeneratedAbiVersion = 3;
+inline constexpr int GeneratedAbiVersion = 4;
 
 /// Where the arrays of one launch live: every array of a stencil has the same
 /// extents (halo included), x contiguous.
@@ -153,7 +153,7 @@ struct GeneratedStepHalo {
 /// One group of stencilc's plan of a step as the distributed runtime runs
 /// it, in order: the halos it reads, then one call alone or one fused group
 /// (which reads its producers' inputs further out than any one call).
-/// (Version 3.)
+/// (Version 3; 4 added the alternative.)
 struct GeneratedStepRound {
   int call;        ///< A call alone (launchCall), or -1.
   int group;       ///< A fused group (launchGroup), or -1.
@@ -172,6 +172,11 @@ struct GeneratedStepRound {
   /// Recomputed across a periodic wrap it would see the coordinate
   /// unwrapped: the runtime runs it call by call where one is periodic.
   unsigned coordinates;
+  /// A fused group compiled by another strategy too (Version 4): the group
+  /// launchGroup runs it as, and its label ("staged(Flux, Update)"), for a
+  /// measured choice; -1 and null when there is none.
+  int alternative;
+  const char *alternativeLabel;
 };
 
 /// A step function's code for one backend (stencilc's plan of its stencils,

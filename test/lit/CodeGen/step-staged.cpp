@@ -12,6 +12,10 @@
 // RUN: %stencilc %s --emit=plan --step-strategy=staged -o - -- -I %mock_include | FileCheck %s --check-prefix=PLAN
 // RUN: %stencilc %s --emit=cuda --step-strategy=staged --no-line-directives -o - -- -I %mock_include | FileCheck %s --check-prefix=CUDA
 // RUN: %stencilc %s --emit=cpu --step-strategy=staged --no-line-directives -o - -- -I %mock_include | FileCheck %s --check-prefix=CPU
+// The model's pick (auto) compiles the other fused way too on CUDA, as
+// group N + g, for the runtime's measured choice; not on OpenMP.
+// RUN: %stencilc %s --emit=cuda --no-line-directives -o - -- -I %mock_include | FileCheck %s --check-prefix=ALT
+// RUN: %stencilc %s --emit=cpu --no-line-directives -o - -- -I %mock_include | FileCheck %s --check-prefix=ALT-CPU
 #include <stencil/dsl.hpp>
 
 struct STENCIL_KERNEL FluxX {
@@ -152,3 +156,17 @@ void wide(stencil::Step3D &s, const double *u, double *fx, double *out) {
 // CPU-LABEL: static const char *stencilc_step_staged3_openmp(
 // CPU:         { // fused by recomputation
 // CPU:         (i - 1 >= v.lo[0] ? stencilc_step_staged3_g0_recompute3(g, i - 1, j, k, stencilc_s2) : fx[c - 1])
+
+// ALT:       __global__ void stencilc_step_staged3_g0(const stencil::Grid g,
+// ALT:       __global__ void __launch_bounds__(256, 4) stencilc_step_staged3_g0_alt(
+// ALT:       // Group 1 + g: group g by its alternative strategy.
+// ALT:           case 0:
+// ALT:             stencilc_step_staged3_g0<<<grid, block
+// ALT:           case 1:
+// ALT-NEXT:        {
+// ALT:             stencilc_step_staged3_g0_alt<<<grid, block
+// ALT:       stencilc_step_staged3_round0_recomputed, 2, 0u, 1, "staged(FluxX, FluxZ, Div)"},
+// ALT:       stencilc_step_flat4_round0_recomputed, 1, 0u, -1, nullptr},
+
+// ALT-CPU-NOT: Group 1 + g
+// ALT-CPU:     stencilc_step_staged3_round0_recomputed, 2, 0u, -1, nullptr},

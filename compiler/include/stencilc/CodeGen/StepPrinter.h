@@ -119,9 +119,12 @@ bool hasFusedGroups(const planning::StepPlan &SP);
 
 /// `static const char *<Name>(int group, g, r, v, cfg, args)`: one fused
 /// group of the step alone over r, recomputing where its consumer reads a
-/// point of v, for the distributed runtime.
+/// point of v, for the distributed runtime. With \p Alternatives (a backend
+/// that compiles them), group N + g (N groups) is group g by its
+/// alternative strategy (StepGroup::Alternative).
 void printStepGroupLauncher(CodeWriter &W, const planning::StepPlan &SP,
-                            const std::string &Name, const CallPrinter &Fused);
+                            const std::string &Name, bool Alternatives,
+                            const CallPrinter &Fused);
 
 /// Declares every step function in its namespaces (the registration takes
 /// its address).
@@ -130,14 +133,16 @@ void printStepDeclarations(CodeWriter &W, const planning::ModulePlan &Plan);
 /// `stencil::registerGeneratedStep(...)` for \p Launcher.
 /// With the tables of each call's halo and of the exchanges (StepInfo),
 /// \p CallLauncher (printStepCallLauncher), the plan's rounds and
-/// \p GroupLauncher (printStepGroupLauncher; empty: no fused group).
+/// \p GroupLauncher (printStepGroupLauncher; empty: no fused group), its
+/// alternatives registered with \p Alternatives.
 void printStepRegistration(CodeWriter &W, const planning::ModulePlan &Plan,
                            const planning::StepPlan &SP,
                            const std::string &Symbol,
                            const std::string &BackendEnumerator,
                            const std::string &Launcher,
                            const std::string &CallLauncher,
-                           const std::string &GroupLauncher);
+                           const std::string &GroupLauncher,
+                           bool Alternatives);
 
 } // namespace stencilc::codegen
 

@@ -72,6 +72,10 @@ struct StepGroup {
   double MultiKernelCost = 0, FusedCost = 0, StagedCost = 0;
   /// Why a fused group is not staged (empty when it is, or could be).
   std::string NotStaged;
+  /// A fused group the model could not tell apart for sure: the other
+  /// fused strategy, compiled too for the runtime to measure (CUDA, when
+  /// the model picks and the group can be staged); else MultiKernel.
+  StepStrategy Alternative = StepStrategy::MultiKernel;
   /// A producer not fused: with which consumer it was not, and why.
   std::string NotFused;
   /// Recompute: the OpenMP loop nest of the fused kernel.
