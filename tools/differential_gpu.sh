@@ -18,28 +18,17 @@ set -uo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/gpu_common.sh"
 
 gpu_init "${1:-$(dirname "${BASH_SOURCE[0]}")}"
-jobs=${JOBS:-$(nproc)}
-host_flags=${HOST_FLAGS:-$(sed -n 's/^flags //p' "$bundle/MANIFEST" 2>/dev/null)}
-host_flags=${host_flags:--O2 -frounding-math}
+gpu_random_tests
 
 echo "== machine"
 gpu_machine
 echo "host flags: $host_flags; nvcc -arch=$arch (default contraction: -fmad=true)"
 
-build_one() { # program folder
-  local dir=$1 name
-  name=$(basename "$dir")
-  # shellcheck disable=SC2086 # host_flags is a list of flags
-  "$nvcc" -std=c++17 "-arch=$arch" -O2 -Xcompiler "$(tr ' ' ',' <<<"$host_flags"),-fopenmp" \
-    -I "$bundle/include" -I "$bundle" "$dir/$name.cpp" "$dir/$name.stencil.cpp" \
-    "$dir/$name.stencil.cu" -o "$work/$name" -lgomp >"$work/$name.build.log" 2>&1 ||
-    echo "build failed" >"$work/$name.failed"
-}
-export -f build_one
-export nvcc arch host_flags bundle work
-
 start=$(date +%s)
-printf '%s\n' "$bundle"/prog*/ | sed 's:/$::' | xargs -P "$jobs" -I{} bash -c 'build_one {}'
+# prog<seed>/prog<seed>.cpp: the program's name is its folder's.
+# shellcheck disable=SC2016 # expanded by the inner bash
+printf '%s\n' "$bundle"/prog*/ | sed 's:/$::' |
+  xargs -P "$jobs" -I{} bash -c 'gpu_build_random "$1" "$(basename "$1")"' _ {}
 echo "built in $(($(date +%s) - start)) s"
 
 programs=0 failed=0 stencils=0 omp_pass=0 omp_all=0 cuda_pass=0 cuda_all=0 worst=0

@@ -1,6 +1,7 @@
 # gpu_common.sh - the part the GPU runners share (gpu_check.sh, benchmark.sh,
-# mpi_gpu_run.sh, differential_gpu.sh); sourced from the runner's folder, not
-# run. tools/make_bundle.sh puts it beside the runner in every bundle.
+# mpi_gpu_run.sh, differential_gpu.sh, steps_gpu.sh); sourced from the
+# runner's folder, not run. tools/make_bundle.sh puts it beside the runner in
+# every bundle.
 #
 #   gpu_init BUNDLE_DIR   sets bundle (absolute), arch (CUDA_ARCH, default
 #                         sm_90), nvcc (NVCC, default nvcc; else
@@ -14,6 +15,15 @@
 #   gpu_copy_bandwidth [LOG]   runs it on 1 GiB; the line goes to stdout and LOG
 #   gpu_copy_gbs          reads a probe's output on stdin, prints its GB/s
 #   gpu_fail              marks the run failed; gpu_exit exits with the status
+#   gpu_random_tests      for the random tests' runners (differential_gpu.sh,
+#                         steps_gpu.sh): sets jobs (JOBS, default: the cores) and
+#                         host_flags (HOST_FLAGS, else the MANIFEST's flags line,
+#                         else -O2 -frounding-math); exports gpu_build_random
+#   gpu_build_random DIR NAME   one random test program, built as its folder's
+#                         basename TAG: DIR/NAME.cpp and DIR/NAME.stencil.cpp by
+#                         the host compiler (host_flags, OpenMP), DIR/NAME.stencil.cu
+#                         by nvcc, into $work/TAG; log $work/TAG.build.log,
+#                         $work/TAG.failed if it failed
 # shellcheck shell=bash
 
 gpu_init() {
@@ -54,6 +64,25 @@ gpu_copy_bandwidth() {
 
 gpu_copy_gbs() {
   sed -n 's/^copy bandwidth: \([0-9.]*\) GB\/s.*/\1/p'
+}
+
+gpu_random_tests() {
+  # shellcheck disable=SC2034 # the runner's parallel builds
+  jobs=${JOBS:-$(nproc)}
+  host_flags=${HOST_FLAGS:-$(sed -n 's/^flags //p' "$bundle/MANIFEST" 2>/dev/null)}
+  host_flags=${host_flags:--O2 -frounding-math}
+  export -f gpu_build_random
+  export nvcc arch host_flags bundle work
+}
+
+gpu_build_random() {
+  local dir=$1 name=$2 tag
+  tag=$(basename "$dir")
+  # shellcheck disable=SC2086 # host_flags is a list of flags
+  "$nvcc" -std=c++17 "-arch=$arch" -O2 -Xcompiler "$(tr ' ' ',' <<<"$host_flags"),-fopenmp" \
+    -I "$bundle/include" -I "$bundle" "$dir/$name.cpp" "$dir/$name.stencil.cpp" \
+    "$dir/$name.stencil.cu" -o "$work/$tag" -lgomp >"$work/$tag.build.log" 2>&1 ||
+    echo "build failed" >"$work/$tag.failed"
 }
 
 gpu_fail() {

@@ -25,6 +25,10 @@
 #   differential  build, BUILD_DIR/differential-bundle; MODE ARGS: [PROGRAMS] [STENCILS]
 #                 [SEED] (default 25 12 1): random programs (test/differential/) with their
 #                 CUDA and OpenMP code, the harness, include/; differential_gpu.sh
+#   steps         build, BUILD_DIR/steps-bundle; MODE ARGS: [PROGRAMS] [SEED] (default 8 1):
+#                 random step programs of 6 steps (test/differential/gen_steps.py), each
+#                 with its CUDA and OpenMP code per --step-strategy (auto, recompute, staged,
+#                 multi-kernel) in steps<seed>-<strategy>/, the harness, include/; steps_gpu.sh
 #
 # Then, on the GPU machine (the bundle copied there):
 #   bash gpu-bundle/gpu_check.sh gpu-bundle
@@ -32,10 +36,11 @@
 #   bash <bundle>/mpi_gpu_run.sh <bundle> [OUT_DIR]     (two or more GPUs)
 #   bash <bundle>/dycore_gpu_run.sh <bundle> [OUT_DIR]
 #   bash <bundle>/differential_gpu.sh <bundle>
+#   bash <bundle>/steps_gpu.sh <bundle>
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-usage="usage: tools/make_bundle.sh check|benchmark|mpi|dycore|differential [BUILD_DIR] [OUT_DIR] [MODE ARGS]"
+usage="usage: tools/make_bundle.sh check|benchmark|mpi|dycore|differential|steps [BUILD_DIR] [OUT_DIR] [MODE ARGS]"
 mode=${1:-}
 case $mode in
   check) runner=gpu_check.sh default_build=$root/build ;;
@@ -43,6 +48,7 @@ case $mode in
   mpi) runner=mpi_gpu_run.sh default_build=$root/build-mpi ;;
   dycore) runner=dycore_gpu_run.sh default_build=$root/build-mpi ;;
   differential) runner=differential_gpu.sh default_build=$root/build ;;
+  steps) runner=steps_gpu.sh default_build=$root/build ;;
   *) echo "make_bundle: unknown mode '$mode'; $usage" >&2; exit 2 ;;
 esac
 build=${2:-$default_build}
@@ -52,6 +58,7 @@ case $mode in
   mpi) out=${3:-$build/mpi-gpu-bundle} ;;
   dycore) out=${3:-$build/dycore-bundle} ;;
   differential) out=${3:-$build/differential-bundle} ;;
+  steps) out=${3:-$build/steps-bundle} ;;
 esac
 stencilc="$build/compiler/tools/stencilc/stencilc"
 if [[ ! -x $stencilc ]]; then
@@ -173,6 +180,13 @@ case $mode in
       --seed "${6:-1}" --jobs "${STENCILC_JOBS:-2}" --bundle "$out"
     commit_line | sed 's/^commit: /commit /' >>"$out/MANIFEST"
     ;;
+  steps)
+    # Likewise: the programs per strategy, the harness, include/, the MANIFEST.
+    python3 "$root/test/differential/gen_steps.py" --bundle "$out" --stencilc "$stencilc" \
+      --runtime-include "$root/runtime/include" --programs "${4:-8}" --steps 6 --seed "${5:-1}" \
+      --jobs "${STENCILC_JOBS:-2}"
+    commit_line | sed 's/^commit: /commit /' >>"$out/MANIFEST"
+    ;;
 esac
 # The runtime's tuning cache reads its JSON with nlohmann-json, which the GPU
 # machine lacks: its headers go beside the runtime's (after stencilc ran, so
@@ -183,13 +197,13 @@ if [[ ! -f $json_hpp ]]; then
   echo "make_bundle: nlohmann/json.hpp not found (install nlohmann-json3-dev)" >&2
   exit 1
 fi
-if [[ $mode == differential ]]; then
+if [[ $mode == differential || $mode == steps ]]; then
   cp -r "$(dirname "$json_hpp")" "$out/include/"
 else
   cp -r "$(dirname "$json_hpp")" "$out/runtime/include/"
 fi
 cp "$root/tools/$runner" "$root/tools/gpu_common.sh" "$out/"
-if [[ $mode != differential ]]; then
+if [[ $mode != differential && $mode != steps ]]; then
   cp "$root/tools/copy_bandwidth.cu" "$out/"
 fi
 echo "make_bundle: wrote $out ($(du -sh "$out" | cut -f1))"

@@ -14,13 +14,22 @@ positive sums and products of [1, 2) inputs with weights in [0.25, 1.5).
 
 The program (step_harness.hpp) runs each step on the host reference and on
 the OpenMP engine (stencilc's plan, then STENCIL_STEP_PLAN=multi-kernel) and
-compares every array bit for bit. The runner builds it three times: stencilc
-default, --step-strategy=recompute, --step-strategy=multi-kernel.
+compares every array bit for bit. The runner builds it four times: stencilc
+default, then --step-strategy=recompute, staged and multi-kernel (STRATEGIES).
 
   gen_steps.py --seed S [--steps N]              print one program
   gen_steps.py --run --stencilc PATH --runtime-include DIR [--programs N]
       [--seed S | --random-seed] [--steps N] [--jobs N] [--work DIR] [--keep]
       [--cxx g++] [--cxx-flags "..."]
+  gen_steps.py --bundle DIR --stencilc PATH --runtime-include DIR [--programs N]
+      [--seed S] [--steps N] [--jobs N]
+      GPU mode, part one (here, with stencilc): per program and strategy a
+      folder DIR/steps<seed>-<strategy>/ with the program
+      (steps<seed>.cpp) and its generated .stencil.cpp and .stencil.cu, plus
+      the harness, include/ (the runtime headers) and a MANIFEST;
+      `tools/make_bundle.sh steps` calls this and adds the runner,
+      tools/steps_gpu.sh, which builds them with nvcc and runs them with
+      --backend=all on the GPU machine (no stencilc needed there).
 """
 import argparse
 import concurrent.futures
@@ -34,7 +43,9 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 from run_differential import run  # noqa: E402
 AXES = "xyzw"
-STRATEGIES = ("auto", "recompute", "multi-kernel")
+# staged: its OpenMP code is the recomputed one (built to check that), its
+# CUDA code runs in the GPU bundle.
+STRATEGIES = ("auto", "recompute", "staged", "multi-kernel")
 
 
 def lower_rank_axes(dims):
@@ -325,19 +336,76 @@ def generate_program(seed, steps):
         text, case = make_step(r, f"step{i}", seed * 100 + i)
         out.append(text + "\n")
         cases.append(case)
-    out.append("int main() {\n" + "".join(cases) + f"  return stepdiff::summary({seed}u);\n}}\n")
+    out.append("int main(int argc, char **argv) {\n  stepdiff::parseOptions(argc, argv);\n"
+               + "".join(cases) + f"  return stepdiff::summary({seed}u);\n}}\n")
     return "".join(out)
 
 
 # --- runner -----------------------------------------------------------------
 
-def one_program(args, seed):
-    """Returns (seed, ok, steps checked, message)."""
-    d = os.path.join(args.work, f"steps{seed}")
+def stencilc_cmd(args, src, out_dir, emit, strategy):
+    cmd = [args.stencilc, src, "-o", out_dir, f"--emit={emit}"]
+    if strategy != "auto":
+        cmd.append(f"--step-strategy={strategy}")
+    return cmd + ["--", "-std=c++17", "-I", args.runtime_include, "-I", HERE]
+
+
+def write_program(args, d, seed):
     os.makedirs(d, exist_ok=True)
     src = os.path.join(d, f"steps{seed}.cpp")
     with open(src, "w") as f:
         f.write(generate_program(seed, args.steps))
+    return src
+
+
+def bundle_program(args, seed):
+    """Writes the program's folder for each strategy into the bundle; returns
+    (seed, ok, steps with a staged group in the CUDA plan, message)."""
+    staged = 0
+    for strat in STRATEGIES:
+        d = os.path.join(args.bundle, f"steps{seed}-{strat}")
+        src = write_program(args, d, seed)
+        cmd = stencilc_cmd(args, src, d, "cuda,cpu", strat)
+        rc, out = run(cmd, args.timeout)
+        if rc != 0:
+            return seed, False, 0, f"stencilc ({strat}) exit {rc}: {' '.join(cmd)}\n{out[-3000:]}"
+        if strat == "staged":
+            with open(os.path.join(d, f"steps{seed}.stencil.cu")) as f:
+                staged = sum("/*plan=*/" in line and "staged(" in line for line in f)
+    return seed, True, staged, ""
+
+
+def write_bundle(args):
+    """GPU mode, part one: the programs, the harness, include/, MANIFEST."""
+    shutil.rmtree(args.bundle, ignore_errors=True)
+    os.makedirs(args.bundle)
+    seeds = range(args.seed, args.seed + args.programs)
+    failures, staged = [], 0
+    with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
+        for seed, ok, n, msg in pool.map(lambda s: bundle_program(args, s), seeds):
+            staged += n
+            if not ok:
+                failures.append(seed)
+                print(f"FAIL seed {seed}:\n{msg}\n", flush=True)
+    shutil.copytree(args.runtime_include, os.path.join(args.bundle, "include"))
+    for header in ("step_harness.hpp", "diff_harness.hpp"):
+        shutil.copy(os.path.join(HERE, header), args.bundle)
+    steps = args.programs * args.steps
+    with open(os.path.join(args.bundle, "MANIFEST"), "w") as f:
+        f.write(f"programs {args.programs} steps {args.steps} seed {args.seed}\n"
+                f"strategies {' '.join(STRATEGIES)}\n"
+                f"flags {args.cxx_flags}\n"
+                f"staged {staged} of {steps} steps (the staged build's CUDA plans)\n")
+    print(f"steps: bundle of {args.programs - len(failures)} of {args.programs} programs x "
+          f"{len(STRATEGIES)} strategies in {args.bundle}; {staged} of {steps} steps "
+          f"have a staged group" + (f"; failing seeds: {sorted(failures)}" if failures else ""))
+    return 1 if failures else 0
+
+
+def one_program(args, seed):
+    """Returns (seed, ok, steps checked, message)."""
+    d = os.path.join(args.work, f"steps{seed}")
+    src = write_program(args, d, seed)
     repro = (f"test/differential/gen_steps.py --run --stencilc {args.stencilc} "
              f"--runtime-include {args.runtime_include} --programs 1 --seed {seed} "
              f"--steps {args.steps} --keep")
@@ -351,10 +419,7 @@ def one_program(args, seed):
     for strat in STRATEGIES:
         sd = os.path.join(d, strat)
         os.makedirs(sd, exist_ok=True)
-        cmd = [args.stencilc, src, "-o", sd, "--emit=cpu"]
-        if strat != "auto":
-            cmd.append(f"--step-strategy={strat}")
-        cmd += ["--", "-std=c++17"] + inc
+        cmd = stencilc_cmd(args, src, sd, "cpu", strat)
         rc, out = run(cmd, args.timeout)
         if rc != 0:
             return seed, False, checked, (f"stencilc ({strat}) exit {rc} on {src}: {' '.join(cmd)}\n"
@@ -389,6 +454,7 @@ def main():
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--steps", type=int, default=6, help="steps per program")
     ap.add_argument("--run", action="store_true", help="generate, build and run programs")
+    ap.add_argument("--bundle", default=None, help="GPU mode: write a bundle here")
     ap.add_argument("--stencilc")
     ap.add_argument("--runtime-include")
     ap.add_argument("--programs", type=int, default=8)
@@ -403,13 +469,16 @@ def main():
     args = ap.parse_args()
     if args.random_seed:
         args.seed = random.SystemRandom().randrange(1 << 30)
-    if not args.run:
+    if not args.run and not args.bundle:
         sys.stdout.write(generate_program(args.seed, args.steps))
         return 0
     if not args.stencilc or not args.runtime_include:
-        ap.error("--run needs --stencilc and --runtime-include")
+        ap.error("--run and --bundle need --stencilc and --runtime-include")
     args.stencilc = os.path.abspath(args.stencilc)
     args.runtime_include = os.path.abspath(args.runtime_include)
+    if args.bundle:
+        args.bundle = os.path.abspath(args.bundle)
+        return write_bundle(args)
     tmp = args.work is None
     if tmp:
         import tempfile

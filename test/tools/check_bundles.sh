@@ -98,6 +98,12 @@ expect_log differential "compiled .*/prog1/prog1.stencil.cu" "compiled .*/prog2/
 grep -q "differential_gpu: 2 of 2 programs passed" "$work/differential.out" ||
   fail "differential: differential_gpu.sh did not build and run both programs"
 
+check_mode steps steps_gpu.sh 2 1
+expect_log steps "compiled .*/steps1-staged/steps1.stencil.cu" "compiled .*/steps2-multi-kernel/steps2.cpp" \
+  "compiled .*/steps1-auto/steps1.stencil.cpp"
+grep -q "steps_gpu: 8 of 8 programs passed; openmp bit-exact 16/16; cuda within tolerance 16/16" \
+  "$work/steps.out" || fail "steps: steps_gpu.sh did not build and run the 2 programs x 4 strategies"
+
 # The fake toolchain catches what a bundle lacks: a header a source includes.
 echo "== a bundle without a file its runner needs"
 rm "$work/mpi-bundle/mpi-test/mpi_stencils.hpp"
