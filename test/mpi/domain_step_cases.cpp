@@ -3,7 +3,8 @@
 // are (domain_step_harness.hpp: host reference, one rank, every
 // decomposition, periodic or not, overlap or not, plan and multi-kernel,
 // fields one short of the plan, one Field for two arrays); one DomainStep
-// over fields made again where the last were, with a wider halo; and bad
+// over fields made again where the last were, with a wider halo; a measured
+// choice among a fused group's ways (an alternative registered by hand); and bad
 // input that must fail on every rank (--error, expect_error.cmake).
 //
 //   mpirun -np P domain_step_cases
@@ -394,6 +395,90 @@ void runFieldsMadeAgain() {
   dstest::record(Ok, "twoConsumers, fields made again with a wider halo");
 }
 
+// --- DomainStep's measured choice among a fused group's ways. The OpenMP
+// backend compiles no alternative strategy, so twoConsumers' entry is
+// registered again for twinStep (the same function, not annotated) with an
+// alternative for each fused group: its own kernel under the number N + g.
+namespace twin {
+stencil::GeneratedStep Real; ///< A copy: the registry may move its entries.
+std::vector<stencil::GeneratedStepRound> Rounds;
+long AlternativeLaunches = 0;
+const char *launchGroup(int Group, const stencil::Grid &G, const stencil::Region &R,
+                        const stencil::Region &V, const stencil::LaunchConfig &C,
+                        void *const *Args) {
+  if (Group >= Real.roundCount) {
+    ++AlternativeLaunches;
+    Group -= Real.roundCount;
+  }
+  return Real.launchGroup(Group, G, R, V, C, Args);
+}
+} // namespace twin
+void twinStep(stencil::Step3D &s, const double *a, double *x, double *y, double *z) {
+  twoConsumers(s, a, x, y, z);
+}
+
+void runAlternativeChoice() {
+  stencil::DomainOptions O;
+  O.periodic[2] = true;
+  const stencil::Domain D(MPI_COMM_WORLD, {16, 17, 18}, O);
+  const stencil::GeneratedStep *E =
+      stencil::findGeneratedStep(D.backend(), reinterpret_cast<const void *>(&twoConsumers));
+  if (!E)
+    throw std::runtime_error("error: no generated entry for twoConsumers");
+  twin::Real = *E;
+  twin::Rounds.assign(E->rounds, E->rounds + E->roundCount);
+  int Fused = 0;
+  for (stencil::GeneratedStepRound &R : twin::Rounds)
+    if (R.group >= 0) {
+      R.alternative = E->roundCount + R.group;
+      R.alternativeLabel = "twin";
+      ++Fused;
+    }
+  stencil::GeneratedStep Twin = *E;
+  Twin.functionKey = reinterpret_cast<const void *>(&twinStep);
+  Twin.launchGroup = &twin::launchGroup;
+  Twin.rounds = twin::Rounds.data();
+  stencil::registerGeneratedStep(stencil::GeneratedAbiVersion, Twin);
+
+  const stencil::Halo H = stencil::DomainStep::haloOf(D.backend(), &twoConsumers);
+  stencil::Field<double> A(D, H, "a"), X(D, H, "x"), Y(D, H, "y"), Z(D, H, "z");
+  stencil::Field<double> X2(D, H, "x2"), Y2(D, H, "y2"), Z2(D, H, "z2");
+  A.fill([](long long I, long long J, long long K) {
+    const long long G[4] = {I, J, (K + 18) % 18, 0};
+    return dstest::valueAt(11, 0, G);
+  });
+  stencil::DomainLoop L(D);
+  stencil::DomainStep Plain(L), Timed(L);
+  const int Trials = 2;
+  Timed.chooseByTiming(Trials);
+  // One run before the measuring (it sets the choices up), three ways times
+  // Trials, then runs the kept way.
+  int Ok = Fused > 0;
+  for (int Run = 0; Run < 1 + 3 * Trials + 2; ++Run) {
+    Plain.run(&twoConsumers, A, X2, Y2, Z2);
+    Timed.run(&twinStep, A, X, Y, Z);
+    for (auto *F : {&X, &Y, &Z}) {
+      const std::vector<double> Got = F->gather();
+      const std::vector<double> Want = (F == &X ? X2 : F == &Y ? Y2 : Z2).gather();
+      Ok = Ok && (D.rank() != 0 || std::memcmp(Got.data(), Want.data(),
+                                               Got.size() * sizeof(double)) == 0);
+    }
+  }
+  const auto &Choices = Timed.choices(&twinStep);
+  for (int R = 0; R < E->roundCount; ++R) {
+    if (E->rounds[R].group < 0)
+      continue;
+    const stencil::DomainStep::GroupChoice &C = Choices.at(R);
+    Ok = Ok && C.decided && C.eligible[1] && C.eligible[2];
+    for (int W = 0; W < 3; ++W)
+      Ok = Ok && C.runs[W] == Trials && C.seconds[C.way] <= C.seconds[W];
+  }
+  // Each fused group ran its alternative Trials times, over one part or more.
+  Ok = Ok && twin::AlternativeLaunches >= long(Fused) * Trials;
+  MPI_Allreduce(MPI_IN_PLACE, &Ok, 1, MPI_INT, MPI_LAND, MPI_COMM_WORLD);
+  dstest::record(Ok, "twoConsumers measured as planned, by an alternative and apart");
+}
+
 /// Bad input: every rank must report it (runMpiMain: "rank R: error:
 /// stencil: ...") and exit non-zero, never hang.
 void runError(const std::string &What) {
@@ -452,6 +537,7 @@ int main(int argc, char **argv) {
     }
     runCases();
     runFieldsMadeAgain();
+    runAlternativeChoice();
     return dstest::summary("written by hand");
   });
 }
