@@ -11,7 +11,8 @@
 #    copy ceiling;
 # 2. --check against the host reference on the GPU at two sizes (one not a
 #    multiple of any block), every build, as planned and call by call, and
-#    on two ranks sharing the GPU (the staged build split along x and y);
+#    on two ranks sharing the GPU (the staged build split along x and y; the
+#    plan's build measuring each fused group's ways, STENCIL_STEP_PLAN=timed);
 # 3. at SIZE (default 512,512,64): the time of a step as planned and call by
 #    call (STENCIL_STEP_PLAN=multi-kernel), then each round of a stage timed
 #    alone (--rounds), in every build;
@@ -75,6 +76,9 @@ export STENCIL_STEP_PLAN=
 run 2 check.log "$work/dycore" --backend=cuda --check --procs=2,1,1
 run 2 check.log "$work/dycore-staged" --backend=cuda --check --procs=2,1,1
 run 2 check.log "$work/dycore-staged" --backend=cuda --check --procs=1,2,1 --size=67,45,19 --steps=5
+# Every way of each fused group (planned, its alternative, apart) in turn.
+export STENCIL_STEP_PLAN=timed
+run 2 check.log "$work/dycore" --backend=cuda --check --procs=2,1,1 --steps=12
 
 echo "== a step at $size: as planned, call by call, and each round alone"
 export STENCIL_STEP_PLAN=

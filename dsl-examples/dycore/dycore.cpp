@@ -270,9 +270,12 @@ int withModel(const Options &O, Backend B, const Case &C, Fn Body) {
     const auto &Choices = M.choices();
     for (std::size_t R = 0; E && R < Choices.size(); ++R) {
       const auto &C = Choices[R];
+      const char *Names[] = {E->rounds[R].label, E->rounds[R].alternativeLabel, "apart"};
+      if (C.cached)
+        std::printf("choice: %s: kept in the tuning cache: %s\n", Names[0],
+                    stencil::detail::StepWayNames[C.way]);
       if (!C.decided || !C.runs[0])
         continue;
-      const char *Names[] = {E->rounds[R].label, E->rounds[R].alternativeLabel, "apart"};
       std::printf("choice:");
       for (int W = 0; W < 3; ++W)
         if (C.runs[W])

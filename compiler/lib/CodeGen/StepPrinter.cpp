@@ -1,6 +1,7 @@
 //===- StepPrinter.cpp - A step's plan as code ----------------------------===//
 #include "stencilc/CodeGen/StepPrinter.h"
 #include "stencilc/CodeGen/RegistrationGlue.h"
+#include "stencilc/IR/StencilHash.h"
 #include "stencilc/Planning/StepPlan.h"
 #include "llvm/Support/Casting.h"
 #include <algorithm>
@@ -549,7 +550,9 @@ void codegen::printStepRegistration(CodeWriter &W,
          GroupLauncher.empty() ? "nullptr" : "&" + GroupLauncher);
   W.line("/*rounds=*/{},", Rounds);
   W.line("/*roundCount=*/{},", SP.Rounds.size());
-  W.line("/*callNames=*/{}_call_names}});", Tables);
+  W.line("/*callNames=*/{}_call_names,", Tables);
+  W.line("/*irHash=*/{}}});",
+         cStringLiteral(ir::hashStep(Plan.Module->Stencils, St, Description)));
   W.dedent();
   W.dedent();
 }

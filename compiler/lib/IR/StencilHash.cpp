@@ -6,12 +6,8 @@
 
 using namespace stencilc::ir;
 
-std::string stencilc::ir::hashStencil(const Stencil &S) {
-  std::string Text = std::to_string(S.Dims) + "\n";
-  for (const Param &P : S.Params)
-    Text += declaredType(P, S.Dims) + "\n";
-  if (S.Body)
-    Text += printStmt(S, *S.Body);
+/// \p Text's 64-bit FNV-1a hash as 16 hex digits.
+static std::string hashText(const std::string &Text) {
   std::uint64_t Hash = 14695981039346656037ull; // FNV-1a offset basis
   for (unsigned char C : Text) {
     Hash ^= C;
@@ -21,4 +17,28 @@ std::string stencilc::ir::hashStencil(const Stencil &S) {
   std::snprintf(Buf, sizeof(Buf), "%016llx",
                 static_cast<unsigned long long>(Hash));
   return Buf;
+}
+
+std::string stencilc::ir::hashStencil(const Stencil &S) {
+  std::string Text = std::to_string(S.Dims) + "\n";
+  for (const Param &P : S.Params)
+    Text += declaredType(P, S.Dims) + "\n";
+  if (S.Body)
+    Text += printStmt(S, *S.Body);
+  return hashText(Text);
+}
+
+std::string stencilc::ir::hashStep(const std::vector<Stencil> &Stencils,
+                                   const Step &St, const std::string &Plan) {
+  std::string Text = std::to_string(St.Dims) + "\n";
+  for (const Param &P : St.Params)
+    Text += declaredType(P, St.Dims) + "\n";
+  for (const StepCall &C : St.Calls) {
+    Text += hashStencil(Stencils[C.Stencil]) + "(";
+    for (const StepArg &A : C.Args)
+      Text += A.From == StepArg::Kind::Param ? std::to_string(A.Param) + ","
+                                             : std::string("literal,");
+    Text += ")\n";
+  }
+  return hashText(Text + Plan);
 }

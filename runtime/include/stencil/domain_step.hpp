@@ -34,6 +34,7 @@
 #include <stencil/halo_exchange.hpp>
 #include <stencil/region_split.hpp>
 #include <stencil/step.hpp>
+#include <stencil/step_choice_cache.hpp>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -54,7 +55,8 @@ template <typename A> decltype(auto) stepValue(A &Arg) {
 class DomainStep {
 public:
   explicit DomainStep(DomainLoop &Loop)
-      : loop_(&Loop), trials_(detail::stepPlanTimed() ? 3 : 0) {}
+      : loop_(&Loop), trials_(detail::stepPlanTimed() ? 3 : 0),
+        cachePath_(trials_ ? tuning::defaultCachePath() : std::string()) {}
 
   /// Runs step function \p Function (annotated STENCIL_STEP, compiled by
   /// stencilc for the domain's backend) with \p A: Fields for its arrays of
@@ -166,6 +168,8 @@ public:
     int runs[3] = {};
     double seconds[3] = {};     ///< The slowest rank's sums, once decided.
     Way running = Planned;      ///< The way of the run being measured.
+    bool cached = false;        ///< The way came from the tuning cache.
+    bool looked = false;        ///< The cache was asked.
     bool apart() const { return way == Apart; }
   };
   /// With \p Trials > 0, the plan's fused groups are measured in the next
@@ -176,9 +180,14 @@ public:
   /// differ in the last bits (contracted multiply-adds), so a choice can
   /// change the bits of later results. 0 (the default, or
   /// STENCIL_STEP_PLAN=timed for 3) runs the plan as compiled. Clears the
-  /// choices made.
-  void chooseByTiming(int Trials) {
+  /// choices made. Each choice is kept in the tuning cache at \p CachePath
+  /// (default: the auto-tuner's, STENCIL_TUNING_CACHE; empty: none), keyed
+  /// by the step, its round, the domain and its decomposition, and a later
+  /// run takes it from there without measuring (GroupChoice::cached).
+  void chooseByTiming(int Trials,
+                      std::string CachePath = tuning::defaultCachePath()) {
     trials_ = Trials > 0 ? Trials : 0;
+    cachePath_ = std::move(CachePath);
     choices_.clear();
   }
   /// The choices of step \p Function's fused groups (by round; empty until
@@ -436,6 +445,18 @@ private:
     C.eligible[Apart] = true;
     for (int I = 0; I < Round.recomputedCount; ++I)
       C.eligible[Apart] = C.eligible[Apart] && A.Appenders[Round.recomputed[I]];
+    if (!C.looked) {
+      // Rank 0's cache decides for every rank.
+      C.looked = true;
+      const Domain &D = loop_->domain();
+      int Kept = D.rank() == 0 ? detail::lookupStepChoice(cachePath_, E, R, D) : -1;
+      MPI_Bcast(&Kept, 1, MPI_INT, 0, D.comm());
+      if (Kept >= 0 && C.eligible[Kept]) {
+        C.way = static_cast<Way>(Kept);
+        C.decided = C.cached = true;
+        return C.way;
+      }
+    }
     C.running = Planned;
     for (Way W : {Alternative, Apart})
       if (C.eligible[W] && C.runs[W] < C.runs[C.running])
@@ -467,9 +488,10 @@ private:
   /// choice is being measured; decides once each way has run trials_
   /// times, by the slowest rank's times, so every rank decides alike.
   template <typename Fn> void measured(const GeneratedStep &E, int R, Fn &&Body) {
+    // Measured from the round's second run: its first asks the cache.
     auto It = choices_.find(&E);
     if (!trials_ || E.rounds[R].group < 0 || It == choices_.end() ||
-        It->second[R].decided) {
+        !It->second[R].looked || It->second[R].decided) {
       Body();
       return;
     }
@@ -486,6 +508,11 @@ private:
       if (C.eligible[W] && C.seconds[W] < C.seconds[C.way])
         C.way = W;
     C.decided = true;
+    const Domain &D = loop_->domain();
+    if (D.rank() == 0)
+      detail::storeStepChoice(cachePath_, E, R, D, C.way,
+                              C.seconds[C.way] / C.runs[C.way],
+                              C.runs[0] + C.runs[1] + C.runs[2]);
   }
 
   /// \p B over the rank's points after exchange \p X (if any): with
@@ -552,6 +579,7 @@ private:
   bool timing_ = false;
   std::vector<RoundTime> times_;
   int trials_ = 0;
+  std::string cachePath_; ///< Where measured choices are kept.
   std::map<const GeneratedStep *, std::vector<GroupChoice>> choices_;
   /// The exchanges made so far, by step, call or round, and Fields.
   std::map<std::string, std::unique_ptr<HaloExchange>> exchanges_;

@@ -210,6 +210,9 @@ struct GeneratedStep {
   const GeneratedStepRound *rounds;
   int roundCount;
   const char *const *callNames; ///< Each call's stencil, for timings.
+  /// A fingerprint of the step's stencils, calls and plan (Version 4): a
+  /// measured choice kept in the tuning cache is stale when it changes.
+  const char *irHash;
 };
 } // namespace stencil
 

@@ -91,7 +91,8 @@ void advance(stencil::Step3D &s, double dt, const float *u, float *fx, float *un
 // CPU:        /*launchGroup=*/&stencilc_step_advance_openmp_group,
 // CPU-NEXT:   /*rounds=*/stencilc_step_advance_rounds,
 // CPU-NEXT:   /*roundCount=*/2,
-// CPU-NEXT:   /*callNames=*/stencilc_step_advance_call_names});
+// CPU-NEXT:   /*callNames=*/stencilc_step_advance_call_names,
+// CPU-NEXT:   /*irHash=*/"{{[0-9a-f]+}}"});
 
 // CUDA:      __device__ __forceinline__ float stencilc_step_advance_g0_recompute3(const stencil::Grid &g, const long long i, const long long j, const long long k, const float *__restrict__ u) {
 // CUDA:      __global__ void stencilc_step_advance_g0(const stencil::Grid g, const stencil::Region r, const stencil::Region v, double stencilc_s1, const float *__restrict__ stencilc_s2, float *__restrict__ stencilc_s3, float *__restrict__ stencilc_s4, float *__restrict__ stencilc_s5) {
