@@ -15,7 +15,8 @@
 #    plan's build measuring each fused group's ways, STENCIL_STEP_PLAN=timed);
 # 3. at SIZE (default 512,512,64): the time of a step as planned and call by
 #    call (STENCIL_STEP_PLAN=multi-kernel), then each round of a stage timed
-#    alone (--rounds), in every build;
+#    alone (--rounds), in every build; with each fused group's ways measured
+#    (STENCIL_STEP_PLAN=timed), and again with the choices from the cache;
 # 4. the report: the plan against call by call; against the step's
 #    compulsory traffic (step_traffic.txt: every input read once and every
 #    output written once per stage) at the copy bandwidth of this run; and
@@ -53,7 +54,9 @@ gpu_link_program dycore-recompute
 gpu_link_program dycore-staged
 gpu_copy_bandwidth "$work/copy.txt"
 
-mpirun=(mpirun --bind-to none -x STENCIL_STEP_PLAN -x OMP_NUM_THREADS)
+mpirun=(mpirun --bind-to none -x STENCIL_STEP_PLAN -x OMP_NUM_THREADS -x STENCIL_TUNING_CACHE)
+# Measured choices go to a cache of this run's own.
+export STENCIL_TUNING_CACHE="$work/tuning.json"
 [[ $(id -u) == 0 ]] && mpirun+=(--allow-run-as-root)
 export OMP_NUM_THREADS=4
 run() { # run RANKS LOG PROGRAM ARGS...: prints and keeps its output in $work/LOG
@@ -92,15 +95,17 @@ run 1 multi.log "$work/dycore" --backend=cuda --size="$size" --steps="$steps" --
 # measuring steps weigh little.
 export STENCIL_STEP_PLAN=timed
 run 1 timed.log "$work/dycore" --backend=cuda --size="$size" --steps=$((steps * 3))
+# Again: the choices come from the tuning cache, nothing is measured.
+run 1 cached.log "$work/dycore" --backend=cuda --size="$size" --steps="$steps"
 export STENCIL_STEP_PLAN=
 
 echo "== report"
 gbs=$(gpu_copy_gbs <"$work/copy.txt")
 step_ms() { sed -n 's/^time per step: \([0-9.]*\) ms.*/\1/p' "$work/$1" | head -n 1; }
 plan=$(step_ms plan.log) multi=$(step_ms multi.log) fused=$(step_ms fused.log)
-timed=$(step_ms timed.log) staged=$(step_ms staged.log)
+timed=$(step_ms timed.log) staged=$(step_ms staged.log) cached=$(step_ms cached.log)
 bytes=$(sed -n 's/^bytes per point: //p' "$bundle/step_traffic.txt")
-awk -v plan="$plan" -v multi="$multi" -v fused="$fused" -v staged="$staged" -v timed="$timed" -v gbs="$gbs" -v bytes="$bytes" \
+awk -v plan="$plan" -v multi="$multi" -v fused="$fused" -v staged="$staged" -v timed="$timed" -v cached="$cached" -v gbs="$gbs" -v bytes="$bytes" \
   -v size="$size" 'BEGIN {
   split(size, n, ","); points = n[1] * n[2] * n[3]
   if (plan == "" || multi == "" || gbs == "" || bytes == "") { print "report: numbers missing"; exit }
@@ -110,6 +115,7 @@ awk -v plan="$plan" -v multi="$multi" -v fused="$fused" -v staged="$staged" -v t
   if (fused != "") printf "every group recomputed vs call by call: %.3fx faster; vs compulsory below\n", multi / fused
   if (staged != "") printf "every group staged vs call by call: %.3fx faster\n", multi / staged
   if (timed != "") printf "plan with measured groups (STENCIL_STEP_PLAN=timed): %.4f ms, %.3fx faster than call by call\n", timed, multi / timed
+  if (cached != "") printf "plan with the choices kept in the tuning cache: %.4f ms, %.3fx faster than call by call, %.2fx the compulsory traffic\n", cached, multi / cached, cached / (3 * bytes * points / (gbs * 1e9) * 1e3)
   printf "compulsory traffic: %d bytes per point per stage x 3 stages x %d points at %.1f GB/s = %.4f ms\n", bytes, points, gbs, compulsory
   printf "plan vs compulsory: %.2fx; call by call vs compulsory: %.2fx\n", plan / compulsory, multi / compulsory
   if (staged != "") printf "every group staged vs compulsory: %.2fx; recomputed: %.2fx\n", staged / compulsory, fused / compulsory
