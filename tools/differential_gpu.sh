@@ -20,10 +20,6 @@ source "$(dirname "${BASH_SOURCE[0]}")/gpu_common.sh"
 gpu_init "${1:-$(dirname "${BASH_SOURCE[0]}")}"
 gpu_random_tests
 
-echo "== machine"
-gpu_machine
-echo "host flags: $host_flags; nvcc -arch=$arch (default contraction: -fmad=true)"
-
 start=$(date +%s)
 # prog<seed>/prog<seed>.cpp: the program's name is its folder's.
 # shellcheck disable=SC2016 # expanded by the inner bash

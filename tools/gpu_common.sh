@@ -18,7 +18,8 @@
 #   gpu_random_tests      for the random tests' runners (differential_gpu.sh,
 #                         steps_gpu.sh): sets jobs (JOBS, default: the cores) and
 #                         host_flags (HOST_FLAGS, else the MANIFEST's flags line,
-#                         else -O2 -frounding-math); exports gpu_build_random
+#                         else -O2 -frounding-math); exports gpu_build_random;
+#                         prints the machine and the flags
 #   gpu_build_random DIR NAME   one random test program, built as its folder's
 #                         basename TAG: DIR/NAME.cpp and DIR/NAME.stencil.cpp by
 #                         the host compiler (host_flags, OpenMP), DIR/NAME.stencil.cu
@@ -73,6 +74,9 @@ gpu_random_tests() {
   host_flags=${host_flags:--O2 -frounding-math}
   export -f gpu_build_random
   export nvcc arch host_flags bundle work
+  echo "== machine"
+  gpu_machine
+  echo "host flags: $host_flags; nvcc -arch=$arch (default contraction: -fmad=true)"
 }
 
 gpu_build_random() {

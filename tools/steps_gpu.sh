@@ -20,10 +20,6 @@ source "$(dirname "${BASH_SOURCE[0]}")/gpu_common.sh"
 gpu_init "${1:-$(dirname "${BASH_SOURCE[0]}")}"
 gpu_random_tests
 
-echo "== machine"
-gpu_machine
-echo "host flags: $host_flags; nvcc -arch=$arch (default contraction: -fmad=true)"
-
 start=$(date +%s)
 # steps<seed>-<strategy>/steps<seed>.cpp: the name is the folder's up to its first '-'.
 # shellcheck disable=SC2016 # expanded by the inner bash
