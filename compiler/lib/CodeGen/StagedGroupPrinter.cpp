@@ -23,7 +23,8 @@ struct StagedArray {
   std::string slot(long long Dz) const {
     if (Depth == 1)
       return "0";
-    return fmt::format("static_cast<int>(k - stencilc_kb + {}) % {}", Reach[2].Lo + Dz, Depth);
+    return fmt::format("static_cast<int>(k - stencilc_kb + {}) % {}",
+                       Reach[2].Lo + Dz, Depth);
   }
   /// The element at offset \p Off from this thread's point.
   std::string at(const ir::Offset &Off) const {
@@ -68,8 +69,8 @@ static bool storesOnlyStaged(const planning::ModulePlan &Plan,
   return true;
 }
 
-/// `const auto stencilc_stage<X> = [&](sk) {...}`: plane sk of array \p A into its
-/// ring, every point of the tile and its reach that some thread's consumer
+/// `const auto stencilc_stage<X> = [&](sk) {...}`: plane sk of array \p A into
+/// its ring, every point of the tile and its reach that some thread's consumer
 /// reads.
 static void printStageFunction(CodeWriter &W, const planning::ModulePlan &Plan,
                                const planning::StepPlan &SP, unsigned G,
@@ -83,9 +84,10 @@ static void printStageFunction(CodeWriter &W, const planning::ModulePlan &Plan,
          St.Params[A.Param].Name);
   W.open(fmt::format("const auto stencilc_stage{} = [&]({}) {{", A.Param,
                      HasZ ? "const long long sk" : ""));
-  W.open(fmt::format("for (int s = stencilc_t; s < {}; s += {}) {{", A.EX * A.EY,
-                     StageTileX * StageTileY));
-  W.line("const long long si = stencilc_i0 - {} + s % {}, sj = stencilc_j0 - {} + s / {};",
+  W.open(fmt::format("for (int s = stencilc_t; s < {}; s += {}) {{",
+                     A.EX * A.EY, StageTileX * StageTileY));
+  W.line("const long long si = stencilc_i0 - {} + s % {}, sj = stencilc_j0 - "
+         "{} + s / {};",
          R[0].Lo, A.EX, R[1].Lo, A.EX);
   W.line("if (si >= r.hi[0] + {} || sj >= r.hi[1] + {})", R[0].Hi, R[1].Hi);
   W.line("  continue;");
@@ -94,8 +96,10 @@ static void printStageFunction(CodeWriter &W, const planning::ModulePlan &Plan,
   if (HasZ)
     In += " && sk >= v.lo[2] && sk < v.hi[2]";
   W.line("{}[{}][s / {}][s % {}] =", A.Tile,
-         A.Depth == 1 ? std::string("0")
-                      : fmt::format("static_cast<int>(sk - stencilc_kb + {}) % {}", R[2].Lo, A.Depth),
+         A.Depth == 1
+             ? std::string("0")
+             : fmt::format("static_cast<int>(sk - stencilc_kb + {}) % {}",
+                           R[2].Lo, A.Depth),
          A.EX, A.EX);
   W.line("    {} ? {}(g, si, sj{}{})", In, recomputeName(Symbol, G, A.Param),
          HasZ ? ", sk" : "", recomputeArguments(Plan, SP, G, A.Param));
@@ -135,29 +139,35 @@ void codegen::printStagedGroupKernel(CodeWriter &W,
                      "stencil::Region v{}) {{",
                      StageTileX * StageTileY, planning::StageMinBlocks, Kernel,
                      stepParameters(St, /*Restrict=*/true)));
-  W.line("const long long stencilc_i0 = r.lo[0] + blockIdx.x * {}LL;", StageTileX);
-  W.line("const long long stencilc_j0 = r.lo[1] + blockIdx.y * {}LL;", StageTileY);
-  W.line("const long long i = stencilc_i0 + threadIdx.x, j = stencilc_j0 + threadIdx.y;");
+  W.line("const long long stencilc_i0 = r.lo[0] + blockIdx.x * {}LL;",
+         StageTileX);
+  W.line("const long long stencilc_j0 = r.lo[1] + blockIdx.y * {}LL;",
+         StageTileY);
+  W.line("const long long i = stencilc_i0 + threadIdx.x, j = stencilc_j0 + "
+         "threadIdx.y;");
   W.line("const bool stencilc_own = i < r.hi[0] && j < r.hi[1];");
-  W.line("const int stencilc_t = static_cast<int>(threadIdx.y * {} + threadIdx.x);",
+  W.line("const int stencilc_t = static_cast<int>(threadIdx.y * {} + "
+         "threadIdx.x);",
          StageTileX);
   printStrides(W, St.Dims);
   if (HasZ) {
-    W.line("const long long stencilc_kb = r.lo[2] + blockIdx.z * {}LL;", StageChunk);
+    W.line("const long long stencilc_kb = r.lo[2] + blockIdx.z * {}LL;",
+           StageChunk);
     W.line("const long long stencilc_ke = stencilc_kb + {0} < r.hi[2] ? "
            "stencilc_kb + {0} : r.hi[2];",
            StageChunk);
   }
   for (const StagedArray &A : Staged)
-    W.line("__shared__ {} {}[{}][{}][{}];", ir::valueTypeName(St.Params[A.Param]),
-           A.Tile, A.Depth, A.EY, A.EX);
+    W.line("__shared__ {} {}[{}][{}][{}];",
+           ir::valueTypeName(St.Params[A.Param]), A.Tile, A.Depth, A.EY, A.EX);
   for (const StagedArray &A : Staged)
     printStageFunction(W, Plan, SP, G, Symbol, A);
   if (HasZ) {
     W.line("// The planes before the first: the ring's start.");
     for (const StagedArray &A : Staged)
       if (A.Reach[2].Lo + A.Reach[2].Hi > 0)
-        W.line("for (long long sk = stencilc_kb - {}; sk < stencilc_kb + {}; ++sk) "
+        W.line("for (long long sk = stencilc_kb - {}; sk < stencilc_kb + {}; "
+               "++sk) "
                "stencilc_stage{}(sk);",
                A.Reach[2].Lo, A.Reach[2].Hi, A.Param);
     W.open("for (long long k = stencilc_kb; k < stencilc_ke; ++k) {");
@@ -218,8 +228,9 @@ void codegen::printStagedGroupLaunch(CodeWriter &W, unsigned Dims,
     W.line("const long long gz = 1;");
   W.line("if (gx > 2147483647LL || gy > 65535 || gz > 65535)");
   W.line("  return \"region too large for one launch of a staged group\";");
-  W.line("const dim3 grid(static_cast<unsigned>(gx), static_cast<unsigned>(gy), "
-         "static_cast<unsigned>(gz));");
+  W.line(
+      "const dim3 grid(static_cast<unsigned>(gx), static_cast<unsigned>(gy), "
+      "static_cast<unsigned>(gz));");
   W.line("{}<<<grid, block, 0, static_cast<cudaStream_t>(cfg.stream)>>>({});",
          Kernel, Args);
   W.line("const cudaError_t err = cudaGetLastError();");
