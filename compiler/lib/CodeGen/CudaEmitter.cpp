@@ -384,7 +384,9 @@ void CudaEmitter::emitStep(CodeWriter &W, const planning::ModulePlan &Plan,
       return;
     }
     Out.open("{ // fused by recomputation, one thread per point");
-    printGridShape(Out, St.Dims, "128", "2", "1");
+    printGridShape(Out, St.Dims, std::to_string(planning::FusedBlockX),
+                   std::to_string(planning::FusedBlockY),
+                   std::to_string(planning::FusedBlockZ));
     Out.line("{}<<<grid, block, 0, static_cast<cudaStream_t>(cfg.stream)>>>("
              "g, r, v{});",
              KernelOf(G, S), Values);

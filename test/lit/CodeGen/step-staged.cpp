@@ -13,7 +13,8 @@
 // RUN: %stencilc %s --emit=cuda --step-strategy=staged --no-line-directives -o - -- -I %mock_include | FileCheck %s --check-prefix=CUDA
 // RUN: %stencilc %s --emit=cpu --step-strategy=staged --no-line-directives -o - -- -I %mock_include | FileCheck %s --check-prefix=CPU
 // The model's pick (auto) compiles the other fused way too on CUDA, as
-// group N + g, for the runtime's measured choice; not on OpenMP.
+// group N + g, for the runtime's measured choice; not on OpenMP. A kernel
+// fused by recomputation runs blocks of 32 x 4 x 2 threads (x 1 in 2-D).
 // RUN: %stencilc %s --emit=cuda --no-line-directives -o - -- -I %mock_include | FileCheck %s --check-prefix=ALT
 // RUN: %stencilc %s --emit=cpu --no-line-directives -o - -- -I %mock_include | FileCheck %s --check-prefix=ALT-CPU
 #include <stencil/dsl.hpp>
@@ -161,11 +162,15 @@ void wide(stencil::Step3D &s, const double *u, double *fx, double *out) {
 // ALT:       __global__ void __launch_bounds__(256, 4) stencilc_step_staged3_g0_alt(
 // ALT:       // Group 1 + g: group g by its alternative strategy.
 // ALT:           case 0:
+// ALT:             { // fused by recomputation, one thread per point
+// ALT-NEXT:          const dim3 block(32, 4, 2);
 // ALT:             stencilc_step_staged3_g0<<<grid, block
 // ALT:           case 1:
 // ALT-NEXT:        {
 // ALT:             stencilc_step_staged3_g0_alt<<<grid, block
 // ALT:       stencilc_step_staged3_round0_recomputed, 2, 0u, 1, "staged(FluxX, FluxZ, Div)"},
+// ALT:       const dim3 block(32, 4, 1);
+// ALT:       stencilc_step_staged2_g0<<<grid, block
 // ALT:       stencilc_step_flat4_round0_recomputed, 1, 0u, -1, nullptr},
 
 // ALT-CPU-NOT: Group 1 + g
