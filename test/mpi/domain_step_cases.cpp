@@ -9,7 +9,8 @@
 //
 //   mpirun -np P domain_step_cases
 //   mpirun -np 2 domain_step_cases --error step-plan-one-rank|
-//       step-halo-one-rank|step-step-disagree|step-calls-halo|step-four-d
+//       step-halo-one-rank|step-step-disagree|step-calls-halo|step-four-d|
+//       step-timed-one-rank
 #include "domain_step_harness.hpp"
 
 #include <optional>
@@ -518,6 +519,15 @@ void runError(const std::string &What) {
     stencil::Field<double> A(D, Thin, "a"), X(D, Thin, "x"), Y(D, Thin, "y"),
         Z(D, Thin, "z");
     S.run(&twoConsumers, A, X, Y, Z);
+  } else if (What == "step-timed-one-rank") {
+    // Rank 0 alone measures its groups: it would wait in collectives the
+    // others never enter.
+    if (Rank == 0)
+      S.chooseByTiming(3, /*CachePath=*/"");
+    stencil::Field<double> A(D, H, "a"), X(D, H, "x"), Y(D, H, "y"),
+        Z(D, H, "z");
+    for (int Run = 0; Run < 12; ++Run)
+      S.run(&twoConsumers, A, X, Y, Z);
   } else if (What == "step-four-d") {
     // DomainStep's domains have 1-3 dimensions.
     stencil::Field<float> A(D, H, "a"), X(D, H, "x"), Y(D, H, "y");

@@ -111,8 +111,11 @@ private:
                    Values);
     planned_ = !Shared && !detail::stepPlanDisabled() &&
                fitsPlan(*E, Noted, *Shape.halo);
+    // Measuring adds collectives (the cache's answer, the slowest rank's
+    // times): every rank measures, or none.
     D.agree("how a DomainStep runs " + Name,
-            planned_ ? "its plan" : "call by call");
+            std::string(planned_ ? "its plan" : "call by call") +
+                (planned_ && trials_ ? ", its fused groups measured" : ""));
     if (!planned_) {
       const Halo Reads = callsHalo(*E);
       (detail::checkHaloCovers(Name, Reads, A), ...);
