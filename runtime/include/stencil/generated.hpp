@@ -167,6 +167,45 @@ inline const GeneratedStep *findGeneratedStep(Backend B, const void *Function) {
   return nullptr;
 }
 
+namespace detail {
+inline std::vector<GeneratedTemporal> &temporalRegistry() {
+  static std::vector<GeneratedTemporal> Entries;
+  return Entries;
+}
+} // namespace detail
+
+/// Called by generated code for each stencil's temporally blocked kernel
+/// (see registerGenerated for the version check and for entries that two
+/// files register alike).
+inline bool registerGeneratedTemporal(int AbiVersion,
+                                      const GeneratedTemporal &Entry) {
+  detail::checkAbiVersion(AbiVersion, "stencil", Entry.name, Entry.source);
+  for (const GeneratedTemporal &E : detail::temporalRegistry())
+    if (E.backend == Entry.backend && E.timeInput == Entry.timeInput &&
+        E.timeOutput == Entry.timeOutput &&
+        std::strcmp(E.irHash, Entry.irHash) == 0 &&
+        (Entry.typeKey ? E.typeKey && std::strcmp(E.typeKey, Entry.typeKey) == 0
+                       : !E.typeKey && E.functionKey == Entry.functionKey))
+      return true;
+  detail::temporalRegistry().push_back(Entry);
+  return true;
+}
+
+/// The temporally blocked code of stencil \p Like (any of its entries) whose
+/// steps read parameter \p TimeInput and write \p TimeOutput (0-based after
+/// the index), or null.
+inline const GeneratedTemporal *
+findGeneratedTemporal(const GeneratedStencil &Like, int TimeInput,
+                      int TimeOutput) {
+  for (const GeneratedTemporal &E : detail::temporalRegistry())
+    if (E.backend == Like.backend && E.timeInput == TimeInput &&
+        E.timeOutput == TimeOutput && std::strcmp(E.irHash, Like.irHash) == 0 &&
+        (Like.typeKey ? E.typeKey && std::strcmp(E.typeKey, Like.typeKey) == 0
+                      : !E.typeKey && E.functionKey == Like.functionKey))
+      return &E;
+  return nullptr;
+}
+
 /// All registered entries, e.g. for a listing.
 inline const std::vector<GeneratedStencil> &generatedStencils() {
   return detail::registry();

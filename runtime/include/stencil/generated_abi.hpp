@@ -17,7 +17,7 @@
 namespace stencil {
 
 /// The version of this interface that generated code is written against.
-inline constexpr int GeneratedAbiVersion = 4;
+inline constexpr int GeneratedAbiVersion = 5;
 
 /// Where the arrays of one launch live: every array of a stencil has the same
 /// extents (halo included), x contiguous.
@@ -109,6 +109,55 @@ struct GeneratedStencil {
   /// indexed idx.ix_z<...>() and has the full arrays' extent along z. Null
   /// when the stencil has no parameter after the index. (Version 2.)
   const unsigned *arrayAxes;
+};
+
+/// Runs \p Steps time steps of a stencil over \p R in one pass (temporal
+/// blocking, Version 5): \p Args as GeneratedLaunchFn's, where the array at
+/// GeneratedTemporal::timeInput holds time level s inside \p R and the one at
+/// timeOutput receives level s + Steps inside \p R (the two never alias;
+/// nothing else is written). The levels between stay on chip. Points outside
+/// \p R are never written (the margin): level s + l reads them from
+/// \p Margins[l % 2], the array that holds level s + l when the steps run one
+/// at a time. C.block is (bx, by, chunk) in 3-D (a tile of bx * by threads
+/// marching chunk planes of z) and (bx, 1, chunk) in 2-D (chunk rows of y).
+/// Returns null or an error text.
+using GeneratedTemporalFn = const char *(*)(const Grid &G, const Region &R,
+                                            const LaunchConfig &C, int Steps,
+                                            const void *const *Margins,
+                                            void *const *Args);
+
+/// A temporal kernel's resources for a (Bx, By) block taking \p Steps steps
+/// per pass; returns null or an error text.
+using GeneratedTemporalQueryFn = const char *(*)(int Bx, int By, int Steps,
+                                                 KernelAttributes *Out);
+
+/// One stencil's temporally blocked code (Version 5): several time steps per
+/// pass over the grid, where each step reads array timeInput (its previous
+/// level) and writes array timeOutput, and the two trade places between
+/// steps. Registered beside the stencil's GeneratedStencil entries, with
+/// the same key.
+struct GeneratedTemporal {
+  const char *name;
+  const char *source;
+  const char *typeKey;
+  const void *functionKey;
+  Backend backend;
+  int dims;
+  const std::type_info *signature;
+  GeneratedTemporalFn launch;
+  GeneratedTemporalQueryFn query;
+  /// 0-based among the parameters after the index.
+  int timeInput;
+  int timeOutput;
+  /// How far one step reads timeInput, per dimension {negative, positive}:
+  /// a pass of T steps recomputes T times this around each tile.
+  int reach[4][2];
+  int maxSteps; ///< The most steps one pass takes.
+  /// What a pass launches without tuning: steps, and (bx, by, chunk).
+  int defaultSteps;
+  int defaultBlock[3];
+  const char *irHash;
+  const char *unit;
 };
 
 /// Launches call \p Call of a step alone (its stencil's own code) over \p R;
