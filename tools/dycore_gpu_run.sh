@@ -105,7 +105,8 @@ step_ms() { sed -n 's/^time per step: \([0-9.]*\) ms.*/\1/p' "$work/$1" | head -
 plan=$(step_ms plan.log) multi=$(step_ms multi.log) fused=$(step_ms fused.log)
 timed=$(step_ms timed.log) staged=$(step_ms staged.log) cached=$(step_ms cached.log)
 bytes=$(sed -n 's/^bytes per point: //p' "$bundle/step_traffic.txt")
-awk -v plan="$plan" -v multi="$multi" -v fused="$fused" -v staged="$staged" -v timed="$timed" -v cached="$cached" -v gbs="$gbs" -v bytes="$bytes" \
+stored=$(sed -n 's/^bytes per point with the scratch arrays stored: //p' "$bundle/step_traffic.txt")
+awk -v plan="$plan" -v multi="$multi" -v fused="$fused" -v staged="$staged" -v timed="$timed" -v cached="$cached" -v gbs="$gbs" -v bytes="$bytes" -v stored="$stored" \
   -v size="$size" 'BEGIN {
   split(size, n, ","); points = n[1] * n[2] * n[3]
   if (plan == "" || multi == "" || gbs == "" || bytes == "") { print "report: numbers missing"; exit }
@@ -119,6 +120,13 @@ awk -v plan="$plan" -v multi="$multi" -v fused="$fused" -v staged="$staged" -v t
   printf "compulsory traffic: %d bytes per point per stage x 3 stages x %d points at %.1f GB/s = %.4f ms\n", bytes, points, gbs, compulsory
   printf "plan vs compulsory: %.2fx; call by call vs compulsory: %.2fx\n", plan / compulsory, multi / compulsory
   if (staged != "") printf "every group staged vs compulsory: %.2fx; recomputed: %.2fx\n", staged / compulsory, fused / compulsory
+  if (stored != "") {
+    # The same with the scratch arrays counted as outputs (a step that does
+    # not mark them must write them).
+    with = 3 * stored * points / (gbs * 1e9) * 1e3
+    printf "compulsory with the scratch arrays stored: %d bytes per point per stage = %.4f ms\n", stored, with
+    printf "against it: plan %.2fx, call by call %.2fx%s\n", plan / with, multi / with, cached != "" ? sprintf(", kept choices %.2fx", cached / with) : ""
+  }
 }'
 # Per group the planner may fuse: its round recomputed (every-group build)
 # and staged (staged build) against the sum of its stencils' rounds (call by
@@ -128,17 +136,20 @@ awk '
   { file = FILENAME == ARGV[1] ? 1 : FILENAME == ARGV[2] ? 2 : FILENAME == ARGV[3] ? 3 : FILENAME == ARGV[4] ? 4 : 5 }
   function members(line) { sub(/^round: [0-9.]+ ms [a-z]+\(/, "", line); sub(/\) \([0-9]+ runs\)$/, "", line); return line }
   file == 1 && /^round: / { t = $2; sub(/^round: [0-9.]+ ms /, ""); sub(/ \([0-9]+ runs\)$/, ""); alone[$0] = t }
-  file == 2 && /^round: [0-9.]+ ms recompute\(/ { name = members($0); fusedt[name] = $2; order[++groups] = name }
+  file == 2 && /^round: [0-9.]+ ms (recompute|together)\(/ {
+    name = members($0); fusedt[name] = $2; order[++groups] = name
+    kind[name] = $4; sub(/\(.*/, "", kind[name]) }
   file == 3 && /^round: [0-9.]+ ms staged\(/ { stagedt[members($0)] = $2 }
-  file == 4 && /^  (staged|recompute): / {
+  file == 4 && /^  (staged|recompute|together): / {
     line = $0; costs = ""
     if (match(line, /cost [0-9.e+]+, recompute [0-9.e+]+, multi-kernel [0-9.e+]+/)) {
       split(substr(line, RSTART, RLENGTH), c, /[ ,]+/); staged_c = c[2] + 0; fused_c = c[4] + 0; multi_c = c[6] + 0 }
     else if (match(line, /cost [0-9.e+]+, multi-kernel [0-9.e+]+/)) {
       split(substr(line, RSTART, RLENGTH), c, /[ ,]+/); fused_c = c[2] + 0; staged_c = -1; multi_c = c[4] + 0 }
-    sub(/^  (staged|recompute): /, "", line); sub(/ \(cost.*/, "", line)
+    fusedway = line ~ /^  together:/ ? "together" : "recompute"
+    sub(/^  (staged|recompute|together): /, "", line); sub(/ \(cost.*/, "", line)
     gsub(/[0-9]+ /, "", line); gsub(/ /, ", ", line)
-    best = "recompute"; best_c = fused_c
+    best = fusedway; best_c = fused_c
     if (staged_c >= 0 && staged_c < fused_c) { best = "staged"; best_c = staged_c }
     model[line] = best_c < multi_c ? best : "alone" }
   file == 5 && /^stage: / { chosen = $0 }
@@ -149,16 +160,16 @@ awk '
       for (i = 1; i <= n; i++) { if (m[i] in alone) sum += alone[m[i]]; else missing = 1 }
       if (missing) { printf "group %s: a stencil alone was not timed\n", name; continue }
       best = "alone"; best_t = sum
-      if (fusedt[name] != "" && fusedt[name] + 0 < best_t) { best = "recompute"; best_t = fusedt[name] + 0 }
+      if (fusedt[name] != "" && fusedt[name] + 0 < best_t) { best = kind[name]; best_t = fusedt[name] + 0 }
       if (stagedt[name] != "" && stagedt[name] + 0 < best_t) { best = "staged"; best_t = stagedt[name] + 0 }
-      picked = index(chosen, "recompute(" name ")") ? "recompute" : index(chosen, "staged(" name ")") ? "staged" : "alone"
+      picked = index(chosen, kind[name] "(" name ")") ? kind[name] : index(chosen, "staged(" name ")") ? "staged" : "alone"
       predicted = (name in model) ? model[name] : "?"
       right += (predicted == best)
-      printf "group (%s): alone %.4f ms, recomputed %s ms, staged %s ms: fastest %s (%.3fx over alone); model: %s; plan: %s; model %s\n",
-        name, sum, fusedt[name], stagedt[name] == "" ? "-" : stagedt[name], best, sum / best_t, predicted, picked,
+      printf "group (%s): alone %.4f ms, %s %s ms, staged %s ms: fastest %s (%.3fx over alone); model: %s; plan: %s; model %s\n",
+        name, sum, kind[name], fusedt[name], stagedt[name] == "" ? "-" : stagedt[name], best, sum / best_t, predicted, picked,
         predicted == best ? "right" : "wrong"
     }
-    if (groups) printf "cost model right for %d of %d fusible groups (of alone, recompute, staged)\n", right, groups
+    if (groups) printf "cost model right for %d of %d fusible groups (of alone, fused, staged)\n", right, groups
   }' "$work/multi.log" "$work/fused.log" "$work/staged.log" "$bundle/plan-staged.txt" "$work/plan.log"
 gpu_copy_bandwidth
 echo "== done ($(date -u +%Y-%m-%dT%H:%M:%SZ))"

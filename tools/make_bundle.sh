@@ -21,7 +21,8 @@
 #   dycore        build-mpi, BUILD_DIR/dycore-bundle: dsl-examples/dycore with gen/
 #                 (stencilc's plan), gen-recompute/ (every fusible group fused) and
 #                 gen-staged/ (every fusible group staged on chip), their plans, the stage's compulsory traffic (step_traffic.txt), runtime/
-#                 include/ and src/, copy_bandwidth.cu; dycore_gpu_run.sh
+#                 include/ and src/, copy_bandwidth.cu; dycore_gpu_run.sh (and
+#                 dycore_gpu_profile.sh: the step's kernels under ncu)
 #   differential  build, BUILD_DIR/differential-bundle; MODE ARGS: [PROGRAMS] [STENCILS]
 #                 [SEED] (default 25 12 1): random programs (test/differential/) with their
 #                 CUDA and OpenMP code, the harness, include/; differential_gpu.sh
@@ -171,6 +172,7 @@ case $mode in
     done
     "$stencilc" "$out/dycore/dycore.cpp" --emit=ir -o - -- -std=c++17 -I "$out/runtime/include" \
       "${flags[@]}" | python3 "$root/tools/step_traffic.py" rungeKuttaStage >"$out/step_traffic.txt"
+    cp "$root/tools/dycore_gpu_profile.sh" "$out/"
     manifest runtime dsl-examples/dycore </dev/null
     ;;
   differential)

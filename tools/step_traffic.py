@@ -10,11 +10,16 @@ the arrays it writes (its outputs), as
     inputs N: a b ...
     outputs M: c d ...
     bytes per point: B
+    scratch K: e f ...
+    bytes per point with the scratch arrays stored: B2
 
 where B counts each input read once and each output written once, with the
 element sizes of the step's parameters: the least any plan of the step can
-move. Arrays of lower rank (profiles, surface fields) are left out: they
-hold a point per column or level, not per point."""
+move. Scratch arrays (STENCIL_SCRATCH) are the step's own, neither inputs
+nor outputs; B2 counts them as outputs too (what a step whose scratch
+arrays are not marked must write). Arrays of lower rank (profiles, surface
+fields) are left out: they hold a point per column or level, not per
+point."""
 import json
 import sys
 
@@ -32,6 +37,7 @@ def main():
     step = steps[0]
     stencils = {s["qualified_name"]: s for s in ir["stencils"]}
     types = {p["name"]: p["type"] for p in step["params"]}
+    scratch = [p["name"] for p in step["params"] if p.get("scratch")]
     read, written, lower = set(), [], set()
     inputs = []
     for call in step["calls"]:
@@ -54,10 +60,16 @@ def main():
         for arg, intent in uses:
             if intent in ("out", "inout") and arg not in written:
                 written.append(arg)
-    size = sum(SIZES[types[a]] for a in inputs) + sum(SIZES[types[a]] for a in written)
+    outputs = [a for a in written if a not in scratch]
+    kept = [a for a in written if a in scratch]
+    size = sum(SIZES[types[a]] for a in inputs) + sum(SIZES[types[a]] for a in outputs)
     print(f"inputs {len(inputs)}: {' '.join(inputs)}")
-    print(f"outputs {len(written)}: {' '.join(written)}")
+    print(f"outputs {len(outputs)}: {' '.join(outputs)}")
     print(f"bytes per point: {size}")
+    if kept:
+        print(f"scratch {len(kept)}: {' '.join(kept)}")
+        print("bytes per point with the scratch arrays stored: "
+              f"{size + sum(SIZES[types[a]] for a in kept)}")
     if lower:
         print(f"left out (lower rank): {' '.join(sorted(lower))}")
 

@@ -61,6 +61,7 @@ struct Options {
   int Procs[3] = {0, 0, 0};
   int Block[3] = {64, 4, 1};
   bool Rounds = false;
+  bool Overlap = true;
 };
 
 void printUsage(std::FILE *Out) {
@@ -71,7 +72,7 @@ void printUsage(std::FILE *Out) {
       "              [--size=X,Y,Z] [--steps=N] "
       "[--backend=auto|host|openmp|cuda]\n"
       "              [--procs=A,B,C] [--block=X,Y,Z] [--check]\n"
-      "              [--test=mass|tracer|wave|rest] [--rounds]\n"
+      "              [--test=mass|tracer|wave|rest] [--rounds] [--no-overlap]\n"
       "  --case     what a plain run or --check computes (default bubble)\n"
       "  --size     grid points per dimension, x first (default: the case's)\n"
       "  --steps    time steps (default 10; 1000 for --test=mass)\n"
@@ -84,7 +85,9 @@ void printUsage(std::FILE *Out) {
       "             revolution, wave (c) gravity and acoustic frequencies,\n"
       "             rest: the base state stays at rest\n"
       "  --rounds   then time each round of a stage alone (a stencil, or a\n"
-      "             fused group; openmp and cuda)\n",
+      "             fused group; openmp and cuda)\n"
+      "  --no-overlap  each exchange completes before the round that needs it\n"
+      "             (default: the round's interior runs while it travels)\n",
       Info.Name, Info.Summary);
 }
 
@@ -125,6 +128,8 @@ Options parse(int Argc, char **Argv) {
       O.Check = true;
     } else if (Arg == "--rounds") {
       O.Rounds = true;
+    } else if (Arg == "--no-overlap") {
+      O.Overlap = false;
     } else if (Name == "--case") {
       bool Known = false;
       for (CaseKind K : AllCases)
@@ -252,6 +257,7 @@ int withModel(const Options &O, Backend B, const Case &C, Fn Body) {
                           {C.extent(0), C.extent(1), C.extent(2)}, DO);
   DistributedModel M(D, C);
   M.loop().setBlock(O.Block[0], O.Block[1], O.Block[2]);
+  M.overlap(O.Overlap);
   if (D.rank() == 0)
     printHeader(C, B,
                 ", " + std::to_string(D.size()) + " ranks (" + D.procsText() +

@@ -101,8 +101,13 @@ public:
   /// over the rank's points with the exchanges its plan asks for.
   /// Collective.
   template <typename F, typename... As> void runStep(F Function, As &&...A) {
-    step_.run(Function, std::forward<As>(A)...);
+    if (overlap_)
+      step_.run(Function, std::forward<As>(A)...);
+    else
+      step_.runWithoutOverlap(Function, std::forward<As>(A)...);
   }
+  /// Off: each exchange completes before the round that needs it.
+  void overlap(bool On) { overlap_ = On; }
   /// Whether the last stage ran as stencilc planned it (else call by call).
   bool ranPlan() const { return step_.ranPlan(); }
   /// The measured choices of the stage's fused groups (STENCIL_STEP_PLAN=
@@ -145,6 +150,7 @@ private:
   stencil::Halo halo_;
   stencil::DomainLoop loop_;
   stencil::DomainStep step_;
+  bool overlap_ = true;
   Parameters params_;
   std::unique_ptr<Prognostic<Array>> states_[3];
   std::unique_ptr<Diagnostic<Array>> diag_;

@@ -20,7 +20,9 @@ namespace dycore {
 /// and the profiles and surface field come the arrays by role: Qn (*N), Qs
 /// (rho .. rhoq), Out (*Out), the diagnostics (pp .. w) and the fluxes
 /// f<quantity><direction>. Nothing is fused by hand: fluxes go through
-/// arrays.
+/// arrays, marked STENCIL_SCRATCH (the stage writes each before reading it
+/// and nothing reads them after it), so a fused update that recomputes its
+/// fluxes need not store them.
 STENCIL_STEP
 void rungeKuttaStage(
     stencil::Step3D &s, double wn, double ws, double dt, double rdx, double rdy,
@@ -32,9 +34,14 @@ void rungeKuttaStage(
     const double *rhow, const double *rhot, const double *rhoq, double *rhoOut,
     double *rhouOut, double *rhovOut, double *rhowOut, double *rhotOut,
     double *rhoqOut, double *pp, double *th, double *q, double *u, double *v,
-    double *w, double *ftx, double *fty, double *ftz, double *fqx, double *fqy,
-    double *fqz, double *fux, double *fuy, double *fuz, double *fvx,
-    double *fvy, double *fvz, double *fwx, double *fwy, double *fwz) {
+    double *w, STENCIL_SCRATCH double *ftx, STENCIL_SCRATCH double *fty,
+    STENCIL_SCRATCH double *ftz, STENCIL_SCRATCH double *fqx,
+    STENCIL_SCRATCH double *fqy, STENCIL_SCRATCH double *fqz,
+    STENCIL_SCRATCH double *fux, STENCIL_SCRATCH double *fuy,
+    STENCIL_SCRATCH double *fuz, STENCIL_SCRATCH double *fvx,
+    STENCIL_SCRATCH double *fvy, STENCIL_SCRATCH double *fvz,
+    STENCIL_SCRATCH double *fwx, STENCIL_SCRATCH double *fwy,
+    STENCIL_SCRATCH double *fwz) {
   s.run(Diagnose(), p00, rd, cpOverCv, rho, rhot, rhoq, pBase, pp, th, q);
   s.run(FaceVelocity(), kb, rho, rhou, rhov, rhow, u, v, w);
 

@@ -275,6 +275,21 @@ def make_step(r, sname, seed_tag):
                 used.append(a)
             if kind in ("out", "inout"):
                 written.add(a)
+    # Scratch arrays (STENCIL_SCRATCH): an array whose first use is a plain
+    # write ("out", not read by that call), marked at random, from an RNG of
+    # its own so the programs of earlier seeds stay what they were. Their
+    # region is not compared (the step's own, unspecified after it).
+    first = {}
+    for st, _, args in calls:
+        kinds = {}
+        for (kind, n, _), a in zip(st.params, args):
+            if kind != "scalar":
+                kinds.setdefault(a, set()).add(kind)
+        for a, k in kinds.items():
+            first.setdefault(a, k)
+    rs = random.Random(f"{sname} {seed_tag} scratch")
+    scratch = {a for a in written
+               if first.get(a) == {"out"} and not a.startswith("L") and rs.random() < 0.4}
     used_sc = [s for s in step_sc if any(s[0] in args for _, _, args in calls)]
     params = [("arr", a) for a in used] + [("sc", s) for s in used_sc]
     r.shuffle(params)
@@ -284,7 +299,8 @@ def make_step(r, sname, seed_tag):
             decl.append(f"{p[1]} {p[0]}")
         else:
             const = p not in written
-            decl.append(f"{'const ' if const else ''}{ty} *{p}")
+            mark = "STENCIL_SCRATCH " if p in scratch else ""
+            decl.append(f"{mark}{'const ' if const else ''}{ty} *{p}")
     text = "".join(st.text + "\n" for st in stencils)
     text += f"STENCIL_STEP\nvoid {sname}({', '.join(decl)}) {{\n"
     for st, ref, args in calls:
@@ -322,7 +338,7 @@ def make_step(r, sname, seed_tag):
             lam.append(v + ("f" if p[1] == "float" else ""))
     case = (f"  {{\n    const int Ext[{dims}] = {{{', '.join(map(str, ext))}}};\n"
             f"    stepdiff::StepCase<{ty}, {dims}> C(\"{sname}\", {seed_tag}u, Ext, {margin}, "
-            f"{{{', '.join(sizes)}}});\n"
+            f"{{{', '.join(sizes)}}}, {{{', '.join('true' if a in scratch else 'false' for a in arrays)}}});\n"
             f"    C.run(&{sname}, []({ty} **A) {{ (void)A; return std::make_tuple({', '.join(lam)}); }});\n"
             f"  }}\n")
     return text, case

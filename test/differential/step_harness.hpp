@@ -4,8 +4,9 @@
 // with STENCIL_STEP_PLAN=multi-kernel (each stencil's own code), on copies of
 // the same arrays (every one random in [1, 2), margins included: steps read
 // intermediates' margins). EVERY array is compared bit for bit, the region
-// and the margins. Also checks that the OpenMP plan run found a registered
-// step entry (else the plan run would only repeat the multi-kernel one).
+// and the margins, but the region of a scratch array (STENCIL_SCRATCH). Also
+// checks that the OpenMP plan run found a registered step entry (else the plan
+// run would only repeat the multi-kernel one).
 //
 // With --backend=cuda or all (parseOptions; the GPU bundle of gen_steps.py),
 // each step also runs on the CUDA engine over device arrays, planned and
@@ -79,9 +80,13 @@ template <typename T> constexpr double cudaTolerance() { return sizeof(T) == 4 ?
 /// sizes of the step's arrays (full ones and arrays of lower rank).
 template <typename T, int Dims> class StepCase {
 public:
-  StepCase(const char *Name, unsigned Seed, const int (&Extent)[Dims], int Margin,
-           std::vector<std::size_t> Sizes)
-      : Name(Name), Margin(Margin) {
+  /// \p Scratch: per array, marked STENCIL_SCRATCH (its region is the
+  /// step's own, unspecified after it: not compared; its margin is).
+  StepCase(const char *Name, unsigned Seed, const int (&Extent)[Dims],
+           int Margin, std::vector<std::size_t> Sizes,
+           std::vector<bool> Scratch = {})
+      : Name(Name), Margin(Margin), Scratch(std::move(Scratch)) {
+    this->Scratch.resize(Sizes.size(), false);
     for (int D = 0; D < Dims; ++D)
       Ext[D] = Extent[D];
     std::mt19937 Rng(Seed);
@@ -225,6 +230,8 @@ private:
     for (std::size_t A = 0; A < Ref.size(); ++A)
       for (std::size_t I = 0; I < Ref[A].size(); ++I) {
         const T R = Ref[A][I], G = Got[A][I];
+        if (Scratch[A] && inRegion(A, I))
+          continue;
         if (Tolerance == 0 || !inRegion(A, I)) {
           if (diff::sameBits(R, G))
             continue;
@@ -249,6 +256,7 @@ private:
   const char *Name;
   int Ext[Dims] = {};
   int Margin;
+  std::vector<bool> Scratch;
   std::vector<std::vector<T>> Data;
 };
 

@@ -111,6 +111,41 @@ void analysis::widenHalo(Halo &H, bool &Diagonal,
   }
 }
 
+/// Reports a scratch array (STENCIL_SCRATCH) whose first use in \p S reads
+/// it, or whose first writer leaves points unwritten: either would read a
+/// value an earlier step left, which a fused kernel need not have stored.
+static void checkScratch(const ir::Module &M, const ir::Step &S,
+                         const std::vector<StencilInfo> &Infos,
+                         DiagnosticSink &Diags) {
+  for (unsigned P = 1; P < S.Params.size(); ++P) {
+    if (!S.Params[P].Scratch)
+      continue;
+    for (const ir::StepCall &Call : S.Calls) {
+      std::optional<ArrayUse> U = useOf(Call, Infos[Call.Stencil], P);
+      if (!U)
+        continue;
+      const ir::Stencil &St = M.Stencils[Call.Stencil];
+      const SourceRange At = Call.Args[Call.boundTo(P).front() - 1].Range;
+      bool Partial = false;
+      for (const ArrayInfo &A : Infos[Call.Stencil].Arrays)
+        Partial |= A.Written &&
+                   Call.Args[A.Param - 1].From == ir::StepArg::Kind::Param &&
+                   Call.Args[A.Param - 1].Param == P &&
+                   !ir::storesOnEveryPath(St, A.Param);
+      if (U->Read)
+        Diags.report(DiagId::err_scratch_read_first, At,
+                     {St.qualifiedName(), S.Params[P].Name, S.Name});
+      else if (Partial)
+        Diags.report(DiagId::err_scratch_partial, At,
+                     {St.qualifiedName(), S.Params[P].Name});
+      if (U->Read || Partial)
+        Diags.report(DiagId::note_scratch_declared, S.Params[P].Range,
+                     {S.Params[P].Name});
+      break;
+    }
+  }
+}
+
 StepInfo analysis::analyzeStep(const ir::Module &M, const ir::Step &S,
                                const std::vector<StencilInfo> &Infos,
                                DiagnosticSink &Diags) {
@@ -118,6 +153,7 @@ StepInfo analysis::analyzeStep(const ir::Module &M, const ir::Step &S,
   for (const ir::StepCall &C : S.Calls)
     checkAliases(M, S, C, Infos[C.Stencil], Diags);
   checkRanks(M, S, Diags);
+  checkScratch(M, S, Infos, Diags);
   for (unsigned P = 1; P < S.Params.size(); ++P) {
     if (S.Params[P].Kind != ir::ParamKind::Array)
       continue;

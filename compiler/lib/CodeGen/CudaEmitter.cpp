@@ -338,9 +338,11 @@ void CudaEmitter::emitStep(CodeWriter &W, const planning::ModulePlan &Plan,
       W.blank();
       return;
     }
-    W.open(fmt::format("__global__ void {}(const stencil::Grid g, "
-                       "const stencil::Region r, const stencil::Region v{}) "
-                       "{{",
+    const unsigned Threads = planning::fusedBlockThreads(St.Dims);
+    W.open(fmt::format("__global__ void __launch_bounds__({}, {}) {}(const "
+                       "stencil::Grid g, const stencil::Region r, const "
+                       "stencil::Region v{}) {{",
+                       Threads, planning::FusedThreadsPerSM / Threads,
                        KernelOf(G, S), stepParameters(St, /*Restrict=*/true)));
     printGridPoint(W, St.Dims);
     printFusedBody(W, Plan, SP, G, Symbol, Hooks);
@@ -383,9 +385,19 @@ void CudaEmitter::emitStep(CodeWriter &W, const planning::ModulePlan &Plan,
       printStagedGroupLaunch(Out, St.Dims, KernelOf(G, S), "g, r, v" + Values);
       return;
     }
-    Out.open("{ // fused by recomputation, one thread per point");
-    printGridShape(Out, St.Dims, std::to_string(planning::FusedBlockX),
-                   std::to_string(planning::FusedBlockY),
+    Out.open(fmt::format("{{ // {}, one thread per point",
+                         S == planning::StepStrategy::Together
+                             ? "stencils together"
+                             : "fused by recomputation"));
+    // A slab thinner than the block in x (an overlapped boundary piece) gets
+    // a block as thin, as many threads deeper in y.
+    Out.line("unsigned stencilc_bx = {};", planning::FusedBlockX);
+    Out.line("while (stencilc_bx > {} && stencilc_bx / 2 >= nx)",
+             planning::FusedBlockMinX);
+    Out.line("  stencilc_bx /= 2;");
+    printGridShape(Out, St.Dims, "stencilc_bx",
+                   fmt::format("{} * ({} / stencilc_bx)", planning::FusedBlockY,
+                               planning::FusedBlockX),
                    std::to_string(planning::FusedBlockZ));
     Out.line("{}<<<grid, block, 0, static_cast<cudaStream_t>(cfg.stream)>>>("
              "g, r, v{});",

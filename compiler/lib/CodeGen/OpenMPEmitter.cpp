@@ -154,7 +154,9 @@ void OpenMPEmitter::emitStep(CodeWriter &W, const planning::ModulePlan &Plan,
   printStepArgumentUnpacking(W, St);
   const CallPrinter Fused = [&](CodeWriter &Out, unsigned G) {
     // A staged group too: on a CPU the caches hold the producer's inputs.
-    Out.open("{ // fused by recomputation");
+    Out.open(SP.Groups[G].Strategy == planning::StepStrategy::Together
+                 ? "{ // stencils together"
+                 : "{ // fused by recomputation");
     printStrides(Out, St.Dims);
     const unsigned Loops = openLoopNest(Out, St.Dims, SP.Groups[G].Cpu);
     printFusedBody(Out, Plan, SP, G, Symbol, Hooks);

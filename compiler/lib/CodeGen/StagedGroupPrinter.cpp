@@ -180,17 +180,23 @@ void codegen::printStagedGroupKernel(CodeWriter &W,
   W.line("__syncthreads();");
   W.open("if (stencilc_own) {");
   W.line("const long long c = {};", centreIndex(St.Dims));
+  printKeptVariables(W, St, Group);
   for (size_t I = 0; I + 1 < Group.Calls.size(); ++I) {
     const ir::StepCall &Prod = St.Calls[Group.Calls[I]];
     if (!storesOnlyStaged(Plan, Prod, Staged)) {
-      printCallAtPoint(W, Plan, Prod, "", Hooks);
+      printProducerAtPoint(W, Plan, Prod, Group.Unstored, Hooks);
       continue;
     }
     W.line("// '{}' stores what its ring holds here.",
            Plan.Module->Stencils[Prod.Stencil].qualifiedName());
-    for (const StagedArray &A : Staged)
-      if (writes(Plan, Prod, A.Param))
+    for (const StagedArray &A : Staged) {
+      if (!writes(Plan, Prod, A.Param))
+        continue;
+      if (std::count(Group.Unstored.begin(), Group.Unstored.end(), A.Param))
+        W.line("// '{}' is scratch: not stored.", St.Params[A.Param].Name);
+      else
         W.line("{}[c] = {};", stepParamName(A.Param), A.at(ir::Offset{}));
+    }
   }
   StagedLoads Loads(Hooks);
   std::vector<unsigned> FromRings;

@@ -130,10 +130,11 @@ public:
                               Pos, O < 0 ? ">=" : "<", O < 0 ? "lo" : "hi",
                               D);
     }
-    // At the point itself the producer has just stored the value (this
-    // thread, in program order): the load is a cache hit, not a recompute.
+    // At the point itself the producer has just computed the value (this
+    // thread, in program order): a cache hit when it stored it, else the
+    // variable it kept it in.
     if (Inside.empty())
-      return Base.printLoad(Param, Off, Memory);
+      return It->Kept.empty() ? Base.printLoad(Param, Off, Memory) : It->Kept;
     std::string Call = fmt::format("{}({}{})", It->Function, Args, It->Inputs);
     return fmt::format("({} ? {} : {})", Inside, Call, Memory);
   }
@@ -142,6 +143,7 @@ public:
     unsigned Param;       ///< The consumer's parameter.
     std::string Function; ///< The recomputation.
     std::string Inputs;   ///< ", " and the producer's inputs.
+    std::string Kept;     ///< The value at the point, if not stored.
   };
   std::vector<Call> Calls;
 
@@ -257,6 +259,41 @@ std::string codegen::producerList(const planning::ModulePlan &Plan,
   return Out;
 }
 
+std::string codegen::keptName(unsigned Param) {
+  return "stencilc_at" + std::to_string(Param);
+}
+
+void codegen::printKeptVariables(CodeWriter &W, const ir::Step &St,
+                                 const planning::StepGroup &Group) {
+  for (unsigned X : Group.Unstored)
+    W.line("[[maybe_unused]] {} {}{{}};", ir::valueTypeName(St.Params[X]),
+           keptName(X));
+}
+
+std::string KeepStores::storeTarget(unsigned Param,
+                                    const std::string &Memory) const {
+  const ir::StepArg &A = Call.Args[Param - 1];
+  if (A.From == ir::StepArg::Kind::Param &&
+      std::count(Unstored.begin(), Unstored.end(), A.Param))
+    return keptName(A.Param);
+  return Base.storeTarget(Param, Memory);
+}
+
+void codegen::printProducerAtPoint(CodeWriter &W,
+                                   const planning::ModulePlan &Plan,
+                                   const ir::StepCall &Prod,
+                                   const std::vector<unsigned> &Unstored,
+                                   const BodyPrinterHooks &Hooks) {
+  // A producer reads none of the arrays it writes (whyNotFusible): the
+  // unstored ones need no name.
+  std::vector<unsigned> Unnamed;
+  for (unsigned X : Unstored)
+    for (unsigned P : Prod.boundTo(X))
+      Unnamed.push_back(P);
+  printCallAtPoint(W, Plan, Prod, "", KeepStores(Hooks, Prod, Unstored),
+                   Unnamed);
+}
+
 void codegen::printFusedBody(CodeWriter &W, const planning::ModulePlan &Plan,
                              const planning::StepPlan &SP, unsigned G,
                              const std::string &Symbol,
@@ -264,16 +301,24 @@ void codegen::printFusedBody(CodeWriter &W, const planning::ModulePlan &Plan,
   const ir::Step &St = *SP.Step;
   const planning::StepGroup &Group = SP.Groups[G];
   const ir::StepCall &Cons = St.Calls[Group.Calls.back()];
+  printKeptVariables(W, St, Group);
   for (size_t I = 0; I + 1 < Group.Calls.size(); ++I)
-    printCallAtPoint(W, Plan, St.Calls[Group.Calls[I]], "", Hooks);
+    printProducerAtPoint(W, Plan, St.Calls[Group.Calls[I]], Group.Unstored,
+                         Hooks);
   RecomputeLoads Loads(Hooks, St.Dims);
-  for (unsigned X : Group.Recomputed)
+  for (unsigned X : Group.Recomputed) {
+    const bool Kept =
+        std::count(Group.Unstored.begin(), Group.Unstored.end(), X) != 0;
     for (unsigned CP : Cons.boundTo(X))
       Loads.Calls.push_back({CP, recomputeName(Symbol, G, X),
-                             recomputeArguments(Plan, SP, G, X)});
+                             recomputeArguments(Plan, SP, G, X),
+                             Kept ? keptName(X) : std::string()});
+  }
   printCallAtPoint(W, Plan, Cons,
-                   ", recomputing what " + producerList(Plan, SP, G) +
-                       " stores where it reads it",
+                   Group.Recomputed.empty()
+                       ? std::string()
+                       : ", recomputing what " + producerList(Plan, SP, G) +
+                             " stores where it reads it",
                    Loads);
 }
 
@@ -486,8 +531,9 @@ void codegen::printStepRegistration(CodeWriter &W,
       continue;
     W.line("static const int {}_round{}_calls[] = {{{}}};", Tables, R,
            List(G.Calls, 0));
-    W.line("static const int {}_round{}_recomputed[] = {{{}}};", Tables, R,
-           List(G.Recomputed, 1));
+    if (!G.Recomputed.empty()) // no empty arrays in C++
+      W.line("static const int {}_round{}_recomputed[] = {{{}}};", Tables, R,
+             List(G.Recomputed, 1));
   }
   W.line("static const stencil::GeneratedStepRound {}[] = {{", Rounds);
   for (unsigned R = 0; R < SP.Rounds.size(); ++R) {
@@ -495,9 +541,14 @@ void codegen::printStepRegistration(CodeWriter &W,
     const planning::StepGroup &G = SP.Groups[Round.Group];
     const bool Fused = G.Strategy != planning::StepStrategy::MultiKernel;
     const std::string Members =
-        Fused ? fmt::format("{0}_round{1}_calls, {2}, {0}_round{1}_recomputed, {3}",
-                            Tables, R, G.Calls.size(), G.Recomputed.size())
-              : std::string("nullptr, 0, nullptr, 0");
+        Fused
+            ? fmt::format("{0}_round{1}_calls, {2}, {3}, {4}", Tables, R,
+                          G.Calls.size(),
+                          G.Recomputed.empty()
+                              ? std::string("nullptr")
+                              : fmt::format("{}_round{}_recomputed", Tables, R),
+                          G.Recomputed.size())
+            : std::string("nullptr, 0, nullptr, 0");
     const bool Alternative =
         Alternatives && G.Alternative != planning::StepStrategy::MultiKernel;
     const std::string Other =

@@ -135,8 +135,11 @@ static Json stepJson(const Module &M, const Step &S,
   J["dims"] = S.Dims;
   J["source"] = sourceJson(S.Loc);
   Json Params = Json::array();
-  for (const Param &P : S.Params)
+  for (const Param &P : S.Params) {
     Params.push_back(paramJson(P, S.Dims));
+    if (P.Scratch)
+      Params.back()["scratch"] = true;
+  }
   // The first parameter is the stencil::Step, not an index.
   Params[0]["kind"] = "step";
   Params[0]["type"] = "step";

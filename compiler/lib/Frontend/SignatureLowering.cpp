@@ -1,8 +1,10 @@
 //===- SignatureLowering.cpp - A stencil's parameters as IR ---------------===//
 #include "SignatureLowering.h"
 #include "ClangDiagnosticSink.h"
+#include "StencilFinder.h"
 #include "TypeMapping.h"
 #include "clang/AST/ASTContext.h"
+#include "clang/AST/Attr.h"
 #include "clang/AST/Decl.h"
 
 using namespace clang;
@@ -35,7 +37,15 @@ bool stencilc::frontend::lowerSignature(ASTContext &Ctx, const FunctionDecl *FD,
   Index.Range = toIRRange(IndexParam->getSourceRange());
   S.Params.push_back(Index);
 
-  return lowerParameters(Ctx, FD, S.Name, S.Params, Diags);
+  if (!lowerParameters(Ctx, FD, S.Name, S.Params, Diags))
+    return false;
+  bool Ok = true;
+  for (const ir::Param &P : S.Params)
+    if (P.Scratch) {
+      Diags.report(DiagId::err_scratch_stencil, P.Range, {P.Name, S.Name});
+      Ok = false;
+    }
+  return Ok;
 }
 
 bool stencilc::frontend::lowerParameters(ASTContext &Ctx,
@@ -68,6 +78,8 @@ bool stencilc::frontend::lowerParameters(ASTContext &Ctx,
     ir::Param Param;
     Param.Name = P->getNameAsString();
     Param.Range = R;
+    for (const auto *A : P->specific_attrs<AnnotateAttr>())
+      Param.Scratch |= A->getAnnotation() == ScratchAnnotation;
     if (std::optional<ir::Type> Scalar = toScalarType(T);
         Scalar && Builtin && !T->isReferenceType()) {
       Param.Kind = ir::ParamKind::Scalar;

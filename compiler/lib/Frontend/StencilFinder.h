@@ -53,6 +53,8 @@ bool isAnnotatedStencil(const clang::Decl *D);
 constexpr const char *StencilAnnotation = "stencilc.stencil";
 /// The annotation STENCIL_STEP expands to while stencilc parses.
 constexpr const char *StepAnnotation = "stencilc.step";
+/// The annotation STENCIL_SCRATCH puts on a step's array parameter.
+constexpr const char *ScratchAnnotation = "stencilc.scratch";
 
 } // namespace stencilc::frontend
 

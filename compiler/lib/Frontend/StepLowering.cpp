@@ -82,6 +82,20 @@ bool StepLowering::lower(const FunctionDecl *FD, ir::Step &St) {
   St.Params.push_back(First);
   if (!frontend::lowerParameters(Ctx, FD, St.Name, St.Params, Diags))
     return false;
+  bool ScratchOk = true;
+  for (const ir::Param &P : St.Params) {
+    if (!P.Scratch)
+      continue;
+    if (P.Kind != ir::ParamKind::Array)
+      Diags.report(DiagId::err_scratch_scalar, P.Range, {P.Name, St.Name});
+    else if (P.ReadOnly)
+      Diags.report(DiagId::err_scratch_read_only, P.Range, {P.Name, St.Name});
+    else
+      continue;
+    ScratchOk = false;
+  }
+  if (!ScratchOk)
+    return false;
   const auto *Body = dyn_cast_or_null<CompoundStmt>(FD->getBody());
   if (!Body) {
     Diags.report(DiagId::err_step_statement,

@@ -1,5 +1,7 @@
 //===- Stencil.cpp - A stencil and a module of stencils -------------------===//
 #include "stencilc/IR/Stencil.h"
+#include "llvm/Support/Casting.h"
+#include <algorithm>
 
 using namespace stencilc::ir;
 
@@ -146,4 +148,25 @@ Type stencilc::ir::typeOf(CppBuiltin B) {
     return Type(ScalarKind::Float64);
   }
   return Type(ScalarKind::Int32);
+}
+
+/// True if every run of \p St stores array parameter \p Param: a store, a
+/// block with such a statement, or an if/else whose branches both are.
+static bool alwaysStores(const Stmt *St, unsigned Param) {
+  if (!St)
+    return false;
+  if (const auto *Store = llvm::dyn_cast<StoreStmt>(St))
+    return Store->Param == Param;
+  if (const auto *Block = llvm::dyn_cast<BlockStmt>(St))
+    return std::any_of(
+        Block->Body.begin(), Block->Body.end(),
+        [&](const StmtRef &S) { return alwaysStores(S.get(), Param); });
+  if (const auto *If = llvm::dyn_cast<IfStmt>(St))
+    return alwaysStores(If->Then.get(), Param) &&
+           alwaysStores(If->Else.get(), Param);
+  return false; // a loop may run no trip
+}
+
+bool stencilc::ir::storesOnEveryPath(const Stencil &S, unsigned Param) {
+  return alwaysStores(S.Body.get(), Param);
 }

@@ -32,7 +32,7 @@ std::string stencilc::ir::hashStep(const std::vector<Stencil> &Stencils,
                                    const Step &St, const std::string &Plan) {
   std::string Text = std::to_string(St.Dims) + "\n";
   for (const Param &P : St.Params)
-    Text += declaredType(P, St.Dims) + "\n";
+    Text += declaredType(P, St.Dims) + (P.Scratch ? " scratch\n" : "\n");
   for (const StepCall &C : St.Calls) {
     Text += hashStencil(Stencils[C.Stencil]) + "(";
     for (const StepArg &A : C.Args)

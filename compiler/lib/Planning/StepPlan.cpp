@@ -15,6 +15,8 @@ const char *planning::stepStrategyName(StepStrategy S) {
     return "recompute";
   case StepStrategy::Staged:
     return "staged";
+  case StepStrategy::Together:
+    return "together";
   case StepStrategy::MultiKernel:
     break;
   }
@@ -41,19 +43,6 @@ bool computesInDouble(const ir::Stencil &S) {
         P.Ty.kind() == ir::ScalarKind::Float64)
       return true;
   return false;
-}
-
-/// True if the top level of \p S's body stores array parameter \p Param:
-/// every run of the body writes it.
-bool storesOnEveryPath(const ir::Stencil &S, unsigned Param) {
-  const auto *Body = llvm::dyn_cast_or_null<ir::BlockStmt>(S.Body.get());
-  if (!Body)
-    return false;
-  return std::any_of(Body->Body.begin(), Body->Body.end(),
-                     [&](const ir::StmtRef &St) {
-                       const auto *Store = llvm::dyn_cast<ir::StoreStmt>(St.get());
-                       return Store && Store->Param == Param;
-                     });
 }
 
 /// Why call \p P cannot be recomputed inside consumer \p C (empty if it
@@ -94,10 +83,46 @@ std::string whyNotFusible(const ir::Module &M, const ir::Step &St,
              PS.Params[A.Param].Name + "')";
   for (unsigned X : Recomputed)
     for (unsigned SP : Prod.boundTo(X))
-      if (!storesOnEveryPath(PS, SP))
+      if (!ir::storesOnEveryPath(PS, SP))
         return "the producer does not store '" + St.Params[X].Name +
                "' on every path";
   return {};
+}
+
+/// The arrays of \p Recomputed that producer \p P need not store when
+/// consumer \p C recomputes them: scratch arrays that no other call reads
+/// before a call stores them again on every path, or the step ends (a
+/// scratch array is never read before the step writes it: checkScratch).
+std::vector<unsigned>
+unstoredArrays(const ir::Module &M, const ir::Step &St,
+               const std::vector<analysis::StencilInfo> &Infos, unsigned P,
+               unsigned C, const std::vector<unsigned> &Recomputed) {
+  std::vector<unsigned> Out;
+  for (unsigned X : Recomputed) {
+    if (!St.Params[X].Scratch)
+      continue;
+    bool ReadElsewhere = false;
+    for (unsigned Q = P + 1; Q < St.Calls.size() && !ReadElsewhere; ++Q) {
+      const ir::StepCall &Call = St.Calls[Q];
+      std::optional<analysis::ArrayUse> U =
+          Q == C ? std::nullopt : analysis::useOf(Call, Infos[Call.Stencil], X);
+      if (!U)
+        continue;
+      ReadElsewhere = U->Read;
+      bool Overwrites = U->Written;
+      for (const analysis::ArrayInfo &A : Infos[Call.Stencil].Arrays)
+        if (A.Written &&
+            Call.Args[A.Param - 1].From == ir::StepArg::Kind::Param &&
+            Call.Args[A.Param - 1].Param == X)
+          Overwrites &=
+              ir::storesOnEveryPath(M.Stencils[Call.Stencil], A.Param);
+      if (Overwrites)
+        break;
+    }
+    if (!ReadElsewhere)
+      Out.push_back(X);
+  }
+  return Out;
 }
 
 /// The consumer's distinct offsets other than the centre of the arrays \p P
@@ -230,7 +255,10 @@ void planRounds(StepPlan &SP, const ir::Module &M,
     };
     StepRound R;
     R.Group = G;
-    for (size_t I = 0; I + 1 < Group.Calls.size(); ++I)
+    // Recomputed producers only: a stencil run together is not evaluated
+    // in the halo.
+    for (size_t I = 0; !Group.Recomputed.empty() && I + 1 < Group.Calls.size();
+         ++I)
       R.CoordinateDims |= coordinateDims(M.Stencils[St.Calls[Group.Calls[I]].Stencil]);
     std::vector<unsigned> Written;
     for (unsigned P = 1; P < St.Params.size(); ++P) {
@@ -335,8 +363,12 @@ Grouping groupCalls(const ModulePlan &Plan, const ir::Step &St,
         continue;
       const ir::StepCall &Prod = St.Calls[P];
       const analysis::StencilInfo &PI = Infos[Prod.Stencil];
+      const std::vector<unsigned> Unstored =
+          unstoredArrays(M, St, Infos, P, C, Recomputed);
       double Saved = 0;
       for (unsigned X : Recomputed)
+        Saved += St.Params[X].Ty.bytes();
+      for (unsigned X : Unstored)
         Saved += St.Params[X].Ty.bytes();
       const double WithMulti = Multi + Cost(P);
       const double WithBytes = Bytes + PI.BytesPerPoint - Saved;
@@ -392,6 +424,7 @@ Grouping groupCalls(const ModulePlan &Plan, const ir::Step &St,
       G.Calls.push_back(P);
       G.Recomputed.insert(G.Recomputed.end(), Recomputed.begin(),
                           Recomputed.end());
+      G.Unstored.insert(G.Unstored.end(), Unstored.begin(), Unstored.end());
       G.Reach.insert(G.Reach.end(), Reach.begin(), Reach.end());
       G.Cpu = mergeCpu(G.Cpu, Plan.Stencils[Prod.Stencil].Cpu);
       Multi = WithMulti, Bytes = WithBytes, Flops = WithFlops;
@@ -444,6 +477,109 @@ Grouping groupCalls(const ModulePlan &Plan, const ir::Step &St,
   return Out;
 }
 
+/// True if calls \p A and \p B of a step share a dependence (any kind,
+/// any array).
+bool dependent(const analysis::StepInfo &Info, unsigned A, unsigned B) {
+  return std::any_of(Info.Dependences.begin(), Info.Dependences.end(),
+                     [&](const analysis::Dependence &D) {
+                       return (D.From == A && D.To == B) ||
+                              (D.From == B && D.To == A);
+                     });
+}
+
+/// True if calls \p A and \p B of a step both read one of its arrays.
+bool sharesRead(const ir::Step &St,
+                const std::vector<analysis::StencilInfo> &Infos, unsigned A,
+                unsigned B) {
+  for (unsigned P = 1; P < St.Params.size(); ++P) {
+    std::optional<analysis::ArrayUse> UA =
+        analysis::useOf(St.Calls[A], Infos[St.Calls[A].Stencil], P);
+    std::optional<analysis::ArrayUse> UB =
+        analysis::useOf(St.Calls[B], Infos[St.Calls[B].Stencil], P);
+    if (UA && UB && UA->Read && UB->Read)
+      return true;
+  }
+  return false;
+}
+
+/// Joins runs of consecutive single-stencil groups of \p Groups that share
+/// no dependence and read an array in common into Together groups, while
+/// the model predicts each join cheaper (the arrays they share are read
+/// once) or the user forced fusion. Consecutive in the order they run, so
+/// running them at once moves no call past another it depends on.
+void joinTogether(std::vector<StepGroup> &Groups, const ModulePlan &Plan,
+                  const ir::Step &St, const analysis::StepInfo &Info,
+                  const std::vector<analysis::StencilInfo> &Infos,
+                  StepStrategyChoice Choice) {
+  if (Choice == StepStrategyChoice::MultiKernel)
+    return;
+  const ir::Module &M = *Plan.Module;
+  // Bytes per point of \p Calls run as one kernel: each step array they use
+  // once, at its element size; flops summed.
+  auto CostOf = [&](const std::vector<unsigned> &Calls) {
+    std::vector<bool> Used(St.Params.size(), false);
+    double Bytes = 0, Flops = 0;
+    bool Double = false;
+    for (unsigned C : Calls) {
+      const ir::StepCall &Call = St.Calls[C];
+      const analysis::StencilInfo &I = Infos[Call.Stencil];
+      Flops += I.FlopsPerPoint;
+      Double |= computesInDouble(M.Stencils[Call.Stencil]);
+      double Own = I.BytesPerPoint;
+      for (const analysis::ArrayInfo &A : I.Arrays) {
+        const ir::StepArg &Arg = Call.Args[A.Param - 1];
+        if (Arg.From != ir::StepArg::Kind::Param)
+          continue;
+        const unsigned Elem = St.Params[Arg.Param].Ty.bytes();
+        if (Used[Arg.Param])
+          Own -= A.Read ? Elem : 0; // read once by the first that reads it
+        Used[Arg.Param] = true;
+      }
+      Bytes += Own;
+    }
+    return kernelCost(Bytes, Flops, Double);
+  };
+  std::vector<StepGroup> Out;
+  for (StepGroup &G : Groups) {
+    StepGroup *Last = Out.empty() ? nullptr : &Out.back();
+    const bool Single = G.Strategy == StepStrategy::MultiKernel;
+    const bool Open = Last && (Last->Strategy == StepStrategy::Together ||
+                               (Last->Strategy == StepStrategy::MultiKernel &&
+                                Last->Calls.size() == 1));
+    bool Join = Single && Open;
+    bool Shares = false;
+    for (unsigned C : Join ? Last->Calls : std::vector<unsigned>()) {
+      Join &= !dependent(Info, C, G.Calls[0]);
+      Shares |= sharesRead(St, Infos, C, G.Calls[0]);
+    }
+    Join &= Shares;
+    if (Join) {
+      std::vector<unsigned> Calls = Last->Calls;
+      Calls.push_back(G.Calls[0]);
+      const double Apart = Last->MultiKernelCost + G.MultiKernelCost;
+      const double Joined = CostOf(Calls) * 1e15;
+      const double Before =
+          (Last->Strategy == StepStrategy::Together ? Last->FusedCost
+                                                    : Last->MultiKernelCost) +
+          G.MultiKernelCost;
+      if (Choice == StepStrategyChoice::Auto && Joined >= Before)
+        Join = false;
+      else {
+        Last->Strategy = StepStrategy::Together;
+        Last->Calls = Calls;
+        Last->MultiKernelCost = Apart;
+        Last->FusedCost = Joined;
+        Last->Cpu = mergeCpu(Last->Cpu, G.Cpu);
+        if (!G.NotFused.empty())
+          Last->NotFused += (Last->NotFused.empty() ? "" : "; ") + G.NotFused;
+      }
+    }
+    if (!Join)
+      Out.push_back(std::move(G));
+  }
+  Groups = std::move(Out);
+}
+
 StepPlan planStep(const ModulePlan &Plan, const ir::Step &St,
                   const analysis::StepInfo &Info, StepStrategyChoice Choice) {
   std::vector<analysis::StencilInfo> Infos;
@@ -468,6 +604,7 @@ StepPlan planStep(const ModulePlan &Plan, const ir::Step &St,
   std::reverse(Order.begin(), Order.end());
   Grouping Backward = groupCalls(Plan, St, Info, Infos, Choice, Order);
   SP.Groups = std::move(Backward.Cost < Forward.Cost ? Backward : Forward).Groups;
+  joinTogether(SP.Groups, Plan, St, Info, Infos, Choice);
   planRounds(SP, *Plan.Module, Infos);
   return SP;
 }
@@ -501,7 +638,8 @@ std::string planning::printStepPlans(const ModulePlan &Plan) {
         std::snprintf(Cost, sizeof(Cost),
                       " (cost %.3g, staged %.3g, multi-kernel %.3g)",
                       G.FusedCost, G.StagedCost, G.MultiKernelCost);
-      else if (G.Strategy == StepStrategy::Recompute)
+      else if (G.Strategy == StepStrategy::Recompute ||
+               G.Strategy == StepStrategy::Together)
         std::snprintf(Cost, sizeof(Cost), " (cost %.3g, multi-kernel %.3g)",
                       G.FusedCost, G.MultiKernelCost);
       else
@@ -514,6 +652,11 @@ std::string planning::printStepPlans(const ModulePlan &Plan) {
       if (!G.Recomputed.empty()) {
         Out += G.Strategy == StepStrategy::Staged ? "; stages" : "; recomputes";
         for (unsigned X : G.Recomputed)
+          Out += " " + St.Params[X].Name;
+      }
+      if (!G.Unstored.empty()) {
+        Out += "; scratch, not stored:";
+        for (unsigned X : G.Unstored)
           Out += " " + St.Params[X].Name;
       }
       if (G.Strategy == StepStrategy::Recompute && !G.NotStaged.empty())

@@ -44,6 +44,20 @@
 #define STENCIL_STEP
 #endif
 
+// STENCIL_SCRATCH marks an array parameter of a step as the step's own
+// scratch: the step writes it (every point, by the first stencil that
+// touches it) before it reads it, and nothing after the step reads it, so
+// a fused kernel need not store it at all (a flux its consumer recomputes).
+// After the step its points hold unspecified values. Other compilers see
+// nothing: g++ alone runs the step as written.
+//   STENCIL_STEP void advance(stencil::Step3D &s, const float *u,
+//                             STENCIL_SCRATCH float *flux, float *un);
+#if defined(__STENCILC__)
+#define STENCIL_SCRATCH __attribute__((annotate("stencilc.scratch")))
+#else
+#define STENCIL_SCRATCH
+#endif
+
 namespace stencil {
 
 /// The engines a step can run its stencils on.

@@ -158,18 +158,21 @@ void wide(stencil::Step3D &s, const double *u, double *fx, double *out) {
 // CPU:         { // fused by recomputation
 // CPU:         (i - 1 >= v.lo[0] ? stencilc_step_staged3_g0_recompute3(g, i - 1, j, k, stencilc_s2) : fx[c - 1])
 
-// ALT:       __global__ void stencilc_step_staged3_g0(const stencil::Grid g,
+// ALT:       __global__ void __launch_bounds__(256, 5) stencilc_step_staged3_g0(const stencil::Grid g,
 // ALT:       __global__ void __launch_bounds__(256, 4) stencilc_step_staged3_g0_alt(
 // ALT:       // Group 1 + g: group g by its alternative strategy.
 // ALT:           case 0:
 // ALT:             { // fused by recomputation, one thread per point
-// ALT-NEXT:          const dim3 block(32, 4, 2);
+// ALT-NEXT:          unsigned stencilc_bx = 32;
+// ALT-NEXT:          while (stencilc_bx > 2 && stencilc_bx / 2 >= nx)
+// ALT-NEXT:            stencilc_bx /= 2;
+// ALT-NEXT:          const dim3 block(stencilc_bx, 4 * (32 / stencilc_bx), 2);
 // ALT:             stencilc_step_staged3_g0<<<grid, block
 // ALT:           case 1:
 // ALT-NEXT:        {
 // ALT:             stencilc_step_staged3_g0_alt<<<grid, block
 // ALT:       stencilc_step_staged3_round0_recomputed, 2, 0u, 1, "staged(FluxX, FluxZ, Div)"},
-// ALT:       const dim3 block(32, 4, 1);
+// ALT:       const dim3 block(stencilc_bx, 4 * (32 / stencilc_bx), 1);
 // ALT:       stencilc_step_staged2_g0<<<grid, block
 // ALT:       stencilc_step_flat4_round0_recomputed, 1, 0u, -1, nullptr},
 

@@ -36,6 +36,33 @@ protected:
   const BodyPrinterHooks &Base;
 };
 
+/// The hooks of a fused group's producer at the consumer's point: its
+/// stores of the group's unstored arrays (StepGroup::Unstored) go to the
+/// variables keptName names instead of memory.
+class KeepStores : public ForwardingHooks {
+public:
+  KeepStores(const BodyPrinterHooks &Base, const ir::StepCall &Call,
+             const std::vector<unsigned> &Unstored)
+      : ForwardingHooks(Base), Call(Call), Unstored(Unstored) {}
+  std::string printLoad(unsigned Param, const ir::Offset &Off,
+                        const std::string &Memory) const override {
+    return Base.printLoad(Param, Off, Memory);
+  }
+  std::string storeTarget(unsigned Param,
+                          const std::string &Memory) const override;
+
+private:
+  const ir::StepCall &Call;
+  const std::vector<unsigned> &Unstored;
+};
+
+/// The variable holding unstored step array \p Param's value at the point.
+std::string keptName(unsigned Param);
+
+/// `T stencilc_at<X>{};` for each unstored array of \p Group.
+void printKeptVariables(CodeWriter &W, const ir::Step &St,
+                        const planning::StepGroup &Group);
+
 /// A step's parameter \p N (after the stencil::Step) in generated code.
 std::string stepParamName(unsigned N);
 
@@ -78,6 +105,14 @@ void printCallAtPoint(CodeWriter &W, const planning::ModulePlan &Plan,
                       const ir::StepCall &Call, const std::string &Comment,
                       const BodyPrinterHooks &Hooks,
                       const std::vector<unsigned> &Unnamed = {});
+
+/// Producer \p Prod of a fused group at the consumer's point
+/// (printCallAtPoint), its stores of \p Unstored arrays kept in variables
+/// (KeepStores) and those arrays unnamed.
+void printProducerAtPoint(CodeWriter &W, const planning::ModulePlan &Plan,
+                          const ir::StepCall &Prod,
+                          const std::vector<unsigned> &Unstored,
+                          const BodyPrinterHooks &Hooks);
 
 /// "'FluxX', 'FluxY'": group \p G's producers, for comments.
 std::string producerList(const planning::ModulePlan &Plan,

@@ -63,6 +63,10 @@ struct Param {
   /// the dimensions it spans, the first of them contiguous; its loads'
   /// offsets are 0 in the others. See arrayAxes().
   unsigned Axes = 0;
+  /// A step's array marked STENCIL_SCRATCH: the step writes it before
+  /// reading it and nothing reads it after the step, so its values need not
+  /// reach memory (StepGroup::Unstored).
+  bool Scratch = false;
   SourceRange Range;
 };
 
@@ -72,6 +76,10 @@ constexpr unsigned allAxes(unsigned Dims) { return (1u << Dims) - 1; }
 unsigned arrayAxes(const Param &P, unsigned Dims);
 /// True if array \p P spans fewer dimensions than the stencil.
 bool isLowerRank(const Param &P, unsigned Dims);
+struct Stencil;
+/// True if every run of \p S's body stores array parameter \p Param (at
+/// its top level, or in both branches of an if/else).
+bool storesOnEveryPath(const Stencil &S, unsigned Param);
 /// "z", "xy": the letters of the dimensions in \p Axes, x first.
 std::string axesName(unsigned Axes);
 

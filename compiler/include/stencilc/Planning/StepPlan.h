@@ -20,8 +20,15 @@
 /// the larger of its bytes over the memory bandwidth and its flops over the
 /// arithmetic rate (an H100's, as a ratio of about 20 flops per byte in
 /// float, 10 in double); fusion saves the consumer's loads of the
-/// intermediates and costs one evaluation of the producer per offset read.
+/// intermediates (and the producer's stores of scratch intermediates nothing
+/// else reads) and costs one evaluation of the producer per offset read.
 /// Producers join in call order, each call in at most one group.
+///
+/// Stencils left alone that run one after another and share no dependence
+/// (none reads or writes what another writes) run **together**: one kernel
+/// runs each at every point in turn, so what they both read is read once.
+/// Consecutive single stencils join when the model predicts it cheaper
+/// (the bytes they share) and the user does not force multi-kernel.
 ///
 /// A fused group may instead stage its intermediates on chip (CUDA): a
 /// block of threads marches along z over a tile of (x, y), computes each
@@ -51,6 +58,9 @@ enum class StepStrategy {
   MultiKernel, ///< One kernel per stencil, in order.
   Recompute,   ///< Producer and consumer in one kernel, by recalculation.
   Staged,      ///< One kernel, the intermediates staged in shared memory.
+  /// Stencils with no dependence between them, one after the other at each
+  /// point of one kernel: the arrays they share are read once.
+  Together,
 };
 const char *stepStrategyName(StepStrategy S);
 
@@ -59,10 +69,17 @@ enum class StepStrategyChoice { Auto, MultiKernel, Recompute, Staged };
 
 struct StepGroup {
   StepStrategy Strategy = StepStrategy::MultiKernel;
-  std::vector<unsigned> Calls; ///< One call, or the producers then the consumer.
+  /// One call, the producers then the consumer, or (Together) the calls in
+  /// order.
+  std::vector<unsigned> Calls;
   /// Fused: the step's arrays a producer writes and the consumer reads
   /// (each recomputed at the consumer's offsets, or staged).
   std::vector<unsigned> Recomputed;
+  /// Fused: the arrays of Recomputed the producers do not store: scratch
+  /// arrays (STENCIL_SCRATCH) no call outside the group reads before a call
+  /// writes them again on every path or the step ends. The consumer reads
+  /// a producer's value at its own point from a variable.
+  std::vector<unsigned> Unstored;
   /// Staged: parallel to Recomputed, how far around a point the consumer
   /// reads each array (the ring staged around the tile).
   std::vector<analysis::Halo> Reach;
@@ -89,6 +106,22 @@ struct StepGroup {
 /// 17.34 with (64, 4, 1), 17.70 with (128, 2, 1) and 18.26 with (256, 1, 1);
 /// a 2-D step's block has one plane.
 constexpr unsigned FusedBlockX = 32, FusedBlockY = 4, FusedBlockZ = 2;
+/// The narrowest block in x a fused kernel is launched with: a region
+/// thinner than FusedBlockX in x (a boundary slab of an overlapped run)
+/// gets a block of the next power of two at least as wide, down to this,
+/// with FusedBlockX / width times FusedBlockY rows.
+constexpr unsigned FusedBlockMinX = 2;
+/// Threads of a \p Dims-D step's fused block (one plane in 2-D).
+constexpr unsigned fusedBlockThreads(unsigned Dims) {
+  return FusedBlockX * FusedBlockY * (Dims == 2 ? 1 : FusedBlockZ);
+}
+/// Threads a kernel fused by recalculation should have on each SM at once
+/// (__launch_bounds__: its registers are capped to fit them). Such a kernel
+/// waits on its loads more than it computes, and only more warps hide that:
+/// on an H200 the dycore's step took 13.14 ms uncapped (the scalar group's
+/// kernel at 74 registers, three blocks an SM, 33% of the warps achieved),
+/// 12.06 ms with four blocks an SM, 11.47 ms with five, 12.33 with six.
+constexpr unsigned FusedThreadsPerSM = 1280;
 
 /// The tile of a staged group's CUDA kernel: one thread per point of
 /// StageTileX * StageTileY, marching StageChunk planes of z.

@@ -4,6 +4,7 @@
 #define STENCIL_KERNEL __attribute__((annotate("stencilc.stencil")))
 #define STENCIL_HD
 #define STENCIL_STEP __attribute__((annotate("stencilc.step")))
+#define STENCIL_SCRATCH __attribute__((annotate("stencilc.scratch")))
 namespace stencil {
 template <int Dims> class Index {
 public:
