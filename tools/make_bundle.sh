@@ -22,7 +22,8 @@
 #                 (stencilc's plan), gen-recompute/ (every fusible group fused) and
 #                 gen-staged/ (every fusible group staged on chip), their plans, the stage's compulsory traffic (step_traffic.txt), runtime/
 #                 include/ and src/, copy_bandwidth.cu; dycore_gpu_run.sh (and
-#                 dycore_gpu_profile.sh: the step's kernels under ncu)
+#                 dycore_gpu_profile.sh: the step's kernels under ncu;
+#                 dycore_mpi_gpu_run.sh: the step on several GPUs)
 #   differential  build, BUILD_DIR/differential-bundle; MODE ARGS: [PROGRAMS] [STENCILS]
 #                 [SEED] (default 25 12 1): random programs (test/differential/) with their
 #                 CUDA and OpenMP code, the harness, include/; differential_gpu.sh
@@ -172,7 +173,7 @@ case $mode in
     done
     "$stencilc" "$out/dycore/dycore.cpp" --emit=ir -o - -- -std=c++17 -I "$out/runtime/include" \
       "${flags[@]}" | python3 "$root/tools/step_traffic.py" rungeKuttaStage >"$out/step_traffic.txt"
-    cp "$root/tools/dycore_gpu_profile.sh" "$out/"
+    cp "$root/tools/dycore_gpu_profile.sh" "$root/tools/dycore_mpi_gpu_run.sh" "$out/"
     manifest runtime dsl-examples/dycore </dev/null
     ;;
   differential)
