@@ -6,6 +6,7 @@
 #include "StencilFinder.h"
 #include "TypeMapping.h"
 #include "clang/AST/ASTContext.h"
+#include "clang/AST/Attr.h"
 #include "clang/AST/Decl.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/Expr.h"
@@ -79,6 +80,8 @@ bool StepLowering::lower(const FunctionDecl *FD, ir::Step &St) {
   First.ReadOnly =
       FD->getParamDecl(0)->getType().getNonReferenceType().isConstQualified();
   First.Range = toIRRange(FD->getParamDecl(0)->getSourceRange());
+  for (const auto *A : FD->getParamDecl(0)->specific_attrs<AnnotateAttr>())
+    First.Scratch |= A->getAnnotation() == frontend::ScratchAnnotation;
   St.Params.push_back(First);
   if (!frontend::lowerParameters(Ctx, FD, St.Name, St.Params, Diags))
     return false;
@@ -87,7 +90,7 @@ bool StepLowering::lower(const FunctionDecl *FD, ir::Step &St) {
     if (!P.Scratch)
       continue;
     if (P.Kind != ir::ParamKind::Array)
-      Diags.report(DiagId::err_scratch_scalar, P.Range, {P.Name, St.Name});
+      Diags.report(DiagId::err_scratch_not_array, P.Range, {P.Name, St.Name});
     else if (P.ReadOnly)
       Diags.report(DiagId::err_scratch_read_only, P.Range, {P.Name, St.Name});
     else

@@ -39,8 +39,12 @@ void onStencil(const stencil::Index3D &idx, const float *a, STENCIL_SCRATCH floa
   b[idx.ix()] = a[idx.ix()];
 }
 
-STENCIL_STEP void onScalar(stencil::Step3D &s, STENCIL_SCRATCH float w, // expected-error {{STENCIL_SCRATCH marks an array of a step; 'w' of step 'onScalar' is a scalar}}
+STENCIL_STEP void onScalar(stencil::Step3D &s, STENCIL_SCRATCH float w, // expected-error {{STENCIL_SCRATCH marks an array of a step; 'w' of step 'onScalar' is not an array}}
                            const float *a, float *b) {
+  s.run(Copy(), a, b);
+}
+STENCIL_STEP void onStep(STENCIL_SCRATCH stencil::Step3D &s, // expected-error {{STENCIL_SCRATCH marks an array of a step; 's' of step 'onStep' is not an array}}
+                         const float *a, float *b) {
   s.run(Copy(), a, b);
 }
 STENCIL_STEP void readOnly(stencil::Step3D &s, STENCIL_SCRATCH const float *a, // expected-error {{scratch array 'a' of step 'readOnly' is read-only; a step writes its scratch arrays before reading them}}
