@@ -30,10 +30,7 @@ set -uo pipefail
 # shellcheck source-path=SCRIPTDIR source=gpu_common.sh
 source "$(dirname "${BASH_SOURCE[0]}")/gpu_common.sh"
 
-gpu_init "${1:?usage: dycore_gpu_run.sh BUNDLE [OUT_DIR]}"
-[[ -n ${2:-} ]] && OUT=$2
-gpu_out_dir results
-exec > >(tee "$out/dycore_gpu_run.log") 2>&1
+gpu_start_runner dycore_gpu_run "${1:?usage: dycore_gpu_run.sh BUNDLE [OUT_DIR]}" "${2:-}"
 size=${SIZE:-512,512,64}
 steps=${STEPS:-20}
 

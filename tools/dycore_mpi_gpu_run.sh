@@ -25,10 +25,7 @@ set -uo pipefail
 # shellcheck source-path=SCRIPTDIR source=gpu_common.sh
 source "$(dirname "${BASH_SOURCE[0]}")/gpu_common.sh"
 
-gpu_init "${1:?usage: dycore_mpi_gpu_run.sh BUNDLE [OUT_DIR]}"
-[[ -n ${2:-} ]] && OUT=$2
-gpu_out_dir results
-exec > >(tee "$out/dycore_mpi_gpu_run.log") 2>&1
+gpu_start_runner dycore_mpi_gpu_run "${1:?usage: dycore_mpi_gpu_run.sh BUNDLE [OUT_DIR]}" "${2:-}"
 steps=${STEPS:-20}
 gpus=$(nvidia-smi --query-gpu=name --format=csv,noheader | wc -l)
 

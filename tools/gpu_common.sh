@@ -1,7 +1,7 @@
 # gpu_common.sh - the part the GPU runners share (gpu_check.sh, benchmark.sh,
-# mpi_gpu_run.sh, differential_gpu.sh, steps_gpu.sh); sourced from the
-# runner's folder, not run. tools/make_bundle.sh puts it beside the runner in
-# every bundle.
+# mpi_gpu_run.sh, differential_gpu.sh, steps_gpu.sh, the dycore_*.sh ones);
+# sourced from the runner's folder, not run. tools/make_bundle.sh puts it
+# beside the runner in every bundle.
 #
 #   gpu_init BUNDLE_DIR   sets bundle (absolute), arch (CUDA_ARCH, default
 #                         sm_90), nvcc (NVCC, default nvcc; else
@@ -9,6 +9,9 @@
 #                         cuda_home, work (a temporary folder, removed at
 #                         exit) and status=0
 #   gpu_out_dir NAME      sets out to $OUT (default BUNDLE_DIR/NAME) and makes it
+#   gpu_start_runner NAME BUNDLE_DIR [OUT_DIR]   gpu_init, out (OUT_DIR, else
+#                         $OUT, else BUNDLE_DIR/results), and a copy of all
+#                         that follows in out/NAME.log
 #   gpu_machine           prints the GPUs, the CUDA version, the date and the
 #                         bundle's MANIFEST
 #   gpu_build_copy_bandwidth   builds the copy probe into $work/copy_bandwidth
@@ -40,6 +43,16 @@ gpu_init() {
   work=$(mktemp -d)
   trap 'rm -rf "$work"' EXIT
   status=0
+}
+
+# gpu_start_runner NAME BUNDLE [OUT_DIR]: gpu_init, the out folder (OUT_DIR,
+# else $OUT, else BUNDLE/results) and from here on everything printed also
+# goes to OUT/NAME.log.
+gpu_start_runner() {
+  gpu_init "$2"
+  [[ -n ${3:-} ]] && OUT=$3
+  gpu_out_dir results
+  exec > >(tee "$out/$1.log") 2>&1
 }
 
 gpu_out_dir() {
