@@ -28,11 +28,7 @@ command -v "$ncu" >/dev/null || ncu=/usr/local/cuda/bin/ncu
 echo "== machine"
 gpu_machine
 gpu_mpi_toolchain
-pids=()
-gpu_compile_mpi_runtime
-gpu_compile_program dycore dycore gen dycore
-wait "${pids[@]}"
-gpu_link_program dycore
+gpu_build_dycore gen:dycore
 
 metrics=gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum
 for plan in "" multi-kernel; do

@@ -39,16 +39,7 @@ gpu_machine
 gpu_mpi_toolchain
 
 echo "== build"
-pids=()
-gpu_build_copy_bandwidth & pids+=($!)
-gpu_compile_mpi_runtime
-gpu_compile_program dycore dycore gen dycore
-gpu_compile_program dycore dycore gen-recompute dycore-recompute
-gpu_compile_program dycore dycore gen-staged dycore-staged
-wait "${pids[@]}" # not a bare wait: that would wait for tee too
-gpu_link_program dycore
-gpu_link_program dycore-recompute
-gpu_link_program dycore-staged
+gpu_build_dycore gen:dycore gen-recompute:dycore-recompute gen-staged:dycore-staged
 gpu_copy_bandwidth "$work/copy.txt"
 
 mpirun=(mpirun --bind-to none -x STENCIL_STEP_PLAN -x OMP_NUM_THREADS -x STENCIL_TUNING_CACHE)

@@ -36,12 +36,7 @@ mpirun --version 2>&1 | head -n 1
 gpu_mpi_toolchain
 
 echo "== build"
-pids=()
-gpu_build_copy_bandwidth & pids+=($!)
-gpu_compile_mpi_runtime
-gpu_compile_program dycore dycore gen dycore
-wait "${pids[@]}"
-gpu_link_program dycore
+gpu_build_dycore gen:dycore
 gpu_copy_bandwidth "$work/copy.txt"
 
 mpirun=(mpirun --bind-to none -x STENCIL_MPI_TRANSPORT -x OMP_NUM_THREADS)

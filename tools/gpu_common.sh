@@ -9,6 +9,7 @@
 #                         cuda_home, work (a temporary folder, removed at
 #                         exit) and status=0
 #   gpu_out_dir NAME      sets out to $OUT (default BUNDLE_DIR/NAME) and makes it
+#   gpu_build_dycore GEN:TAG...   the dycore with each GEN's code as $work/TAG
 #   gpu_start_runner NAME BUNDLE_DIR [OUT_DIR]   gpu_init, out (OUT_DIR, else
 #                         $OUT, else BUNDLE_DIR/results), and a copy of all
 #                         that follows in out/NAME.log
@@ -132,6 +133,22 @@ gpu_compile_program() {
   "${nvcc_cmd[@]}" -c "$gen/$name.stencil.cu" -o "$work/$tag.cu.o" & pids+=($!)
   "${cxx_cmd[@]}" -c "$gen/$name.stencil.cpp" -o "$work/$tag.omp.o" & pids+=($!)
   "${cxx_cmd[@]}" -c "$dir/$name.cpp" -o "$work/$tag.o" & pids+=($!)
+}
+
+# gpu_build_dycore GEN:TAG...: the copy probe, the MPI runtime and the dycore
+# (bundle folder dycore/) with each GEN folder's generated code as
+# $work/TAG, compiled at once. Needs gpu_mpi_toolchain.
+gpu_build_dycore() {
+  local pids=() build
+  gpu_build_copy_bandwidth & pids+=($!)
+  gpu_compile_mpi_runtime
+  for build in "$@"; do
+    gpu_compile_program dycore dycore "${build%%:*}" "${build#*:}"
+  done
+  wait "${pids[@]}" # not a bare wait: that would wait for a runner's tee too
+  for build in "$@"; do
+    gpu_link_program "${build#*:}"
+  done
 }
 
 # gpu_link_program TAG: $work/TAG from what gpu_compile_program made.
