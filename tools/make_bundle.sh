@@ -31,6 +31,11 @@
 #                 random step programs of 6 steps (test/differential/gen_steps.py), each
 #                 with its CUDA and OpenMP code per --step-strategy (auto, recompute, staged,
 #                 multi-kernel) in steps<seed>-<strategy>/, the harness, include/; steps_gpu.sh
+#   temporal      build, BUILD_DIR/temporal-bundle; MODE ARGS: [AN5D_DIR] (default
+#                 ../shared/peers/an5d beside the repository): time loops, the
+#                 test/e2e/temporal test and tools/benchmark/temporal_benchmark.cpp with
+#                 gen/ (CUDA and OpenMP code), runtime/include/, AN5D's kernels in an5d/,
+#                 copy_bandwidth.cu; temporal_gpu_run.sh
 #
 # Then, on the GPU machine (the bundle copied there):
 #   bash gpu-bundle/gpu_check.sh gpu-bundle
@@ -39,10 +44,11 @@
 #   bash <bundle>/dycore_gpu_run.sh <bundle> [OUT_DIR]
 #   bash <bundle>/differential_gpu.sh <bundle>
 #   bash <bundle>/steps_gpu.sh <bundle>
+#   bash <bundle>/temporal_gpu_run.sh <bundle> [OUT_DIR]
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-usage="usage: tools/make_bundle.sh check|benchmark|mpi|dycore|differential|steps [BUILD_DIR] [OUT_DIR] [MODE ARGS]"
+usage="usage: tools/make_bundle.sh check|benchmark|mpi|dycore|differential|steps|temporal [BUILD_DIR] [OUT_DIR] [MODE ARGS]"
 mode=${1:-}
 case $mode in
   check) runner=gpu_check.sh default_build=$root/build ;;
@@ -51,6 +57,7 @@ case $mode in
   dycore) runner=dycore_gpu_run.sh default_build=$root/build-mpi ;;
   differential) runner=differential_gpu.sh default_build=$root/build ;;
   steps) runner=steps_gpu.sh default_build=$root/build ;;
+  temporal) runner=temporal_gpu_run.sh default_build=$root/build ;;
   *) echo "make_bundle: unknown mode '$mode'; $usage" >&2; exit 2 ;;
 esac
 build=${2:-$default_build}
@@ -61,6 +68,7 @@ case $mode in
   dycore) out=${3:-$build/dycore-bundle} ;;
   differential) out=${3:-$build/differential-bundle} ;;
   steps) out=${3:-$build/steps-bundle} ;;
+  temporal) out=${3:-$build/temporal-bundle} ;;
 esac
 stencilc="$build/compiler/tools/stencilc/stencilc"
 if [[ ! -x $stencilc ]]; then
@@ -189,6 +197,22 @@ case $mode in
       --runtime-include "$root/runtime/include" --programs "${4:-8}" --steps 6 --seed "${5:-1}" \
       --jobs "${STENCILC_JOBS:-2}"
     commit_line | sed 's/^commit: /commit /' >>"$out/MANIFEST"
+    ;;
+  temporal)
+    an5d=${4:-$root/../shared/peers/an5d}
+    if [[ ! -f $an5d/run.sh ]]; then
+      echo "make_bundle: no AN5D kernels at $an5d (give their folder as the fourth argument)" >&2
+      exit 1
+    fi
+    mkdir -p "$out/runtime" "$out/tests/common" "$out/tests/temporal"
+    cp -r "$root/runtime/include" "$out/runtime/include"
+    cp "$root"/test/e2e/common/*.hpp "$out/tests/common/"
+    cp "$root/test/e2e/temporal/temporal.cpp" "$out/tests/temporal/"
+    cp "$root/tools/benchmark/temporal_benchmark.cpp" "$out/"
+    cp -r "$an5d" "$out/an5d"
+    run_stencilc tests/temporal/temporal.cpp tests/temporal/gen cuda,cpu
+    run_stencilc temporal_benchmark.cpp gen cuda,cpu
+    manifest runtime test/e2e/temporal tools/benchmark/temporal_benchmark.cpp </dev/null
     ;;
 esac
 # The runtime's tuning cache reads its JSON with nlohmann-json, which the GPU

@@ -114,6 +114,15 @@ expect_log steps "compiled .*/steps1-staged/steps1.stencil.cu" "compiled .*/step
 grep -q "steps_gpu: 8 of 8 programs passed; openmp bit-exact 16/16; cuda within tolerance 16/16" \
   "$work/steps.out" || fail "steps: steps_gpu.sh did not build and run the 2 programs x 4 strategies"
 
+# Time loops: AN5D's kernels are not part of the repository; a stand-in
+# folder with a run.sh takes their place.
+mkdir -p "$work/an5d-stand-in"
+printf '#!/usr/bin/env bash\necho "AN5D stand-in"\n' >"$work/an5d-stand-in/run.sh"
+check_mode temporal temporal_gpu_run.sh "$work/an5d-stand-in"
+expect_log temporal "compiled .*/tests/temporal/gen/temporal.stencil.cu" \
+  "compiled .*/tests/temporal/temporal.cpp" "compiled .*/gen/temporal_benchmark.stencil.cu"
+grep -q "AN5D stand-in" "$work/temporal.out" || fail "temporal: the runner did not run an5d/run.sh"
+
 # The fake toolchain catches what a bundle lacks: a header a source includes.
 echo "== a bundle without a file its runner needs"
 rm "$work/mpi-bundle/mpi-test/mpi_stencils.hpp"

@@ -495,6 +495,7 @@ std::string CudaEmitter::emit(const planning::ModulePlan &Plan) const {
                         "stencil::Backend::Cuda", launcherName(Symbols[I], V),
                         V, Extras);
     }
+    printTemporalCode(W, SP, Symbols[I]);
   }
 
   for (size_t I = 0; I < Plan.Steps.size(); ++I)

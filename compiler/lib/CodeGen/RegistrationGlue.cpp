@@ -172,13 +172,10 @@ bool codegen::printArgumentUnpacking(CodeWriter &W, const ir::Stencil &S,
   return Printed;
 }
 
-void codegen::printRegistration(CodeWriter &W, const ir::Stencil &S,
-                                const analysis::StencilInfo &Info,
-                                std::string_view Symbol,
-                                std::string_view BackendEnumerator,
-                                std::string_view Launcher,
-                                planning::VariantKind V,
-                                const RegistrationExtras &Extras) {
+/// The fields every registration of a stencil begins with, in the ABI's
+/// order: name, source, typeKey, functionKey, backend, dims, signature.
+static void printEntryIdentity(CodeWriter &W, const ir::Stencil &S,
+                               std::string_view BackendEnumerator) {
   std::string Signature;
   for (unsigned P = 1; P < S.Params.size(); ++P)
     Signature += (P > 1 ? ", " : "") + ir::declaredType(S.Params[P], S.Dims);
@@ -190,6 +187,31 @@ void codegen::printRegistration(CodeWriter &W, const ir::Stencil &S,
     FunctionKey = fmt::format(
         "reinterpret_cast<const void *>(static_cast<void (*)({})>(&::{}))",
         functionParameters(S), S.qualifiedName());
+  W.line("/*name=*/{},", cStringLiteral(S.qualifiedName()));
+  W.line("/*source=*/{},",
+         cStringLiteral(fmt::format("{}:{}", S.Loc.File, S.Loc.Line)));
+  W.line("/*typeKey=*/{},", TypeKey);
+  W.line("/*functionKey=*/{},", FunctionKey);
+  W.line("/*backend=*/{},", BackendEnumerator);
+  W.line("/*dims=*/{},", S.Dims);
+  W.line("/*signature=*/&typeid(void({})),", Signature);
+}
+
+/// "{{lo, hi}, ...}" per dimension of \p H.
+static std::string haloInitializer(const analysis::Halo &H) {
+  std::string Out;
+  for (unsigned D = 0; D < ir::MaxDims; ++D)
+    Out += fmt::format("{}{{{}, {}}}", D ? ", " : "", H[D].Lo, H[D].Hi);
+  return "{" + Out + "}";
+}
+
+void codegen::printRegistration(CodeWriter &W, const ir::Stencil &S,
+                                const analysis::StencilInfo &Info,
+                                std::string_view Symbol,
+                                std::string_view BackendEnumerator,
+                                std::string_view Launcher,
+                                planning::VariantKind V,
+                                const RegistrationExtras &Extras) {
   // Nothing reads the variable: its initialiser is what matters.
   std::string Suffix = V == planning::VariantKind::Grid
                            ? ""
@@ -212,21 +234,10 @@ void codegen::printRegistration(CodeWriter &W, const ir::Stencil &S,
          Symbol, Suffix, stencil::GeneratedAbiVersion);
   W.indent();
   W.indent();
-  W.line("/*name=*/{},", cStringLiteral(S.qualifiedName()));
-  W.line("/*source=*/{},",
-         cStringLiteral(fmt::format("{}:{}", S.Loc.File, S.Loc.Line)));
-  W.line("/*typeKey=*/{},", TypeKey);
-  W.line("/*functionKey=*/{},", FunctionKey);
-  W.line("/*backend=*/{},", BackendEnumerator);
-  W.line("/*dims=*/{},", S.Dims);
-  W.line("/*signature=*/&typeid(void({})),", Signature);
+  printEntryIdentity(W, S, BackendEnumerator);
   W.line("/*launch=*/&{},", Launcher);
   W.line("/*variant=*/{},", cStringLiteral(planning::variantName(V)));
-  std::string Halo;
-  for (unsigned D = 0; D < ir::MaxDims; ++D)
-    Halo += fmt::format("{}{{{}, {}}}", D ? ", " : "", Info.Halo[D].Lo,
-                        Info.Halo[D].Hi);
-  W.line("/*halo=*/{{{}}},", Halo);
+  W.line("/*halo=*/{},", haloInitializer(Info.Halo));
   W.line("/*readsDiagonal=*/{},", Info.ReadsDiagonal ? "true" : "false");
   W.line("/*irHash=*/{},", cStringLiteral(ir::hashStencil(S)));
   W.line(
@@ -243,6 +254,34 @@ void codegen::printRegistration(CodeWriter &W, const ir::Stencil &S,
   W.line("/*defaultBlock=*/{{{}, {}, {}}},", Extras.DefaultBlock[0],
          Extras.DefaultBlock[1], Extras.DefaultBlock[2]);
   W.line("/*arrayAxes=*/{}}});", AxesArray);
+  W.dedent();
+  W.dedent();
+}
+
+void codegen::printTemporalRegistration(CodeWriter &W, const ir::Stencil &S,
+                                        const planning::TemporalPlan &T,
+                                        unsigned Pair,
+                                        std::string_view Launcher,
+                                        std::string_view Query) {
+  const planning::TimePair &P = T.Pairs[Pair];
+  // Fields in GeneratedTemporal's order (<stencil/generated_abi.hpp>).
+  W.line("[[maybe_unused]] static const bool {}_registered = "
+         "stencil::registerGeneratedTemporal(/*abiVersion=*/{}, {{",
+         Launcher, stencil::GeneratedAbiVersion);
+  W.indent();
+  W.indent();
+  printEntryIdentity(W, S, "stencil::Backend::Cuda");
+  W.line("/*launch=*/&{},", Launcher);
+  W.line("/*query=*/&{},", Query);
+  W.line("/*timeInput=*/{},", P.In - 1);
+  W.line("/*timeOutput=*/{},", P.Out - 1);
+  W.line("/*reach=*/{},", haloInitializer(P.Reach));
+  W.line("/*maxSteps=*/{},", T.MaxSteps);
+  W.line("/*defaultSteps=*/{},", T.DefaultSteps);
+  W.line("/*defaultBlock=*/{{{}, {}, {}}},", T.DefaultBlock[0],
+         T.DefaultBlock[1], T.DefaultBlock[2]);
+  W.line("/*irHash=*/{},", cStringLiteral(ir::hashStencil(S)));
+  W.line("/*unit=*/__FILE__}});");
   W.dedent();
   W.dedent();
 }

@@ -69,6 +69,13 @@ public:
   /// The module's index of each stencil lowered, by canonical declaration.
   const llvm::DenseMap<const Decl *, unsigned> &index() const { return Index; }
 
+  /// Marks \p D's stencil, if lowered, as one a time loop repeats.
+  void markTimeLoop(const Decl *D) {
+    auto It = Index.find(D->getCanonicalDecl());
+    if (It != Index.end())
+      Out.Stencils[It->second].TimeLoop = true;
+  }
+
 private:
   const FunctionDecl *callOperator(const CXXRecordDecl *RD, ir::Stencil &S);
   void describe(const Decl *D, ir::Stencil &S);
@@ -300,7 +307,10 @@ public:
     for (const Decl *D : stencilc::frontend::findAnnotatedStencils(Ctx))
       Todo.push_back({D, false});
     llvm::DenseSet<const Decl *> Warned;
+    std::vector<const Decl *> Repeated;
     for (const RunStencil &R : stencilc::frontend::findRunStencils(Ctx)) {
+      if (R.Repeated && R.K == RunStencil::Resolved)
+        Repeated.push_back(R.Stencil);
       auto Where = toIRRange(R.Arg->getSourceRange());
       std::string Name =
           R.Stencil ? cast<NamedDecl>(R.Stencil)->getNameAsString() : "";
@@ -337,6 +347,8 @@ public:
     for (auto &[D, FromRun] : Todo)
       if (Done.insert(D->getCanonicalDecl()).second)
         Lowering.lower(D, FromRun);
+    for (const Decl *D : Repeated)
+      Lowering.markTimeLoop(D);
   }
 
   /// Bodies in system headers are never stencils or helpers (math functions

@@ -141,11 +141,12 @@ class RunCollector : public MatchFinder::MatchCallback {
 public:
   void run(const MatchFinder::MatchResult &Result) override {
     const auto *Arg = Result.Nodes.getNodeAs<Expr>("stencil");
-    if (const auto *Method = Result.Nodes.getNodeAs<CXXMethodDecl>("method"))
-      if (onHostEngine(Method->getParent()))
-        return;
+    const auto *Method = Result.Nodes.getNodeAs<CXXMethodDecl>("method");
+    if (Method && onHostEngine(Method->getParent()))
+      return;
     Found.push_back(
         stencilc::frontend::resolveStencilArgument(*Result.Context, Arg));
+    Found.back().Repeated = Method && Method->getName() == "repeat";
   }
   std::vector<RunStencil> Found;
 };
@@ -174,7 +175,8 @@ std::vector<RunStencil> stencilc::frontend::findRunStencils(ASTContext &Ctx) {
       allOf(unless(isExpansionInSystemHeader()),
             unless(hasAncestor(namespaceDecl(hasName("::stencil")))));
   // Loop<Dims, Engine>::run(stencil, args...), a step's run (Step<Dims>) and
-  // DomainLoop's run/bind.
+  // DomainLoop's run/bind; repeat(steps, stencil, args...) of a Loop or an
+  // engine is a time loop, its stencil the second argument.
   auto LoopMethod = cxxMethodDecl(
       anyOf(allOf(hasName("run"), ofClass(hasAnyName("::stencil::Loop",
                                                      "::stencil::Step"))),
@@ -184,6 +186,14 @@ std::vector<RunStencil> stencilc::frontend::findRunStencils(ASTContext &Ctx) {
   // and every idx.ix<...>() of a deep expression is a member call too.
   Finder.addMatcher(cxxMemberCallExpr(callee(LoopMethod.bind("method")),
                                       hasArgument(0, expr().bind("stencil")),
+                                      NotRuntime),
+                    &C);
+  auto Repeat = cxxMethodDecl(
+      hasName("repeat"),
+      ofClass(hasAnyName("::stencil::Loop", "::stencil::GeneratedLoopEngine",
+                         "::stencil::AutoLoopEngine")));
+  Finder.addMatcher(cxxMemberCallExpr(callee(Repeat.bind("method")),
+                                      hasArgument(1, expr().bind("stencil")),
                                       NotRuntime),
                     &C);
   // tuneNow(loop, stencil, info, args...).
@@ -203,7 +213,8 @@ std::vector<RunStencil> stencilc::frontend::findRunStencils(ASTContext &Ctx) {
                             [](const RunStencil &A, const RunStencil &B) {
                               return A.Arg->getBeginLoc() ==
                                          B.Arg->getBeginLoc() &&
-                                     A.Stencil == B.Stencil && A.K == B.K;
+                                     A.Stencil == B.Stencil && A.K == B.K &&
+                                     A.Repeated == B.Repeated;
                             }),
                 C.Found.end());
   return C.Found;

@@ -31,11 +31,13 @@ struct RunStencil {
   Kind K = Unresolved;
   const clang::Decl *Stencil = nullptr;
   const clang::Expr *Arg = nullptr; ///< The argument, for locations.
+  /// Passed to a loop's repeat() (a time loop): gets temporal kernels.
+  bool Repeated = false;
 };
 
-/// Every stencil passed to a loop's run() outside system headers and the
-/// runtime (namespace stencil), except on the serial host engine (it calls
-/// the user's code, which needs nothing generated), in source order.
+/// Every stencil passed to a loop's run() or repeat() outside system headers
+/// and the runtime (namespace stencil), except on the serial host engine (it
+/// calls the user's code, which needs nothing generated), in source order.
 std::vector<RunStencil> findRunStencils(clang::ASTContext &Ctx);
 
 /// What the stencil argument \p Arg of a run() names.

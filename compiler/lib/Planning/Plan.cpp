@@ -256,6 +256,8 @@ planning::planModule(const ir::Module &M,
     }
     SP.Default = chooseDefault(SP);
     SP.Cpu = planCpuLoops(S, Infos[I]);
+    if (S.TimeLoop)
+      SP.Temporal = planTemporal(S, Infos[I]);
     Plan.Stencils.push_back(std::move(SP));
   }
   return Plan;

@@ -102,6 +102,34 @@ static void printKernel(std::string &Out, const ir::Stencil &S,
   }
 }
 
+/// The temporal kernels of a stencil a time loop repeats (TemporalPlan.h),
+/// or why there are none.
+static void printTemporal(std::string &Out, const StencilPlan &SP) {
+  const ir::Stencil &S = *SP.Stencil;
+  const TemporalPlan &T = SP.Temporal;
+  if (T.Pairs.empty()) {
+    Out += "  temporal (CUDA): none: " + T.WhyNot + "\n";
+    return;
+  }
+  for (const TimePair &P : T.Pairs) {
+    Out += "  temporal (CUDA): " + S.Params[P.In].Name + " -> " +
+           S.Params[P.Out].Name + ", up to " + std::to_string(T.MaxSteps) +
+           " steps per pass; reach";
+    for (unsigned D = 0; D < S.Dims; ++D)
+      Out += std::string(" ") + AxisNames[D] + " -" +
+             std::to_string(P.Reach[D].Lo) + "..+" +
+             std::to_string(P.Reach[D].Hi);
+    Out += "; a ring of " + std::to_string(P.RingDepth) + " " +
+           (S.Dims == 3 ? "planes" : "rows") + " per level\n";
+  }
+  Out += "  temporal default: " + std::to_string(T.DefaultSteps) +
+         (T.DefaultSteps == 1 ? " step (one by one); a pass: tile "
+                              : " steps, tile ") +
+         std::to_string(T.DefaultBlock[0]) +
+         (S.Dims == 3 ? " x " + std::to_string(T.DefaultBlock[1]) : "") +
+         ", chunk " + std::to_string(T.DefaultBlock[2]) + "\n";
+}
+
 static void printStencil(std::string &Out, const StencilPlan &SP) {
   const ir::Stencil &S = *SP.Stencil;
   Out += "stencil " + S.qualifiedName() + " (" + S.Loc.File + ":" +
@@ -134,6 +162,8 @@ static void printStencil(std::string &Out, const StencilPlan &SP) {
            std::to_string(C.HaloZ) + " planes\n";
   else
     Out += "  openmp: rows shared among threads\n";
+  if (S.TimeLoop)
+    printTemporal(Out, SP);
 }
 
 std::string planning::printModulePlan(const ModulePlan &Plan) {

@@ -43,6 +43,19 @@ public:
       HostLoopEngine<Dims>{r_}(S, std::forward<Args>(A)...);
   }
 
+  /// Loop::repeat, on the engine the first array's memory picks.
+  template <typename StencilT, typename... Args>
+  void repeat(long long Steps, const StencilT &S, Args &&...A) {
+    if (isDevicePointer(detail::firstPointer(detail::levelValue(A)...)))
+      GeneratedLoopEngine<Dims, Backend::Cuda>{r_}.repeat(Steps, S, A...);
+    else
+      detail::repeatOneByOne(
+          Steps,
+          [&](auto &&...V) { (*this)(S, std::forward<decltype(V)>(V)...); },
+          A...);
+  }
+  static constexpr bool repeatTag = true;
+
 private:
   const LoopRange *r_;
 };

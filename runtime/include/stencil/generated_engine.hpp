@@ -193,6 +193,13 @@ inline bool defaultBlock(const LaunchConfig &C) {
 
 } // namespace detail
 
+} // namespace stencil
+
+// Time loops' passes, which use the checks above.
+#include <stencil/temporal_passes.hpp>
+
+namespace stencil {
+
 /// The arrays' extents and the box of points of a Loop's ranges.
 inline void loopGeometry(int Dims, const LoopRange *Ranges, Grid *G,
                          Region *R) {
@@ -231,11 +238,29 @@ public:
                            std::forward<Args>(A)...);
   }
 
+  /// Loop::repeat: on CUDA, passes of several steps where stencilc generated
+  /// them for this stencil and these two time levels (Temporal, else its
+  /// plan's default), then the last step alone; otherwise step by step.
+  template <typename StencilT, typename... Args>
+  void repeat(long long Steps, const StencilT &S, Args &&...A) {
+    auto OneStep = [&](auto &&...V) {
+      (*this)(S, std::forward<decltype(V)>(V)...);
+    };
+    if constexpr (B == Backend::Cuda)
+      detail::repeatTemporal(detail::lookupGenerated(B, S), Geometry, Box,
+                             Config, Temporal, Steps, S, OneStep, A...);
+    else
+      detail::repeatOneByOne(Steps, OneStep, A...);
+  }
+  static constexpr bool repeatTag = true;
+
   /// The launch configuration. DeviceLoopEngine launches, while the block is
   /// left at LaunchConfig's (64, 4, 1), the variant and block stencilc's plan
   /// predicts best (no tuning; see default_launch.hpp); any other block runs
   /// the grid variant with that block.
   LaunchConfig Config;
+  /// A time loop's passes (repeat()); zeros leave them to stencilc's plan.
+  TemporalConfig Temporal;
 
 private:
   Grid Geometry;

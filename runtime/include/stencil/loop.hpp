@@ -4,6 +4,7 @@
 #define STENCIL_LOOP_HPP
 
 #include <stencil/loop_range.hpp>
+#include <stencil/time_loop.hpp>
 #include <utility>
 
 namespace stencil {
@@ -38,6 +39,26 @@ public:
   void run(const StencilT &Stencil, Args &&...A) {
     Engine E(range_);
     E(Stencil, std::forward<Args>(A)...);
+  }
+
+  /// Runs \p Stencil \p Steps times over these points, two arrays trading
+  /// places between steps: one argument is stencil::previousLevel(f) (the
+  /// array a step reads), one stencil::nextLevel(fn) (the array it writes);
+  /// both pointer variables end as a loop of run() and std::swap(f, fn)
+  /// leaves them (see <stencil/time_loop.hpp>). The GPU engines advance
+  /// several steps per pass where stencilc generated such passes.
+  template <typename StencilT, typename... Args>
+  void repeat(long long Steps, const StencilT &Stencil, Args &&...A) {
+    (void)sizeof(detail::TimeLevels<Args...>); // the levels' checks
+    detail::checkSteps(Steps);
+    Engine E(range_);
+    if constexpr (detail::HasRepeat<Engine>::value)
+      E.repeat(Steps, Stencil, A...);
+    else
+      detail::repeatOneByOne(
+          Steps,
+          [&](auto &&...V) { E(Stencil, std::forward<decltype(V)>(V)...); },
+          A...);
   }
 
   /// Runs step function \p Function (`void f(StepND &, Args...)`, see

@@ -12,6 +12,7 @@
 #include "stencilc/CodeGen/BodyPrinter.h"
 #include "stencilc/CodeGen/CodeWriter.h"
 #include "stencilc/Planning/KernelPlan.h"
+#include "stencilc/Planning/Plan.h"
 #include <string>
 
 namespace stencilc::codegen::cuda {
@@ -42,6 +43,11 @@ void printTileHelpers(CodeWriter &W, const ir::Stencil &S,
 /// The __global__ kernel of marching plan \p K.
 void printMarchKernel(CodeWriter &W, const ir::Stencil &S,
                       const planning::KernelPlan &K, const std::string &Symbol);
+
+/// The kernels, launchers, queries and registrations of \p SP's temporal
+/// plan (TemporalKernelPrinter.cpp): nothing when it has no time pair.
+void printTemporalCode(CodeWriter &W, const planning::StencilPlan &SP,
+                       const std::string &Symbol);
 
 } // namespace stencilc::codegen::cuda
 

@@ -96,6 +96,14 @@ void printRegistration(CodeWriter &W, const ir::Stencil &S,
                        std::string_view Launcher, planning::VariantKind V,
                        const RegistrationExtras &Extras = {});
 
+/// `static const bool <Launcher>_registered =
+/// stencil::registerGeneratedTemporal({...});` for time pair \p Pair of
+/// \p T, the stencil's temporal plan (CUDA).
+void printTemporalRegistration(CodeWriter &W, const ir::Stencil &S,
+                               const planning::TemporalPlan &T, unsigned Pair,
+                               std::string_view Launcher,
+                               std::string_view Query);
+
 } // namespace stencilc::codegen
 
 #endif // STENCILC_CODEGEN_REGISTRATIONGLUE_H

@@ -121,6 +121,9 @@ struct Stencil {
   /// #line directives name. A statement of an inlined helper maps to the
   /// helper's line, as a debugger shows inlined code.
   std::map<unsigned, PresumedLoc> StmtLines;
+  /// Passed to a loop's repeat() (a time loop the program runs): CUDA gets
+  /// its passes of several time steps (Planning/TemporalPlan.h).
+  bool TimeLoop = false;
 
   /// "ns::Name".
   std::string qualifiedName() const;

@@ -25,9 +25,10 @@
 #define STENCILC_PLANNING_PLAN_H
 
 #include "stencilc/Analysis/StencilInfo.h"
+#include "stencilc/IR/Module.h"
 #include "stencilc/Planning/CpuLoopPlan.h"
 #include "stencilc/Planning/StepPlan.h"
-#include "stencilc/IR/Module.h"
+#include "stencilc/Planning/TemporalPlan.h"
 #include <vector>
 
 namespace stencilc::planning {
@@ -111,6 +112,9 @@ struct StencilPlan {
   MarchPlan March; ///< Meaningful when Variants has a marching variant.
   DefaultLaunch Default;
   CpuLoopPlan Cpu;
+  /// CUDA's passes of several time steps; planned for a stencil a time loop
+  /// repeats (ir::Stencil::TimeLoop).
+  TemporalPlan Temporal;
 };
 
 struct ModulePlan {

@@ -41,7 +41,13 @@ template <int Dims, typename Engine> class Loop {
 public:
   template <typename StencilT, typename... Args> void run(const StencilT &, Args &&...) {}
   template <typename F, typename... Args> void runStep(F &&, Args &&...) {}
+  template <typename StencilT, typename... Args>
+  void repeat(long long, const StencilT &, Args &&...) {}
 };
+template <typename T> struct PreviousLevel { T **array; };
+template <typename T> struct NextLevel { T **array; };
+template <typename T> PreviousLevel<T> previousLevel(T *&A) { return {&A}; }
+template <typename T> NextLevel<T> nextLevel(T *&A) { return {&A}; }
 template <int Dims> class Step {
 public:
   template <typename StencilT, typename... Args> void run(const StencilT &, Args &&...) const {}

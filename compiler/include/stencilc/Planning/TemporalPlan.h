@@ -1,0 +1,65 @@
+//===- TemporalPlan.h - Several time steps per pass ------------*- C++ -*-===//
+///
+/// \file
+/// Whether a stencil can be temporally blocked, and how: a stencil whose
+/// steps read one array (its previous time level) and write another of the
+/// same type and rank, the two trading places between steps (Loop::repeat),
+/// gets a CUDA kernel that advances T steps per pass. Each block owns a tile
+/// of the plane below the marching dimension plus T times the one-step reach
+/// around it (recomputed: overlapped tiles), marches a chunk of planes (rows
+/// in 2-D), and keeps the pass's input and the T - 1 levels after it in
+/// shared memory, one ring of planes per level; level l runs the reach of
+/// the marching dimension and one plane behind level l - 1. The tile and the
+/// chunk are launch parameters, T a template parameter the launcher dispatches
+/// on (so the level loop unrolls); the plan fixes what the code needs: the time
+/// pairs, each one's reach and ring depth, the most steps, the defaults.
+///
+//===----------------------------------------------------------------------===//
+#ifndef STENCILC_PLANNING_TEMPORALPLAN_H
+#define STENCILC_PLANNING_TEMPORALPLAN_H
+
+#include "stencilc/Analysis/StencilInfo.h"
+#include "stencilc/IR/Stencil.h"
+#include <string>
+#include <vector>
+
+namespace stencilc::planning {
+
+/// The most steps one pass takes: a 2-D row ring is small, a 3-D level's
+/// ring of planes is not (eight levels of 32 x 32 f32 planes, three deep,
+/// already fill 96 KiB).
+constexpr int maxTimeSteps(unsigned Dims) { return Dims == 2 ? 16 : 8; }
+/// Reach per side beyond which no temporal kernel is planned: T steps
+/// recompute T times the reach around each tile, so a wide stencil leaves a
+/// tile of recomputation only.
+constexpr long long MaxTemporalReach = 4;
+
+/// One way the stencil's arrays can trade places between steps: In is read
+/// as the previous level, Out written as the next.
+struct TimePair {
+  unsigned In = 0;        ///< Index into Stencil::Params.
+  unsigned Out = 0;       ///< Index into Stencil::Params.
+  analysis::Halo Reach{}; ///< How far one step reads In.
+  /// Planes (rows in 2-D) of each level's ring (and of its queue of
+  /// registers): the marching reach, the plane itself, and the plane the
+  /// level writes while the next reads the ones before it (one barrier a
+  /// plane).
+  unsigned RingDepth = 0;
+};
+
+struct TemporalPlan {
+  std::vector<TimePair> Pairs; ///< Empty: no temporal kernel.
+  std::string WhyNot;          ///< Why, when Pairs is empty.
+  int MaxSteps = 1;            ///< maxTimeSteps(Dims).
+  /// What a pass launches untuned: steps, and (bx, by, chunk).
+  int DefaultSteps = 1;
+  int DefaultBlock[3] = {0, 0, 0};
+};
+
+/// The temporal plan of \p S (2-D and 3-D stencils only).
+TemporalPlan planTemporal(const ir::Stencil &S,
+                          const analysis::StencilInfo &Info);
+
+} // namespace stencilc::planning
+
+#endif // STENCILC_PLANNING_TEMPORALPLAN_H

@@ -1,0 +1,420 @@
+//===- TemporalKernelPrinter.cpp - Passes of several time steps -----------===//
+///
+/// \file
+/// The CUDA code of a stencil's temporal plan (Planning/TemporalPlan.h), one
+/// set per time pair: a kernel template over the steps of a pass, a launcher
+/// with the runtime's GeneratedTemporalFn signature that dispatches on the
+/// steps, a query, and the GeneratedTemporal registration.
+///
+/// A block of (bx, by) threads (3-D; (bx, 1) in 2-D) covers a tile of the
+/// plane below the marching dimension M, its useful points plus STEPS times
+/// the reach on every side, and marches a chunk of M. Per plane p of the
+/// pass's input (level 0, from memory) every level l runs the reach of M
+/// behind level l - 1, at plane p - l * (reach_hi(M) + 1), reading level l - 1
+/// from its ring in shared memory (its own column from a queue of registers); a
+/// point outside the region takes level l's
+/// margin value (the array that holds level l when the steps run one at a
+/// time). Level STEPS goes to memory at the tile's useful points of the
+/// chunk. Each level reads only planes written before the barrier that
+/// ends every plane p: the one barrier a plane.
+///
+//===----------------------------------------------------------------------===//
+#include "stencilc/CodeGen/CudaKernels.h"
+#include "stencilc/CodeGen/RegistrationGlue.h"
+
+using namespace stencilc;
+using namespace stencilc::codegen;
+using namespace stencilc::codegen::cuda;
+using planning::TemporalPlan;
+using planning::TimePair;
+
+namespace {
+
+/// The names the kernel defines around the body.
+constexpr const char *Ring = "stencilc_ring";   // level l - 1's ring
+constexpr const char *Value = "stencilc_value"; // the body's store
+constexpr const char *Cell = "stencilc_cell";   // this thread's in the plane
+
+/// The ring slot of the plane \p Off planes from level l's (its slot is
+/// stencilc_sk): |Off| is below the ring's depth \p Depth.
+std::string slot(long long Off, unsigned Depth) {
+  if (Off == 0)
+    return "stencilc_sk";
+  return fmt::format("((stencilc_sk + {}) % {})", Off + Depth, Depth);
+}
+
+/// "+ 2", "- 1", or nothing for 0.
+std::string signedTerm(long long V, const std::string &Unit = "") {
+  if (V == 0)
+    return "";
+  return fmt::format(" {} {}{}", V < 0 ? '-' : '+', V < 0 ? -V : V, Unit);
+}
+
+/// Loads of the pair's input from level l - 1's ring; the rest from memory.
+class RingLoads : public BodyPrinterHooks {
+public:
+  RingLoads(const TimePair &P, unsigned Dims) : P(P), Dims(Dims) {}
+  std::string mathCallee(ir::MathFunc F, ir::Type Ty) const override {
+    return deviceMathCallee(F, Ty);
+  }
+  std::string_view loopPragma() const override { return "#pragma unroll"; }
+  std::string printLoad(unsigned Param, const ir::Offset &Off,
+                        const std::string &Memory) const override {
+    if (Param != P.In)
+      return Memory;
+    const unsigned M = Dims - 1;
+    // The thread's own column: level l - 1's queue of registers.
+    if (Off[0] == 0 && (M == 1 || Off[1] == 0))
+      return fmt::format("stencilc_q[stencilc_l - 1][{}]",
+                         P.Reach[M].Lo + Off[M]);
+    std::string Index = fmt::format("{} * stencilc_plane + {}",
+                                    slot(Off[M], P.RingDepth), Cell);
+    Index += signedTerm(Off[0]);
+    if (M == 2)
+      Index += signedTerm(Off[1], " * stencilc_bx");
+    return fmt::format("{}[{}]", Ring, Index);
+  }
+  std::string storeTarget(unsigned Param,
+                          const std::string &Memory) const override {
+    return Param == P.Out ? Value : Memory;
+  }
+
+private:
+  const TimePair &P;
+  unsigned Dims;
+};
+
+/// Level \p Level's queue takes stencilc_v as its newest plane.
+void printQueuePush(CodeWriter &W, const std::string &Level, unsigned Depth) {
+  for (unsigned D = 0; D + 1 < Depth; ++D)
+    W.line("stencilc_q[{0}][{1}] = stencilc_q[{0}][{2}];", Level, D, D + 1);
+  W.line("stencilc_q[{}][{}] = stencilc_v;", Level, Depth - 1);
+}
+
+std::string kernelOf(const std::string &Symbol, unsigned Pair) {
+  return fmt::format("stencilc_{}_temporal{}", Symbol, Pair);
+}
+
+/// "i >= lo && i < hi" over the in-plane dimensions, lo and hi from \p Lo and
+/// \p Hi per dimension.
+template <typename LoF, typename HiF>
+std::string inPlane(unsigned M, LoF Lo, HiF Hi) {
+  std::string Out;
+  for (unsigned D = 0; D < M; ++D)
+    Out += fmt::format("{0}{1} >= {2} && {1} < {3}", D ? " && " : "",
+                       Positions[D], Lo(D), Hi(D));
+  return Out;
+}
+
+/// The tile's threads that compute level \p Level ("stencilc_l" or
+/// "STEPS"): those at least Level times the reach inside each edge.
+std::string computes(const TimePair &P, unsigned M, const std::string &Level) {
+  static const char *const Thread[] = {"stencilc_tx", "stencilc_ty"};
+  static const char *const Extent[] = {"stencilc_bx", "stencilc_by"};
+  std::string Out;
+  for (unsigned D = 0; D < M; ++D)
+    Out += fmt::format("{0}{1} >= {2} * {3} && {1} < {4} - {2} * {5}",
+                       D ? " && " : "", Thread[D], Level, P.Reach[D].Lo,
+                       Extent[D], P.Reach[D].Hi);
+  return Out;
+}
+
+void printKernel(CodeWriter &W, const ir::Stencil &S, const TimePair &P,
+                 int MaxSteps, const std::string &Name) {
+  const unsigned M = S.Dims - 1;
+  const std::string Ty = elementType(S.Params[P.Out]);
+  BodyNames Names(S);
+  W.line("template <int STEPS>");
+  W.open(fmt::format(
+      "__global__ void __launch_bounds__(1024) {}(const stencil::Grid g, const "
+      "stencil::Region r, const long long stencilc_chunk, const {} "
+      "*stencilc_margin0, const {} *stencilc_margin1{}) {{",
+      Name, Ty, Ty, kernelParameters(S, Names)));
+  W.line("extern __shared__ __align__(16) unsigned char stencilc_shared[];");
+  W.line("{} *const stencilc_rings = reinterpret_cast<{} *>(stencilc_shared);",
+         Ty, Ty);
+  W.line("const int stencilc_tx = threadIdx.x;");
+  W.line("const int stencilc_bx = blockDim.x;");
+  if (M == 2) {
+    W.line("const int stencilc_ty = threadIdx.y;");
+    W.line("const int stencilc_by = blockDim.y;");
+  }
+  W.line("const int stencilc_plane = {};",
+         M == 2 ? "stencilc_bx * stencilc_by" : "stencilc_bx");
+  W.line("const int {} = {};", Cell,
+         M == 2 ? "stencilc_ty * stencilc_bx + stencilc_tx" : "stencilc_tx");
+  W.line("// The tile: the block's useful points and STEPS times the reach "
+         "around them.");
+  static const char *const Block[] = {"x", "y"};
+  static const char *const Thread[] = {"stencilc_tx", "stencilc_ty"};
+  static const char *const Extent[] = {"stencilc_bx", "stencilc_by"};
+  for (unsigned D = 0; D < M; ++D)
+    W.line("const long long {0} = r.lo[{1}] + blockIdx.{2} * "
+           "static_cast<long long>({3} - STEPS * {4}) - STEPS * {5} + {6};",
+           Positions[D], D, Block[D], Extent[D], P.Reach[D].Lo + P.Reach[D].Hi,
+           P.Reach[D].Lo, Thread[D]);
+  W.line("const bool stencilc_column = {};",
+         inPlane(
+             M, [](unsigned) { return std::string("0"); },
+             [](unsigned D) { return fmt::format("g.extent[{}]", D); }));
+  W.line("const bool stencilc_inside = {};",
+         inPlane(
+             M, [](unsigned D) { return fmt::format("r.lo[{}]", D); },
+             [](unsigned D) { return fmt::format("r.hi[{}]", D); }));
+  W.line("const long long stencilc_first = r.lo[{0}] + blockIdx.{1} * "
+         "stencilc_chunk;",
+         M, M == 2 ? "z" : "y");
+  W.line("const long long stencilc_end = min(stencilc_first + stencilc_chunk, "
+         "r.hi[{}]);",
+         M);
+  printStrides(W, S.Dims);
+  W.line("const long long stencilc_column_c = {};",
+         M == 2 ? "i + j * sy" : "i");
+  const long long Lo = P.Reach[M].Lo, Hi = P.Reach[M].Hi;
+  const unsigned Depth = P.RingDepth;
+  // Level l runs a plane more than its reach behind level l - 1: it reads
+  // only planes written before the last barrier, one barrier a plane.
+  const long long Lag = Hi + 1;
+  const std::string March = Positions[M];
+  const std::string Centre =
+      fmt::format("stencilc_column_c + {} * {}", March, M == 2 ? "sz" : "sy");
+  W.line("// The ring slot of plane p (level 0's); level l's lags l * {} "
+         "behind.",
+         Lag);
+  W.line("int stencilc_s = static_cast<int>((stencilc_first - STEPS * {}LL + "
+         "{}LL) % {});",
+         Lo, 1024LL * Depth, Depth);
+  W.line("// Level L's column of this thread, oldest plane first: the planes "
+         "level L + 1 reads.");
+  W.line("{} stencilc_q[STEPS + 1][{}] = {{}};", Ty, Depth);
+  W.line("// Plane p of the input; level l works on plane p - l * {}.", Lag);
+  W.open(fmt::format("for (long long stencilc_p = stencilc_first - STEPS * "
+                     "{0}LL; stencilc_p < stencilc_end + STEPS * {1}LL; "
+                     "++stencilc_p) {{",
+                     Lo, Lag));
+  W.open("{ // level 0: the pass's input, or its margin");
+  W.line("const long long {} = stencilc_p;", March);
+  W.line("{} stencilc_v = {}();", Ty, Ty);
+  W.open(fmt::format(
+      "if (stencilc_column && {0} >= 0 && {0} < g.extent[{1}]) {{", March, M));
+  W.line("const long long c = {};", Centre);
+  W.line("stencilc_v = stencilc_inside && {} >= r.lo[{}] && {} < r.hi[{}] ? "
+         "{}[c] : stencilc_margin0[c];",
+         March, M, March, M, Names.param(P.In));
+  W.line("stencilc_rings[stencilc_s * stencilc_plane + {}] = stencilc_v;",
+         Cell);
+  W.close();
+  printQueuePush(W, "0", Depth);
+  W.close();
+  W.line("#pragma unroll");
+  W.open("for (int stencilc_l = 1; stencilc_l <= STEPS; ++stencilc_l) {");
+  W.line("const long long {} = stencilc_p - stencilc_l * {}LL;", March, Lag);
+  W.line("const int stencilc_sk = (stencilc_s + {} - stencilc_l * {}) % {};",
+         static_cast<long long>(Depth) * (MaxSteps * Lag / Depth + 1), Lag,
+         Depth);
+  W.line("{} stencilc_v = {}();", Ty, Ty);
+  W.line("// Level l is wanted on the chunk and (STEPS - l) times the reach "
+         "around it.");
+  W.open(fmt::format(
+      "if (stencilc_column && {0} >= 0 && {0} < g.extent[{1}] && {0} >= "
+      "stencilc_first - (STEPS - stencilc_l) * {2}LL && {0} < stencilc_end + "
+      "(STEPS - stencilc_l) * {3}LL) {{",
+      March, M, Lo, Hi));
+  W.line("const long long c = {};", Centre);
+  W.open(fmt::format("if (!(stencilc_inside && {0} >= r.lo[{1}] && {0} < "
+                     "r.hi[{1}])) {{",
+                     March, M));
+  W.line("// The margin holds still: level l's is in the array holding it "
+         "one step at a time.");
+  W.line("if (stencilc_l < STEPS)");
+  W.line("  stencilc_v = (stencilc_l & 1 ? stencilc_margin1 : "
+         "stencilc_margin0)[c];");
+  W.close();
+  W.line("// Nearer the tile's edge, level l is never read.");
+  W.open(fmt::format("else if ({}) {{", computes(P, M, "stencilc_l")));
+  W.line("{} *const {} = stencilc_rings + (stencilc_l - 1) * {} * "
+         "stencilc_plane;",
+         Ty, Ring, Depth);
+  W.line("{} {};", Ty, Value);
+  RingLoads Hooks(P, S.Dims);
+  printBody(S, Names, Hooks, W);
+  W.line("stencilc_v = {};", Value);
+  W.line("if (stencilc_l == STEPS && {} >= stencilc_first && {} < "
+         "stencilc_end)",
+         March, March);
+  W.line("  {}[c] = stencilc_v;", Names.param(P.Out));
+  W.close();
+  W.line("if (stencilc_l < STEPS)");
+  W.line("  stencilc_rings[(stencilc_l * {} + stencilc_sk) * stencilc_plane + "
+         "{}] = stencilc_v;",
+         Depth, Cell);
+  W.close();
+  W.line("if (stencilc_l < STEPS)");
+  W.open("{");
+  printQueuePush(W, "stencilc_l", Depth);
+  W.close();
+  W.close();
+  W.line("__syncthreads();");
+  W.line("stencilc_s = stencilc_s + 1 == {} ? 0 : stencilc_s + 1;", Depth);
+  W.close();
+  W.close();
+}
+
+/// The shared memory of a pass: the rings of levels 0 to steps - 1.
+void printSharedBytes(CodeWriter &W, const ir::Stencil &S, const TimePair &P,
+                      const std::string &Name) {
+  W.open(fmt::format("static unsigned long long {}_shared(int steps, unsigned "
+                     "bx, unsigned by) {{",
+                     Name));
+  W.line("return static_cast<unsigned long long>(steps) * {}ULL * bx * by * "
+         "sizeof({});",
+         P.RingDepth, elementType(S.Params[P.Out]));
+  W.close();
+}
+
+/// One instance of the kernel launched: the launcher's switch calls it.
+void printRun(CodeWriter &W, const ir::Stencil &S, const TimePair &P,
+              const std::string &Name) {
+  BodyNames Names(S);
+  const std::string Ty = elementType(S.Params[P.Out]);
+  W.line("template <int STEPS>");
+  W.open(fmt::format(
+      "static const char *{}_run(const dim3 grid, const dim3 block, const "
+      "unsigned long long shared, const cudaStream_t stream, const "
+      "stencil::Grid &g, const stencil::Region &r, const long long chunk, "
+      "const {} *m0, const {} *m1{}) {{",
+      Name, Ty, Ty, kernelParameters(S, Names)));
+  W.open("if (shared > 48u * 1024u) {");
+  W.line("// Above 48 KiB a kernel asks for its shared memory.");
+  W.line("const cudaError_t err = cudaFuncSetAttribute({}<STEPS>, "
+         "cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>("
+         "shared));",
+         Name);
+  W.line("if (err != cudaSuccess)");
+  W.line("  return cudaGetErrorString(err);");
+  W.close();
+  std::string Args;
+  for (unsigned I = 1; I < S.Params.size(); ++I)
+    Args += ", " + Names.param(I);
+  W.line("{}<STEPS><<<grid, block, shared, stream>>>(g, r, chunk, m0, m1{});",
+         Name, Args);
+  W.line("const cudaError_t err = cudaGetLastError();");
+  W.line("return err == cudaSuccess ? nullptr : cudaGetErrorString(err);");
+  W.close();
+}
+
+void printLauncher(CodeWriter &W, const ir::Stencil &S, const TemporalPlan &T,
+                   const TimePair &P, const std::string &Name) {
+  BodyNames Names(S);
+  const unsigned M = S.Dims - 1;
+  const std::string Ty = elementType(S.Params[P.Out]);
+  W.open(fmt::format("static const char *{}_cuda_launch(const stencil::Grid "
+                     "&g, const stencil::Region &r, const "
+                     "stencil::LaunchConfig &cfg, int steps, const void "
+                     "*const *margins, void *const *args) {{",
+                     Name));
+  W.line("if (steps < 1 || steps > {})", T.MaxSteps);
+  W.line("  return \"steps per pass out of range\";");
+  std::string Empty;
+  for (unsigned D = 0; D < S.Dims; ++D)
+    Empty += fmt::format("{0}r.hi[{1}] <= r.lo[{1}]", D ? " || " : "", D);
+  W.line("if ({})", Empty);
+  W.line("  return nullptr;");
+  W.line("if (cfg.block[0] <= 0 || cfg.block[1] <= 0 || cfg.block[2] <= 0)");
+  W.line("  return \"invalid CUDA block size\";");
+  W.line("// Each block computes its tile less steps times the reach on "
+         "every side.");
+  static const char *const Useful[] = {"stencilc_ux", "stencilc_uy"};
+  for (unsigned D = 0; D < M; ++D)
+    W.line("const long long {} = cfg.block[{}] - steps * {}LL;", Useful[D], D,
+           P.Reach[D].Lo + P.Reach[D].Hi);
+  W.line("if ({}{})", "stencilc_ux <= 0", M == 2 ? " || stencilc_uy <= 0" : "");
+  W.line("  return \"tile too small for this many steps\";");
+  W.line("const long long gx = (r.hi[0] - r.lo[0] + stencilc_ux - 1) / "
+         "stencilc_ux;");
+  if (M == 2)
+    W.line("const long long gy = (r.hi[1] - r.lo[1] + stencilc_uy - 1) / "
+           "stencilc_uy;");
+  else
+    W.line("const long long gy = 1;");
+  W.line("const long long gm = (r.hi[{0}] - r.lo[{0}] + cfg.block[2] - 1) / "
+         "cfg.block[2];",
+         M);
+  W.line("if (gx > 2147483647LL || gy > 65535 || gm > 65535)");
+  W.line("  return \"region too large for one temporal pass\";");
+  W.line("const dim3 block(cfg.block[0], {}, 1);",
+         M == 2 ? "cfg.block[1]" : "1");
+  W.line("const dim3 grid(static_cast<unsigned>(gx), {});",
+         M == 2 ? "static_cast<unsigned>(gy), static_cast<unsigned>(gm)"
+                : "static_cast<unsigned>(gm), 1");
+  W.line("const unsigned long long shared = {}_shared(steps, block.x, "
+         "block.y);",
+         Name);
+  printArgumentUnpacking(W, S, Names, std::vector<bool>(S.Params.size(), true));
+  W.line("const {0} *const m0 = static_cast<const {0} *>(margins[0]);", Ty);
+  W.line("const {0} *const m1 = static_cast<const {0} *>(margins[1]);", Ty);
+  std::string Args;
+  for (unsigned I = 1; I < S.Params.size(); ++I)
+    Args += ", " + Names.param(I);
+  W.line("const cudaStream_t stream = static_cast<cudaStream_t>(cfg.stream);");
+  W.open("switch (steps) {");
+  for (int N = 1; N <= T.MaxSteps; ++N)
+    W.line("case {0}: return {1}_run<{0}>(grid, block, shared, stream, g, r, "
+           "cfg.block[2], m0, m1{2});",
+           N, Name, Args);
+  W.close();
+  W.line("return \"steps per pass out of range\";");
+  W.close();
+}
+
+void printQuery(CodeWriter &W, const TemporalPlan &T, const std::string &Name) {
+  W.line("// What the tuner needs to know before it launches a pass.");
+  W.open(fmt::format("static const char *{}_query(int bx, int by, int steps, "
+                     "stencil::KernelAttributes *out) {{",
+                     Name));
+  W.line("cudaFuncAttributes a;");
+  W.line("cudaError_t err = cudaErrorInvalidValue;");
+  W.open("switch (steps) {");
+  for (int N = 1; N <= T.MaxSteps; ++N)
+    W.line("case {0}: err = cudaFuncGetAttributes(&a, {1}<{0}>); break;", N,
+           Name);
+  W.close();
+  W.line("if (err != cudaSuccess)");
+  W.line("  return cudaGetErrorString(err);");
+  W.line("out->registers = a.numRegs;");
+  W.line("out->maxThreadsPerBlock = a.maxThreadsPerBlock;");
+  W.line("out->sharedBytes = static_cast<long long>(a.sharedSizeBytes + "
+         "{}_shared(steps, static_cast<unsigned>(bx), "
+         "static_cast<unsigned>(by)));",
+         Name);
+  W.line("return nullptr;");
+  W.close();
+}
+
+} // namespace
+
+void cuda::printTemporalCode(CodeWriter &W, const planning::StencilPlan &SP,
+                             const std::string &Symbol) {
+  const ir::Stencil &S = *SP.Stencil;
+  const TemporalPlan &T = SP.Temporal;
+  for (unsigned I = 0; I < T.Pairs.size(); ++I) {
+    const TimePair &P = T.Pairs[I];
+    const std::string Name = kernelOf(Symbol, I);
+    W.blank();
+    W.line("// Stencil '{}': up to {} steps per pass, {} -> {}.",
+           commentText(S.qualifiedName()), T.MaxSteps,
+           commentText(S.Params[P.In].Name), commentText(S.Params[P.Out].Name));
+    printKernel(W, S, P, T.MaxSteps, Name);
+    W.blank();
+    printSharedBytes(W, S, P, Name);
+    W.blank();
+    printRun(W, S, P, Name);
+    W.blank();
+    printLauncher(W, S, T, P, Name);
+    W.blank();
+    printQuery(W, T, Name);
+    W.blank();
+    printTemporalRegistration(W, S, T, I, Name + "_cuda_launch",
+                              Name + "_query");
+  }
+}

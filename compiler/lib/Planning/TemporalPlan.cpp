@@ -1,0 +1,97 @@
+//===- TemporalPlan.cpp - Several time steps per pass ---------------------===//
+#include "stencilc/Planning/TemporalPlan.h"
+#include <algorithm>
+
+using namespace stencilc;
+using namespace stencilc::planning;
+
+/// The widest reach of \p R on any side of the first \p Dims dimensions.
+static long long widest(const analysis::Halo &R, unsigned Dims) {
+  long long W = 0;
+  for (unsigned D = 0; D < Dims; ++D)
+    W = std::max({W, R[D].Lo, R[D].Hi});
+  return W;
+}
+
+/// Defaults, before any tuning. Steps: one, so a time loop runs the
+/// single-step code: on an H100 (docs/performance.md, "Time loops") every
+/// pass measured so far is slower than the steps one by one (0.48 to 0.85
+/// of their rate on AN5D's stencils). The tile and chunk a pass takes when
+/// the program asks for more steps: the fastest measured there, a square of
+/// 1024 threads with chunks of 64 planes in 3-D (32 x 16 and 128 in f64), a
+/// row of 256 with chunks of 128 rows in 2-D.
+static void chooseDefaults(TemporalPlan &P, const ir::Stencil &S,
+                           unsigned Bytes) {
+  P.DefaultSteps = 1;
+  if (S.Dims == 3) {
+    P.DefaultBlock[0] = 32;
+    P.DefaultBlock[1] = Bytes > 4 ? 16 : 32;
+    P.DefaultBlock[2] = Bytes > 4 ? 128 : 64;
+  } else {
+    P.DefaultBlock[0] = 256;
+    P.DefaultBlock[1] = 1;
+    P.DefaultBlock[2] = 128;
+  }
+}
+
+TemporalPlan planning::planTemporal(const ir::Stencil &S,
+                                    const analysis::StencilInfo &Info) {
+  TemporalPlan P;
+  if (S.Dims != 2 && S.Dims != 3) {
+    P.WhyNot = "only 2-D and 3-D stencils";
+    return P;
+  }
+  const analysis::ArrayInfo *Out = nullptr;
+  for (const analysis::ArrayInfo &A : Info.Arrays) {
+    if (!A.Written)
+      continue;
+    if (Out) {
+      P.WhyNot = "it writes more than one array";
+      return P;
+    }
+    Out = &A;
+  }
+  if (!Out) {
+    P.WhyNot = "it writes no array";
+    return P;
+  }
+  const ir::Param &OutParam = S.Params[Out->Param];
+  if (Out->Read) {
+    P.WhyNot = "it reads the array it writes ('" + OutParam.Name + "')";
+    return P;
+  }
+  if (!ir::storesOnEveryPath(S, Out->Param)) {
+    // A point the body leaves alone keeps what the array held two levels
+    // before, which a pass does not keep.
+    P.WhyNot = "it does not store '" + OutParam.Name + "' on every path";
+    return P;
+  }
+  if (ir::isLowerRank(OutParam, S.Dims)) {
+    P.WhyNot = "the array it writes has a lower rank";
+    return P;
+  }
+  for (const analysis::ArrayInfo &A : Info.Arrays) {
+    const ir::Param &In = S.Params[A.Param];
+    if (!A.Read || A.Written || In.Ty != OutParam.Ty ||
+        ir::isLowerRank(In, S.Dims))
+      continue;
+    const long long W = widest(A.Halo, S.Dims);
+    if (W > MaxTemporalReach)
+      continue;
+    TimePair T;
+    T.In = A.Param;
+    T.Out = Out->Param;
+    T.Reach = A.Halo;
+    const unsigned M = S.Dims - 1;
+    T.RingDepth = static_cast<unsigned>(A.Halo[M].Lo + A.Halo[M].Hi + 2);
+    P.Pairs.push_back(T);
+  }
+  if (P.Pairs.empty()) {
+    P.WhyNot = "no array of the written one's type and rank is read within " +
+               std::to_string(MaxTemporalReach) + " points";
+    return P;
+  }
+  P.MaxSteps = maxTimeSteps(S.Dims);
+  chooseDefaults(P, S, OutParam.Ty.bytes());
+  return P;
+}

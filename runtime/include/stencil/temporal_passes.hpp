@@ -1,0 +1,116 @@
+// stencil/temporal_passes.hpp - a time loop run as passes of several steps
+// (temporal blocking) through stencilc's GeneratedTemporal code.
+#ifndef STENCIL_TEMPORAL_PASSES_HPP
+#define STENCIL_TEMPORAL_PASSES_HPP
+
+#include <stdexcept>
+#include <stencil/generated.hpp>
+#include <stencil/time_loop.hpp>
+#include <string>
+#include <tuple>
+#include <utility>
+#include <vector>
+
+namespace stencil {
+
+/// How a time loop's passes launch: 0 leaves a value to stencilc's plan
+/// (GeneratedTemporal::defaultSteps, defaultBlock).
+struct TemporalConfig {
+  int steps = 0;            ///< Steps per pass; 1 runs them one by one.
+  int block[3] = {0, 0, 0}; ///< (bx, by, chunk); (bx, 1, chunk) in 2-D.
+};
+
+namespace detail {
+
+/// The steps of each pass for the first \p Total - 1 steps of a time loop,
+/// at most \p PerPass each, as even as can be, in a number of passes of
+/// the parity of \p Total - 1: each pass writes the other array, so level
+/// Total - 1 lands in the array that holds it when the steps run one by one
+/// and the last step (one at a time) leaves both arrays as they would be.
+inline std::vector<int> passSchedule(long long Total, int PerPass) {
+  std::vector<int> Passes;
+  const long long Steps = Total - 1;
+  if (Steps <= 0 || PerPass < 1)
+    return Passes;
+  long long Count = (Steps + PerPass - 1) / PerPass;
+  if (Count % 2 != Steps % 2)
+    ++Count; // never beyond Steps: Count == Steps has the right parity
+  const long long Base = Steps / Count, Extra = Steps % Count;
+  for (long long P = 0; P < Count; ++P)
+    Passes.push_back(static_cast<int>(Base + (P < Extra ? 1 : 0)));
+  return Passes;
+}
+
+/// Runs \p Passes (passSchedule) of \p T over \p R with the arguments \p A
+/// converted to the stencil's parameter types \p P; the time levels' pointer
+/// variables end pointing at the array with the last level (previous) and
+/// the other one (next), as after as many steps one by one.
+template <typename... P, typename... Args, std::size_t... I>
+void runTemporalPasses(const GeneratedStencil &E, const GeneratedTemporal &T,
+                       ParamList<P...>, std::index_sequence<I...>,
+                       const Grid &G, const Region &R, const LaunchConfig &C,
+                       const std::vector<int> &Passes, Args &...A) {
+  using Levels = TimeLevels<Args...>;
+  auto *Previous = levelVariable<Levels::Previous>(A...);
+  auto *Next = levelVariable<Levels::Next>(A...);
+  std::tuple<P...> Values(levelValue(A)...);
+  checkArrays(E, Values, std::index_sequence<I...>());
+  checkMargins(E, G, R);
+  void *ArgPointers[] = {static_cast<void *>(&std::get<I>(Values))..., nullptr};
+  auto *const Even = *Previous, *const Odd = *Next; // levels 0, 2, ... / 1, ...
+  auto *Holder = Even, *Other = Odd;
+  long long Level = 0;
+  for (int Steps : Passes) {
+    std::get<Levels::Previous>(Values) = Holder;
+    std::get<Levels::Next>(Values) = Other;
+    const void *Margins[2] = {Level % 2 ? Odd : Even, Level % 2 ? Even : Odd};
+    if (const char *Error = T.launch(G, R, C, Steps, Margins, ArgPointers))
+      throw std::runtime_error(std::string("stencil: ") + E.name + " (cuda, " +
+                               std::to_string(Steps) +
+                               " steps per pass): " + Error);
+    Level += Steps;
+    std::swap(Holder, Other);
+  }
+  *Previous = Holder;
+  *Next = Other;
+}
+
+/// Runs \p Steps steps of \p S: \p T's passes of C.steps (or the plan's)
+/// and then the last step with \p OneStep (a run() of the stencil), or
+/// every step with it when there is no temporal code or one step per pass.
+template <typename StencilT, typename OneStepF, typename... Args>
+void repeatTemporal(const GeneratedStencil *E, const Grid &G, const Region &R,
+                    const LaunchConfig &Launch, const TemporalConfig &C,
+                    long long Steps, const StencilT &, OneStepF &&OneStep,
+                    Args &...A) {
+  using Levels = TimeLevels<Args...>;
+  using Params = typename StencilTraits<StencilT>::Params;
+  const GeneratedTemporal *T =
+      E ? findGeneratedTemporal(*E, static_cast<int>(Levels::Previous),
+                                static_cast<int>(Levels::Next))
+        : nullptr;
+  const int PerPass = !T ? 1 : C.steps > 0 ? C.steps : T->defaultSteps;
+  if (!T || PerPass <= 1 || Steps < 2 ||
+      *levelVariable<Levels::Previous>(A...) ==
+          *levelVariable<Levels::Next>(A...)) { // the latter refused there
+    repeatOneByOne(Steps, OneStep, A...);
+    return;
+  }
+  if (PerPass > T->maxSteps)
+    throw std::invalid_argument(
+        std::string("stencil: ") + E->name + ": " + std::to_string(PerPass) +
+        " steps per pass; stencilc's passes take at most " +
+        std::to_string(T->maxSteps));
+  LaunchConfig Pass = Launch;
+  for (int D = 0; D < 3; ++D)
+    Pass.block[D] = C.block[D] > 0 ? C.block[D] : T->defaultBlock[D];
+  runTemporalPasses(*E, *T, Params(), std::index_sequence_for<Args...>(), G, R,
+                    Pass, passSchedule(Steps, PerPass), A...);
+  repeatOneByOne(1, OneStep, A...);
+}
+
+} // namespace detail
+
+} // namespace stencil
+
+#endif // STENCIL_TEMPORAL_PASSES_HPP

@@ -1,0 +1,143 @@
+// stencil/time_loop.hpp - a time loop stencilc can see: apply a stencil N
+// times, two arrays trading places between steps.
+//
+//   loop.repeat(100, Diffusion3d(), stencil::previousLevel(f),
+//               stencil::nextLevel(fn), ce, cw, ...);
+//
+// does what this loop does, and leaves f, fn and both arrays as it leaves
+// them:
+//
+//   for (int t = 0; t < 100; ++t) {
+//     loop.run(Diffusion3d(), f, fn, ce, cw, ...);
+//     std::swap(f, fn);
+//   }
+//
+// so f holds the last time level and fn the one before. On the GPU, stencilc's
+// code for such a stencil advances several steps per pass over the grid
+// (temporal blocking); every other engine runs the steps one by one.
+#ifndef STENCIL_TIME_LOOP_HPP
+#define STENCIL_TIME_LOOP_HPP
+
+#include <cstddef>
+#include <stdexcept>
+#include <string>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+
+namespace stencil {
+
+/// The argument in the position of the array a step reads as its previous
+/// time level: the pointer variable, which repeat() swaps.
+template <typename T> struct PreviousLevel {
+  T **array;
+};
+/// The argument in the position of the array a step writes.
+template <typename T> struct NextLevel {
+  T **array;
+};
+
+/// Marks \p Array (a pointer variable) as the previous time level of a
+/// Loop::repeat call; after the call it points at the last level computed.
+template <typename T> PreviousLevel<T> previousLevel(T *&Array) {
+  static_assert(!std::is_const_v<T>,
+                "stencil::previousLevel: the time levels trade places, so "
+                "both are pointers to non-const elements");
+  return {&Array};
+}
+/// Marks \p Array as the next time level of a Loop::repeat call; after the
+/// call it points at the level before the last.
+template <typename T> NextLevel<T> nextLevel(T *&Array) {
+  static_assert(!std::is_const_v<T>,
+                "stencil::nextLevel: the time levels trade places, so both "
+                "are pointers to non-const elements");
+  return {&Array};
+}
+
+namespace detail {
+
+template <typename A> struct IsPrevious : std::false_type {};
+template <typename T> struct IsPrevious<PreviousLevel<T>> : std::true_type {};
+template <typename A> struct IsNext : std::false_type {};
+template <typename T> struct IsNext<NextLevel<T>> : std::true_type {};
+
+/// The position of the first argument \p Is says is one among \p Args, or
+/// sizeof...(Args).
+template <template <typename> class Is, typename... Args>
+constexpr std::size_t levelPosition() {
+  constexpr bool Marks[] = {Is<std::decay_t<Args>>::value..., false};
+  for (std::size_t I = 0; I < sizeof...(Args); ++I)
+    if (Marks[I])
+      return I;
+  return sizeof...(Args);
+}
+template <template <typename> class Is, typename... Args>
+constexpr std::size_t levelCount() {
+  return (std::size_t(0) + ... + (Is<std::decay_t<Args>>::value ? 1 : 0));
+}
+
+/// The two time levels of a repeat() call's arguments \p Args, by position
+/// after the index, checked at compile time.
+template <typename... Args> struct TimeLevels {
+  static constexpr std::size_t Previous = levelPosition<IsPrevious, Args...>();
+  static constexpr std::size_t Next = levelPosition<IsNext, Args...>();
+  static_assert(levelCount<IsPrevious, Args...>() == 1 &&
+                    levelCount<IsNext, Args...>() == 1,
+                "Loop::repeat: mark exactly one argument "
+                "stencil::previousLevel(array) and one "
+                "stencil::nextLevel(array)");
+};
+
+/// An argument as run() takes it: a level is its array's current pointer.
+template <typename A> decltype(auto) levelValue(A &&Arg) {
+  if constexpr (IsPrevious<std::decay_t<A>>::value ||
+                IsNext<std::decay_t<A>>::value)
+    return *Arg.array;
+  else
+    return std::forward<A>(Arg);
+}
+
+/// The pointer variable of the argument at \p Position among \p A.
+template <std::size_t Position, typename... Args>
+auto levelVariable(Args &...A) {
+  return std::get<Position>(std::forward_as_tuple(A...)).array;
+}
+
+/// Refuses a negative step count.
+inline void checkSteps(long long Steps) {
+  if (Steps < 0)
+    throw std::invalid_argument("stencil: Loop::repeat: the number of steps "
+                                "is " +
+                                std::to_string(Steps) + ", below zero");
+}
+
+/// \p Steps steps one by one with \p Run (a run() of the stencil), swapping
+/// the two levels after each, as the loop in this file's comment does.
+template <typename RunF, typename... Args>
+void repeatOneByOne(long long Steps, RunF &&Run, Args &...A) {
+  using Levels = TimeLevels<Args...>;
+  auto *Previous = levelVariable<Levels::Previous>(A...);
+  auto *Next = levelVariable<Levels::Next>(A...);
+  static_assert(std::is_same_v<decltype(Previous), decltype(Next)>,
+                "Loop::repeat: the two time levels must be pointers of one "
+                "type");
+  if (Steps > 0 && *Previous == *Next)
+    throw std::invalid_argument("stencil: Loop::repeat: the two time levels "
+                                "are one array");
+  for (long long T = 0; T < Steps; ++T) {
+    Run(levelValue(A)...);
+    std::swap(*Previous, *Next);
+  }
+}
+
+template <typename Engine, typename = void>
+struct HasRepeat : std::false_type {};
+template <typename Engine>
+struct HasRepeat<Engine, std::void_t<decltype(&Engine::repeatTag)>>
+    : std::true_type {};
+
+} // namespace detail
+
+} // namespace stencil
+
+#endif // STENCIL_TIME_LOOP_HPP

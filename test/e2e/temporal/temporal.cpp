@@ -1,0 +1,433 @@
+// temporal.cpp - time loops (Loop::repeat) against the host reference run
+// step by step: 2-D and 3-D, star and box, radius 1 to 4, f32 and f64, a
+// stencil that reads a second array of its levels' type, an if/else body,
+// an asymmetric reach. The two level arrays start with different margins, so
+// a margin read from the wrong level shows.
+//
+//   temporal [--backend=host|openmp|cuda|all] [--seed=N]
+//
+// host: the reference's own checks (the region written, the margins kept,
+// the pointers swapped as std::swap after each step would). openmp: the
+// generated code step by step, bit for bit. cuda: stencilc's passes at every
+// number of steps per pass up to the most, several tiles and chunks, and
+// step counts not multiples of it, within 1e-6 relative in float and 1e-12
+// in double of the reference (the margins and the pointer variables
+// exactly); and one step per pass, which runs the single-step code. Extents
+// come from the seed and are multiples of no tile. Exit status 0 when every
+// comparison passed, 1 otherwise, 2 for usage, 77 when cuda is asked for
+// and there is no GPU.
+#include <stencil/dsl.hpp>
+
+#include "../common/e2e_case.hpp"
+
+#include <array>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <memory>
+#include <random>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+// 3-D 7-point, f32 and f64 (AN5D's star3d1r).
+struct STENCIL_KERNEL Star7f {
+  STENCIL_HD void operator()(const stencil::Index3D &idx, const float *in,
+                             float *out, float c0, float c1) const {
+    out[idx.ix()] = c0 * in[idx.ix()] +
+                    c1 * (in[idx.ix<-1, 0, 0>()] + in[idx.ix<1, 0, 0>()] +
+                          in[idx.ix<0, -1, 0>()] + in[idx.ix<0, 1, 0>()] +
+                          in[idx.ix<0, 0, -1>()] + in[idx.ix<0, 0, 1>()]);
+  }
+};
+struct STENCIL_KERNEL Star7d {
+  STENCIL_HD void operator()(const stencil::Index3D &idx, const double *in,
+                             double *out, double c0, double c1) const {
+    out[idx.ix()] = c0 * in[idx.ix()] +
+                    c1 * (in[idx.ix<-1, 0, 0>()] + in[idx.ix<1, 0, 0>()] +
+                          in[idx.ix<0, -1, 0>()] + in[idx.ix<0, 1, 0>()] +
+                          in[idx.ix<0, 0, -1>()] + in[idx.ix<0, 0, 1>()]);
+  }
+};
+
+// 3-D 27-point box (a loop over the offsets).
+struct STENCIL_KERNEL Box27f {
+  STENCIL_HD void operator()(const stencil::Index3D &idx, const float *in,
+                             float *out) const {
+    float s = 0.0f;
+    s = s + in[idx.ix<-1, -1, -1>()] + in[idx.ix<0, -1, -1>()] +
+        in[idx.ix<1, -1, -1>()] + in[idx.ix<-1, 0, -1>()] +
+        in[idx.ix<0, 0, -1>()] + in[idx.ix<1, 0, -1>()] +
+        in[idx.ix<-1, 1, -1>()] + in[idx.ix<0, 1, -1>()] +
+        in[idx.ix<1, 1, -1>()];
+    s = s + in[idx.ix<-1, -1, 0>()] + in[idx.ix<0, -1, 0>()] +
+        in[idx.ix<1, -1, 0>()] + in[idx.ix<-1, 0, 0>()] + in[idx.ix()] +
+        in[idx.ix<1, 0, 0>()] + in[idx.ix<-1, 1, 0>()] + in[idx.ix<0, 1, 0>()] +
+        in[idx.ix<1, 1, 0>()];
+    s = s + in[idx.ix<-1, -1, 1>()] + in[idx.ix<0, -1, 1>()] +
+        in[idx.ix<1, -1, 1>()] + in[idx.ix<-1, 0, 1>()] +
+        in[idx.ix<0, 0, 1>()] + in[idx.ix<1, 0, 1>()] + in[idx.ix<-1, 1, 1>()] +
+        in[idx.ix<0, 1, 1>()] + in[idx.ix<1, 1, 1>()];
+    out[idx.ix()] = s * (1.0f / 27.0f);
+  }
+};
+
+// 3-D 13-point star, radius 2.
+struct STENCIL_KERNEL Star13f {
+  STENCIL_HD void operator()(const stencil::Index3D &idx, const float *in,
+                             float *out) const {
+    out[idx.ix()] = 0.28f * in[idx.ix()] +
+                    0.07f * (in[idx.ix<-1, 0, 0>()] + in[idx.ix<1, 0, 0>()] +
+                             in[idx.ix<0, -1, 0>()] + in[idx.ix<0, 1, 0>()] +
+                             in[idx.ix<0, 0, -1>()] + in[idx.ix<0, 0, 1>()]) +
+                    0.05f * (in[idx.ix<-2, 0, 0>()] + in[idx.ix<2, 0, 0>()] +
+                             in[idx.ix<0, -2, 0>()] + in[idx.ix<0, 2, 0>()] +
+                             in[idx.ix<0, 0, -2>()] + in[idx.ix<0, 0, 2>()]);
+  }
+};
+
+// A coefficient array of the levels' type, read off the centre: two arrays
+// could be the previous level; the call's marks say which.
+struct STENCIL_KERNEL VarCoef {
+  STENCIL_HD void operator()(const stencil::Index3D &idx, const double *k,
+                             const double *u, double *un) const {
+    un[idx.ix()] =
+        u[idx.ix()] +
+        0.1 * (k[idx.ix<1, 0, 0>()] * (u[idx.ix<1, 0, 0>()] - u[idx.ix()]) -
+               k[idx.ix()] * (u[idx.ix()] - u[idx.ix<-1, 0, 0>()]) +
+               k[idx.ix<0, 0, 1>()] * (u[idx.ix<0, 0, 1>()] - u[idx.ix()]) -
+               k[idx.ix()] * (u[idx.ix()] - u[idx.ix<0, -1, 0>()]));
+  }
+};
+
+// 2-D 5-point Jacobi (AN5D's j2d5pt).
+struct STENCIL_KERNEL Jacobi2D {
+  STENCIL_HD void operator()(const stencil::Index2D &idx, const float *in,
+                             float *out) const {
+    out[idx.ix()] =
+        0.2f * (in[idx.ix()] + in[idx.ix<-1, 0>()] + in[idx.ix<1, 0>()] +
+                in[idx.ix<0, -1>()] + in[idx.ix<0, 1>()]);
+  }
+};
+
+// 2-D, f64: an asymmetric reach and a branch that stores on both paths.
+STENCIL_KERNEL
+void upwind2d(const stencil::Index2D &idx, const double *q, double *qn,
+              double a) {
+  const double d = q[idx.ix<1, 0>()] - q[idx.ix<-2, 0>()];
+  if (d > 0.0)
+    qn[idx.ix()] = q[idx.ix()] - a * (q[idx.ix()] - q[idx.ix<0, -1>()]);
+  else
+    qn[idx.ix()] = q[idx.ix()] + a * (q[idx.ix<0, 3>()] - q[idx.ix()]);
+}
+
+// 2-D star of radius 4.
+struct STENCIL_KERNEL Star2Dr4 {
+  STENCIL_HD void operator()(const stencil::Index2D &idx, const float *in,
+                             float *out) const {
+    out[idx.ix()] = 0.2f * in[idx.ix()] +
+                    0.1f * (in[idx.ix<-4, 0>()] + in[idx.ix<4, 0>()] +
+                            in[idx.ix<0, -4>()] + in[idx.ix<0, 4>()]) +
+                    0.1f * (in[idx.ix<-1, 0>()] + in[idx.ix<1, 0>()] +
+                            in[idx.ix<0, -1>()] + in[idx.ix<0, 1>()]);
+  }
+};
+
+namespace {
+
+using e2e::Options;
+
+int Failures = 0, Passes = 0;
+
+/// One time loop: two level arrays (random region, different margins) and
+/// one extra input, run \p Steps steps by each engine.
+template <typename T, int Dims> class Case {
+public:
+  Case(const char *Name, unsigned Seed, const int (&Extent)[Dims], int Margin)
+      : Name(Name), Margin(Margin) {
+    std::size_t N = 1;
+    for (int D = 0; D < Dims; ++D)
+      N *= static_cast<std::size_t>(Ext[D] = Extent[D]);
+    std::mt19937 Rng(Seed);
+    std::uniform_real_distribution<T> Dist(T(1), T(2));
+    Level0.resize(N);
+    Level1.resize(N);
+    Extra.resize(N);
+    for (std::size_t I = 0; I < N; ++I) {
+      Level0[I] = Dist(Rng);
+      Extra[I] = Dist(Rng);
+      // Level 1's region is overwritten by the first step; its margin is
+      // another than level 0's.
+      Level1[I] =
+          inside(I) ? std::numeric_limits<T>::quiet_NaN() : T(3) + Dist(Rng);
+    }
+  }
+
+  /// \p Call(loop, steps, previous, next, extra) runs the time loop.
+  template <typename CallF> void run(const Options &O, int Steps, CallF Call) {
+    std::vector<T> A = Level0, B = Level1;
+    T *Prev = A.data(), *Next = B.data();
+    {
+      auto Loop =
+          e2e::makeLoop<Dims, stencil::HostLoopEngine<Dims>>(Ext, Margin);
+      Call(Loop, Steps, Prev, Next, Extra.data());
+    }
+    // The reference's own checks: pointers as after Steps swaps, margins
+    // unchanged, the last level written everywhere in the region.
+    const bool Swapped = Steps % 2 == 1;
+    Ref[0] = Swapped ? B : A;
+    Ref[1] = Swapped ? A : B;
+    const std::string What = "host, " + std::to_string(Steps) + " steps";
+    if (Prev != (Swapped ? B.data() : A.data()))
+      fail(What, "the previous level's pointer is not where swaps leave it");
+    checkMargins(What, Ref[0], Swapped ? Level1 : Level0);
+    checkMargins(What, Ref[1], Swapped ? Level0 : Level1);
+    for (std::size_t I = 0; I < Ref[0].size(); ++I)
+      if (inside(I) && std::isnan(Ref[0][I]))
+        return fail(What, "a point of the region was not written");
+    ++Passes;
+    if (O.OpenMP)
+      runOpenMP(Steps, Call);
+  }
+
+  template <typename CallF> void runOpenMP(int Steps, CallF Call) {
+    std::vector<T> A = Level0, B = Level1;
+    T *Prev = A.data(), *Next = B.data();
+    auto Loop = e2e::makeLoop<
+        Dims, stencil::GeneratedLoopEngine<Dims, stencil::Backend::OpenMP>>(
+        Ext, Margin);
+    Call(Loop, Steps, Prev, Next, Extra.data());
+    compare("openmp, " + std::to_string(Steps) + " steps", Prev, Next, A, B, 0);
+  }
+
+  /// The passes of \p PerPass steps with tile (bx, by) and \p Chunk (0: the
+  /// plan's), or one step at a time when PerPass is 1.
+  template <typename RepeatF>
+  void runCuda(int Steps, int PerPass, int Bx, int By, int Chunk,
+               RepeatF Repeat) {
+    const std::size_t N = Level0.size();
+    stencil::DeviceArray<T> A(N), B(N), X(N);
+    A.upload(Level0.data());
+    B.upload(Level1.data());
+    X.upload(Extra.data());
+    T *Prev = A.data(), *Next = B.data();
+    auto Loop = e2e::makeLoop<Dims, stencil::HostLoopEngine<Dims>>(Ext, Margin);
+    stencil::GeneratedLoopEngine<Dims, stencil::Backend::Cuda> E(Loop.ranges());
+    E.Temporal.steps = PerPass;
+    E.Temporal.block[0] = Bx;
+    E.Temporal.block[1] = By;
+    E.Temporal.block[2] = Chunk;
+    const std::string What = "cuda, " + std::to_string(Steps) + " steps, " +
+                             std::to_string(PerPass) + " per pass, tile " +
+                             std::to_string(Bx) + "x" + std::to_string(By) +
+                             " chunk " + std::to_string(Chunk);
+    std::vector<T> HA(N), HB(N);
+    try {
+      Repeat(E, Steps, Prev, Next, static_cast<const T *>(X.data()));
+      stencil::deviceSynchronize();
+      A.download(HA.data());
+      B.download(HB.data());
+    } catch (const std::exception &Error) {
+      return fail(What, Error.what());
+    }
+    const bool PrevIsA = Prev == A.data(), NextIsA = Next == A.data();
+    if (PrevIsA == NextIsA || (Prev != A.data() && Prev != B.data()))
+      return fail(What, "the level pointers do not name the two arrays");
+    compareDevice(What, PrevIsA ? HA : HB, PrevIsA ? HB : HA, Steps);
+  }
+
+private:
+  bool inside(std::size_t I) const {
+    return e2e::inRegion<Dims>(I, Ext, Margin);
+  }
+  void fail(const std::string &What, const char *Why) {
+    std::printf("FAIL %s: %s: %s\n", What.c_str(), Name, Why);
+    ++Failures;
+  }
+  void checkMargins(const std::string &What, const std::vector<T> &Got,
+                    const std::vector<T> &Initial) {
+    for (std::size_t I = 0; I < Got.size(); ++I)
+      if (!inside(I) && !e2e::sameBits(Got[I], Initial[I]))
+        return fail(What, "a margin point changed");
+  }
+
+  /// The engine's pointers against the reference's, then both arrays.
+  void compare(const std::string &What, const T *Prev, const T *Next,
+               const std::vector<T> &A, const std::vector<T> &B,
+               double Tolerance) {
+    if (Prev == Next || (Prev != A.data() && Prev != B.data()))
+      return fail(What, "the level pointers do not name the two arrays");
+    const bool PrevIsA = Prev == A.data();
+    compareArrays(What, PrevIsA ? A : B, PrevIsA ? B : A, Tolerance);
+  }
+
+  void compareDevice(const std::string &What, const std::vector<T> &Last,
+                     const std::vector<T> &Before, int) {
+    compareArrays(What, Last, Before, sizeof(T) == 4 ? 1e-6 : 1e-12);
+  }
+
+  /// The last level and the one before, each against the reference's:
+  /// margins bit for bit, the region bit for bit or within \p Tolerance.
+  void compareArrays(const std::string &What, const std::vector<T> &Last,
+                     const std::vector<T> &Before, double Tolerance) {
+    const std::vector<T> *Got[2] = {&Last, &Before};
+    for (int L = 0; L < 2; ++L)
+      for (std::size_t I = 0; I < Last.size(); ++I) {
+        const T R = Ref[L][I], G = (*Got[L])[I];
+        const bool Exact = Tolerance == 0 || !inside(I);
+        const double Err = std::fabs(double(G) - double(R));
+        const bool Ok = e2e::sameBits(R, G) ||
+                        (!Exact && Err <= Tolerance * std::fabs(double(R)));
+        if (!Ok) {
+          std::printf("FAIL %s: %s: %s level, point %zu (%s): host %.17g, "
+                      "got %.17g\n",
+                      What.c_str(), Name, L ? "the previous" : "the last", I,
+                      inside(I) ? "region" : "margin", double(R), double(G));
+          ++Failures;
+          return;
+        }
+      }
+    ++Passes;
+  }
+
+  const char *Name;
+  int Ext[Dims] = {};
+  int Margin;
+  std::vector<T> Level0, Level1, Extra;
+  std::vector<T> Ref[2]; ///< The last level and the one before.
+};
+
+/// Each case: the reference and OpenMP at several step counts, then on the
+/// GPU every steps per pass up to \p MaxSteps at a few tiles and chunks,
+/// those a pass fits in: a tile loses \p Reach (both sides' reach in x, and
+/// in y in 3-D) per step.
+template <typename T, int Dims, typename CallF>
+void check(const Options &O, const char *Name, unsigned Seed,
+           const int (&Ext)[Dims], int Margin, int MaxSteps,
+           const std::array<int, 2> &Reach,
+           const std::vector<std::array<int, 3>> &Tiles, CallF Call) {
+  Case<T, Dims> C(Name, Seed, Ext, Margin);
+  for (int Steps : {0, 1, 2, 5, 7, 12}) {
+    C.run(O, Steps, Call);
+    if (!O.Cuda)
+      continue;
+    for (int PerPass = 1; PerPass <= MaxSteps; ++PerPass)
+      for (const std::array<int, 3> &Tile : Tiles) {
+        const bool Fits = Tile[0] > PerPass * Reach[0] &&
+                          (Dims == 2 || Tile[1] > PerPass * Reach[1]);
+        if (Fits && (Steps >= 5 || PerPass == 2))
+          C.runCuda(Steps, PerPass, Tile[0], Tile[1], Tile[2], Call);
+      }
+  }
+}
+
+/// What repeat() refuses: a negative count, one array as both levels.
+void checkRefusals() {
+  std::vector<float> A(5 * 5 * 5, 1.0f);
+  float *P = A.data(), *Q = A.data();
+  stencil::Loop3D<stencil::HostLoopEngine3D> Loop(5, 1, 1, 5, 1, 1, 5, 1, 1);
+  auto Refused = [](const char *What, auto Run) {
+    try {
+      Run();
+    } catch (const std::invalid_argument &) {
+      ++Passes;
+      return;
+    }
+    std::printf("FAIL refusal: %s was accepted\n", What);
+    ++Failures;
+  };
+  float *R = A.data() + 1;
+  Refused("a negative step count", [&] {
+    Loop.repeat(-1, Star7f(), stencil::previousLevel(P), stencil::nextLevel(R),
+                0.5f, 0.1f);
+  });
+  Refused("one array as both levels", [&] {
+    Loop.repeat(3, Star7f(), stencil::previousLevel(P), stencil::nextLevel(Q),
+                0.5f, 0.1f);
+  });
+}
+
+} // namespace
+
+int main(int Argc, char **Argv) {
+  const Options O = e2e::parseOptions(Argc, Argv);
+  if (O.Cuda && !stencil::deviceAvailable()) {
+    std::printf("SKIP: --backend=cuda or all asked for, but there is no GPU\n");
+    return 77;
+  }
+  checkRefusals();
+  std::mt19937 Rng(O.Seed);
+  auto Extent3 = [&](int Margin) {
+    return std::array<int, 3>{e2e::uniform(Rng, 2 * Margin + 9, 75),
+                              e2e::uniform(Rng, 2 * Margin + 5, 41),
+                              e2e::uniform(Rng, 2 * Margin + 3, 29)};
+  };
+  // (bx, by, chunk); 0 leaves one to the plan.
+  const std::vector<std::array<int, 3>> Tiles3 = {
+      {32, 32, 0}, {32, 16, 7}, {64, 8, 64}};
+  const std::vector<std::array<int, 3>> Tiles2 = {
+      {256, 1, 0}, {128, 1, 13}, {96, 1, 300}};
+  {
+    const std::array<int, 3> E = Extent3(1);
+    const int Ext[3] = {E[0], E[1], E[2]};
+    check<float, 3>(O, "Star7f", O.Seed, Ext, 1, 8, {2, 2}, Tiles3,
+                    [](auto &Loop, int N, float *&P, float *&Q, const float *) {
+                      Loop.repeat(N, Star7f(), stencil::previousLevel(P),
+                                  stencil::nextLevel(Q), 0.4f, 0.1f);
+                    });
+    check<double, 3>(
+        O, "Star7d", O.Seed + 1, Ext, 1, 4, {2, 2}, Tiles3,
+        [](auto &Loop, int N, double *&P, double *&Q, const double *) {
+          Loop.repeat(N, Star7d(), stencil::previousLevel(P),
+                      stencil::nextLevel(Q), 0.4, 0.1);
+        });
+    check<double, 3>(
+        O, "VarCoef", O.Seed + 2, Ext, 1, 4, {2, 2}, Tiles3,
+        [](auto &Loop, int N, double *&P, double *&Q, const double *K) {
+          Loop.repeat(N, VarCoef(), K, stencil::previousLevel(P),
+                      stencil::nextLevel(Q));
+        });
+    check<float, 3>(O, "Box27f", O.Seed + 3, Ext, 1, 4, {2, 2}, Tiles3,
+                    [](auto &Loop, int N, float *&P, float *&Q, const float *) {
+                      Loop.repeat(N, Box27f(), stencil::previousLevel(P),
+                                  stencil::nextLevel(Q));
+                    });
+  }
+  {
+    const std::array<int, 3> E = Extent3(2);
+    const int Ext[3] = {E[0], E[1], E[2]};
+    check<float, 3>(O, "Star13f", O.Seed + 4, Ext, 2, 3, {4, 4}, Tiles3,
+                    [](auto &Loop, int N, float *&P, float *&Q, const float *) {
+                      Loop.repeat(N, Star13f(), stencil::previousLevel(P),
+                                  stencil::nextLevel(Q));
+                    });
+  }
+  {
+    const int Ext[2] = {e2e::uniform(Rng, 40, 700), e2e::uniform(Rng, 11, 90)};
+    check<float, 2>(O, "Jacobi2D", O.Seed + 5, Ext, 1, 16, {2, 0}, Tiles2,
+                    [](auto &Loop, int N, float *&P, float *&Q, const float *) {
+                      Loop.repeat(N, Jacobi2D(), stencil::previousLevel(P),
+                                  stencil::nextLevel(Q));
+                    });
+  }
+  {
+    const int Ext[2] = {e2e::uniform(Rng, 40, 500), e2e::uniform(Rng, 17, 70)};
+    check<double, 2>(
+        O, "upwind2d", O.Seed + 6, Ext, 3, 8, {3, 0}, Tiles2,
+        [](auto &Loop, int N, double *&P, double *&Q, const double *) {
+          Loop.repeat(N, upwind2d, stencil::previousLevel(P),
+                      stencil::nextLevel(Q), 0.3);
+        });
+  }
+  {
+    const int Ext[2] = {e2e::uniform(Rng, 60, 500), e2e::uniform(Rng, 20, 70)};
+    check<float, 2>(O, "Star2Dr4", O.Seed + 7, Ext, 4, 4, {8, 0}, Tiles2,
+                    [](auto &Loop, int N, float *&P, float *&Q, const float *) {
+                      Loop.repeat(N, Star2Dr4(), stencil::previousLevel(P),
+                                  stencil::nextLevel(Q));
+                    });
+  }
+  std::printf("%s: %d passed, %d failed\n", Failures ? "FAIL" : "PASS", Passes,
+              Failures);
+  return Failures ? 1 : 0;
+}

@@ -1,0 +1,81 @@
+// Time loops: a stencil passed to a loop's repeat() gets CUDA passes of
+// several steps for each array it could read as its previous level (its
+// type and rank, within a reach of 4), with the plan's defaults; one that
+// cannot says why; a stencil only run() gets none.
+// RUN: %stencilc %s --emit=plan -o - -- -I %mock_include | FileCheck %s --check-prefix=PLAN
+// RUN: %stencilc %s --emit=cuda --no-line-directives -o - -- -I %mock_include | FileCheck %s --check-prefix=CUDA
+#include <stencil/dsl.hpp>
+
+struct STENCIL_KERNEL Heat {
+  STENCIL_HD void operator()(const stencil::Index3D &idx, const float *u, float *un,
+                             float coef) const {
+    un[idx.ix()] = u[idx.ix()] + coef * (u[idx.ix<1, 0, 0>()] + u[idx.ix<0, -1, 0>()] +
+                                      u[idx.ix<0, 0, 2>()] - 3.0f * u[idx.ix()]);
+  }
+};
+// k and u could each be the previous level: two pairs.
+struct STENCIL_KERNEL VarCoef {
+  STENCIL_HD void operator()(const stencil::Index2D &idx, const double *k, const double *u,
+                             double *un) const {
+    un[idx.ix()] = u[idx.ix()] + k[idx.ix<1, 0>()] * (u[idx.ix<-1, 0>()] - u[idx.ix()]);
+  }
+};
+// Reads the array it writes: no passes.
+struct STENCIL_KERNEL InPlace {
+  STENCIL_HD void operator()(const stencil::Index3D &idx, const float *u, float *un) const {
+    un[idx.ix()] = un[idx.ix()] + u[idx.ix<1, 0, 0>()];
+  }
+};
+// Stores on one path only.
+STENCIL_KERNEL
+void partial(const stencil::Index2D &idx, const float *u, float *un) {
+  if (u[idx.ix()] > 0.0f)
+    un[idx.ix()] = u[idx.ix<0, 1>()];
+}
+// Only run(), never repeated.
+struct STENCIL_KERNEL Once {
+  STENCIL_HD void operator()(const stencil::Index3D &idx, const float *u, float *un) const {
+    un[idx.ix()] = u[idx.ix<0, 0, 1>()];
+  }
+};
+
+void timeLoops(float *u, float *un, double *k, double *v, double *vn) {
+  stencil::Loop3D<> l3;
+  stencil::Loop2D<> l2;
+  l3.repeat(10, Heat(), stencil::previousLevel(u), stencil::nextLevel(un), 0.1f);
+  l2.repeat(10, VarCoef(), k, stencil::previousLevel(v), stencil::nextLevel(vn));
+  l3.repeat(3, InPlace(), stencil::previousLevel(u), stencil::nextLevel(un));
+  l2.repeat(3, partial, stencil::previousLevel(u), stencil::nextLevel(un));
+  l3.run(Once(), u, un);
+}
+
+// PLAN-LABEL: stencil Heat
+// PLAN: temporal (CUDA): u -> un, up to 8 steps per pass; reach x -0..+1 y -1..+0 z -0..+2; a ring of 4 planes per level
+// PLAN-NEXT: temporal default: 1 step (one by one); a pass: tile 32 x 32, chunk 64
+// PLAN-LABEL: stencil VarCoef
+// PLAN: temporal (CUDA): k -> un, up to 16 steps per pass; reach x -0..+1 y -0..+0; a ring of 2 rows per level
+// PLAN-NEXT: temporal (CUDA): u -> un, up to 16 steps per pass; reach x -1..+0 y -0..+0; a ring of 2 rows per level
+// PLAN-NEXT: temporal default: 1 step (one by one); a pass: tile 256, chunk 128
+// PLAN-LABEL: stencil InPlace
+// PLAN: temporal (CUDA): none: it reads the array it writes ('un')
+// PLAN-LABEL: stencil partial
+// PLAN: temporal (CUDA): none: it does not store 'un' on every path
+// PLAN-LABEL: stencil Once
+// PLAN-NOT: temporal (CUDA)
+
+// CUDA: template <int STEPS>
+// CUDA-NEXT: __global__ void __launch_bounds__(1024) stencilc_Heat_temporal0(const stencil::Grid g, const stencil::Region r, const long long stencilc_chunk, const float *stencilc_margin0, const float *stencilc_margin1, const float *__restrict__ u, float *__restrict__ un, float coef) {
+// The level's own column from registers, its neighbours from the ring.
+// CUDA: stencilc_value = stencilc_q[stencilc_l - 1][0] + (coef * (((stencilc_ring[stencilc_sk * stencilc_plane + stencilc_cell + 1] + stencilc_ring[stencilc_sk * stencilc_plane + stencilc_cell - 1 * stencilc_bx]) + stencilc_q[stencilc_l - 1][2]) - (3.0f * stencilc_q[stencilc_l - 1][0])));
+// CUDA: static const char *stencilc_Heat_temporal0_cuda_launch(const stencil::Grid &g, const stencil::Region &r, const stencil::LaunchConfig &cfg, int steps, const void *const *margins, void *const *args) {
+// CUDA: case 8: return stencilc_Heat_temporal0_run<8>(
+// CUDA: stencil::registerGeneratedTemporal(/*abiVersion=*/5, {
+// CUDA: /*timeInput=*/0,
+// CUDA-NEXT: /*timeOutput=*/1,
+// CUDA-NEXT: /*reach=*/{{[{][{]}}0, 1}, {1, 0}, {0, 2}, {0, 0}},
+// CUDA-NEXT: /*maxSteps=*/8,
+// CUDA-NEXT: /*defaultSteps=*/1,
+// CUDA: stencilc_VarCoef_temporal0_cuda_launch
+// CUDA: stencilc_VarCoef_temporal1_cuda_launch
+// CUDA-NOT: stencilc_InPlace_temporal
+// CUDA-NOT: stencilc_Once_temporal

@@ -1,0 +1,280 @@
+// temporal_benchmark.cpp - time loops on the GPU: stencilc's passes of
+// several steps (Loop::repeat) against the same stencil one step at a time,
+// on AN5D's stencils and sizes (3-D at 512^3, 2-D at 16384^2 points inside
+// a margin of the radius; see tools/temporal_gpu_run.sh, which times AN5D's
+// own kernels in the same run).
+//
+//   temporal_benchmark [--cases=a,b] [--steps=N] [--quick]
+//
+// Per case: one step at a time (the plan's single-step variant), the plan's
+// default pass, and a search over steps per pass, tiles and chunks (--quick:
+// a few); each the median of three runs of N steps after one warm-up run.
+// Prints one line per configuration and a summary line per case, in
+// GCells/s per time step (points inside the margin x steps / seconds).
+#include <stencil/dsl.hpp>
+
+#include <algorithm>
+#include <array>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <memory>
+#include <string>
+#include <vector>
+
+/// AN5D's star3d1r.
+struct STENCIL_KERNEL Star3d1rF {
+  STENCIL_HD void operator()(const stencil::Index3D &idx, const float *a,
+                             float *b) const {
+    b[idx.ix()] =
+        0.2500f * a[idx.ix()] + 0.1248f * a[idx.ix<-1, 0, 0>()] +
+        0.1249f * a[idx.ix<1, 0, 0>()] + 0.1250f * a[idx.ix<0, -1, 0>()] +
+        0.1251f * a[idx.ix<0, 1, 0>()] + 0.1252f * a[idx.ix<0, 0, -1>()] +
+        0.1253f * a[idx.ix<0, 0, 1>()];
+  }
+};
+struct STENCIL_KERNEL Star3d1rD {
+  STENCIL_HD void operator()(const stencil::Index3D &idx, const double *a,
+                             double *b) const {
+    b[idx.ix()] =
+        0.2500 * a[idx.ix()] + 0.1248 * a[idx.ix<-1, 0, 0>()] +
+        0.1249 * a[idx.ix<1, 0, 0>()] + 0.1250 * a[idx.ix<0, -1, 0>()] +
+        0.1251 * a[idx.ix<0, 1, 0>()] + 0.1252 * a[idx.ix<0, 0, -1>()] +
+        0.1253 * a[idx.ix<0, 0, 1>()];
+  }
+};
+
+/// AN5D's star3d2r.
+struct STENCIL_KERNEL Star3d2rF {
+  STENCIL_HD void operator()(const stencil::Index3D &idx, const float *a,
+                             float *b) const {
+    b[idx.ix()] =
+        0.2500f * a[idx.ix()] + 0.0620f * a[idx.ix<-1, 0, 0>()] +
+        0.0621f * a[idx.ix<1, 0, 0>()] + 0.0622f * a[idx.ix<0, -1, 0>()] +
+        0.0623f * a[idx.ix<0, 1, 0>()] + 0.0624f * a[idx.ix<0, 0, -1>()] +
+        0.06245f * a[idx.ix<0, 0, 1>()] + 0.06255f * a[idx.ix<-2, 0, 0>()] +
+        0.0626f * a[idx.ix<2, 0, 0>()] + 0.0627f * a[idx.ix<0, -2, 0>()] +
+        0.0628f * a[idx.ix<0, 2, 0>()] + 0.0629f * a[idx.ix<0, 0, -2>()] +
+        0.0630f * a[idx.ix<0, 0, 2>()];
+  }
+};
+
+/// A 27-point box with a weight per point, as AN5D's box3d1r.
+struct STENCIL_KERNEL Box3d1rF {
+  STENCIL_HD void operator()(const stencil::Index3D &idx, const float *a,
+                             float *b) const {
+    b[idx.ix()] =
+        0.0370f * a[idx.ix<-1, -1, -1>()] + 0.0371f * a[idx.ix<0, -1, -1>()] +
+        0.0372f * a[idx.ix<1, -1, -1>()] + 0.0373f * a[idx.ix<-1, 0, -1>()] +
+        0.0374f * a[idx.ix<0, 0, -1>()] + 0.0375f * a[idx.ix<1, 0, -1>()] +
+        0.0376f * a[idx.ix<-1, 1, -1>()] + 0.0377f * a[idx.ix<0, 1, -1>()] +
+        0.0378f * a[idx.ix<1, 1, -1>()] + 0.0379f * a[idx.ix<-1, -1, 0>()] +
+        0.0380f * a[idx.ix<0, -1, 0>()] + 0.0381f * a[idx.ix<1, -1, 0>()] +
+        0.0382f * a[idx.ix<-1, 0, 0>()] + 0.0383f * a[idx.ix()] +
+        0.0384f * a[idx.ix<1, 0, 0>()] + 0.0385f * a[idx.ix<-1, 1, 0>()] +
+        0.0386f * a[idx.ix<0, 1, 0>()] + 0.0387f * a[idx.ix<1, 1, 0>()] +
+        0.0388f * a[idx.ix<-1, -1, 1>()] + 0.0389f * a[idx.ix<0, -1, 1>()] +
+        0.0390f * a[idx.ix<1, -1, 1>()] + 0.0391f * a[idx.ix<-1, 0, 1>()] +
+        0.0392f * a[idx.ix<0, 0, 1>()] + 0.0393f * a[idx.ix<1, 0, 1>()] +
+        0.0394f * a[idx.ix<-1, 1, 1>()] + 0.0395f * a[idx.ix<0, 1, 1>()] +
+        0.0396f * a[idx.ix<1, 1, 1>()];
+  }
+};
+
+/// AN5D's j2d5pt.
+struct STENCIL_KERNEL J2d5ptF {
+  STENCIL_HD void operator()(const stencil::Index2D &idx, const float *a,
+                             float *b) const {
+    b[idx.ix()] = (5.1f * a[idx.ix<0, -1>()] + 12.1f * a[idx.ix<-1, 0>()] +
+                   15.0f * a[idx.ix()] + 12.2f * a[idx.ix<1, 0>()] +
+                   5.2f * a[idx.ix<0, 1>()]) /
+                  118.0f;
+  }
+};
+
+namespace {
+
+double seconds() {
+  return std::chrono::duration<double>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
+struct Options {
+  std::vector<std::string> Cases;
+  int Steps = 0; // 0: per case
+  bool Quick = false;
+};
+
+bool wanted(const Options &O, const std::string &Name) {
+  return O.Cases.empty() ||
+         std::find(O.Cases.begin(), O.Cases.end(), Name) != O.Cases.end();
+}
+
+/// One case: arrays of n^Dims points inside a margin of Radius, timed.
+template <typename T, int Dims, typename StencilT> class Case {
+public:
+  Case(const char *Name, long long N, int Radius, int Steps)
+      : Name(Name), N(N), Radius(Radius), Steps(Steps) {
+    Extent = N + 2 * Radius;
+    long long Count = 1;
+    for (int D = 0; D < Dims; ++D)
+      Count *= Extent;
+    std::vector<T> Init(static_cast<std::size_t>(Count));
+    for (std::size_t I = 0; I < Init.size(); ++I)
+      Init[I] = T(1) + T((I * 2654435761u) % 1000) / T(1000);
+    A = std::make_unique<stencil::DeviceArray<T>>(Init.size());
+    B = std::make_unique<stencil::DeviceArray<T>>(Init.size());
+    A->upload(Init.data());
+    B->upload(Init.data());
+  }
+
+  /// GCells/s of Steps steps with \p PerPass (1: one at a time; 0: the
+  /// plan's pass) and tile (bx, by, chunk), median of three after a warm-up.
+  double time(int PerPass, int Bx, int By, int Chunk) {
+    auto Loop = makeLoop();
+    stencil::GeneratedLoopEngine<Dims, stencil::Backend::Cuda> E(Loop.ranges());
+    E.Temporal.steps = PerPass;
+    E.Temporal.block[0] = Bx;
+    E.Temporal.block[1] = By;
+    E.Temporal.block[2] = Chunk;
+    std::vector<double> Times;
+    for (int Run = 0; Run < 4; ++Run) {
+      T *P = A->data(), *Q = B->data();
+      stencil::deviceSynchronize();
+      const double Start = seconds();
+      E.repeat(Steps, StencilT(), stencil::previousLevel(P),
+               stencil::nextLevel(Q));
+      stencil::deviceSynchronize();
+      if (Run > 0)
+        Times.push_back(seconds() - Start);
+    }
+    std::sort(Times.begin(), Times.end());
+    double Cells = 1;
+    for (int D = 0; D < Dims; ++D)
+      Cells *= double(N);
+    return Cells * Steps / Times[1] / 1e9;
+  }
+
+  /// Prints and returns the rate, or 0 where the configuration fails.
+  double row(const char *Kind, int PerPass, int Bx, int By, int Chunk) {
+    double Rate = 0;
+    try {
+      Rate = time(PerPass, Bx, By, Chunk);
+    } catch (const std::exception &Error) {
+      std::printf("%s %s steps/pass %d tile %dx%d chunk %d: failed: %s\n", Name,
+                  Kind, PerPass, Bx, By, Chunk, Error.what());
+      return 0;
+    }
+    // The pass kernel's registers and shared memory (the tuner's query).
+    std::string Resources;
+    stencil::KernelAttributes K;
+    if (Temporal && PerPass > 1 && !Temporal->query(Bx, By, PerPass, &K))
+      Resources = ", " + std::to_string(K.registers) + " registers, " +
+                  std::to_string(K.sharedBytes / 1024) + " KiB shared";
+    std::printf("%s %s steps/pass %d tile %dx%d chunk %d: %.1f GCells/s%s\n",
+                Name, Kind, PerPass, Bx, By, Chunk, Rate, Resources.c_str());
+    std::fflush(stdout);
+    return Rate;
+  }
+
+  void run(const Options &O) {
+    const stencil::GeneratedStencil *E =
+        stencil::generatedFor(stencil::Backend::Cuda, StencilT());
+    const stencil::GeneratedTemporal *TE =
+        E ? stencil::findGeneratedTemporal(*E, 0, 1) : nullptr;
+    Temporal = TE;
+    if (!TE) {
+      std::printf("%s: no temporal code\n", Name);
+      return;
+    }
+    const double Single = row("single", 1, 0, 0, 0);
+    const double Default = row("default", 0, 0, 0, 0);
+    double Best = Default;
+    std::string BestText = "default";
+    std::vector<std::array<int, 2>> Tiles =
+        Dims == 3
+            ? std::vector<std::array<int, 2>>{{32, 32},
+                                              {64, 16},
+                                              {32, 16},
+                                              {64, 8}}
+            : std::vector<std::array<int, 2>>{{256, 1}, {512, 1}, {1024, 1}};
+    std::vector<int> Chunks =
+        Dims == 3 ? std::vector<int>{64, 128, 512} : std::vector<int>{128, 512};
+    if (O.Quick) {
+      Tiles.resize(1);
+      Chunks.resize(1);
+    }
+    for (int PerPass = 2; PerPass <= TE->maxSteps; ++PerPass)
+      for (const auto &Tile : Tiles)
+        for (int Chunk : Chunks) {
+          const double Rate = row("pass", PerPass, Tile[0], Tile[1], Chunk);
+          if (Rate > Best) {
+            Best = Rate;
+            BestText = std::to_string(PerPass) + " steps/pass, tile " +
+                       std::to_string(Tile[0]) + "x" + std::to_string(Tile[1]) +
+                       ", chunk " + std::to_string(Chunk);
+          }
+        }
+    std::printf("SUMMARY %s: one step at a time %.1f, plan's default pass "
+                "%.1f, best %.1f GCells/s (%s); best/one-step %.2f\n",
+                Name, Single, Default, Best, BestText.c_str(), Best / Single);
+  }
+
+private:
+  auto makeLoop() const {
+    const long long M = Radius, X = Extent;
+    if constexpr (Dims == 2)
+      return stencil::Loop2D<stencil::HostLoopEngine<2>>(X, M, M, X, M, M);
+    else
+      return stencil::Loop3D<stencil::HostLoopEngine<3>>(X, M, M, X, M, M, X, M,
+                                                         M);
+  }
+
+  const char *Name;
+  long long N, Extent;
+  int Radius, Steps;
+  std::unique_ptr<stencil::DeviceArray<T>> A, B;
+  const stencil::GeneratedTemporal *Temporal = nullptr;
+};
+
+} // namespace
+
+int main(int Argc, char **Argv) {
+  Options O;
+  for (int I = 1; I < Argc; ++I) {
+    const std::string Arg = Argv[I];
+    if (Arg.rfind("--cases=", 0) == 0) {
+      std::string List = Arg.substr(8);
+      for (std::size_t At = 0; At <= List.size();) {
+        const std::size_t Comma = std::min(List.find(',', At), List.size());
+        O.Cases.push_back(List.substr(At, Comma - At));
+        At = Comma + 1;
+      }
+    } else if (Arg.rfind("--steps=", 0) == 0) {
+      O.Steps = std::atoi(Arg.c_str() + 8);
+    } else if (Arg == "--quick") {
+      O.Quick = true;
+    } else {
+      std::fprintf(stderr, "usage: %s [--cases=a,b] [--steps=N] [--quick]\n",
+                   Argv[0]);
+      return 2;
+    }
+  }
+  if (!stencil::deviceAvailable()) {
+    std::printf("temporal_benchmark: needs a GPU\n");
+    return 2;
+  }
+  auto Steps = [&](int Default) { return O.Steps > 0 ? O.Steps : Default; };
+  if (wanted(O, "star3d1r-f32"))
+    Case<float, 3, Star3d1rF>("star3d1r-f32", 512, 1, Steps(60)).run(O);
+  if (wanted(O, "star3d1r-f64"))
+    Case<double, 3, Star3d1rD>("star3d1r-f64", 512, 1, Steps(40)).run(O);
+  if (wanted(O, "box3d1r-f32"))
+    Case<float, 3, Box3d1rF>("box3d1r-f32", 512, 1, Steps(40)).run(O);
+  if (wanted(O, "star3d2r-f32"))
+    Case<float, 3, Star3d2rF>("star3d2r-f32", 512, 2, Steps(40)).run(O);
+  if (wanted(O, "j2d5pt-f32"))
+    Case<float, 2, J2d5ptF>("j2d5pt-f32", 16384, 1, Steps(100)).run(O);
+  return 0;
+}
