@@ -106,17 +106,20 @@ std::string inPlane(unsigned M, LoF Lo, HiF Hi) {
   return Out;
 }
 
-/// The tile's threads that compute level \p Level ("stencilc_l" or
-/// "STEPS"): those at least Level times the reach inside each edge.
-std::string computes(const TimePair &P, unsigned M, const std::string &Level) {
+/// Defines stencilc_deepest, the last level this thread of the tile
+/// computes: level l needs l times the reach inside each edge.
+void printDeepest(CodeWriter &W, const TimePair &P, unsigned M) {
   static const char *const Thread[] = {"stencilc_tx", "stencilc_ty"};
   static const char *const Extent[] = {"stencilc_bx", "stencilc_by"};
-  std::string Out;
-  for (unsigned D = 0; D < M; ++D)
-    Out += fmt::format("{0}{1} >= {2} * {3} && {1} < {4} - {2} * {5}",
-                       D ? " && " : "", Thread[D], Level, P.Reach[D].Lo,
-                       Extent[D], P.Reach[D].Hi);
-  return Out;
+  W.line("int stencilc_deepest = STEPS;");
+  for (unsigned D = 0; D < M; ++D) {
+    if (P.Reach[D].Lo > 0)
+      W.line("stencilc_deepest = min(stencilc_deepest, {} / {});", Thread[D],
+             P.Reach[D].Lo);
+    if (P.Reach[D].Hi > 0)
+      W.line("stencilc_deepest = min(stencilc_deepest, ({} - 1 - {}) / {});",
+             Extent[D], Thread[D], P.Reach[D].Hi);
+  }
 }
 
 void printKernel(CodeWriter &W, const ir::Stencil &S, const TimePair &P,
@@ -187,6 +190,7 @@ void printKernel(CodeWriter &W, const ir::Stencil &S, const TimePair &P,
   W.line("// Level L's column of this thread, oldest plane first: the planes "
          "level L + 1 reads.");
   W.line("{} stencilc_q[STEPS + 1][{}] = {{}};", Ty, Depth);
+  printDeepest(W, P, M);
   W.line("// Plane p of the input; level l works on plane p - l * {}.", Lag);
   W.open(fmt::format("for (long long stencilc_p = stencilc_first - STEPS * "
                      "{0}LL; stencilc_p < stencilc_end + STEPS * {1}LL; "
@@ -231,7 +235,7 @@ void printKernel(CodeWriter &W, const ir::Stencil &S, const TimePair &P,
          "stencilc_margin0)[c];");
   W.close();
   W.line("// Nearer the tile's edge, level l is never read.");
-  W.open(fmt::format("else if ({}) {{", computes(P, M, "stencilc_l")));
+  W.open("else if (stencilc_l <= stencilc_deepest) {");
   W.line("{} *const {} = stencilc_rings + (stencilc_l - 1) * {} * "
          "stencilc_plane;",
          Ty, Ring, Depth);
@@ -290,8 +294,10 @@ void printRun(CodeWriter &W, const ir::Stencil &S, const TimePair &P,
          "cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>("
          "shared));",
          Name);
-  W.line("if (err != cudaSuccess)");
-  W.line("  return cudaGetErrorString(err);");
+  W.open("if (err != cudaSuccess) {");
+  W.line("(void)cudaGetLastError(); // not left for the next launch to find");
+  W.line("return cudaGetErrorString(err);");
+  W.close();
   W.close();
   std::string Args;
   for (unsigned I = 1; I < S.Params.size(); ++I)
@@ -350,6 +356,14 @@ void printLauncher(CodeWriter &W, const ir::Stencil &S, const TemporalPlan &T,
   W.line("const unsigned long long shared = {}_shared(steps, block.x, "
          "block.y);",
          Name);
+  W.line("int stencilc_device = 0, stencilc_most = 0;");
+  W.line("if (cudaGetDevice(&stencilc_device) == cudaSuccess && "
+         "cudaDeviceGetAttribute(&stencilc_most, "
+         "cudaDevAttrMaxSharedMemoryPerBlockOptin, stencilc_device) == "
+         "cudaSuccess && shared > static_cast<unsigned long long>("
+         "stencilc_most))");
+  W.line("  return \"the rings of this many steps and this tile need more "
+         "shared memory than a block of this GPU has\";");
   printArgumentUnpacking(W, S, Names, std::vector<bool>(S.Params.size(), true));
   W.line("const {0} *const m0 = static_cast<const {0} *>(margins[0]);", Ty);
   W.line("const {0} *const m1 = static_cast<const {0} *>(margins[1]);", Ty);
