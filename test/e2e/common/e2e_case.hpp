@@ -6,6 +6,7 @@
 
 #include <stencil/dsl.hpp>
 
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -51,6 +52,16 @@ template <typename T> bool sameBits(T A, T B) {
   if (A != A && B != B)
     return true;
   return std::memcmp(&A, &B, sizeof(T)) == 0;
+}
+
+/// True if \p Got may stand for \p Ref: the same bits when \p Exact (a NaN
+/// matches any NaN), else within \p Tolerance of |Ref| (a NaN matches
+/// nothing).
+template <typename T> bool matches(T Ref, T Got, bool Exact, double Tolerance) {
+  if (Exact)
+    return sameBits(Ref, Got);
+  return Ref == Ref && std::fabs(double(Got) - double(Ref)) <=
+                           Tolerance * std::fabs(double(Ref));
 }
 
 /// A loop over arrays of extents \p Ext with margin \p Margin on every side.

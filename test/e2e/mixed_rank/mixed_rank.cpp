@@ -253,12 +253,8 @@ private:
   void compare(const char *Engine, const std::vector<T> &Ref,
                const std::vector<T> &Got, double Tolerance) {
     for (std::size_t I = 0; I < Ref.size(); ++I) {
-      const bool Exact = Tolerance == 0 || !inside(I);
-      const double Err = std::fabs(double(Got[I]) - double(Ref[I]));
-      const bool Ok = Exact ? e2e::sameBits(Ref[I], Got[I])
-                            : !std::isnan(Ref[I]) &&
-                                  Err <= Tolerance * std::fabs(double(Ref[I]));
-      if (!Ok) {
+      if (!e2e::matches(Ref[I], Got[I], Tolerance == 0 || !inside(I),
+                        Tolerance)) {
         std::printf("FAIL %s: %s point %zu (%s): host %.17g, got %.17g\n",
                     Engine, Name, I, inside(I) ? "region" : "margin",
                     double(Ref[I]), double(Got[I]));

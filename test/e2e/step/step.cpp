@@ -232,11 +232,7 @@ private:
     for (size_t A = 0; A < Ref.size(); ++A)
       for (std::size_t I = 0; I < Count; ++I) {
         const T R = Ref[A][I], G = Got[A][I];
-        const bool Ok = Tolerance == 0 || !inside(I)
-                            ? e2e::sameBits(R, G)
-                            : std::fabs(double(G) - double(R)) <=
-                                  Tolerance * std::fabs(double(R));
-        if (!Ok) {
+        if (!e2e::matches(R, G, Tolerance == 0 || !inside(I), Tolerance)) {
           std::printf("FAIL %s: step %s array %zu point %zu (%s): host %.17g, got %.17g\n", Engine,
                       Name, A, I, inside(I) ? "region" : "margin", double(R), double(G));
           ++Failures;
