@@ -164,12 +164,24 @@ void printKernel(CodeWriter &W, const ir::Stencil &S, const TimePair &P,
          inPlane(
              M, [](unsigned D) { return fmt::format("r.lo[{}]", D); },
              [](unsigned D) { return fmt::format("r.hi[{}]", D); }));
-  W.line("const long long stencilc_first = r.lo[{0}] + blockIdx.{1} * "
-         "stencilc_chunk;",
+  W.line("// Planes in 32 bits (a loop's extents are ints): the checks of "
+         "every level and plane are most of the kernel's instructions.");
+  W.line("const int stencilc_first = static_cast<int>(r.lo[{0}] + blockIdx.{1} "
+         "* stencilc_chunk);",
          M, M == 2 ? "z" : "y");
-  W.line("const long long stencilc_end = min(stencilc_first + stencilc_chunk, "
-         "r.hi[{}]);",
+  W.line("const int stencilc_end = static_cast<int>(min(stencilc_first + "
+         "stencilc_chunk, r.hi[{}]));",
          M);
+  W.line("// The planes of this column in the arrays and in the region "
+         "(none off them).");
+  W.line("const int stencilc_planes = stencilc_column ? "
+         "static_cast<int>(g.extent[{}]) : 0;",
+         M);
+  W.line(
+      "const int stencilc_rlo = stencilc_inside ? static_cast<int>(r.lo[{0}]) "
+      ": 0, stencilc_rhi = stencilc_inside ? static_cast<int>(r.hi[{0}]) : "
+      "0;",
+      M);
   printStrides(W, S.Dims);
   W.line("const long long stencilc_column_c = {};",
          M == 2 ? "i + j * sy" : "i");
@@ -184,27 +196,26 @@ void printKernel(CodeWriter &W, const ir::Stencil &S, const TimePair &P,
   W.line("// The ring slot of plane p (level 0's); level l's lags l * {} "
          "behind.",
          Lag);
-  W.line("int stencilc_s = static_cast<int>((stencilc_first - STEPS * {}LL + "
-         "{}LL) % {});",
-         Lo, 1024LL * Depth, Depth);
+  W.line("int stencilc_s = (stencilc_first - STEPS * {} + {}) % {};", Lo,
+         1024LL * Depth, Depth);
   W.line("// Level L's column of this thread, oldest plane first: the planes "
          "level L + 1 reads.");
   W.line("{} stencilc_q[STEPS + 1][{}] = {{}};", Ty, Depth);
   printDeepest(W, P, M);
   W.line("// Plane p of the input; level l works on plane p - l * {}.", Lag);
-  W.open(fmt::format("for (long long stencilc_p = stencilc_first - STEPS * "
-                     "{0}LL; stencilc_p < stencilc_end + STEPS * {1}LL; "
-                     "++stencilc_p) {{",
+  W.open(fmt::format("for (int stencilc_p = stencilc_first - STEPS * {0}; "
+                     "stencilc_p < stencilc_end + STEPS * {1}; ++stencilc_p) "
+                     "{{",
                      Lo, Lag));
   W.open("{ // level 0: the pass's input, or its margin");
-  W.line("const long long {} = stencilc_p;", March);
+  W.line("const int stencilc_k = stencilc_p;");
   W.line("{} stencilc_v = {}();", Ty, Ty);
-  W.open(fmt::format(
-      "if (stencilc_column && {0} >= 0 && {0} < g.extent[{1}]) {{", March, M));
+  W.open("if (stencilc_k >= 0 && stencilc_k < stencilc_planes) {");
+  W.line("const long long {} = stencilc_k;", March);
   W.line("const long long c = {};", Centre);
-  W.line("stencilc_v = stencilc_inside && {} >= r.lo[{}] && {} < r.hi[{}] ? "
-         "{}[c] : stencilc_margin0[c];",
-         March, M, March, M, Names.param(P.In));
+  W.line("stencilc_v = stencilc_k >= stencilc_rlo && stencilc_k < stencilc_rhi "
+         "? {}[c] : stencilc_margin0[c];",
+         Names.param(P.In));
   W.line("stencilc_rings[stencilc_s * stencilc_plane + {}] = stencilc_v;",
          Cell);
   W.close();
@@ -212,7 +223,7 @@ void printKernel(CodeWriter &W, const ir::Stencil &S, const TimePair &P,
   W.close();
   W.line("#pragma unroll");
   W.open("for (int stencilc_l = 1; stencilc_l <= STEPS; ++stencilc_l) {");
-  W.line("const long long {} = stencilc_p - stencilc_l * {}LL;", March, Lag);
+  W.line("const int stencilc_k = stencilc_p - stencilc_l * {};", Lag);
   W.line("const int stencilc_sk = (stencilc_s + {} - stencilc_l * {}) % {};",
          static_cast<long long>(Depth) * (MaxSteps * Lag / Depth + 1), Lag,
          Depth);
@@ -220,14 +231,13 @@ void printKernel(CodeWriter &W, const ir::Stencil &S, const TimePair &P,
   W.line("// Level l is wanted on the chunk and (STEPS - l) times the reach "
          "around it.");
   W.open(fmt::format(
-      "if (stencilc_column && {0} >= 0 && {0} < g.extent[{1}] && {0} >= "
-      "stencilc_first - (STEPS - stencilc_l) * {2}LL && {0} < stencilc_end + "
-      "(STEPS - stencilc_l) * {3}LL) {{",
-      March, M, Lo, Hi));
+      "if (stencilc_k >= 0 && stencilc_k < stencilc_planes && stencilc_k >= "
+      "stencilc_first - (STEPS - stencilc_l) * {0} && stencilc_k < "
+      "stencilc_end + (STEPS - stencilc_l) * {1}) {{",
+      Lo, Hi));
+  W.line("const long long {} = stencilc_k;", March);
   W.line("const long long c = {};", Centre);
-  W.open(fmt::format("if (!(stencilc_inside && {0} >= r.lo[{1}] && {0} < "
-                     "r.hi[{1}])) {{",
-                     March, M));
+  W.open("if (!(stencilc_k >= stencilc_rlo && stencilc_k < stencilc_rhi)) {");
   W.line("// The margin holds still: level l's is in the array holding it "
          "one step at a time.");
   W.line("if (stencilc_l < STEPS)");
@@ -243,9 +253,8 @@ void printKernel(CodeWriter &W, const ir::Stencil &S, const TimePair &P,
   RingLoads Hooks(P, S.Dims);
   printBody(S, Names, Hooks, W);
   W.line("stencilc_v = {};", Value);
-  W.line("if (stencilc_l == STEPS && {} >= stencilc_first && {} < "
-         "stencilc_end)",
-         March, March);
+  W.line("if (stencilc_l == STEPS && stencilc_k >= stencilc_first && "
+         "stencilc_k < stencilc_end)");
   W.line("  {}[c] = stencilc_v;", Names.param(P.Out));
   W.close();
   W.line("if (stencilc_l < STEPS)");

@@ -14,9 +14,10 @@ static long long widest(const analysis::Halo &R, unsigned Dims) {
 }
 
 /// Defaults, before any tuning. Steps: one, so a time loop runs the
-/// single-step code: on an H100 (docs/performance.md, "Time loops") every
-/// pass measured so far is slower than the steps one by one (0.48 to 0.85
-/// of their rate on AN5D's stencils). The tile and chunk a pass takes when
+/// single-step code: on an H100 (docs/performance.md, "Time loops") the
+/// passes beat the steps one by one on one of AN5D's five stencils only
+/// (f64 7-point, by 4%; the others 0.57 to 0.84 of their rate), and nothing
+/// measures which yet. The tile and chunk a pass takes when
 /// the program asks for more steps: the fastest measured there, a square of
 /// 1024 threads with chunks of 64 planes in 3-D (32 x 16 and 128 in f64), a
 /// row of 256 with chunks of 128 rows in 2-D.
