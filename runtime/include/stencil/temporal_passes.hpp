@@ -89,6 +89,13 @@ void repeatTemporal(const GeneratedStencil *E, const Grid &G, const Region &R,
       E ? findGeneratedTemporal(*E, static_cast<int>(Levels::Previous),
                                 static_cast<int>(Levels::Next))
         : nullptr;
+  if (!T && E && C.steps > 1 && Steps >= 2)
+    // Asked for, and not there: running the steps one by one would hide it.
+    throw std::invalid_argument(
+        std::string("stencil: ") + E->name + ": " + std::to_string(C.steps) +
+        " steps per pass asked for, but stencilc generated no passes for "
+        "this stencil with these two time levels (stencilc --emit=plan says "
+        "why; the file must pass the stencil to repeat())");
   const int PerPass = !T ? 1 : C.steps > 0 ? C.steps : T->defaultSteps;
   if (!T || PerPass <= 1 || Steps < 2 ||
       *levelVariable<Levels::Previous>(A...) ==

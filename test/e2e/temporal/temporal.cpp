@@ -133,6 +133,13 @@ struct STENCIL_KERNEL Star2Dr4 {
   }
 };
 
+// Given to repeat() only through a variable that changes: stencilc cannot
+// tell which stencil that is, so it plans no passes for it.
+STENCIL_KERNEL
+void notRepeated(const stencil::Index3D &idx, const float *in, float *out) {
+  out[idx.ix()] = in[idx.ix<1, 0, 0>()];
+}
+
 namespace {
 
 using e2e::Options;
@@ -343,6 +350,17 @@ void checkRefusals() {
     Loop.repeat(3, Star7f(), stencil::previousLevel(P), stencil::nextLevel(Q),
                 0.5f, 0.1f);
   });
+  // Passes asked of a stencil that has CUDA code but none: refused before
+  // anything runs (no GPU needed). Without CUDA code there is nothing to ask.
+  void (*F)(const stencil::Index3D &, const float *, float *) = nullptr;
+  F = &notRepeated;
+  if (stencil::generatedFor(stencil::Backend::Cuda, F)) {
+    stencil::GeneratedLoopEngine<3, stencil::Backend::Cuda> E(Loop.ranges());
+    E.Temporal.steps = 2;
+    Refused("passes stencilc did not generate", [&] {
+      E.repeat(3, F, stencil::previousLevel(P), stencil::nextLevel(R));
+    });
+  }
 }
 
 } // namespace
