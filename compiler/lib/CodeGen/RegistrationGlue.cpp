@@ -197,8 +197,7 @@ static void printEntryIdentity(CodeWriter &W, const ir::Stencil &S,
   W.line("/*signature=*/&typeid(void({})),", Signature);
 }
 
-/// "{{lo, hi}, ...}" per dimension of \p H.
-static std::string haloInitializer(const analysis::Halo &H) {
+std::string codegen::haloInitializer(const analysis::Halo &H) {
   std::string Out;
   for (unsigned D = 0; D < ir::MaxDims; ++D)
     Out += fmt::format("{}{{{}, {}}}", D ? ", " : "", H[D].Lo, H[D].Hi);

@@ -458,14 +458,6 @@ void codegen::printStepDeclarations(CodeWriter &W,
   }
 }
 
-/// "{{lo, hi}, ...}" of four dimensions.
-static std::string haloInitializer(const analysis::Halo &H) {
-  std::string Out;
-  for (unsigned D = 0; D < ir::MaxDims; ++D)
-    Out += fmt::format("{}{{{}, {}}}", D ? ", " : "", H[D].Lo, H[D].Hi);
-  return "{" + Out + "}";
-}
-
 void codegen::printStepRegistration(CodeWriter &W,
                                     const planning::ModulePlan &Plan,
                                     const planning::StepPlan &SP,

@@ -56,6 +56,10 @@ void printUserFunctionDeclarations(CodeWriter &W,
 /// "// Stencil 'ns::Name' from file.cpp:12, variant grid".
 std::string stencilComment(const ir::Stencil &S, planning::VariantKind V);
 
+/// "{{lo, hi}, ...}": \p H per dimension, as the ABI's int[4][2] fields
+/// (halo, reach) are initialised.
+std::string haloInitializer(const analysis::Halo &H);
+
 /// A scalar or array parameter's type as a value ("const float *", "float").
 std::string argumentValueType(const ir::Param &P);
 
