@@ -18,7 +18,12 @@
 # stencilc's CUDA code, DomainLoop::setVariant and setBlock).
 # Environment: CUDA_ARCH (default sm_90), NVCC (default nvcc), STEPS (timed steps, default 50),
 # KERNELS (default "grid:64,4,1 zmarch2:128,2,2"), QUICK=1 (only mpi_test on
-# 2 ranks and the 2-GPU timings, with and without STENCIL_MPI_PACK_FIRST).
+# 2 ranks and the 2-GPU timings, with and without STENCIL_MPI_PACK_FIRST),
+# TIME_LOOP=1 (instead: time loops with deep halos, DomainLoop::repeat:
+# mpi_test on 1 and 2 ranks, diffusion3d_mpi --mode=time-loop checksums on
+# 1 and 2 GPUs, and its timings at 512^3 per GPU, 1 and 2 GPUs, for each
+# steps per exchange of PER_EXCHANGE, default 1,2,3,4; with CASE=TEXT only
+# mpi_test's cases named so, on 1 and 2 ranks, their differences shown).
 set -uo pipefail
 # shellcheck source-path=SCRIPTDIR source=gpu_common.sh
 source "$(dirname "${BASH_SOURCE[0]}")/gpu_common.sh"
@@ -38,13 +43,15 @@ echo "== build"
 pids=()
 gpu_build_copy_bandwidth & pids+=($!)
 gpu_compile_mpi_runtime
-for prog in diffusion3d-mpi/diffusion3d_mpi mpi-test/mpi_test dycore/dycore; do
+programs=(diffusion3d-mpi/diffusion3d_mpi mpi-test/mpi_test dycore/dycore)
+[[ ${TIME_LOOP:-0} == 1 ]] && programs=(diffusion3d-mpi/diffusion3d_mpi mpi-test/mpi_test)
+for prog in "${programs[@]}"; do
   name=$(basename "$prog")
   gpu_compile_program "$(dirname "$prog")" "$name" "$(dirname "$prog")/gen" "$name"
 done
 wait "${pids[@]}" # not a bare wait: that would wait for tee too
-for name in diffusion3d_mpi mpi_test dycore; do
-  gpu_link_program "$name"
+for prog in "${programs[@]}"; do
+  gpu_link_program "$(basename "$prog")"
 done
 echo "built: $(ls "$work")"
 gpu_copy_bandwidth
@@ -60,6 +67,39 @@ run() { # run RANKS TRANSPORT PROGRAM ARGS...
   STENCIL_MPI_TRANSPORT=$transport timeout 150 "${mpirun[@]}" -np "$ranks" "$@" 2>&1 |
     grep -v '^\s*$' | grep -v -- '^----' || true
 }
+
+if [[ ${TIME_LOOP:-0} == 1 ]]; then
+  d3=("$work/diffusion3d_mpi" --memory=device --mode=time-loop --variant=zmarch --block=128,2,4)
+  per=${PER_EXCHANGE:-1,2,3,4}
+  if [[ -n ${CASE:-} ]]; then # one case of mpi_test, its differences shown
+    export STENCIL_TEST_VERBOSE=1
+    mpirun+=(-x STENCIL_TEST_VERBOSE)
+    for transport in auto staged; do
+      run 1 $transport "$work/mpi_test" --memory device --case "$CASE"
+      run 2 $transport "$work/mpi_test" --memory device --case "$CASE"
+    done
+    exit 0
+  fi
+  echo "== time loops, correctness: mpi_test on device memory (repeat: one by one and passes)"
+  run 1 auto "$work/mpi_test" --memory device
+  run 2 auto "$work/mpi_test" --memory device
+  echo "== time loops: checksums of both levels, 1 and 2 GPUs (equal per steps per exchange)"
+  for procs in 1,1,1 1,1,2 2,1,1; do
+    ranks=$(( ${procs//,/*} ))
+    run "$ranks" auto "${d3[@]}" --size=256,240,200 --steps=20 --procs=$procs --per-exchange=$per
+    run "$ranks" auto "${d3[@]}" --size=256,240,200 --steps=20 --procs=$procs --per-exchange=$per --periodic
+  done
+  echo "== time loops: timings, 512^3 per GPU (weak scaling, split in z), $steps steps"
+  run 1 auto "${d3[@]}" --size=512,512,512 --steps="$steps" --per-exchange=$per
+  run 2 auto "${d3[@]}" --size=512,512,1024 --steps="$steps" --procs=1,1,2 --per-exchange=$per
+  run 2 staged "${d3[@]}" --size=512,512,1024 --steps="$steps" --procs=1,1,2 --per-exchange=$per
+  echo "== single steps for reference (zmarch:128,2,4), 512^3 per GPU"
+  run 1 auto "$work/diffusion3d_mpi" --memory=device --mode=bench --steps="$steps" --size=512,512,512 --variant=zmarch --block=128,2,4
+  run 2 auto "$work/diffusion3d_mpi" --memory=device --mode=bench --steps="$steps" --size=512,512,1024 --procs=1,1,2 --variant=zmarch --block=128,2,4
+  gpu_copy_bandwidth
+  echo "== done ($(date -u +%Y-%m-%dT%H:%M:%SZ))"
+  exit 0
+fi
 
 echo "== dycore on the GPU: --check against the host reference (two sizes, one rank and two),"
 echo "== and the time of a step at 512x512x64"

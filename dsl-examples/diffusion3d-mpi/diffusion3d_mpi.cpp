@@ -3,8 +3,9 @@
 // with HaloExchange and CompCommBinder (seed 001).
 //
 //   mpirun -np P diffusion3d_mpi [--size=X,Y,Z] [--procs=A,B,C] [--periodic]
-//       [--steps=N] [--memory=host|device] [--mode=check|bench] [--block=X,Y,Z]
-//       [--variant=grid|zmarch|zmarch2|smem]
+//       [--steps=N] [--memory=host|device] [--mode=check|bench|time-loop]
+//       [--block=X,Y,Z] [--variant=grid|zmarch|zmarch2|smem]
+//       [--per-exchange=K,...] [--pass=BX,BY,CHUNK]
 //
 // --variant     the variant of stencilc's CUDA code (default grid); for the
 //               marching ones --block's third number is the z chunk, e.g.
@@ -18,9 +19,17 @@
 //               (no exchange), exchange only, compute then exchange
 //               (non-overlapped) and the one-divided-kernel overlap, like
 //               seed 001's Fig. 4.
+// --mode=time-loop  the steps as one time loop (DomainLoop::repeat), with
+//               halos as deep as the largest K of --per-exchange (default
+//               1,2,3,4): for each K, N steps exchanging every K steps (on a
+//               GPU, passes of K steps where stencilc made them; --pass sets
+//               their tile and chunk), timed after one warm-up loop, with
+//               the checksum of both levels (identical for every rank count
+//               and decomposition at one K).
 #include <stencil/dsl.hpp>
 #include <stencil/mpi.hpp>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
@@ -51,6 +60,8 @@ struct Options {
   stencil::Memory memory = stencil::Memory::Host;
   std::string mode = "check";
   std::string variant = "grid";
+  std::vector<long long> perExchange = {1, 2, 3, 4};
+  int pass[3] = {0, 0, 0};
 };
 
 std::vector<long long> numbers(const std::string &Text) {
@@ -72,10 +83,17 @@ Options parse(int argc, char **argv) {
       O.size = numbers(V);
       if (O.size.size() == 1)
         O.size.assign(3, O.size[0]);
-    } else if (A.rfind("--procs=", 0) == 0 || A.rfind("--block=", 0) == 0) {
+    } else if (A.rfind("--procs=", 0) == 0 || A.rfind("--block=", 0) == 0 ||
+               A.rfind("--pass=", 0) == 0) {
       const std::vector<long long> N = numbers(V);
+      int *To = A[2] == 'b' ? O.block : A[3] == 'r' ? O.procs : O.pass;
       for (int D = 0; D < 3 && D < static_cast<int>(N.size()); ++D)
-        (A[2] == 'p' ? O.procs : O.block)[D] = static_cast<int>(N[D]);
+        To[D] = static_cast<int>(N[D]);
+    } else if (A.rfind("--per-exchange=", 0) == 0) {
+      O.perExchange = numbers(V);
+      for (long long K : O.perExchange)
+        if (K < 1 || K > 16)
+          throw std::runtime_error("--per-exchange takes steps from 1 to 16");
     } else if (A == "--periodic") {
       O.periodic = true;
     } else if (A.rfind("--steps=", 0) == 0) {
@@ -83,7 +101,8 @@ Options parse(int argc, char **argv) {
     } else if (A.rfind("--memory=", 0) == 0) {
       O.memory =
           V == "device" ? stencil::Memory::Device : stencil::Memory::Host;
-    } else if (A.rfind("--mode=", 0) == 0 && (V == "check" || V == "bench")) {
+    } else if (A.rfind("--mode=", 0) == 0 &&
+               (V == "check" || V == "bench" || V == "time-loop")) {
       O.mode = V;
     } else if (A.rfind("--variant=", 0) == 0 && !V.empty()) {
       O.variant = V;
@@ -91,7 +110,8 @@ Options parse(int argc, char **argv) {
       throw std::runtime_error(
           "usage: diffusion3d_mpi [--size=X,Y,Z] [--procs=A,B,C] "
           "[--periodic] [--steps=N] [--memory=host|device] "
-          "[--mode=check|bench] [--block=X,Y,Z] [--variant=NAME] (got '" +
+          "[--mode=check|bench|time-loop] [--block=X,Y,Z] [--variant=NAME] "
+          "[--per-exchange=K,...] [--pass=BX,BY,CHUNK] (got '" +
           A + "')");
     }
   }
@@ -119,6 +139,58 @@ std::uint64_t fnv1a(const std::vector<float> &V) {
   for (std::size_t I = 0; I < V.size() * sizeof(float); ++I)
     H = (H ^ P[I]) * 1099511628211ull;
   return H;
+}
+
+/// --mode=time-loop: for each K, the steps as one DomainLoop::repeat,
+/// exchanging every K steps; ms per step (the slowest rank's) and the
+/// checksum of both levels.
+void timeLoops(const stencil::Domain &D, const Options &O) {
+  long long Deepest = 1;
+  for (long long K : O.perExchange)
+    Deepest = std::max(Deepest, K);
+  const stencil::Halo H = stencil::deepHaloOf(
+      D.backend(), static_cast<int>(Deepest), Diffusion3d());
+  stencil::Field<float> U(D, H, "u"), Un(D, H, "un");
+  stencil::DomainLoop Loop(D);
+  Loop.setBlock(O.block[0], O.block[1], O.block[2]);
+  Loop.setVariant(O.variant);
+  const float Ce = 0.1f, Cc = 1.0f - 6.0f * Ce;
+  const double Points = double(O.size[0]) * O.size[1] * O.size[2];
+  for (long long K : O.perExchange) {
+    stencil::TemporalConfig C;
+    C.steps = static_cast<int>(K);
+    for (int X = 0; X < 3; ++X)
+      C.block[X] = O.pass[X];
+    Loop.setTemporal(C);
+    double Ms = 0;
+    for (int Run = 0; Run < 2; ++Run) { // a warm-up, then the timed one
+      auto Start = [&](long long I, long long J, long long Kz) {
+        return initial(I, J, Kz, D);
+      };
+      U.fill(Start);
+      Un.fill(Start);
+      Loop.synchronize();
+      MPI_Barrier(D.comm());
+      const auto T0 = std::chrono::steady_clock::now();
+      Loop.repeat(O.steps, Diffusion3d(), Ce, Ce, Ce, Ce, Ce, Ce, Cc,
+                  stencil::previousLevel(U), stencil::nextLevel(Un));
+      Loop.synchronize();
+      Ms = std::chrono::duration<double, std::milli>(
+               std::chrono::steady_clock::now() - T0)
+               .count() /
+           O.steps;
+    }
+    MPI_Allreduce(MPI_IN_PLACE, &Ms, 1, MPI_DOUBLE, MPI_MAX, D.comm());
+    std::vector<float> Both = U.gather();
+    const std::vector<float> Before = Un.gather();
+    Both.insert(Both.end(), Before.begin(), Before.end());
+    if (D.rank() == 0)
+      std::printf("time-loop: ranks %d (%s) steps %d per-exchange %lld "
+                  "ms/step %.4f GCells/s %.1f checksum: %016llx\n",
+                  D.size(), D.procsText().c_str(), O.steps, K, Ms,
+                  Points / (Ms * 1e-3) / 1e9,
+                  static_cast<unsigned long long>(fnv1a(Both)));
+  }
 }
 
 /// Milliseconds per call of Step, the slowest rank's.
@@ -153,6 +225,10 @@ int main(int argc, char **argv) {
     }
     DO.memory = O.memory;
     const stencil::Domain D(MPI_COMM_WORLD, O.size, DO);
+    if (O.mode == "time-loop") {
+      timeLoops(D, O);
+      return 0;
+    }
     stencil::Halo H = stencil::haloOf(D.backend(), Diffusion3d());
     H.corners = false; // a 7-point stencil reads no diagonal: faces only
     stencil::Field<float> U(D, H, "u"), Un(D, H, "un");

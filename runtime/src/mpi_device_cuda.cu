@@ -122,6 +122,9 @@ void *allocatePinned(std::size_t Bytes) {
 void releasePinned(void *P) { cudaFreeHost(P); }
 void copyToDevice(void *Dst, const void *Src, std::size_t Bytes) {
   check(cudaMemcpy(Dst, Src, Bytes, cudaMemcpyHostToDevice), "copy to device");
+  // From pageable memory cudaMemcpy may return before the DMA lands, and
+  // the loop's non-blocking streams would not wait for it.
+  check(cudaDeviceSynchronize(), "synchronize");
 }
 void copyToHost(void *Dst, const void *Src, std::size_t Bytes) {
   check(cudaDeviceSynchronize(), "synchronize");

@@ -7,6 +7,10 @@
 //   Smooth7d    3-D 7-point, double: the post stencil after Box27 (two-divided)
 //   Wide        3-D, halo widths differ per side: x 2/1, y 0/2, z 1/0
 //   Heat2d9     2-D 9-point (diagonals), double, with a fixed column
+//   Upwind      3-D, double, uneven reach (x 1/2, y 1/0, z 0/1) with a
+//               diagonal offset, and no coordinate: time loops take several
+//               steps per exchange across periodic wraps too
+//   diffuse2d   2-D 5-point, float, no coordinate
 #ifndef STENCILC_TEST_MPI_STENCILS_HPP
 #define STENCILC_TEST_MPI_STENCILS_HPP
 
@@ -70,6 +74,16 @@ struct STENCIL_KERNEL Wide {
   }
 };
 
+struct STENCIL_KERNEL Upwind {
+  STENCIL_HD void operator()(const ArrayIndex3D &idx, double a, const double *f,
+                             double *fn) const {
+    fn[idx.ix()] =
+        f[idx.ix()] + a * (f[idx.ix<-1, 0, 0>()] - 2.0 * f[idx.ix<2, 0, 0>()] +
+                           0.5 * f[idx.ix<1, -1, 0>()] + f[idx.ix<0, 0, 1>()] -
+                           0.5 * f[idx.ix()]);
+  }
+};
+
 // Reads a profile along z (an array of lower rank) beside a field.
 struct STENCIL_KERNEL Profile7 {
   STENCIL_HD void operator()(const ArrayIndex3D &idx, const float *f0,
@@ -121,6 +135,14 @@ void heat2d9(const stencil::Index2D &idx, double c, int fixedI, const double *u,
                            c * (u[idx.ix<-1, -1>()] + u[idx.ix<1, -1>()] +
                                 u[idx.ix<-1, 1>()] + u[idx.ix<1, 1>()]) +
                            1e-4 * static_cast<double>(idx.j());
+}
+
+STENCIL_KERNEL
+void diffuse2d(const stencil::Index2D &idx, float c, const float *u,
+               float *un) {
+  un[idx.ix()] = (1.0f - 4.0f * c) * u[idx.ix()] +
+                 c * (u[idx.ix<-1, 0>()] + u[idx.ix<1, 0>()] +
+                      u[idx.ix<0, -1>()] + u[idx.ix<0, 1>()]);
 }
 
 #endif // STENCILC_TEST_MPI_STENCILS_HPP

@@ -57,6 +57,7 @@ void stencilc::analysis::inferFootprint(const Stencil &S, StencilInfo &Info) {
   Info.Arrays.clear();
   Info.Halo = Halo{};
   Info.ReadsDiagonal = false;
+  Info.CoordinateDims = 0;
 
   // Parameter index -> position in Info.Arrays (or -1 for non-arrays).
   std::vector<int> ArrayOf(S.Params.size(), -1);
@@ -87,6 +88,8 @@ void stencilc::analysis::inferFootprint(const Stencil &S, StencilInfo &Info) {
               ArrayInfo &A = ArrayFor(Load->Param);
               A.Read = true;
               A.ReadOffsets.push_back(Load->Off);
+            } else if (const auto *C = llvm::dyn_cast<CoordExpr>(&E)) {
+              Info.CoordinateDims |= 1u << C->Dim;
             }
           });
         });

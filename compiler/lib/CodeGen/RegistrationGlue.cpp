@@ -252,7 +252,8 @@ void codegen::printRegistration(CodeWriter &W, const ir::Stencil &S,
   W.line("/*unit=*/__FILE__,");
   W.line("/*defaultBlock=*/{{{}, {}, {}}},", Extras.DefaultBlock[0],
          Extras.DefaultBlock[1], Extras.DefaultBlock[2]);
-  W.line("/*arrayAxes=*/{}}});", AxesArray);
+  W.line("/*arrayAxes=*/{},", AxesArray);
+  W.line("/*coordinates=*/{}u}});", Info.CoordinateDims);
   W.dedent();
   W.dedent();
 }

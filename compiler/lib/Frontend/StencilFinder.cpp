@@ -175,8 +175,8 @@ std::vector<RunStencil> stencilc::frontend::findRunStencils(ASTContext &Ctx) {
       allOf(unless(isExpansionInSystemHeader()),
             unless(hasAncestor(namespaceDecl(hasName("::stencil")))));
   // Loop<Dims, Engine>::run(stencil, args...), a step's run (Step<Dims>) and
-  // DomainLoop's run/bind; repeat(steps, stencil, args...) of a Loop or an
-  // engine is a time loop, its stencil the second argument.
+  // DomainLoop's run/bind; repeat(steps, stencil, args...) of a Loop, an
+  // engine or a DomainLoop is a time loop, its stencil the second argument.
   auto LoopMethod = cxxMethodDecl(
       anyOf(allOf(hasName("run"), ofClass(hasAnyName("::stencil::Loop",
                                                      "::stencil::Step"))),
@@ -188,10 +188,11 @@ std::vector<RunStencil> stencilc::frontend::findRunStencils(ASTContext &Ctx) {
                                       hasArgument(0, expr().bind("stencil")),
                                       NotRuntime),
                     &C);
-  auto Repeat = cxxMethodDecl(
-      hasName("repeat"),
-      ofClass(hasAnyName("::stencil::Loop", "::stencil::GeneratedLoopEngine",
-                         "::stencil::AutoLoopEngine")));
+  auto Repeat =
+      cxxMethodDecl(hasName("repeat"),
+                    ofClass(hasAnyName(
+                        "::stencil::Loop", "::stencil::GeneratedLoopEngine",
+                        "::stencil::AutoLoopEngine", "::stencil::DomainLoop")));
   Finder.addMatcher(cxxMemberCallExpr(callee(Repeat.bind("method")),
                                       hasArgument(1, expr().bind("stencil")),
                                       NotRuntime),

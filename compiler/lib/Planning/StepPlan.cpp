@@ -217,21 +217,6 @@ std::vector<ir::Offset> sums(const std::vector<ir::Offset> &A,
   return Out;
 }
 
-/// The dimensions whose coordinate \p S's body uses (bit d: dimension d).
-unsigned coordinateDims(const ir::Stencil &S) {
-  unsigned Dims = 0;
-  if (S.Body)
-    ir::walkStmt(
-        *S.Body, [](const ir::Stmt &) {},
-        [&Dims](const ir::Expr &Top) {
-          ir::walkExpr(Top, [&Dims](const ir::Expr &E) {
-            if (const auto *C = llvm::dyn_cast<ir::CoordExpr>(&E))
-              Dims |= 1u << C->Dim;
-          });
-        });
-  return Dims;
-}
-
 /// The rounds of \p SP's groups over MPI ranks: what each reads of which
 /// array, and which halos are exchanged before it (an array's halo is stale
 /// when the step begins and after a round writes it, current after an
@@ -259,7 +244,8 @@ void planRounds(StepPlan &SP, const ir::Module &M,
     // in the halo.
     for (size_t I = 0; !Group.Recomputed.empty() && I + 1 < Group.Calls.size();
          ++I)
-      R.CoordinateDims |= coordinateDims(M.Stencils[St.Calls[Group.Calls[I]].Stencil]);
+      R.CoordinateDims |=
+          Infos[St.Calls[Group.Calls[I]].Stencil].CoordinateDims;
     std::vector<unsigned> Written;
     for (unsigned P = 1; P < St.Params.size(); ++P) {
       if (St.Params[P].Kind != ir::ParamKind::Array)

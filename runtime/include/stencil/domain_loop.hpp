@@ -17,13 +17,20 @@
 #ifndef STENCIL_DOMAIN_LOOP_HPP
 #define STENCIL_DOMAIN_LOOP_HPP
 
+#include <algorithm>
+#include <cstdint>
 #include <functional>
+#include <map>
+#include <memory>
+#include <stencil/deep_halo.hpp>
 #include <stencil/domain.hpp>
 #include <stencil/field.hpp>
 #include <stencil/generated_engine.hpp>
 #include <stencil/halo.hpp>
+#include <stencil/halo_exchange.hpp>
 #include <stencil/mpi_device.hpp>
 #include <stencil/region_split.hpp>
+#include <stencil/time_loop.hpp>
 #include <string>
 #include <tuple>
 #include <type_traits>
@@ -38,6 +45,7 @@ struct BoundStencil {
   Region own; ///< the rank's own points, in the fields' local indices
   std::string name;
   std::string variant; ///< the variant of stencilc's code it launches
+  const GeneratedStencil *entry = nullptr; ///< that code's entry
 };
 
 namespace detail {
@@ -61,6 +69,30 @@ template <typename K> decltype(auto) useArgument(K &Kept) {
     return Kept->data();
   else
     return static_cast<const K &>(Kept);
+}
+/// An argument as given (a Field, not kept by address): a Field is its data.
+template <typename A> decltype(auto) argumentValue(A &Arg) {
+  if constexpr (IsField<std::remove_const_t<A>>::value)
+    return const_cast<std::remove_const_t<A> &>(Arg).data();
+  else
+    return static_cast<const A &>(Arg);
+}
+/// Adds \p Arg to \p Ex if it is a Field (a time level's mark is none).
+template <typename A> void appendField(HaloExchange &Ex, A &Arg) {
+  if constexpr (IsField<std::remove_const_t<A>>::value)
+    Ex.append(const_cast<std::remove_const_t<A> &>(Arg));
+}
+/// Appends to \p Key what tells field \p Arg (if it is one) apart in an
+/// exchange: its address, value size, halo and extents.
+template <typename A> void addFieldKey(std::string &Key, const A &Arg) {
+  if constexpr (IsField<std::remove_const_t<A>>::value) {
+    const Grid &G = Arg.grid();
+    Key += std::to_string(reinterpret_cast<std::uintptr_t>(&Arg)) + "/" +
+           std::to_string(sizeof(*Arg.data())) + "/" + Arg.halo().str(4) +
+           (Arg.halo().corners ? "c" : "") + "/" + std::to_string(G.extent[0]) +
+           "x" + std::to_string(G.extent[1]) + "x" +
+           std::to_string(G.extent[2]) + ";";
+  }
 }
 
 struct FieldShape {
@@ -254,6 +286,7 @@ public:
     B.reads = Reads;
     B.name = E.name;
     B.variant = E.variant;
+    B.entry = &E;
     B.own = detail::ownRegion(D, *Shape.halo);
     const Grid G = *Shape.grid;
     auto Kept = std::make_tuple(detail::keepArgument(A)...);
@@ -274,6 +307,99 @@ public:
     const BoundStencil B = bind(S, A...);
     B.launch(B.own, config_);
   }
+
+  /// Runs \p S \p Steps times over this rank's own points, two fields
+  /// trading places between steps: one argument is stencil::previousLevel(f)
+  /// (the field a step reads), one stencil::nextLevel(fn) (the field it
+  /// writes). It does what this loop does on the own points of both fields,
+  /// bit for bit on every decomposition:
+  ///
+  ///   exchange the halos of fn and the other Field arguments
+  ///   for n steps: exchange f's halo; run(S, ..., f, fn, ...); f.swap(fn);
+  ///
+  /// but exchanges f's halo once every K steps, K = setTemporal's steps, or
+  /// else as many as the fields' halo allows (deepHaloOf(backend, K, S)
+  /// makes one deep enough for K); the steps between recompute the part of
+  /// the halo that later steps read. Halo points are left unspecified (the
+  /// walls' margins excepted, which it never writes). On the host, and on a
+  /// GPU without stencilc's passes for S, each exchange overlaps the points
+  /// of the K steps that need no halo (setRepeatOverlap(false): not); on a
+  /// GPU with them, each exchange is followed by one pass of K steps (K - 1
+  /// for an even K: passes take an odd number). Collective.
+  template <typename StencilT, typename... Args>
+  void repeat(long long Steps, const StencilT &S, Args &&...A) {
+    using Levels = detail::TimeLevels<std::decay_t<Args>...>;
+    detail::checkSteps(Steps);
+    auto &Previous = *detail::levelVariable<Levels::Previous>(A...);
+    auto &Next = *detail::levelVariable<Levels::Next>(A...);
+    static_assert(detail::IsField<std::decay_t<decltype(Previous)>>::value,
+                  "DomainLoop::repeat: the time levels are stencil::Fields "
+                  "(stencil::previousLevel(field))");
+    const Domain &D = *domain_;
+    const BoundStencil B = bind(S, detail::levelValue(A)...);
+    if (detail::sameLevel(Previous, Next))
+      throw DomainError("stencil '" + B.name +
+                        "': the two time levels of repeat() are one field, '" +
+                        Previous.name() + "'");
+    const GeneratedTemporal *Passes =
+        D.memory() == Memory::Device
+            ? findGeneratedTemporal(*B.entry,
+                                    static_cast<int>(Levels::Previous),
+                                    static_cast<int>(Levels::Next))
+            : nullptr;
+    const int PerExchange =
+        stepsPerExchange(B, Previous.halo(), Passes, Previous.name());
+    D.agree("a time loop (DomainLoop::repeat)",
+            "stencil '" + B.name + "', " + std::to_string(Steps) + " steps, " +
+                std::to_string(PerExchange) + " per exchange, overlap " +
+                (repeatOverlap_ ? "on" : "off"));
+    if (Steps == 0)
+      return;
+    // The next level's too: its walls' margins at the halo's corners come
+    // from the neighbours, as the steps between exchanges read them.
+    std::string OthersKey = "once:", LevelKey = "level:";
+    (detail::addFieldKey(OthersKey, A), ...); // the levels' marks are none
+    detail::addFieldKey(OthersKey, Next);
+    detail::addFieldKey(LevelKey, Previous);
+    exchangeFor(OthersKey, [&](HaloExchange &E) {
+      (detail::appendField(E, A), ...);
+      E.append(Next);
+    }).transfer(stream_);
+    HaloExchange &Level =
+        exchangeFor(LevelKey, [&](HaloExchange &E) { E.append(Previous); });
+    const detail::DeepRegions Regions(D, B.own, B.reads);
+    // Passes read their level 0 beyond their region from the array that
+    // holds it one step at a time, and the exchange fills the field that
+    // holds it: passes of an odd number of steps keep the two one.
+    const int PerPass = PerExchange - (PerExchange % 2 == 0);
+    if (Passes && PerPass > 1 && Steps >= 2) {
+      // Passes of the first Steps - 1 steps (each flips which field holds
+      // the newest level, as that many steps do), then the last step
+      // alone: both fields exact.
+      for (int InPass : detail::oddPassSchedule(Steps, PerPass)) {
+        if (exchangesAny())
+          Level.transfer(stream_);
+        const void *const Margins[2] = {Previous.data(), Next.data()};
+        runPass(typename detail::StencilTraits<StencilT>::Params(), B, *Passes,
+                Regions.step(1, InPass), InPass, Margins, Previous, A...);
+        Previous.swap(Next);
+      }
+      Steps = 1;
+    }
+    for (long long Done = 0; Done < Steps;) {
+      const int Block =
+          static_cast<int>(std::min<long long>(PerExchange, Steps - Done));
+      runBlock(B, Regions, Block, Level, Previous, Next);
+      Done += Block;
+    }
+  }
+
+  /// How many steps repeat() takes between two exchanges (and per pass on
+  /// a GPU): 0, the default, as many as the fields' halos allow.
+  void setTemporal(const TemporalConfig &C) { temporal_ = C; }
+  const TemporalConfig &temporal() const { return temporal_; }
+  /// Whether repeat() computes what needs no halo during each exchange.
+  void setRepeatOverlap(bool On) { repeatOverlap_ = On; }
 
   /// Runs a bound stencil over \p R (local indices), skipped when empty, on
   /// stream() or, with \p Side, on sideStream(). \p R must leave the
@@ -296,6 +422,125 @@ public:
   }
 
 private:
+  /// repeat()'s steps between exchanges for fields of halo \p H: refuses
+  /// more than the halo or stencilc's passes allow.
+  int stepsPerExchange(const BoundStencil &B, const Halo &H,
+                       const GeneratedTemporal *Passes,
+                       const std::string &Field) const {
+    const Domain &D = *domain_;
+    int Deepest = detail::deepestSteps(D, H, B.reads);
+    const int Wrapped =
+        detail::wrappedCoordinate(D, B.reads, B.entry->coordinates);
+    if (Wrapped >= 0)
+      Deepest = 1;
+    const int Most = Passes ? Passes->maxSteps : 0;
+    int K = temporal_.steps;
+    if (K <= 0)
+      K = Deepest > 0 ? (Most > 0 ? std::min(Deepest, Most) : Deepest)
+                      : (Passes ? Passes->defaultSteps : 1);
+    if (K > 1 && Wrapped >= 0)
+      throw DomainError(
+          "stencil '" + B.name + "': " + std::to_string(K) +
+          " steps between halo exchanges would compute points across the "
+          "periodic wrap in " +
+          Domain::axis(Wrapped) + ", where the stencil's coordinate idx." +
+          "ijkw"[Wrapped] + "() is not wrapped: one step per exchange");
+    if (Deepest > 0 && K > Deepest)
+      throw DomainError("stencil '" + B.name + "': " + std::to_string(K) +
+                        " steps between halo exchanges need a halo of " +
+                        detail::deepen(B.reads, K).str(D.dims()) +
+                        " with edges and corners, but field '" + Field +
+                        "' has " + H.str(D.dims()) +
+                        (H.corners ? " with" : " without") +
+                        " corners: allocate it with deepHaloOf(backend, " +
+                        std::to_string(K) + ", stencil)");
+    if (Most > 0 && K > Most)
+      throw DomainError("stencil '" + B.name + "': " + std::to_string(K) +
+                        " steps per pass; stencilc's passes take at most " +
+                        std::to_string(Most));
+    return std::max(K, 1);
+  }
+
+  /// Whether any rank exchanges any halo (more than one rank, or a periodic
+  /// dimension): else repeat() skips its exchanges, whose set-up and waits
+  /// would cost each step some microseconds for nothing.
+  bool exchangesAny() const {
+    for (int X = 0; X < domain_->dims(); ++X)
+      if (domain_->exchanges(X))
+        return true;
+    return false;
+  }
+
+  /// repeat()'s exchange kept under \p Key (its fields), or a new one that
+  /// \p Append gives its fields, on every rank unless every rank has it.
+  /// Collective. Setting one up (buffers, peer mappings) can take longer
+  /// than many steps: a time loop run in parts sets its exchanges up once.
+  HaloExchange &exchangeFor(const std::string &Key,
+                            const std::function<void(HaloExchange &)> &Append) {
+    int Everywhere = exchanges_.count(Key) ? 1 : 0;
+    MPI_Allreduce(MPI_IN_PLACE, &Everywhere, 1, MPI_INT, MPI_MIN,
+                  domain_->comm());
+    if (!Everywhere && exchanges_.size() >= 16)
+      exchanges_.clear(); // as large on every rank: made alike
+    std::unique_ptr<HaloExchange> &E = exchanges_[Key];
+    if (!Everywhere) {
+      E = std::make_unique<HaloExchange>(*domain_);
+      Append(*E);
+    }
+    return *E;
+  }
+
+  /// \p Steps steps after one exchange of \p Level, one by one over
+  /// widening regions; overlapped, every step's interior first while the
+  /// exchange is in flight, then the rest of each step in order.
+  template <typename T>
+  void runBlock(const BoundStencil &B, const detail::DeepRegions &Regions,
+                int Steps, HaloExchange &Level, Field<T> &Previous,
+                Field<T> &Next) {
+    if (!repeatOverlap_ || !Regions.widens()) {
+      if (exchangesAny())
+        Level.transfer(stream_);
+      for (int S = 1; S <= Steps; ++S) {
+        launch(B, Regions.step(S, Steps));
+        Previous.swap(Next);
+      }
+      return;
+    }
+    // The second step's interior overwrites the first field's own points
+    // that the exchange sends: the stream waits for them to be packed.
+    Level.start(stream_, /*HoldStream=*/true);
+    for (int S = 1; S <= Steps; ++S) {
+      launch(B, Regions.interior(S));
+      Previous.swap(Next);
+    }
+    if (Steps % 2)
+      Previous.swap(Next); // the exchange fills the field it packed
+    Level.wait(stream_);
+    for (int S = 1; S <= Steps; ++S) {
+      for (const Region &R : Regions.rest(S, Steps))
+        launch(B, R);
+      Previous.swap(Next);
+    }
+  }
+
+  /// One pass of \p Steps steps over \p R with the arguments \p A as the
+  /// stencil's parameters \p P: level l of the pass reads its margin from
+  /// \p Margins[l % 2], the array that holds it one step at a time.
+  template <typename... P, typename T, typename... Args>
+  void runPass(detail::ParamList<P...>, const BoundStencil &B,
+               const GeneratedTemporal &Passes, const Region &R, int Steps,
+               const void *const (&Margins)[2], const Field<T> &Previous,
+               Args &...A) const {
+    std::tuple<P...> Values(detail::argumentValue(detail::levelValue(A))...);
+    LaunchConfig C = config_;
+    for (int X = 0; X < 3; ++X)
+      C.block[X] =
+          temporal_.block[X] > 0 ? temporal_.block[X] : Passes.defaultBlock[X];
+    detail::launchTemporalPass(*B.entry, Passes, Values,
+                               std::index_sequence_for<Args...>(),
+                               Previous.grid(), R, C, Steps, Margins);
+  }
+
   /// The entry of setVariant's variant among \p First's.
   const GeneratedStencil &entryOf(const GeneratedStencil &First) const {
     std::string Have;
@@ -312,6 +557,9 @@ private:
   const Domain *domain_;
   LaunchConfig config_;
   std::string variant_ = "grid";
+  TemporalConfig temporal_;
+  bool repeatOverlap_ = true;
+  std::map<std::string, std::unique_ptr<HaloExchange>> exchanges_;
   void *stream_ = nullptr, *side_ = nullptr;
   void *forked_ = nullptr, *joined_ = nullptr;
 };

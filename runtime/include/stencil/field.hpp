@@ -9,6 +9,7 @@
 #include <stencil/domain.hpp>
 #include <stencil/halo.hpp>
 #include <stencil/mpi_device.hpp>
+#include <stencil/time_loop.hpp>
 #include <string>
 #include <utility>
 #include <vector>
@@ -196,6 +197,18 @@ private:
   std::vector<T> host_;
   T *device_ = nullptr;
 };
+
+/// Marks field \p F as the previous time level of a DomainLoop::repeat
+/// call; after the call it holds the last level computed (its storage and
+/// the next level's trade places).
+template <typename T> PreviousLevel<Field<T>> previousLevel(Field<T> &F) {
+  return {&F};
+}
+/// Marks field \p F as the next time level of a DomainLoop::repeat call;
+/// after the call it holds the level before the last.
+template <typename T> NextLevel<Field<T>> nextLevel(Field<T> &F) {
+  return {&F};
+}
 
 } // namespace stencil
 

@@ -17,7 +17,7 @@
 namespace stencil {
 
 /// The version of this interface that generated code is written against.
-inline constexpr int GeneratedAbiVersion = 5;
+inline constexpr int GeneratedAbiVersion = 6;
 
 /// Where the arrays of one launch live: every array of a stencil has the same
 /// extents (halo included), x contiguous.
@@ -109,6 +109,11 @@ struct GeneratedStencil {
   /// indexed idx.ix_z<...>() and has the full arrays' extent along z. Null
   /// when the stencil has no parameter after the index. (Version 2.)
   const unsigned *arrayAxes;
+  /// The dimensions whose coordinate (idx.i(), ...) the stencil uses, bit d
+  /// for dimension d (stencilc's analysis): a time loop never recomputes
+  /// points across a periodic wrap in them, where the coordinate would be
+  /// beyond the edge instead of wrapped. (Version 6.)
+  unsigned coordinates;
 };
 
 /// Runs \p Steps time steps of a stencil over \p R in one pass (temporal

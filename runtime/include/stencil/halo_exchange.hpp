@@ -88,7 +88,9 @@ public:
 
   /// Begins an exchange of the values written by work already queued on
   /// \p Stream (device) or already done (host); returns without waiting.
-  void start(void *Stream = nullptr) {
+  /// With \p HoldStream, work queued on \p Stream afterwards waits for the
+  /// values to be packed (it may overwrite them; the host packs at once).
+  void start(void *Stream = nullptr, bool HoldStream = false) {
     const profile::Scope Range("halo exchange", "start");
     setUp();
     if (transport_ == Transport::Host) {
@@ -100,7 +102,7 @@ public:
     mpi_device::recordEvent(ready_, Stream);
     mpi_device::waitEvent(comm_, ready_);
     pack(false);
-    if (packFirst_) {
+    if (packFirst_ || HoldStream) {
       // Work queued on Stream after start() (the interior) waits for the
       // pack: launched first, a large interior takes every SM and the pack,
       // and the whole exchange behind it, would wait for it to finish.
@@ -195,6 +197,12 @@ private:
   }
 
   /// The box of field E sent in direction Dir (Receive: received from it).
+  /// Along a dimension the message does not cross, it spans the own points
+  /// and the margins beyond this rank's walls there: a wall's margin is
+  /// periodic along the other dimensions (the one at x = -1 beyond a wall
+  /// in y is the one at x = N - 1, or the neighbour's), as points computed
+  /// in the halo (a time loop's steps between exchanges, a fused step's
+  /// producers) read it. Sender and receiver share their walls there.
   Message box(int Field, const Entry &E, const Direction &Dir,
               bool Receive) const {
     Message M{};
@@ -203,7 +211,15 @@ private:
       const long long L = E.halo.lo[A], N = domain_->localExtent(A);
       const int S = Dir.d[A];
       long long Lo = L, Hi = L + N; // own points
-      if (S > 0)
+      if (S == 0) {
+        Direction Low, High;
+        Low.d[A] = -1;
+        High.d[A] = 1;
+        if (domain_->neighbour(Low) < 0)
+          Lo -= E.halo.lo[A];
+        if (domain_->neighbour(High) < 0)
+          Hi += E.halo.hi[A];
+      } else if (S > 0)
         Lo = Receive ? L + N : L + N - E.halo.lo[A],
         Hi = Receive ? L + N + E.halo.hi[A] : L + N;
       else if (S < 0)

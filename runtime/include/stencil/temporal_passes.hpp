@@ -3,6 +3,7 @@
 #ifndef STENCIL_TEMPORAL_PASSES_HPP
 #define STENCIL_TEMPORAL_PASSES_HPP
 
+#include <algorithm>
 #include <stdexcept>
 #include <stencil/generated.hpp>
 #include <stencil/time_loop.hpp>
@@ -41,33 +42,62 @@ inline std::vector<int> passSchedule(long long Total, int PerPass) {
   return Passes;
 }
 
+/// The steps of each pass for the first \p Total - 1 steps of a time loop,
+/// each an odd number, at most \p PerPass (odd). After an odd pass the
+/// array holding the newest level is the one that holds it one step at a
+/// time, whose margin the next pass reads as its level 0 beyond its region:
+/// with halos that an exchange fills, it must be the array exchanged.
+inline std::vector<int> oddPassSchedule(long long Total, int PerPass) {
+  std::vector<int> Passes;
+  for (long long Left = Total - 1; Left > 0;) {
+    int Steps = static_cast<int>(std::min<long long>(PerPass, Left));
+    Steps -= Steps % 2 == 0;
+    Passes.push_back(Steps);
+    Left -= Steps;
+  }
+  return Passes;
+}
+
+/// Launches one pass of \p Steps steps of \p T over \p R with the stencil's
+/// arguments \p Values (the time levels' arrays at their places), level l
+/// reading its margin from \p Margins[l % 2]; throws naming the stencil on a
+/// launch error.
+template <typename... P, std::size_t... I>
+void launchTemporalPass(const GeneratedStencil &E, const GeneratedTemporal &T,
+                        std::tuple<P...> &Values, std::index_sequence<I...>,
+                        const Grid &G, const Region &R, const LaunchConfig &C,
+                        int Steps, const void *const (&Margins)[2]) {
+  checkArrays(E, Values, std::index_sequence<I...>());
+  checkMargins(E, G, R);
+  void *ArgPointers[] = {static_cast<void *>(&std::get<I>(Values))..., nullptr};
+  if (const char *Error = T.launch(G, R, C, Steps, Margins, ArgPointers))
+    throw std::runtime_error(std::string("stencil: ") + E.name + " (cuda, " +
+                             std::to_string(Steps) +
+                             " steps per pass): " + Error);
+}
+
 /// Runs \p Passes (passSchedule) of \p T over \p R with the arguments \p A
 /// converted to the stencil's parameter types \p P; the time levels' pointer
 /// variables end pointing at the array with the last level (previous) and
 /// the other one (next), as after as many steps one by one.
 template <typename... P, typename... Args, std::size_t... I>
 void runTemporalPasses(const GeneratedStencil &E, const GeneratedTemporal &T,
-                       ParamList<P...>, std::index_sequence<I...>,
+                       ParamList<P...>, std::index_sequence<I...> Is,
                        const Grid &G, const Region &R, const LaunchConfig &C,
                        const std::vector<int> &Passes, Args &...A) {
   using Levels = TimeLevels<Args...>;
   auto *Previous = levelVariable<Levels::Previous>(A...);
   auto *Next = levelVariable<Levels::Next>(A...);
   std::tuple<P...> Values(levelValue(A)...);
-  checkArrays(E, Values, std::index_sequence<I...>());
-  checkMargins(E, G, R);
-  void *ArgPointers[] = {static_cast<void *>(&std::get<I>(Values))..., nullptr};
   auto *const Even = *Previous, *const Odd = *Next; // levels 0, 2, ... / 1, ...
   auto *Holder = Even, *Other = Odd;
   long long Level = 0;
   for (int Steps : Passes) {
     std::get<Levels::Previous>(Values) = Holder;
     std::get<Levels::Next>(Values) = Other;
-    const void *Margins[2] = {Level % 2 ? Odd : Even, Level % 2 ? Even : Odd};
-    if (const char *Error = T.launch(G, R, C, Steps, Margins, ArgPointers))
-      throw std::runtime_error(std::string("stencil: ") + E.name + " (cuda, " +
-                               std::to_string(Steps) +
-                               " steps per pass): " + Error);
+    const void *const Margins[2] = {Level % 2 ? Odd : Even,
+                                    Level % 2 ? Even : Odd};
+    launchTemporalPass(E, T, Values, Is, G, R, C, Steps, Margins);
     Level += Steps;
     std::swap(Holder, Other);
   }
@@ -98,8 +128,8 @@ void repeatTemporal(const GeneratedStencil *E, const Grid &G, const Region &R,
         "why; the file must pass the stencil to repeat())");
   const int PerPass = !T ? 1 : C.steps > 0 ? C.steps : T->defaultSteps;
   if (!T || PerPass <= 1 || Steps < 2 ||
-      *levelVariable<Levels::Previous>(A...) ==
-          *levelVariable<Levels::Next>(A...)) { // the latter refused there
+      sameLevel(*levelVariable<Levels::Previous>(A...),
+                *levelVariable<Levels::Next>(A...))) { // refused there
     repeatOneByOne(Steps, OneStep, A...);
     return;
   }

@@ -28,18 +28,19 @@
 namespace stencil {
 
 /// The argument in the position of the array a step reads as its previous
-/// time level: the pointer variable, which repeat() swaps.
-template <typename T> struct PreviousLevel {
-  T **array;
+/// time level: the variable repeat() swaps, a pointer (V = T *) or a
+/// stencil::Field (V = Field<T>, whose storage trades places).
+template <typename V> struct PreviousLevel {
+  V *array;
 };
 /// The argument in the position of the array a step writes.
-template <typename T> struct NextLevel {
-  T **array;
+template <typename V> struct NextLevel {
+  V *array;
 };
 
 /// Marks \p Array (a pointer variable) as the previous time level of a
 /// Loop::repeat call; after the call it points at the last level computed.
-template <typename T> PreviousLevel<T> previousLevel(T *&Array) {
+template <typename T> PreviousLevel<T *> previousLevel(T *&Array) {
   static_assert(!std::is_const_v<T>,
                 "stencil::previousLevel: the time levels trade places, so "
                 "both are pointers to non-const elements");
@@ -47,7 +48,7 @@ template <typename T> PreviousLevel<T> previousLevel(T *&Array) {
 }
 /// Marks \p Array as the next time level of a Loop::repeat call; after the
 /// call it points at the level before the last.
-template <typename T> NextLevel<T> nextLevel(T *&Array) {
+template <typename T> NextLevel<T *> nextLevel(T *&Array) {
   static_assert(!std::is_const_v<T>,
                 "stencil::nextLevel: the time levels trade places, so both "
                 "are pointers to non-const elements");
@@ -103,6 +104,23 @@ auto levelVariable(Args &...A) {
   return std::get<Position>(std::forward_as_tuple(A...)).array;
 }
 
+/// The two levels trade places: pointers by value, Fields their storage.
+template <typename V> void swapLevels(V &A, V &B) {
+  if constexpr (std::is_pointer_v<V>)
+    std::swap(A, B);
+  else
+    A.swap(B);
+}
+
+/// Whether the two levels are one array (refused: a step would read what it
+/// writes).
+template <typename V> bool sameLevel(const V &A, const V &B) {
+  if constexpr (std::is_pointer_v<V>)
+    return A == B;
+  else
+    return &A == &B;
+}
+
 /// Refuses a negative step count.
 inline void checkSteps(long long Steps) {
   if (Steps < 0)
@@ -121,12 +139,12 @@ void repeatOneByOne(long long Steps, RunF &&Run, Args &...A) {
   static_assert(std::is_same_v<decltype(Previous), decltype(Next)>,
                 "Loop::repeat: the two time levels must be pointers of one "
                 "type");
-  if (Steps > 0 && *Previous == *Next)
+  if (Steps > 0 && sameLevel(*Previous, *Next))
     throw std::invalid_argument("stencil: Loop::repeat: the two time levels "
                                 "are one array");
   for (long long T = 0; T < Steps; ++T) {
     Run(levelValue(A)...);
-    std::swap(*Previous, *Next);
+    swapLevels(*Previous, *Next);
   }
 }
 

@@ -39,7 +39,16 @@ struct STENCIL_KERNEL Once {
   }
 };
 
+// Repeated by a DomainLoop (over MPI ranks); uses its z coordinate.
+struct STENCIL_KERNEL Spread {
+  STENCIL_HD void operator()(const stencil::Index3D &idx, const float *u, float *un) const {
+    un[idx.ix()] = u[idx.ix<-1, 0, 0>()] + 0.5f * static_cast<float>(idx.k());
+  }
+};
+
 void timeLoops(float *u, float *un, double *k, double *v, double *vn) {
+  stencil::DomainLoop dl;
+  dl.repeat(4, Spread(), stencil::previousLevel(u), stencil::nextLevel(un));
   stencil::Loop3D<> l3;
   stencil::Loop2D<> l2;
   l3.repeat(10, Heat(), stencil::previousLevel(u), stencil::nextLevel(un), 0.1f);
@@ -62,6 +71,8 @@ void timeLoops(float *u, float *un, double *k, double *v, double *vn) {
 // PLAN: temporal (CUDA): none: it does not store 'un' on every path
 // PLAN-LABEL: stencil Once
 // PLAN-NOT: temporal (CUDA)
+// PLAN-LABEL: stencil Spread
+// PLAN: temporal (CUDA): u -> un, up to 8 steps per pass; reach x -1..+0 y -0..+0 z -0..+0; a ring of 2 planes per level
 
 // CUDA: template <int STEPS>
 // CUDA-NEXT: __global__ void __launch_bounds__(1024) stencilc_Heat_temporal0(const stencil::Grid g, const stencil::Region r, const long long stencilc_chunk, const float *stencilc_margin0, const float *stencilc_margin1, const float *__restrict__ u, float *__restrict__ un, float coef) {
@@ -69,7 +80,7 @@ void timeLoops(float *u, float *un, double *k, double *v, double *vn) {
 // CUDA: stencilc_value = stencilc_q[stencilc_l - 1][0] + (coef * (((stencilc_ring[stencilc_sk * stencilc_plane + stencilc_cell + 1] + stencilc_ring[stencilc_sk * stencilc_plane + stencilc_cell - 1 * stencilc_bx]) + stencilc_q[stencilc_l - 1][2]) - (3.0f * stencilc_q[stencilc_l - 1][0])));
 // CUDA: static const char *stencilc_Heat_temporal0_cuda_launch(const stencil::Grid &g, const stencil::Region &r, const stencil::LaunchConfig &cfg, int steps, const void *const *margins, void *const *args) {
 // CUDA: case 8: return stencilc_Heat_temporal0_run<8>(
-// CUDA: stencil::registerGeneratedTemporal(/*abiVersion=*/5, {
+// CUDA: stencil::registerGeneratedTemporal(/*abiVersion=*/6, {
 // CUDA: /*timeInput=*/0,
 // CUDA-NEXT: /*timeOutput=*/1,
 // CUDA-NEXT: /*reach=*/{{[{][{]}}0, 1}, {1, 0}, {0, 2}, {0, 0}},
@@ -79,3 +90,7 @@ void timeLoops(float *u, float *un, double *k, double *v, double *vn) {
 // CUDA: stencilc_VarCoef_temporal1_cuda_launch
 // CUDA-NOT: stencilc_InPlace_temporal
 // CUDA-NOT: stencilc_Once_temporal
+// The coordinates a stencil uses (bit 2: z), for time loops over ranks.
+// CUDA: stencilc_registered_Spread =
+// CUDA: /*coordinates=*/4u});
+// CUDA: stencilc_Spread_temporal0_cuda_launch

@@ -43,6 +43,10 @@ struct StencilInfo {
   /// Some array is read at an offset with two or more non-zero components:
   /// the edges and corners of the halo are read, not only its faces.
   bool ReadsDiagonal = false;
+  /// The dimensions whose coordinate (idx.i(), ...) the body uses, bit d
+  /// for dimension d: computed in a halo across a periodic wrap, such a
+  /// point would see the coordinate beyond the edge, not the wrapped one.
+  unsigned CoordinateDims = 0;
   /// Floating-point operations per point: + - * / and math calls on floating
   /// types; loops count trip-count times, if/else and ?: their costlier side.
   double FlopsPerPoint = 0;

@@ -44,6 +44,13 @@ public:
   template <typename StencilT, typename... Args>
   void repeat(long long, const StencilT &, Args &&...) {}
 };
+// The distributed loop: its repeat() is a time loop too.
+class DomainLoop {
+public:
+  template <typename StencilT, typename... Args> void run(const StencilT &, Args &&...) {}
+  template <typename StencilT, typename... Args>
+  void repeat(long long, const StencilT &, Args &&...) {}
+};
 template <typename T> struct PreviousLevel { T **array; };
 template <typename T> struct NextLevel { T **array; };
 template <typename T> PreviousLevel<T> previousLevel(T *&A) { return {&A}; }
