@@ -314,6 +314,7 @@ public:
       auto Where = toIRRange(R.Arg->getSourceRange());
       std::string Name =
           R.Stencil ? cast<NamedDecl>(R.Stencil)->getNameAsString() : "";
+      const std::string Call = R.Repeated ? "repeat()" : "run()";
       switch (R.K) {
       case RunStencil::Resolved:
         // Annotated stencils are lowered as such (a template's pattern).
@@ -324,16 +325,16 @@ public:
         // An annotated function of the argument's type is probably what it
         // holds (e.g. a stencil passed on through a template's parameter).
         if (!hasAnnotatedOfType(Ctx, Todo, R.Arg))
-          Sink.report(DiagId::warn_run_stencil_unresolved, Where);
+          Sink.report(DiagId::warn_run_stencil_unresolved, Where, {Call});
         break;
       case RunStencil::DefinedElsewhere:
         if (!stencilc::frontend::isAnnotatedStencil(R.Stencil) &&
             Warned.insert(R.Stencil->getCanonicalDecl()).second)
           Sink.report(DiagId::warn_run_stencil_defined_elsewhere, Where,
-                      {Name});
+                      {Name, Call});
         break;
       case RunStencil::Lambda:
-        Sink.report(DiagId::err_run_stencil_lambda, Where);
+        Sink.report(DiagId::err_run_stencil_lambda, Where, {Call});
         break;
       }
     }

@@ -29,6 +29,12 @@ void pick(bool c, Fn param, float *fn) {
   loop.run(hidden, fn);
 }
 
+// A time loop's call is named as such.
+void timeLoop(float *u, float *un) {
+  stencil::Loop2D<stencil::OpenMPLoopEngine2D> loop;
+  loop.repeat(3, [](const stencil::Index2D &idx, const float *f, float *g) { g[idx.ix()] = f[idx.ix()]; }, stencil::previousLevel(u), stencil::nextLevel(un)); // expected-error {{a lambda passed to repeat() cannot be a stencil}}
+}
+
 // Through a template's parameter: an annotated function of that type is
 // assumed (no warning); stencilc compiles it as annotated.
 STENCIL_KERNEL void annotated3d(const stencil::Index3D &idx, float *fn) { fn[idx.ix()] = 3.0f; }

@@ -1,0 +1,144 @@
+// The pieces of time loops that need neither a GPU nor MPI: how a time
+// loop's steps are cut into passes (temporal_passes.hpp) and how a box is
+// cut around another (region_split.hpp), against brute force on random and
+// edge-case inputs.
+#include <stencil/region_split.hpp>
+#include <stencil/temporal_passes.hpp>
+
+#include <gtest/gtest.h>
+
+#include <numeric>
+#include <random>
+#include <set>
+#include <tuple>
+#include <vector>
+
+namespace {
+
+long long sum(const std::vector<int> &V) {
+  return std::accumulate(V.begin(), V.end(), 0LL);
+}
+
+// Passes cover the first Total - 1 steps in a number of the parity of
+// Total - 1 (so level Total - 1 lands in its own array), none above PerPass.
+TEST(PassScheduleTest, CoversAllButTheLastStepWithTheRightParity) {
+  for (long long Total = 0; Total <= 60; ++Total)
+    for (int PerPass = 1; PerPass <= 9; ++PerPass) {
+      const std::vector<int> P = stencil::detail::passSchedule(Total, PerPass);
+      const long long Steps = std::max(0LL, Total - 1);
+      EXPECT_EQ(sum(P), Steps) << Total << " " << PerPass;
+      EXPECT_EQ(static_cast<long long>(P.size()) % 2, Steps % 2)
+          << Total << " " << PerPass;
+      for (int S : P) {
+        EXPECT_GE(S, 1);
+        EXPECT_LE(S, PerPass);
+      }
+    }
+  EXPECT_TRUE(stencil::detail::passSchedule(7, 0).empty());
+}
+
+// Odd passes: each flips which array holds the newest level, as that many
+// steps do, so the parity comes by itself; as few passes as odd sizes allow.
+TEST(PassScheduleTest, OddPassesOnly) {
+  for (long long Total = 0; Total <= 60; ++Total)
+    for (int PerPass = 1; PerPass <= 9; PerPass += 2) {
+      const std::vector<int> P =
+          stencil::detail::oddPassSchedule(Total, PerPass);
+      EXPECT_EQ(sum(P), std::max(0LL, Total - 1)) << Total << " " << PerPass;
+      for (int S : P) {
+        EXPECT_EQ(S % 2, 1) << Total << " " << PerPass;
+        EXPECT_LE(S, PerPass);
+      }
+      const long long Full = std::max(0LL, Total - 1) / PerPass;
+      EXPECT_LE(static_cast<long long>(P.size()), Full + 2)
+          << Total << " " << PerPass;
+    }
+}
+
+using Point = std::tuple<long long, long long, long long>;
+
+std::set<Point> pointsOf(const stencil::Region &R) {
+  std::set<Point> S;
+  for (long long K = R.lo[2]; K < R.hi[2]; ++K)
+    for (long long J = R.lo[1]; J < R.hi[1]; ++J)
+      for (long long I = R.lo[0]; I < R.hi[0]; ++I)
+        S.insert({I, J, K});
+  return S;
+}
+
+stencil::Region randomBox(std::mt19937 &Rng, int Dims) {
+  std::uniform_int_distribution<int> Coord(-3, 6);
+  stencil::Region R;
+  for (int D = 0; D < Dims; ++D) {
+    R.lo[D] = Coord(Rng);
+    R.hi[D] = Coord(Rng); // may be empty or inverted
+  }
+  return R;
+}
+
+// Outer less Inner, as boxes: disjoint, inside Outer, none empty, and
+// together exactly the points of Outer that are not in Inner, for inner
+// boxes inside, across, outside and empty.
+TEST(BoxDifferenceTest, ExactlyTheOuterPointsNotInTheInner) {
+  std::mt19937 Rng(7);
+  for (int Trial = 0; Trial < 3000; ++Trial) {
+    const int Dims = 1 + Trial % 3;
+    const stencil::Region Outer = randomBox(Rng, Dims);
+    const stencil::Region Inner = randomBox(Rng, Dims);
+    const std::vector<stencil::Region> Parts =
+        stencil::boxDifference(Outer, Inner, Dims);
+    std::set<Point> Want = pointsOf(Outer);
+    for (const Point &P : pointsOf(Inner))
+      Want.erase(P);
+    std::set<Point> Got;
+    std::size_t Count = 0;
+    for (const stencil::Region &R : Parts) {
+      EXPECT_FALSE(stencil::emptyRegion(R, Dims));
+      const std::set<Point> S = pointsOf(R);
+      Count += S.size();
+      Got.insert(S.begin(), S.end());
+    }
+    EXPECT_EQ(Count, Got.size()) << "boxes overlap, trial " << Trial;
+    EXPECT_EQ(Got, Want) << "trial " << Trial;
+  }
+}
+
+// splitRegion: the interior and the slabs partition the region, the
+// interior narrowed by the halo on the split dimensions only.
+TEST(BoxDifferenceTest, SplitRegionPartitions) {
+  std::mt19937 Rng(11);
+  for (int Trial = 0; Trial < 500; ++Trial) {
+    stencil::Region Own;
+    for (int D = 0; D < 3; ++D) {
+      Own.lo[D] = Trial % 4;
+      Own.hi[D] = Own.lo[D] + 1 + static_cast<long long>(Rng() % 7);
+    }
+    stencil::Halo H;
+    bool Split[3];
+    for (int D = 0; D < 3; ++D) {
+      H.lo[D] = static_cast<int>(Rng() % 4);
+      H.hi[D] = static_cast<int>(Rng() % 4);
+      Split[D] = Rng() % 2;
+    }
+    const stencil::RegionSplit S = stencil::splitRegion(Own, 3, H, Split);
+    std::set<Point> Got = pointsOf(S.interior);
+    std::size_t Count = Got.size();
+    for (const stencil::Region &R : S.boundary) {
+      const std::set<Point> P = pointsOf(R);
+      Count += P.size();
+      Got.insert(P.begin(), P.end());
+    }
+    EXPECT_EQ(Count, Got.size());
+    EXPECT_EQ(Got, pointsOf(Own));
+    for (int D = 0; D < 3; ++D)
+      if (!Split[D]) {
+        EXPECT_EQ(S.interior.lo[D], Own.lo[D]);
+        EXPECT_EQ(S.interior.hi[D], Own.hi[D]);
+      } else if (!stencil::emptyRegion(S.interior, 3)) {
+        EXPECT_EQ(S.interior.lo[D], Own.lo[D] + H.lo[D]);
+        EXPECT_EQ(S.interior.hi[D], Own.hi[D] - H.hi[D]);
+      }
+  }
+}
+
+} // namespace
