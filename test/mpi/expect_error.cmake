@@ -28,6 +28,7 @@ set(expect_repeat-halo "stencil 'Diffusion7': 3 steps between halo exchanges nee
 set(expect_repeat-one-field "stencil 'Diffusion7': the two time levels of repeat\\(\\) are one field, 'f'")
 set(expect_repeat-coordinates "stencil 'Diffusion7': 2 steps between halo exchanges would compute points across the periodic wrap in x, where the stencil's coordinate idx.i\\(\\) is not wrapped: one step per exchange")
 set(expect_repeat-steps-disagree "${disagree} a time loop \\(DomainLoop::repeat\\): rank 0 has stencil 'Diffusion7', 4 steps, 1 per exchange, overlap on; rank 1 has stencil 'Diffusion7', 5 steps")
+set(expect_repeat-negative "stencil 'Diffusion7': -2 steps between halo exchanges \\(setTemporal\\): 0 takes as many as the halo allows, else 1 or more")
 set(expect_step-plan-one-rank "${disagree} how a DomainStep runs step 'twoConsumers': rank 0 has call by call; rank 1 has its plan")
 set(expect_step-halo-one-rank "${expect_step-plan-one-rank}")
 set(expect_step-step-disagree "${disagree} the step a DomainStep runs: rank 0 has step 'twoConsumers'; rank 1 has step 'chain'")

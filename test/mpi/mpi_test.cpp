@@ -14,7 +14,8 @@
 //   small-extent|decomposition|shape|variant|lower-rank-field|
 //       extents-disagree|procs-disagree|periodic-disagree|variant-one-rank|
 //       exchange-disagree|exception-one-rank|region-margin|corners|
-//       repeat-halo|repeat-one-field|repeat-coordinates|repeat-steps-disagree
+//       repeat-halo|repeat-one-field|repeat-coordinates|repeat-steps-disagree|
+//       repeat-negative
 // Exit status 0 when every check passes; 1 on a failure or a (reported) error.
 #include "mpi_stencils.hpp"
 
@@ -658,7 +659,8 @@ int runError(const std::string &What, const Settings &S) {
     stencil::DomainLoop Loop(D);
     Loop.run(Box27(), 0.01, F, G);
   } else if (What == "repeat-halo" || What == "repeat-one-field" ||
-             What == "repeat-coordinates" || What == "repeat-steps-disagree") {
+             What == "repeat-coordinates" || What == "repeat-steps-disagree" ||
+             What == "repeat-negative") {
     // A time loop asked for more steps between exchanges than the halo (or
     // a periodic wrap, for a stencil using its coordinates) allows, given
     // one field as both levels, or a step count that differs on rank 1.
@@ -674,6 +676,7 @@ int runError(const std::string &What, const Settings &S) {
     stencil::TemporalConfig Temporal;
     Temporal.steps = What == "repeat-halo"          ? 3
                      : What == "repeat-coordinates" ? 2
+                     : What == "repeat-negative"    ? -2
                                                     : 0;
     Loop.setTemporal(Temporal);
     const long long Steps =
@@ -749,7 +752,8 @@ int main(int argc, char **argv) {
             "procs-disagree|periodic-disagree|variant-one-rank|exchange-"
             "disagree|"
             "exception-one-rank|region-margin|corners|repeat-halo|"
-            "repeat-one-field|repeat-coordinates|repeat-steps-disagree]");
+            "repeat-one-field|repeat-coordinates|repeat-steps-disagree|"
+            "repeat-negative]");
     }
     return Error.empty() ? runChecks(S) : runError(Error, S);
   });

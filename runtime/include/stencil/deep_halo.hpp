@@ -40,10 +40,10 @@ inline Halo deepen(Halo Reads, int Steps) {
 /// through a star's faces).
 template <typename... StencilT>
 Halo deepHaloOf(Backend B, int Steps, const StencilT &...Stencils) {
-  if (Steps < 1)
+  if (Steps < 1 || Steps > 1024)
     throw std::invalid_argument(
         "stencil: deepHaloOf: " + std::to_string(Steps) +
-        " steps between exchanges, fewer than one");
+        " steps between exchanges: from 1 to 1024");
   return detail::deepen(haloOf(B, Stencils...), Steps);
 }
 

@@ -435,6 +435,10 @@ private:
       Deepest = 1;
     const int Most = Passes ? Passes->maxSteps : 0;
     int K = temporal_.steps;
+    if (K < 0)
+      throw DomainError("stencil '" + B.name + "': " + std::to_string(K) +
+                        " steps between halo exchanges (setTemporal): 0 "
+                        "takes as many as the halo allows, else 1 or more");
     if (K <= 0)
       K = Deepest > 0 ? (Most > 0 ? std::min(Deepest, Most) : Deepest)
                       : (Passes ? Passes->defaultSteps : 1);
