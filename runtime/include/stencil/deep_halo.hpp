@@ -8,7 +8,7 @@
 // on the own points and reads nothing the exchange did not bring. Its
 // interior, the own points narrowed by s times the reach, needs no halo at
 // all: a block may compute every step's interior while the exchange is in
-// flight and the rest afterwards.
+// flight and its boundary (the rest) afterwards.
 #ifndef STENCIL_DEEP_HALO_HPP
 #define STENCIL_DEEP_HALO_HPP
 
@@ -103,7 +103,7 @@ public:
       lo_[X] = Widens && D.neighbour(Low) >= 0 ? Reads.lo[X] : 0;
       hi_[X] = Widens && D.neighbour(High) >= 0 ? Reads.hi[X] : 0;
       // The interior narrows alike on both sides (the wider reach): then a
-      // later step's interior never overwrites what an earlier step's rest
+      // later step's interior never overwrites what an earlier step's boundary
       // still reads in the array the two share.
       const int Wider = std::max(Reads.lo[X], Reads.hi[X]);
       narrowLo_[X] = lo_[X] ? Wider : 0;
@@ -141,8 +141,9 @@ public:
     return R;
   }
 
-  /// Step \p S of \p Steps less its interior, as disjoint boxes.
-  std::vector<Region> rest(int S, int Steps) const {
+  /// Step \p S of \p Steps less its interior (its boundary), as disjoint
+  /// boxes.
+  std::vector<Region> boundary(int S, int Steps) const {
     return boxDifference(step(S, Steps), interior(S), dims_);
   }
 

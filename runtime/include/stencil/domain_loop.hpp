@@ -521,7 +521,7 @@ private:
       Previous.swap(Next); // the exchange fills the field it packed
     Level.wait(stream_);
     for (int S = 1; S <= Steps; ++S) {
-      for (const Region &R : Regions.rest(S, Steps))
+      for (const Region &R : Regions.boundary(S, Steps))
         launch(B, R);
       Previous.swap(Next);
     }
