@@ -22,7 +22,7 @@
 # TIME_LOOP=1 (instead: time loops with deep halos, DomainLoop::repeat:
 # mpi_test on 1 and 2 ranks, diffusion3d_mpi --mode=time-loop checksums on
 # 1 and 2 GPUs, and its timings at 512^3 per GPU, 1 and 2 GPUs, for each
-# steps per exchange of PER_EXCHANGE, default 1,2,3,4; with CASE=TEXT only
+# steps per exchange of PER_EXCHANGE, default 1,2,3,4,0 (0: timed); with CASE=TEXT only
 # mpi_test's cases named so, on 1 and 2 ranks, their differences shown).
 set -uo pipefail
 # shellcheck source-path=SCRIPTDIR source=gpu_common.sh
@@ -70,7 +70,7 @@ run() { # run RANKS TRANSPORT PROGRAM ARGS...
 
 if [[ ${TIME_LOOP:-0} == 1 ]]; then
   d3=("$work/diffusion3d_mpi" --memory=device --mode=time-loop --variant=zmarch --block=128,2,4)
-  per=${PER_EXCHANGE:-1,2,3,4}
+  per=${PER_EXCHANGE:-1,2,3,4,0}
   if [[ -n ${CASE:-} ]]; then # one case of mpi_test, its differences shown
     export STENCIL_TEST_VERBOSE=1
     mpirun+=(-x STENCIL_TEST_VERBOSE)

@@ -25,7 +25,8 @@
 //               GPU, passes of K steps where stencilc made them; --pass sets
 //               their tile and chunk), timed after one warm-up loop, with
 //               the checksum of both levels (identical for every rank count
-//               and decomposition at one K).
+//               and decomposition at one K). K = 0: the loop times each K
+//               the halo allows (chooseStepsByTiming) and keeps the fastest.
 #include <stencil/dsl.hpp>
 #include <stencil/mpi.hpp>
 
@@ -92,8 +93,9 @@ Options parse(int argc, char **argv) {
     } else if (A.rfind("--per-exchange=", 0) == 0) {
       O.perExchange = numbers(V);
       for (long long K : O.perExchange)
-        if (K < 1 || K > 16)
-          throw std::runtime_error("--per-exchange takes steps from 1 to 16");
+        if (K < 0 || K > 16)
+          throw std::runtime_error(
+              "--per-exchange takes steps from 1 to 16, or 0 (timed)");
     } else if (A == "--periodic") {
       O.periodic = true;
     } else if (A.rfind("--steps=", 0) == 0) {
@@ -145,7 +147,7 @@ std::uint64_t fnv1a(const std::vector<float> &V) {
 /// exchanging every K steps; ms per step (the slowest rank's) and the
 /// checksum of both levels.
 void timeLoops(const stencil::Domain &D, const Options &O) {
-  long long Deepest = 1;
+  long long Deepest = 1; // K = 0 (timed) chooses within the others' halo
   for (long long K : O.perExchange)
     Deepest = std::max(Deepest, K);
   const stencil::Halo H = stencil::deepHaloOf(
@@ -162,6 +164,7 @@ void timeLoops(const stencil::Domain &D, const Options &O) {
     for (int X = 0; X < 3; ++X)
       C.block[X] = O.pass[X];
     Loop.setTemporal(C);
+    Loop.chooseStepsByTiming(K == 0); // in the warm-up loop
     double Ms = 0;
     for (int Run = 0; Run < 2; ++Run) { // a warm-up, then the timed one
       auto Start = [&](long long I, long long J, long long Kz) {
@@ -185,10 +188,14 @@ void timeLoops(const stencil::Domain &D, const Options &O) {
     const std::vector<float> Before = Un.gather();
     Both.insert(Both.end(), Before.begin(), Before.end());
     if (D.rank() == 0)
-      std::printf("time-loop: ranks %d (%s) steps %d per-exchange %lld "
+      std::printf("time-loop: ranks %d (%s) steps %d per-exchange %lld%s "
                   "ms/step %.4f GCells/s %.1f checksum: %016llx\n",
-                  D.size(), D.procsText().c_str(), O.steps, K, Ms,
-                  Points / (Ms * 1e-3) / 1e9,
+                  D.size(), D.procsText().c_str(), O.steps, K,
+                  K ? ""
+                    : (" (timed: " +
+                       std::to_string(Loop.lastStepsPerExchange()) + ")")
+                          .c_str(),
+                  Ms, Points / (Ms * 1e-3) / 1e9,
                   static_cast<unsigned long long>(fnv1a(Both)));
   }
 }

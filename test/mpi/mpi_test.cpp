@@ -232,15 +232,22 @@ Result runSingle(MPI_Comm Comm, const std::vector<long long> &Extents,
   return bytesOf(F.gather());
 }
 
+/// Where a time loop's steps between exchanges come from.
+enum class PerExchangeFrom {
+  Given,  ///< setTemporal
+  Halo,   ///< as many as the halo allows
+  Timing, ///< chooseStepsByTiming, the loop run in two parts
+};
+
 /// A time loop, DomainLoop::repeat: 2 * steps + 1 steps (not a multiple of
-/// 2 or 3) of \p St, \p PerExchange steps between exchanges of halos that
-/// deep (setTemporal, or with \p Automatic as deep as the halo allows);
-/// the overlap mode overlaps each exchange. The reference runs the steps
-/// one by one. Both levels are compared: repeat() leaves both exact.
+/// 2 or 3) of \p St, in halos \p PerExchange steps deep, with as many steps
+/// between exchanges as \p From says; the overlap mode overlaps each
+/// exchange. The reference runs the steps one by one. Both levels are
+/// compared: repeat() leaves both exact.
 template <typename T, typename StencilT, typename... Scalars>
 Result runRepeat(MPI_Comm Comm, const std::vector<long long> &Extents,
                  const Config &C, const Settings &S, Mode M, int PerExchange,
-                 bool Automatic, const StencilT &St, Scalars... Sc) {
+                 PerExchangeFrom From, const StencilT &St, Scalars... Sc) {
   const Domain D(Comm, Extents, options(C, S, M == Mode::Reference));
   const stencil::Halo H = stencil::deepHaloOf(D.backend(), PerExchange, St);
   Field<T> F(D, H, "f"), Fn(D, H, "fn");
@@ -256,11 +263,29 @@ Result runRepeat(MPI_Comm Comm, const std::vector<long long> &Extents,
     }
   } else {
     stencil::TemporalConfig Temporal;
-    Temporal.steps = Automatic ? 0 : PerExchange;
+    Temporal.steps = From == PerExchangeFrom::Given ? PerExchange : 0;
     Loop.setTemporal(Temporal);
     Loop.setRepeatOverlap(M == Mode::Overlap);
-    Loop.repeat(Steps, St, Sc..., stencil::previousLevel(F),
+    Loop.chooseStepsByTiming(From == PerExchangeFrom::Timing);
+    // Timed: the choice is made once, on copies, and kept for the second
+    // part; the two parts make the same loop.
+    const long long First = From == PerExchangeFrom::Timing ? 3 : Steps;
+    Loop.repeat(First, St, Sc..., stencil::previousLevel(F),
                 stencil::nextLevel(Fn));
+    const int Chosen = Loop.lastStepsPerExchange();
+    Loop.repeat(Steps - First, St, Sc..., stencil::previousLevel(F),
+                stencil::nextLevel(Fn));
+    if (From == PerExchangeFrom::Timing &&
+        (Chosen < 1 || Chosen > PerExchange ||
+         Loop.lastStepsPerExchange() != Chosen ||
+         static_cast<int>(Loop.lastTimings().size()) >
+             std::max(PerExchange, 3)))
+      throw std::runtime_error(
+          "error: chooseStepsByTiming chose " + std::to_string(Chosen) +
+          " then " + std::to_string(Loop.lastStepsPerExchange()) +
+          " steps per exchange from " +
+          std::to_string(Loop.lastTimings().size()) +
+          " timings, in a halo of " + std::to_string(PerExchange));
   }
   Loop.synchronize();
   Result R = bytesOf(F.gather());
@@ -430,39 +455,45 @@ std::vector<Case> cases() {
       // coordinates take one step per exchange across periodic wraps.
       {"diffusion7 repeat, 1 step per exchange", 3,
        [=](MPI_Comm Cm, const Config &C, const Settings &S, Mode M) {
-         return runRepeat<float>(Cm, T3, C, S, M, 1, false, Diffusion7(), 0.1f,
+         return runRepeat<float>(Cm, T3, C, S, M, 1, PerExchangeFrom::Given, Diffusion7(), 0.1f,
                                  1e-4f, 4);
        },
        4},
       {"diffusion7 repeat, as many steps per exchange as a halo of 3 allows", 3,
        [=](MPI_Comm Cm, const Config &C, const Settings &S, Mode M) {
-         return runRepeat<float>(Cm, T3, C, S, M, 3, true, Diffusion7(), 0.1f,
+         return runRepeat<float>(Cm, T3, C, S, M, 3, PerExchangeFrom::Halo, Diffusion7(), 0.1f,
                                  1e-4f, 4);
        },
        4},
       {"box27 repeat, as many steps per exchange as a halo of 3 allows", 3,
        [=](MPI_Comm Cm, const Config &C, const Settings &S, Mode M) {
-         return runRepeat<double>(Cm, T3, C, S, M, 3, true, Box27(), 0.005);
+         return runRepeat<double>(Cm, T3, C, S, M, 3, PerExchangeFrom::Halo, Box27(), 0.005);
        },
        8},
       {"wide repeat, as many steps per exchange as thrice its halo allows", 3,
        [=](MPI_Comm Cm, const Config &C, const Settings &S, Mode M) {
-         return runRepeat<float>(Cm, T3, C, S, M, 3, true, Wide(), 0.05f);
+         return runRepeat<float>(Cm, T3, C, S, M, 3, PerExchangeFrom::Halo, Wide(), 0.05f);
        },
        4},
       {"upwind repeat (uneven reach), 4 steps per exchange", 3,
        [=](MPI_Comm Cm, const Config &C, const Settings &S, Mode M) {
-         return runRepeat<double>(Cm, T3, C, S, M, 4, false, Upwind(), 0.05);
+         return runRepeat<double>(Cm, T3, C, S, M, 4, PerExchangeFrom::Given, Upwind(), 0.05);
        },
        8},
       {"heat2d9 repeat, as many steps per exchange as a halo of 3 allows", 2,
        [=](MPI_Comm Cm, const Config &C, const Settings &S, Mode M) {
-         return runRepeat<double>(Cm, T2, C, S, M, 3, true, heat2d9, 0.05, 3);
+         return runRepeat<double>(Cm, T2, C, S, M, 3, PerExchangeFrom::Halo, heat2d9, 0.05, 3);
+       },
+       8},
+      {"upwind repeat, steps per exchange by timing in a halo of 3", 3,
+       [=](MPI_Comm Cm, const Config &C, const Settings &S, Mode M) {
+         return runRepeat<double>(Cm, T3, C, S, M, 3, PerExchangeFrom::Timing,
+                                  Upwind(), 0.05);
        },
        8},
       {"diffuse2d repeat, 4 steps per exchange", 2,
        [=](MPI_Comm Cm, const Config &C, const Settings &S, Mode M) {
-         return runRepeat<float>(Cm, T2, C, S, M, 4, false, diffuse2d, 0.1f);
+         return runRepeat<float>(Cm, T2, C, S, M, 4, PerExchangeFrom::Given, diffuse2d, 0.1f);
        },
        4},
   };

@@ -18,6 +18,7 @@
 #define STENCIL_DOMAIN_LOOP_HPP
 
 #include <algorithm>
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -81,6 +82,18 @@ template <typename A> decltype(auto) argumentValue(A &Arg) {
 template <typename A> void appendField(HaloExchange &Ex, A &Arg) {
   if constexpr (IsField<std::remove_const_t<A>>::value)
     Ex.append(const_cast<std::remove_const_t<A> &>(Arg));
+}
+/// A repeat() argument with its time levels' marks moved to \p Previous
+/// and \p Next (copies of the fields, for trials); other arguments as they
+/// are.
+template <typename A, typename T>
+decltype(auto) onTrialFields(A &Arg, Field<T> &Previous, Field<T> &Next) {
+  if constexpr (IsPrevious<std::decay_t<A>>::value)
+    return PreviousLevel<Field<T>>{&Previous};
+  else if constexpr (IsNext<std::decay_t<A>>::value)
+    return NextLevel<Field<T>>{&Next};
+  else
+    return (Arg);
 }
 /// Appends to \p Key what tells field \p Arg (if it is one) apart in an
 /// exchange: its address, value size, halo and extents.
@@ -335,24 +348,87 @@ public:
     static_assert(detail::IsField<std::decay_t<decltype(Previous)>>::value,
                   "DomainLoop::repeat: the time levels are stencil::Fields "
                   "(stencil::previousLevel(field))");
-    const Domain &D = *domain_;
     const BoundStencil B = bind(S, detail::levelValue(A)...);
     if (detail::sameLevel(Previous, Next))
       throw DomainError("stencil '" + B.name +
                         "': the two time levels of repeat() are one field, '" +
                         Previous.name() + "'");
-    const GeneratedTemporal *Passes =
-        D.memory() == Memory::Device
-            ? findGeneratedTemporal(*B.entry,
-                                    static_cast<int>(Levels::Previous),
-                                    static_cast<int>(Levels::Next))
-            : nullptr;
-    const int PerExchange =
-        stepsPerExchange(B, Previous.halo(), Passes, Previous.name());
+    const GeneratedTemporal *Passes = passesFor<Levels>(B);
+    int PerExchange =
+        checkedStepsPerExchange(B, Previous.halo(), Passes, Previous.name());
+    if (timed_ && temporal_.steps == 0 && Steps > 0)
+      PerExchange = timedStepsPerExchange(B, Passes, S, A...);
+    runTimeLoop(Steps, PerExchange, S, A...);
+  }
+
+  /// How many steps repeat() takes between two exchanges (and per pass on
+  /// a GPU): 0, the default, as many as the fields' halos allow.
+  void setTemporal(const TemporalConfig &C) { temporal_ = C; }
+  const TemporalConfig &temporal() const { return temporal_; }
+  /// Whether repeat() computes what needs no halo during each exchange.
+  void setRepeatOverlap(bool On) { repeatOverlap_ = On; }
+  /// With setTemporal's steps at 0: whether repeat() times every number of
+  /// steps between exchanges that the halo allows (1 to 8), once per
+  /// stencil and field shape, on copies of the fields, and keeps the
+  /// fastest on every rank (the slowest rank's time); else it takes the
+  /// most. Collective; on a GPU the choice may change the last bits (the
+  /// passes and the single steps may contract multiply-adds differently).
+  void chooseStepsByTiming(bool On) { timed_ = On; }
+  /// The steps between exchanges of the last repeat(), 0 before any.
+  int lastStepsPerExchange() const { return lastPerExchange_; }
+
+  /// The times chooseStepsByTiming measured, per steps between exchanges,
+  /// in ms per step, for the last choice it made.
+  const std::map<int, double> &lastTimings() const { return timings_; }
+
+
+
+  /// Runs a bound stencil over \p R (local indices), skipped when empty, on
+  /// stream() or, with \p Side, on sideStream(). \p R must leave the
+  /// stencil's halo inside the fields (any part of B.own does): otherwise
+  /// it throws, naming the side, the halo and the margin.
+  void launch(const BoundStencil &B, const Region &R, bool Side = false) const {
+    if (emptyRegion(R, domain_->dims()))
+      return;
+    LaunchConfig C = config_;
+    if (Side)
+      C.stream = side_;
+    B.launch(R, C);
+  }
+
+  /// Which dimensions get boundary slabs: those whose halo another rank (or
+  /// a periodic wrap) fills.
+  void exchangedDims(bool *Split) const {
+    for (int X = 0; X < 3; ++X)
+      Split[X] = domain_->exchanges(X);
+  }
+
+private:
+  /// stencilc's passes for \p B with the time levels of \p Levels, on a
+  /// GPU; else null.
+  template <typename Levels>
+  const GeneratedTemporal *passesFor(const BoundStencil &B) const {
+    if (domain_->memory() != Memory::Device)
+      return nullptr;
+    return findGeneratedTemporal(*B.entry, static_cast<int>(Levels::Previous),
+                                 static_cast<int>(Levels::Next));
+  }
+
+  /// repeat() with \p PerExchange steps between exchanges (checked).
+  template <typename StencilT, typename... Args>
+  void runTimeLoop(long long Steps, int PerExchange, const StencilT &S,
+                   Args &&...A) {
+    using Levels = detail::TimeLevels<std::decay_t<Args>...>;
+    auto &Previous = *detail::levelVariable<Levels::Previous>(A...);
+    auto &Next = *detail::levelVariable<Levels::Next>(A...);
+    const Domain &D = *domain_;
+    const BoundStencil B = bind(S, detail::levelValue(A)...);
+    const GeneratedTemporal *Passes = passesFor<Levels>(B);
     D.agree("a time loop (DomainLoop::repeat)",
-            "stencil '" + B.name + "', " + std::to_string(Steps) + " steps, " +
-                std::to_string(PerExchange) + " per exchange, overlap " +
-                (repeatOverlap_ ? "on" : "off"));
+            "stencil '" + B.name + "', " + std::to_string(Steps) +
+                " steps, " + std::to_string(PerExchange) +
+                " per exchange, overlap " + (repeatOverlap_ ? "on" : "off"));
+    lastPerExchange_ = PerExchange;
     if (Steps == 0)
       return;
     // The next level's too: its walls' margins at the halo's corners come
@@ -393,38 +469,72 @@ public:
       Done += Block;
     }
   }
-
-  /// How many steps repeat() takes between two exchanges (and per pass on
-  /// a GPU): 0, the default, as many as the fields' halos allow.
-  void setTemporal(const TemporalConfig &C) { temporal_ = C; }
-  const TemporalConfig &temporal() const { return temporal_; }
-  /// Whether repeat() computes what needs no halo during each exchange.
-  void setRepeatOverlap(bool On) { repeatOverlap_ = On; }
-
-  /// Runs a bound stencil over \p R (local indices), skipped when empty, on
-  /// stream() or, with \p Side, on sideStream(). \p R must leave the
-  /// stencil's halo inside the fields (any part of B.own does): otherwise
-  /// it throws, naming the side, the halo and the margin.
-  void launch(const BoundStencil &B, const Region &R, bool Side = false) const {
-    if (emptyRegion(R, domain_->dims()))
-      return;
-    LaunchConfig C = config_;
-    if (Side)
-      C.stream = side_;
-    B.launch(R, C);
+  /// chooseStepsByTiming's choice for \p B and these fields: kept, or
+  /// measured now on copies of the two levels. Collective.
+  template <typename StencilT, typename... Args>
+  int timedStepsPerExchange(const BoundStencil &B,
+                            const GeneratedTemporal *Passes, const StencilT &S,
+                            Args &...A) {
+    using Levels = detail::TimeLevels<std::decay_t<Args>...>;
+    auto &Previous = *detail::levelVariable<Levels::Previous>(A...);
+    auto &Next = *detail::levelVariable<Levels::Next>(A...);
+    const Domain &D = *domain_;
+    std::string Key = B.name + "/" + B.variant + "/";
+    detail::addFieldKey(Key, Previous);
+    if (const auto Kept = chosen_.find(Key); Kept != chosen_.end())
+      return Kept->second;
+    int Deepest = detail::deepestSteps(D, Previous.halo(), B.reads);
+    if (detail::wrappedCoordinate(D, B.reads, B.entry->coordinates) >= 0)
+      Deepest = 1;
+    // Nothing exchanged: the steps between exchanges matter to passes only.
+    const int Most = Deepest > 0 ? Deepest : Passes ? 3 : 1;
+    const int Candidates =
+        std::min({Most, 8, Passes ? Passes->maxSteps : 8});
+    using FieldT = std::decay_t<decltype(Previous)>;
+    FieldT TrialPrevious(D, Previous.halo(), Previous.name() + " (trial)");
+    FieldT TrialNext(D, Next.halo(), Next.name() + " (trial)");
+    copyField(TrialPrevious, Previous);
+    copyField(TrialNext, Next);
+    const long long TrialSteps = 2LL * Candidates + 1;
+    timings_.clear();
+    int Best = 1;
+    for (int K = 1; K <= Candidates; ++K) {
+      double Ms = 0;
+      for (int Run = 0; Run < 2; ++Run) { // a warm-up, then the timed one
+        synchronize();
+        MPI_Barrier(D.comm());
+        const auto T0 = std::chrono::steady_clock::now();
+        runTimeLoop(TrialSteps, K, S,
+                    detail::onTrialFields(A, TrialPrevious, TrialNext)...);
+        synchronize();
+        Ms = std::chrono::duration<double, std::milli>(
+                 std::chrono::steady_clock::now() - T0)
+                 .count() /
+             TrialSteps;
+      }
+      MPI_Allreduce(MPI_IN_PLACE, &Ms, 1, MPI_DOUBLE, MPI_MAX, D.comm());
+      timings_[K] = Ms;
+      if (Ms < timings_[Best])
+        Best = K;
+    }
+    exchanges_.clear(); // the trial fields' exchanges, alike on every rank
+    chosen_[Key] = Best;
+    return Best;
   }
 
-  /// Which dimensions get boundary slabs: those whose halo another rank (or
-  /// a periodic wrap) fills.
-  void exchangedDims(bool *Split) const {
-    for (int X = 0; X < 3; ++X)
-      Split[X] = domain_->exchanges(X);
+  /// \p To's storage, halo included, becomes a copy of \p From's.
+  template <typename T> void copyField(Field<T> &To, const Field<T> &From) {
+    if (To.onDevice()) {
+      mpi_device::copyAsync(To.data(), From.data(), From.bytes(), stream_);
+      synchronize();
+    } else {
+      std::copy(From.data(), From.data() + From.count(), To.data());
+    }
   }
 
-private:
   /// repeat()'s steps between exchanges for fields of halo \p H: refuses
   /// more than the halo or stencilc's passes allow.
-  int stepsPerExchange(const BoundStencil &B, const Halo &H,
+  int checkedStepsPerExchange(const BoundStencil &B, const Halo &H,
                        const GeneratedTemporal *Passes,
                        const std::string &Field) const {
     const Domain &D = *domain_;
@@ -563,6 +673,10 @@ private:
   std::string variant_ = "grid";
   TemporalConfig temporal_;
   bool repeatOverlap_ = true;
+  bool timed_ = false;
+  int lastPerExchange_ = 0;
+  std::map<std::string, int> chosen_; ///< chooseStepsByTiming's choices
+  std::map<int, double> timings_;
   std::map<std::string, std::unique_ptr<HaloExchange>> exchanges_;
   void *stream_ = nullptr, *side_ = nullptr;
   void *forked_ = nullptr, *joined_ = nullptr;
