@@ -4,7 +4,7 @@
 `mpi_gpu_run.sh` with TIME_LOOP=1 (diffusion3d_mpi --mode=time-loop).
 
     tools/time_loop_model.py LOG [--tolerance 0.1] [--link-gbs 383 --link-us 8.8]
-        [--reach 1 --value-bytes 4]
+        [--reach 1 --value-bytes 4] [--sent halo|steps]
 
 For each K (steps per exchange) of the log's runs on several GPUs split in
 one dimension, over the peer transport, it predicts the time of a step from
@@ -14,10 +14,12 @@ the one-GPU run of the same K and the same points per GPU:
   is even) the pass covers (pass - 1) reaches more on each side a neighbour
   fills; one step at a time, step s of K covers K - s more, (K - 1) / 2 on
   average;
-- exchange: once per exchange, each rank sends a slab as deep as the fields'
-  halo (the largest K of the run: the exchange sends the whole halo) to each
-  neighbour, latency + bytes / bandwidth (the peer copies measured between
-  two H200s of one host, as tools/scaling_model.py takes them);
+- exchange: once per exchange, each rank sends a slab to each neighbour,
+  latency + bytes / bandwidth (the peer copies measured between two H200s
+  of one host, as tools/scaling_model.py takes them); the slab is as deep
+  as the fields' halo (the largest K of the run) with --sent=halo, what the
+  runs recorded in docs/ did, or K reaches with --sent=steps, what
+  DomainLoop::repeat sends since it exchanges only what K steps read;
 - overlap: one step at a time, the exchange hides behind the steps'
   interiors and adds only what exceeds them; passes do not overlap it.
 Prints each run beside its prediction and exits 1 when one is off by more
@@ -67,7 +69,8 @@ def predict(one_gpu_ms, k, local, split_axis, sides, deepest, args):
     for a, n in enumerate(local):
         if a != split_axis:
             plane *= n
-    bytes_sent = deepest * args.reach * plane * args.value_bytes
+    depth = deepest if args.sent == "halo" else k
+    bytes_sent = depth * args.reach * plane * args.value_bytes
     exchange_ms = (args.link_us * 1e-3 + bytes_sent / (args.link_gbs * 1e9) * 1e3) / every
     if pass_steps(k) > 1:
         return compute + exchange_ms
@@ -82,6 +85,7 @@ def main():
     p.add_argument("--link-us", type=float, default=8.8)
     p.add_argument("--reach", type=int, default=1)
     p.add_argument("--value-bytes", type=int, default=4)
+    p.add_argument("--sent", choices=["halo", "steps"], default="halo")
     args = p.parse_args()
     runs = runs_of(open(args.log).read())
     one = {(tuple(r[3]), r[5], r[6]): r[7] for r in runs if r[0] == 1}

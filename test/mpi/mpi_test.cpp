@@ -234,9 +234,10 @@ Result runSingle(MPI_Comm Comm, const std::vector<long long> &Extents,
 
 /// Where a time loop's steps between exchanges come from.
 enum class PerExchangeFrom {
-  Given,  ///< setTemporal
-  Halo,   ///< as many as the halo allows
-  Timing, ///< chooseStepsByTiming, the loop run in two parts
+  Given,     ///< setTemporal
+  Shallower, ///< setTemporal, one step fewer than the halo holds
+  Halo,      ///< as many as the halo allows
+  Timing,    ///< chooseStepsByTiming, the loop run in two parts
 };
 
 /// A time loop, DomainLoop::repeat: 2 * steps + 1 steps (not a multiple of
@@ -263,7 +264,9 @@ Result runRepeat(MPI_Comm Comm, const std::vector<long long> &Extents,
     }
   } else {
     stencil::TemporalConfig Temporal;
-    Temporal.steps = From == PerExchangeFrom::Given ? PerExchange : 0;
+    Temporal.steps = From == PerExchangeFrom::Given       ? PerExchange
+                     : From == PerExchangeFrom::Shallower ? PerExchange - 1
+                                                          : 0;
     Loop.setTemporal(Temporal);
     Loop.setRepeatOverlap(M == Mode::Overlap);
     Loop.chooseStepsByTiming(From == PerExchangeFrom::Timing);
@@ -483,6 +486,12 @@ std::vector<Case> cases() {
       {"heat2d9 repeat, as many steps per exchange as a halo of 3 allows", 2,
        [=](MPI_Comm Cm, const Config &C, const Settings &S, Mode M) {
          return runRepeat<double>(Cm, T2, C, S, M, 3, PerExchangeFrom::Halo, heat2d9, 0.05, 3);
+       },
+       8},
+      {"upwind repeat, 2 steps per exchange in a halo of 3", 3,
+       [=](MPI_Comm Cm, const Config &C, const Settings &S, Mode M) {
+         return runRepeat<double>(Cm, T3, C, S, M, 3,
+                                  PerExchangeFrom::Shallower, Upwind(), 0.05);
        },
        8},
       {"upwind repeat, steps per exchange by timing in a halo of 3", 3,

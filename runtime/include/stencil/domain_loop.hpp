@@ -433,7 +433,8 @@ private:
       return;
     // The next level's too: its walls' margins at the halo's corners come
     // from the neighbours, as the steps between exchanges read them.
-    std::string OthersKey = "once:", LevelKey = "level:";
+    std::string OthersKey = "once:",
+                LevelKey = "level " + std::to_string(PerExchange) + ":";
     (detail::addFieldKey(OthersKey, A), ...); // the levels' marks are none
     detail::addFieldKey(OthersKey, Next);
     detail::addFieldKey(LevelKey, Previous);
@@ -441,8 +442,16 @@ private:
       (detail::appendField(E, A), ...);
       E.append(Next);
     }).transfer(stream_);
-    HaloExchange &Level =
-        exchangeFor(LevelKey, [&](HaloExchange &E) { E.append(Previous); });
+    // Only what PerExchange steps read of the level's halo, which may be
+    // deeper (a time loop timed for its steps, or run in parts).
+    Halo Widths = detail::deepen(B.reads, PerExchange);
+    for (int X = 0; X < 4; ++X) {
+      Widths.lo[X] = std::min(Widths.lo[X], Previous.halo().lo[X]);
+      Widths.hi[X] = std::min(Widths.hi[X], Previous.halo().hi[X]);
+    }
+    Widths.corners = Widths.corners && Previous.halo().corners;
+    HaloExchange &Level = exchangeFor(
+        LevelKey, [&](HaloExchange &E) { E.append(Previous, Widths); });
     const detail::DeepRegions Regions(D, B.own, B.reads);
     // Passes read their level 0 beyond their region from the array that
     // holds it one step at a time, and the exchange fills the field that

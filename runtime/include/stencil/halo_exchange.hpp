@@ -67,16 +67,28 @@ public:
   /// Adds a field to every later exchange. Call it on every rank, in the
   /// same order; the field must outlive the exchange (swapping storage with
   /// Field::swap is fine: the current storage is used each time).
-  template <typename T> void append(Field<T> &F) {
+  template <typename T> void append(Field<T> &F) { append(F, F.halo()); }
+  /// Adds a field whose exchanges fill only \p Widths of its halo (each
+  /// side at most the field's; corners as \p Widths says): a time loop
+  /// that takes fewer steps between exchanges than its halo holds sends
+  /// only what they read.
+  template <typename T> void append(Field<T> &F, const Halo &Widths) {
     if (&F.domain() != domain_)
       throw DomainError("field '" + F.name() +
                         "' belongs to another domain than this exchange");
     if (setUp_)
       throw DomainError("append field '" + F.name() +
                         "' before the first transfer");
+    Halo Have = F.halo();
+    Have.corners = Have.corners || Widths.corners;
+    if (!Have.covers(Widths) || (Widths.corners && !F.halo().corners))
+      throw DomainError("field '" + F.name() + "' has halo " +
+                        F.halo().str(domain_->dims()) +
+                        ", less than the widths " +
+                        Widths.str(domain_->dims()) + " to exchange");
     fields_.push_back(
         {[&F]() -> char * { return reinterpret_cast<char *>(F.data()); },
-         F.grid(), F.halo(), static_cast<int>(sizeof(T)), F.name()});
+         F.grid(), F.halo(), Widths, static_cast<int>(sizeof(T)), F.name()});
   }
 
   /// Exchanges all halos and returns when they are in place (device: when
@@ -160,8 +172,8 @@ public:
     Halo W;
     for (const Entry &E : fields_)
       for (int A = 0; A < 4; ++A) {
-        W.lo[A] = std::max(W.lo[A], E.halo.hi[A]);
-        W.hi[A] = std::max(W.hi[A], E.halo.lo[A]);
+        W.lo[A] = std::max(W.lo[A], E.widths.hi[A]);
+        W.hi[A] = std::max(W.hi[A], E.widths.lo[A]);
       }
     return W;
   }
@@ -175,7 +187,8 @@ private:
   struct Entry {
     std::function<char *()> data;
     Grid grid;
-    Halo halo;
+    Halo halo;   ///< the field's: where its own points start
+    Halo widths; ///< what the exchange fills of it
     int elementSize;
     std::string name;
   };
@@ -208,7 +221,9 @@ private:
     Message M{};
     M.field = Field;
     for (int A = 0; A < 3; ++A) {
+      // L: where the own points start; W: the widths exchanged.
       const long long L = E.halo.lo[A], N = domain_->localExtent(A);
+      const Halo &W = E.widths;
       const int S = Dir.d[A];
       long long Lo = L, Hi = L + N; // own points
       if (S == 0) {
@@ -216,15 +231,14 @@ private:
         Low.d[A] = -1;
         High.d[A] = 1;
         if (domain_->neighbour(Low) < 0)
-          Lo -= E.halo.lo[A];
+          Lo -= W.lo[A];
         if (domain_->neighbour(High) < 0)
-          Hi += E.halo.hi[A];
+          Hi += W.hi[A];
       } else if (S > 0)
-        Lo = Receive ? L + N : L + N - E.halo.lo[A],
-        Hi = Receive ? L + N + E.halo.hi[A] : L + N;
+        Lo = Receive ? L + N : L + N - W.lo[A],
+        Hi = Receive ? L + N + W.hi[A] : L + N;
       else if (S < 0)
-        Lo = Receive ? L - E.halo.lo[A] : L,
-        Hi = Receive ? L : L + E.halo.hi[A];
+        Lo = Receive ? L - W.lo[A] : L, Hi = Receive ? L : L + W.hi[A];
       M.box[A][0] = Lo;
       M.box[A][1] = Hi;
     }
@@ -243,7 +257,7 @@ private:
     for (const Entry &E : fields_)
       Fields += (Fields.empty() ? "" : "; ") + E.name + " (" +
                 std::to_string(E.elementSize) + "-byte values, halo " +
-                E.halo.str(D.dims()) + (E.halo.corners ? ", corners" : "") +
+                E.widths.str(D.dims()) + (E.widths.corners ? ", corners" : "") +
                 ")";
     D.agree("the fields a HaloExchange exchanges",
             Fields.empty() ? "no field" : Fields);
@@ -254,7 +268,7 @@ private:
           for (int X = -1; X <= 1; ++X) {
             const Direction Dir{{X, Y, Z}};
             const int Nonzero = (X != 0) + (Y != 0) + (Z != 0);
-            if (Nonzero == 0 || (Nonzero > 1 && !E.halo.corners))
+            if (Nonzero == 0 || (Nonzero > 1 && !E.widths.corners))
               continue;
             // Send towards Dir; receive what the opposite neighbour sends
             // towards Dir. Either may be missing at a non-periodic edge.
