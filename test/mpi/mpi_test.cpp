@@ -35,6 +35,7 @@
 #include <string>
 #include <type_traits>
 #include <typeinfo>
+#include <unistd.h>
 #include <utility>
 #include <vector>
 
@@ -269,7 +270,7 @@ Result runRepeat(MPI_Comm Comm, const std::vector<long long> &Extents,
                                                           : 0;
     Loop.setTemporal(Temporal);
     Loop.setRepeatOverlap(M == Mode::Overlap);
-    Loop.chooseStepsByTiming(From == PerExchangeFrom::Timing);
+    Loop.chooseStepsByTiming(From == PerExchangeFrom::Timing, "");
     // Timed: the choice is made once, on copies, and kept for the second
     // part; the two parts make the same loop.
     const long long First = From == PerExchangeFrom::Timing ? 3 : Steps;
@@ -508,6 +509,49 @@ std::vector<Case> cases() {
   };
 }
 
+/// chooseStepsByTiming's cache file: a second loop, as in a later run,
+/// takes the steps between exchanges that the first measured, without
+/// measuring. True when it does.
+bool timedChoiceIsKept(const Settings &S) {
+  DomainOptions O;
+  for (bool &P : O.periodic)
+    P = true; // exchanges even on one rank: there is a choice to make
+  O.memory = S.memory;
+  const Domain D(MPI_COMM_WORLD, {40, 30, 28}, O);
+  const stencil::Halo H = stencil::deepHaloOf(D.backend(), 3, Upwind());
+  Field<double> F(D, H, "f"), G(D, H, "g");
+  fillInitial(F);
+  fillInitial(G);
+  std::string Path = "stencilc-time-loop-cache-" +
+                     std::to_string(static_cast<long>(getpid())) + ".json";
+  int Length = static_cast<int>(Path.size());
+  MPI_Bcast(&Length, 1, MPI_INT, 0, D.comm());
+  Path.resize(static_cast<std::size_t>(Length));
+  MPI_Bcast(Path.data(), Length, MPI_CHAR, 0, D.comm());
+  std::remove(Path.c_str());
+  int Steps[2] = {0, 0};
+  std::size_t Timings[2] = {0, 0};
+  for (int Run = 0; Run < 2; ++Run) {
+    TestLoop Loop(D, S);
+    Loop.chooseStepsByTiming(true, Path);
+    Loop.repeat(5, Upwind(), 0.05, stencil::previousLevel(F),
+                stencil::nextLevel(G));
+    Steps[Run] = Loop.lastStepsPerExchange();
+    Timings[Run] = Loop.lastTimings().size();
+  }
+  if (D.rank() == 0) {
+    std::remove(Path.c_str());
+    std::remove((Path + ".lock").c_str()); // the cache writer's
+  }
+  const bool Ok = Timings[0] == 3 && Timings[1] == 0 && Steps[1] == Steps[0];
+  if (D.rank() == 0 && (!Ok || std::getenv("STENCIL_TEST_VERBOSE")))
+    std::printf("time loop's timed choice: %d steps per exchange from %zu "
+                "timings, then %d from %zu (the cache file's): %s\n",
+                Steps[0], Timings[0], Steps[1], Timings[1],
+                Ok ? "kept" : "DIFFERS from what was measured");
+  return Ok;
+}
+
 /// Decompositions of P ranks in Dims dimensions: 1-D along x and along the
 /// slowest dimension, 2-D and 3-D where P allows, and MPI_Dims_create's own.
 std::vector<std::vector<int>> decompositions(int P, int Dims) {
@@ -593,6 +637,11 @@ int runChecks(const Settings &S) {
     }
   Checks += DiagonalHaloChecks;
   Failures += DiagonalHaloFailures;
+  if (S.only.empty() || std::string("time loop's timed choice").find(S.only) !=
+                            std::string::npos) {
+    ++Checks;
+    Failures += !timedChoiceIsKept(S);
+  }
   if (Rank == 0)
     std::printf("mpi_test: %d ranks, %s memory, variant %s (%d,%d,%d): %d of "
                 "%d checks bit-equal to the one-rank run (%d more within the "

@@ -32,6 +32,8 @@
 #include <stencil/mpi_device.hpp>
 #include <stencil/region_split.hpp>
 #include <stencil/time_loop.hpp>
+#include <stencil/time_loop_choice_cache.hpp>
+#include <stencil/tuning_cache.hpp>
 #include <string>
 #include <tuple>
 #include <type_traits>
@@ -371,9 +373,16 @@ public:
   /// steps between exchanges that the halo allows (1 to 8), once per
   /// stencil and field shape, on copies of the fields, and keeps the
   /// fastest on every rank (the slowest rank's time); else it takes the
-  /// most. Collective; on a GPU the choice may change the last bits (the
-  /// passes and the single steps may contract multiply-adds differently).
-  void chooseStepsByTiming(bool On) { timed_ = On; }
+  /// most. The choice is kept in the auto-tuner's cache file at
+  /// \p CachePath ("" for none; the default: STENCIL_TUNING_CACHE, else the
+  /// tuner's), which later runs take without measuring. Collective; on a
+  /// GPU the choice may change the last bits (the passes and the single
+  /// steps may contract multiply-adds differently).
+  void chooseStepsByTiming(bool On,
+                           std::string CachePath = tuning::defaultCachePath()) {
+    timed_ = On;
+    cachePath_ = std::move(CachePath);
+  }
   /// The steps between exchanges of the last repeat(), 0 before any.
   int lastStepsPerExchange() const { return lastPerExchange_; }
 
@@ -499,6 +508,17 @@ private:
     const int Most = Deepest > 0 ? Deepest : Passes ? 3 : 1;
     const int Candidates =
         std::min({Most, 8, Passes ? Passes->maxSteps : 8});
+    if (Candidates == 1)
+      return chosen_[Key] = 1;
+    const tuning::CacheKey CacheKey =
+        detail::timeLoopChoiceKey(*B.entry, D, Previous.halo(), Candidates);
+    int Kept =
+        D.rank() == 0 ? detail::lookupTimeLoopChoice(cachePath_, CacheKey) : -1;
+    MPI_Bcast(&Kept, 1, MPI_INT, 0, D.comm());
+    if (Kept >= 1 && Kept <= Candidates) {
+      timings_.clear();
+      return chosen_[Key] = Kept;
+    }
     using FieldT = std::decay_t<decltype(Previous)>;
     FieldT TrialPrevious(D, Previous.halo(), Previous.name() + " (trial)");
     FieldT TrialNext(D, Next.halo(), Next.name() + " (trial)");
@@ -527,6 +547,9 @@ private:
         Best = K;
     }
     exchanges_.clear(); // the trial fields' exchanges, alike on every rank
+    if (D.rank() == 0)
+      detail::storeTimeLoopChoice(cachePath_, CacheKey, Best, timings_[Best],
+                                  2 * Candidates);
     chosen_[Key] = Best;
     return Best;
   }
@@ -683,6 +706,7 @@ private:
   TemporalConfig temporal_;
   bool repeatOverlap_ = true;
   bool timed_ = false;
+  std::string cachePath_; ///< chooseStepsByTiming's cache file
   int lastPerExchange_ = 0;
   std::map<std::string, int> chosen_; ///< chooseStepsByTiming's choices
   std::map<int, double> timings_;

@@ -24,6 +24,18 @@ namespace stencil::detail {
 /// The names of DomainStep's ways, as the cache keeps them.
 inline const char *const StepWayNames[] = {"planned", "alternative", "apart"};
 
+/// The domain's part of a cache key: "512x512x64 on 2x2x1 periodic x ...".
+inline std::string domainKeyText(const Domain &D) {
+  std::string S;
+  for (int X = 0; X < D.dims(); ++X)
+    S += (X ? "x" : "") + std::to_string(D.globalExtent(X));
+  S += " on " + D.procsText();
+  for (int X = 0; X < D.dims(); ++X)
+    if (D.periodic(X))
+      S += std::string(" periodic ") + "xyz"[X];
+  return S;
+}
+
 /// The cache key of round \p R of step \p E over domain \p D.
 inline tuning::CacheKey stepChoiceKey(const GeneratedStep &E, int R,
                                       const Domain &D) {
@@ -33,12 +45,7 @@ inline tuning::CacheKey stepChoiceKey(const GeneratedStep &E, int R,
   K.irHash = E.irHash ? E.irHash : "";
   K.variants = E.rounds[R].alternative >= 0 ? "planned,alternative,apart"
                                             : "planned,apart";
-  for (int X = 0; X < D.dims(); ++X)
-    K.extents += (X ? "x" : "") + std::to_string(D.globalExtent(X));
-  K.extents += " on " + D.procsText();
-  for (int X = 0; X < D.dims(); ++X)
-    if (D.periodic(X))
-      K.extents += std::string(" periodic ") + "xyz"[X];
+  K.extents = domainKeyText(D);
   K.signature = E.signature ? E.signature->name() : "";
   return K;
 }
