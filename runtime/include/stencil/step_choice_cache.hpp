@@ -10,7 +10,7 @@
 #ifndef STENCIL_STEP_CHOICE_CACHE_HPP
 #define STENCIL_STEP_CHOICE_CACHE_HPP
 
-#include <stencil/device.hpp>
+#include <stencil/choice_cache.hpp>
 #include <stencil/domain.hpp>
 #include <stencil/generated_abi.hpp>
 #include <stencil/tuning_cache.hpp>
@@ -24,23 +24,11 @@ namespace stencil::detail {
 /// The names of DomainStep's ways, as the cache keeps them.
 inline const char *const StepWayNames[] = {"planned", "alternative", "apart"};
 
-/// The domain's part of a cache key: "512x512x64 on 2x2x1 periodic x ...".
-inline std::string domainKeyText(const Domain &D) {
-  std::string S;
-  for (int X = 0; X < D.dims(); ++X)
-    S += (X ? "x" : "") + std::to_string(D.globalExtent(X));
-  S += " on " + D.procsText();
-  for (int X = 0; X < D.dims(); ++X)
-    if (D.periodic(X))
-      S += std::string(" periodic ") + "xyz"[X];
-  return S;
-}
-
 /// The cache key of round \p R of step \p E over domain \p D.
 inline tuning::CacheKey stepChoiceKey(const GeneratedStep &E, int R,
                                       const Domain &D) {
   tuning::CacheKey K;
-  K.gpu = D.backend() == Backend::Cuda ? deviceName() : "cpu";
+  K.gpu = deviceKeyText(D);
   K.stencil = std::string(E.name) + " round " + std::to_string(R);
   K.irHash = E.irHash ? E.irHash : "";
   K.variants = E.rounds[R].alternative >= 0 ? "planned,alternative,apart"
@@ -51,21 +39,13 @@ inline tuning::CacheKey stepChoiceKey(const GeneratedStep &E, int R,
 }
 
 /// The way kept for round \p R of \p E in the cache at \p Path (0-2), or -1
-/// when there is none; a warning for a stale or unreadable file goes to
-/// stderr (the cache's own wording).
+/// when there is none.
 inline int lookupStepChoice(const std::string &Path, const GeneratedStep &E,
                             int R, const Domain &D) {
-  if (Path.empty())
-    return -1;
-  std::vector<std::string> Warnings;
-  const std::vector<tuning::CacheEntry> Entries =
-      tuning::readCache(Path, &Warnings);
-  const std::optional<tuning::CacheEntry> Hit =
-      tuning::lookupCache(Entries, stepChoiceKey(E, R, D), &Warnings);
-  for (const std::string &W : Warnings)
-    std::fprintf(stderr, "stencil: warning: %s\n", W.c_str());
+  const std::optional<std::string> Hit =
+      lookupChoice(Path, stepChoiceKey(E, R, D));
   for (int W = 0; Hit && W < 3; ++W)
-    if (Hit->best.variant == StepWayNames[W])
+    if (*Hit == StepWayNames[W])
       return W;
   return -1;
 }
@@ -75,18 +55,8 @@ inline int lookupStepChoice(const std::string &Path, const GeneratedStep &E,
 inline void storeStepChoice(const std::string &Path, const GeneratedStep &E,
                             int R, const Domain &D, int Way, double Seconds,
                             int Runs) {
-  if (Path.empty())
-    return;
-  tuning::CacheEntry Entry;
-  Entry.key = stepChoiceKey(E, R, D);
-  Entry.best.variant = StepWayNames[Way];
-  Entry.best.bx = Entry.best.by = Entry.best.bz = 1;
-  Entry.ms = Seconds * 1e3;
-  Entry.calls = Runs;
-  std::vector<std::string> Warnings;
-  tuning::storeCacheEntry(Path, Entry, &Warnings);
-  for (const std::string &W : Warnings)
-    std::fprintf(stderr, "stencil: warning: %s\n", W.c_str());
+  storeChoice(Path, stepChoiceKey(E, R, D), StepWayNames[Way], Seconds * 1e3,
+              Runs);
 }
 
 } // namespace stencil::detail

@@ -9,16 +9,13 @@
 #ifndef STENCIL_TIME_LOOP_CHOICE_CACHE_HPP
 #define STENCIL_TIME_LOOP_CHOICE_CACHE_HPP
 
-#include <stencil/device.hpp>
+#include <stencil/choice_cache.hpp>
 #include <stencil/domain.hpp>
 #include <stencil/generated_abi.hpp>
 #include <stencil/halo.hpp>
-#include <stencil/step_choice_cache.hpp>
-#include <stencil/tuning_cache.hpp>
 
 #include <cstdio>
 #include <string>
-#include <vector>
 
 namespace stencil::detail {
 
@@ -28,7 +25,7 @@ inline tuning::CacheKey timeLoopChoiceKey(const GeneratedStencil &E,
                                           const Domain &D, const Halo &H,
                                           int Candidates) {
   tuning::CacheKey K;
-  K.gpu = D.backend() == Backend::Cuda ? deviceName() : "cpu";
+  K.gpu = deviceKeyText(D);
   K.stencil = std::string(E.name) + " time loop (" + E.variant + ")";
   K.irHash = E.irHash ? E.irHash : "";
   K.variants = "steps 1.." + std::to_string(Candidates);
@@ -39,18 +36,12 @@ inline tuning::CacheKey timeLoopChoiceKey(const GeneratedStencil &E,
 }
 
 /// The steps kept for that key in the cache at \p Path, or -1 when there
-/// is none; a warning for a stale or unreadable file goes to stderr.
+/// is none.
 inline int lookupTimeLoopChoice(const std::string &Path,
                                 const tuning::CacheKey &Key) {
-  if (Path.empty())
-    return -1;
-  std::vector<std::string> Warnings;
-  const std::optional<tuning::CacheEntry> Hit =
-      tuning::lookupCache(tuning::readCache(Path, &Warnings), Key, &Warnings);
-  for (const std::string &W : Warnings)
-    std::fprintf(stderr, "stencil: warning: %s\n", W.c_str());
+  const std::optional<std::string> Hit = lookupChoice(Path, Key);
   int Steps = -1;
-  if (Hit && std::sscanf(Hit->best.variant.c_str(), "steps %d", &Steps) != 1)
+  if (Hit && std::sscanf(Hit->c_str(), "steps %d", &Steps) != 1)
     return -1;
   return Steps;
 }
@@ -60,18 +51,7 @@ inline int lookupTimeLoopChoice(const std::string &Path,
 inline void storeTimeLoopChoice(const std::string &Path,
                                 const tuning::CacheKey &Key, int Steps,
                                 double Ms, int Runs) {
-  if (Path.empty())
-    return;
-  tuning::CacheEntry Entry;
-  Entry.key = Key;
-  Entry.best.variant = "steps " + std::to_string(Steps);
-  Entry.best.bx = Entry.best.by = Entry.best.bz = 1;
-  Entry.ms = Ms;
-  Entry.calls = Runs;
-  std::vector<std::string> Warnings;
-  tuning::storeCacheEntry(Path, Entry, &Warnings);
-  for (const std::string &W : Warnings)
-    std::fprintf(stderr, "stencil: warning: %s\n", W.c_str());
+  storeChoice(Path, Key, "steps " + std::to_string(Steps), Ms, Runs);
 }
 
 } // namespace stencil::detail
