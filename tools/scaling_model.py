@@ -33,6 +33,10 @@ import re
 import sys
 
 SIZES = {"f32": 4, "f64": 8, "i32": 4, "i64": 8, "u32": 4, "u64": 8}
+# The link between two H200s of one host, as measured (peer copies, fitted):
+# latency in microseconds and bandwidth in GB/s. tools/time_loop_model.py
+# takes them too.
+LINK_US, LINK_GBS = 8.8, 383.0
 
 
 def rounds_of(plan_text):
@@ -96,8 +100,8 @@ def main():
     p.add_argument("plan")
     p.add_argument("log")
     p.add_argument("--tolerance", type=float, default=0.1)
-    p.add_argument("--link-gbs", type=float, default=383.0)
-    p.add_argument("--link-us", type=float, default=8.8)
+    p.add_argument("--link-gbs", type=float, default=LINK_GBS)
+    p.add_argument("--link-us", type=float, default=LINK_US)
     p.add_argument("--project", type=int, default=4096)
     p.add_argument("--net-gbs", type=float, default=25.0)
     p.add_argument("--net-us", type=float, default=5.0)

@@ -28,6 +28,8 @@ import argparse
 import re
 import sys
 
+from scaling_model import LINK_GBS, LINK_US
+
 
 def runs_of(log):
     """(ranks, procs, transport, size, per-exchange list, K, ms per step)."""
@@ -81,8 +83,8 @@ def main():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("log")
     p.add_argument("--tolerance", type=float, default=0.1)
-    p.add_argument("--link-gbs", type=float, default=383.0)
-    p.add_argument("--link-us", type=float, default=8.8)
+    p.add_argument("--link-gbs", type=float, default=LINK_GBS)
+    p.add_argument("--link-us", type=float, default=LINK_US)
     p.add_argument("--reach", type=int, default=1)
     p.add_argument("--value-bytes", type=int, default=4)
     p.add_argument("--sent", choices=["halo", "steps"], default="halo")
