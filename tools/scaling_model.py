@@ -35,8 +35,17 @@ import sys
 SIZES = {"f32": 4, "f64": 8, "i32": 4, "i64": 8, "u32": 4, "u64": 8}
 # The link between two H200s of one host, as measured (peer copies, fitted):
 # latency in microseconds and bandwidth in GB/s. tools/time_loop_model.py
-# takes them too.
+# takes them too, with the arguments below.
 LINK_US, LINK_GBS = 8.8, 383.0
+
+
+def add_check_arguments(p):
+    """The arguments both models share: the log checked, the tolerance and
+    the link (defaults: the measured one)."""
+    p.add_argument("log")
+    p.add_argument("--tolerance", type=float, default=0.1)
+    p.add_argument("--link-gbs", type=float, default=LINK_GBS)
+    p.add_argument("--link-us", type=float, default=LINK_US)
 
 
 def rounds_of(plan_text):
@@ -98,10 +107,7 @@ def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("ir")
     p.add_argument("plan")
-    p.add_argument("log")
-    p.add_argument("--tolerance", type=float, default=0.1)
-    p.add_argument("--link-gbs", type=float, default=LINK_GBS)
-    p.add_argument("--link-us", type=float, default=LINK_US)
+    add_check_arguments(p)
     p.add_argument("--project", type=int, default=4096)
     p.add_argument("--net-gbs", type=float, default=25.0)
     p.add_argument("--net-us", type=float, default=5.0)

@@ -28,7 +28,7 @@ import argparse
 import re
 import sys
 
-from scaling_model import LINK_GBS, LINK_US
+from scaling_model import add_check_arguments
 
 
 def runs_of(log):
@@ -81,15 +81,17 @@ def predict(one_gpu_ms, k, local, split_axis, sides, deepest, args):
 
 def main():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("log")
-    p.add_argument("--tolerance", type=float, default=0.1)
-    p.add_argument("--link-gbs", type=float, default=LINK_GBS)
-    p.add_argument("--link-us", type=float, default=LINK_US)
+    add_check_arguments(p)
     p.add_argument("--reach", type=int, default=1)
     p.add_argument("--value-bytes", type=int, default=4)
     p.add_argument("--sent", choices=["halo", "steps"], default="halo")
     args = p.parse_args()
-    runs = runs_of(open(args.log).read())
+    try:
+        with open(args.log) as f:
+            runs = runs_of(f.read())
+    except OSError as e:
+        print(f"time-loop model: cannot read {args.log}: {e.strerror}")
+        return 2
     one = {(tuple(r[3]), r[5], r[6]): r[7] for r in runs if r[0] == 1}
     checked, bad = 0, 0
     for ranks, procs, transport, size, per, periodic, k, ms in runs:
