@@ -20,6 +20,8 @@
 #    max(compute, exchange).
 # Everything goes to stdout and OUT_DIR/dycore_mpi_gpu_run.log.
 # Environment: CUDA_ARCH (default sm_90), NVCC, STEPS (timed steps, default 20),
+# DYCORE_GEN (the bundle's folder of the dycore's generated code, default gen;
+# dycore/gen in a bundle of `tools/make_bundle.sh mpi`),
 # STENCIL_MPI_TRANSPORT (default auto: peer copies where the GPUs allow).
 set -uo pipefail
 # shellcheck source-path=SCRIPTDIR source=gpu_common.sh
@@ -36,7 +38,7 @@ mpirun --version 2>&1 | head -n 1
 gpu_mpi_toolchain
 
 echo "== build"
-gpu_build_dycore gen:dycore
+gpu_build_dycore "${DYCORE_GEN:-gen}:dycore"
 gpu_copy_bandwidth "$work/copy.txt"
 
 mpirun=(mpirun --bind-to none -x STENCIL_MPI_TRANSPORT -x OMP_NUM_THREADS)

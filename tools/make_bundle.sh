@@ -17,7 +17,9 @@
 #                 copy_bandwidth.cu; benchmark.sh
 #   mpi           build-mpi, BUILD_DIR/mpi-gpu-bundle: dsl-examples/diffusion3d-mpi and
 #                 test/mpi with gen/ (CUDA and OpenMP), runtime/include/ and runtime/src/,
-#                 copy_bandwidth.cu; mpi_gpu_run.sh
+#                 copy_bandwidth.cu; mpi_gpu_run.sh (and scaling_gpu_run.sh with
+#                 dycore_mpi_gpu_run.sh: the dycore's step and the time loops on
+#                 several GPUs, one run per machine)
 #   dycore        build-mpi, BUILD_DIR/dycore-bundle: dsl-examples/dycore with gen/
 #                 (stencilc's plan), gen-recompute/ (every fusible group fused) and
 #                 gen-staged/ (every fusible group staged on chip), their plans, the stage's compulsory traffic (step_traffic.txt), runtime/
@@ -41,6 +43,7 @@
 #   bash gpu-bundle/gpu_check.sh gpu-bundle
 #   bash <bundle>/benchmark.sh <bundle>         (OUT=<dir>: where its CSV files go)
 #   bash <bundle>/mpi_gpu_run.sh <bundle> [OUT_DIR]     (two or more GPUs)
+#   bash <bundle>/scaling_gpu_run.sh <bundle> [OUT_DIR] (two or more GPUs)
 #   bash <bundle>/dycore_gpu_run.sh <bundle> [OUT_DIR]
 #   bash <bundle>/differential_gpu.sh <bundle>
 #   bash <bundle>/steps_gpu.sh <bundle>
@@ -159,6 +162,7 @@ case $mode in
     for source in diffusion3d-mpi/diffusion3d_mpi.cpp mpi-test/mpi_test.cpp dycore/dycore.cpp; do
       run_stencilc "$source" "$(dirname "$source")/gen" cuda,cpu -DDYCORE_WITH_MPI=1 "${mpi_include[@]}"
     done
+    cp "$root/tools/scaling_gpu_run.sh" "$root/tools/dycore_mpi_gpu_run.sh" "$out/"
     manifest runtime test/mpi dsl-examples/diffusion3d-mpi dsl-examples/dycore </dev/null
     ;;
   dycore)

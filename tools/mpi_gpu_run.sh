@@ -22,18 +22,21 @@
 # TIME_LOOP=1 (instead: time loops with deep halos, DomainLoop::repeat:
 # mpi_test on 1 and 2 ranks, diffusion3d_mpi --mode=time-loop checksums on
 # 1 and 2 GPUs, and its timings at 512^3 per GPU, 1 and 2 GPUs, for each
-# steps per exchange of PER_EXCHANGE, default 1,2,3,4,0 (0: timed); with CASE=TEXT only
-# mpi_test's cases named so, on 1 and 2 ranks, their differences shown).
+# steps per exchange of PER_EXCHANGE, default 1,2,3,4,0 (0: timed); on a
+# machine of four GPUs or more also mpi_test on 4 ranks, checksums on 4
+# GPUs and timings on 4 (split in z); with CASE=TEXT only mpi_test's cases
+# named so, on 1 and 2 ranks, their differences shown).
 set -uo pipefail
 # shellcheck source-path=SCRIPTDIR source=gpu_common.sh
 source "$(dirname "${BASH_SOURCE[0]}")/gpu_common.sh"
 
 gpu_start_runner mpi_gpu_run "${1:?usage: mpi_gpu_run.sh BUNDLE [OUT_DIR]}" "${2:-}"
 steps=${STEPS:-50}
+gpus=$(nvidia-smi --query-gpu=name --format=csv,noheader | wc -l)
 
-echo "== machine"
+echo "== machine ($gpus GPUs)"
 gpu_machine
-nvidia-smi topo -m | head -n 4
+nvidia-smi topo -m | head -n $((gpus + 1))
 mpirun --version 2>&1 | head -n 1
 ompi_info --parsable --all 2>/dev/null | grep mpi_built_with_cuda_support
 
@@ -80,25 +83,44 @@ if [[ ${TIME_LOOP:-0} == 1 ]]; then
     done
     exit 0
   fi
+  ranks_list=(1 2) layouts=(1,1,1 1,1,2 2,1,1)
+  ((gpus >= 4)) && ranks_list+=(4) layouts+=(1,1,4 2,2,1)
   echo "== time loops, correctness: mpi_test on device memory (repeat: one by one and passes)"
-  run 1 auto "$work/mpi_test" --memory device
-  run 2 auto "$work/mpi_test" --memory device
-  echo "== time loops: checksums of both levels, 1 and 2 GPUs (equal per steps per exchange)"
-  for procs in 1,1,1 1,1,2 2,1,1; do
+  for ranks in "${ranks_list[@]}"; do
+    run "$ranks" auto "$work/mpi_test" --memory device | tee "$work/test-$ranks.txt"
+    # Every check bit-equal, or the passes' within the CUDA tolerance.
+    sed -n 's/.*: \([0-9]*\) of \([0-9]*\) checks bit-equal.*(\([0-9]*\) more within.*/\1 \2 \3/p' \
+      "$work/test-$ranks.txt" | awk '{ ok = $1 + $3 == $2 } END { exit !(NR == 1 && ok) }' ||
+      { echo "mpi_test on $ranks ranks: FAIL"; gpu_fail; }
+  done
+  echo "== time loops: checksums of both levels, ${ranks_list[*]} GPUs (equal per steps per exchange)"
+  for procs in "${layouts[@]}"; do
     ranks=$(( ${procs//,/*} ))
-    run "$ranks" auto "${d3[@]}" --size=256,240,200 --steps=20 --procs=$procs --per-exchange=$per
-    run "$ranks" auto "${d3[@]}" --size=256,240,200 --steps=20 --procs=$procs --per-exchange=$per --periodic
+    run "$ranks" auto "${d3[@]}" --size=256,240,200 --steps=20 --procs=$procs --per-exchange=$per | tee -a "$work/sums-walls.txt"
+    run "$ranks" auto "${d3[@]}" --size=256,240,200 --steps=20 --procs=$procs --per-exchange=$per --periodic | tee -a "$work/sums-periodic.txt"
+  done
+  for kind in walls periodic; do
+    sums=$(sed -n 's/^time-loop: .* checksum: \([0-9a-f]*\).*/\1/p' "$work/sums-$kind.txt" | sort -u)
+    lines=$(grep -c '^time-loop: ' "$work/sums-$kind.txt")
+    if [[ $(wc -w <<<"$sums") == 1 && $lines == $(( ${#layouts[@]} * $(tr ',' ' ' <<<"$per" | wc -w) )) ]]; then
+      echo "checksums ($kind): $lines runs, one checksum $sums: PASS"
+    else
+      echo "checksums ($kind): $lines runs, checksums ${sums//$'\n'/ }: FAIL"
+      gpu_fail
+    fi
   done
   echo "== time loops: timings, 512^3 per GPU (weak scaling, split in z), $steps steps"
   run 1 auto "${d3[@]}" --size=512,512,512 --steps="$steps" --per-exchange=$per
   run 2 auto "${d3[@]}" --size=512,512,1024 --steps="$steps" --procs=1,1,2 --per-exchange=$per
   run 2 staged "${d3[@]}" --size=512,512,1024 --steps="$steps" --procs=1,1,2 --per-exchange=$per
+  ((gpus >= 4)) && run 4 auto "${d3[@]}" --size=512,512,2048 --steps="$steps" --procs=1,1,4 --per-exchange=$per
   echo "== single steps for reference (zmarch:128,2,4), 512^3 per GPU"
   run 1 auto "$work/diffusion3d_mpi" --memory=device --mode=bench --steps="$steps" --size=512,512,512 --variant=zmarch --block=128,2,4
   run 2 auto "$work/diffusion3d_mpi" --memory=device --mode=bench --steps="$steps" --size=512,512,1024 --procs=1,1,2 --variant=zmarch --block=128,2,4
+  ((gpus >= 4)) && run 4 auto "$work/diffusion3d_mpi" --memory=device --mode=bench --steps="$steps" --size=512,512,2048 --procs=1,1,4 --variant=zmarch --block=128,2,4
   gpu_copy_bandwidth
   echo "== done ($(date -u +%Y-%m-%dT%H:%M:%SZ))"
-  exit 0
+  gpu_exit
 fi
 
 echo "== dycore on the GPU: --check against the host reference (two sizes, one rank and two),"

@@ -79,6 +79,19 @@ expect_log mpi "compiled .*/runtime/src/mpi_device_cuda.cu" "compiled .*/runtime
   "compiled .*/mpi-test/gen/mpi_test.stencil.cu" "compiled .*/diffusion3d-mpi/diffusion3d_mpi.cpp" \
   "mpirun .*mpi_test" "mpirun .*diffusion3d_mpi"
 [[ -f $work/mpi-out/mpi_gpu_run.log ]] || fail "mpi: mpi_gpu_run.sh wrote no mpi_gpu_run.log"
+# The runs on several GPUs, from the same bundle: the fake mpirun prints no
+# checksum, so their checks fail; what they compiled and ran counts.
+run_runner scaling "$work/mpi-bundle" scaling_gpu_run.sh
+if grep missing "$work/scaling.log"; then
+  fail "mpi: scaling_gpu_run.sh misses a file of its bundle"
+fi
+expect_log scaling "compiled .*/dycore/gen/dycore.stencil.cu" "mpirun .*dycore --backend=cuda --procs=2,1,1" \
+  "mpirun .*diffusion3d_mpi --memory=device --mode=time-loop" "mpirun .*mpi_test --memory device"
+for log in dycore_mpi_gpu_run.log mpi_gpu_run.log; do
+  [[ -f $work/scaling-out/$log ]] || fail "mpi: scaling_gpu_run.sh wrote no $log"
+done
+grep -q "scaling_gpu_run: FAIL" "$work/scaling.out" ||
+  fail "mpi: scaling_gpu_run.sh did not fail on a run without checksums"
 
 check_mode dycore dycore_gpu_run.sh
 expect_log dycore "compiled .*/gen/dycore.stencil.cu" "compiled .*/gen-recompute/dycore.stencil.cu" \
