@@ -3,6 +3,7 @@
 #ifndef STENCIL_FIELD_HPP
 #define STENCIL_FIELD_HPP
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <mpi.h>
@@ -138,25 +139,16 @@ public:
       Own.insert(Own.end(), All.begin() + Local,
                  All.begin() + Local + D.localExtent(0));
     });
-    std::vector<int> Counts(D.size()), Displs(D.size());
-    const int Mine = static_cast<int>(Own.size() * sizeof(T));
-    MPI_Gather(&Mine, 1, MPI_INT, Counts.data(), 1, MPI_INT, Root, D.comm());
-    std::vector<char> Bytes;
-    if (D.rank() == Root) {
-      int Total = 0;
-      for (int R = 0; R < D.size(); ++R) {
-        Displs[R] = Total;
-        Total += Counts[R];
-      }
-      Bytes.resize(Total);
-    }
-    MPI_Gatherv(Own.data(), Mine, MPI_BYTE, Bytes.data(), Counts.data(),
-                Displs.data(), MPI_BYTE, Root, D.comm());
-    if (D.rank() != Root)
+    // Rank by rank, in messages of at most 1 GiB: a collective's int counts
+    // overflow past 2 GiB in all (a 512x512x2048 float field does).
+    if (D.rank() != Root) {
+      transferBytes(const_cast<T *>(Own.data()), Own.size() * sizeof(T), Root,
+                    true);
       return {};
-    // Place each rank's block from its coordinates (the same rule as Domain).
+    }
     std::vector<T> Global(D.globalExtent(0) * D.globalExtent(1) *
                           D.globalExtent(2));
+    std::vector<T> Theirs;
     for (int R = 0; R < D.size(); ++R) {
       int C[3];
       MPI_Cart_coords(D.comm(), R, 3, C);
@@ -165,7 +157,11 @@ public:
         N[A] = D.blockSize(A, C[A]);
         Off[A] = D.blockOffset(A, C[A]);
       }
-      const T *Src = reinterpret_cast<const T *>(Bytes.data() + Displs[R]);
+      if (R != Root) {
+        Theirs.resize(N[0] * N[1] * N[2]);
+        transferBytes(Theirs.data(), Theirs.size() * sizeof(T), R, false);
+      }
+      const T *Src = R == Root ? Own.data() : Theirs.data();
       for (long long K = 0; K < N[2]; ++K)
         for (long long J = 0; J < N[1]; ++J, Src += N[0])
           std::memcpy(&Global[((Off[2] + K) * D.globalExtent(1) + Off[1] + J) *
@@ -177,6 +173,22 @@ public:
   }
 
 private:
+  /// Sends (or receives) \p Bytes at \p Data to (from) rank \p Peer in
+  /// pieces MPI's int counts can hold, under a tag no exchange uses.
+  void transferBytes(T *Data, std::size_t Bytes, int Peer, bool Send) const {
+    constexpr std::size_t Piece = std::size_t(1) << 30;
+    constexpr int GatherTag = 32767; // exchanges tag field * 27 + direction
+    char *P = reinterpret_cast<char *>(Data);
+    for (std::size_t Done = 0; Done < Bytes; Done += Piece) {
+      const int Count = static_cast<int>(std::min(Piece, Bytes - Done));
+      if (Send)
+        MPI_Send(P + Done, Count, MPI_BYTE, Peer, GatherTag, domain_->comm());
+      else
+        MPI_Recv(P + Done, Count, MPI_BYTE, Peer, GatherTag, domain_->comm(),
+                 MPI_STATUS_IGNORE);
+    }
+  }
+
   /// Calls F(local index of the row's first own point, row number) for every
   /// x-row of own points.
   template <typename Fn> void forOwnRows(Fn F) const {

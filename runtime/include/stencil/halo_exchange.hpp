@@ -111,6 +111,10 @@ public:
       postSends(send_.data());
       return;
     }
+    if (transport_ != Transport::Peer)
+      // MPI may write the receive buffer as soon as it is posted below: the
+      // previous exchange's copy out of it must be over (it is short).
+      mpi_device::synchronizeStream(comm_);
     mpi_device::recordEvent(ready_, Stream);
     mpi_device::waitEvent(comm_, ready_);
     pack(false);
@@ -135,6 +139,7 @@ public:
                                     parity_ * M.remoteTotal,
                                 deviceSend_ + M.offset, M.bytes, comm_);
       postReceives(nullptr);
+      postReached(false);
     }
   }
 
@@ -152,6 +157,7 @@ public:
     char *RecvBase = deviceRecv_;
     if (transport_ == Transport::Peer) {
       RecvBase = deviceRecv_ + parity_ * recvBytes_;
+      postReached(true);  // the previous unpack is over (synchronised above)
       postSends(nullptr); // the copies are done: tell the receivers
     } else {
       postSends(transport_ == Transport::Staged ? pinnedSend_ : deviceSend_);
@@ -289,7 +295,7 @@ private:
             }
           }
     }
-    requests_.reserve(sends_.size() + recvs_.size());
+    requests_.reserve(2 * (sends_.size() + recvs_.size()));
     if (D.memory() == Memory::Host) {
       transport_ = Transport::Host;
       send_.resize(sendBytes_);
@@ -316,8 +322,19 @@ private:
       pinnedRecv_ = static_cast<char *>(
           mpi_device::allocatePinned(std::max<std::size_t>(recvBytes_, 1)));
     }
-    if (transport_ == Transport::Peer)
+    if (transport_ == Transport::Peer) {
+      // The "reached" messages' tags follow the data's: field * 27 +
+      // direction, below MPI's tag bound for both.
+      reachedTagBase_ = 27 * static_cast<int>(fields_.size());
+      int *Bound = nullptr, Found = 0;
+      MPI_Comm_get_attr(D.comm(), MPI_TAG_UB, &Bound, &Found);
+      if (Found && 2 * reachedTagBase_ > *Bound)
+        throw DomainError("HaloExchange: " + std::to_string(fields_.size()) +
+                          " fields are more than one exchange can tag (MPI's "
+                          "tag bound is " +
+                          std::to_string(*Bound) + ")");
       connectPeers();
+    }
   }
 
   /// The same choice on every rank (an Allreduce), so both ends of a message
@@ -427,6 +444,26 @@ private:
                   &requests_.back());
     }
   }
+  /// Peer transport: each receiver tells its senders that it has reached
+  /// this exchange's wait(), past the unpack of the previous one, and each
+  /// sender waits for that before its next exchange: its copies then go to
+  /// the half of the receiver's buffer that unpack read. Without it a sender
+  /// that receives nothing back (a halo on one side only) or a slow
+  /// receiver lets the sender run ahead and overwrite what is unpacked.
+  void postReached(bool Receiver) {
+    for (const Message &M : Receiver ? recvs_ : sends_) {
+      if (M.peer == domain_->rank())
+        continue;
+      requests_.emplace_back();
+      const int Tag = reachedTagBase_ + M.tag;
+      if (Receiver)
+        MPI_Isend(nullptr, 0, MPI_BYTE, M.peer, Tag, domain_->comm(),
+                  &requests_.back());
+      else
+        MPI_Irecv(nullptr, 0, MPI_BYTE, M.peer, Tag, domain_->comm(),
+                  &requests_.back());
+    }
+  }
   void postReceives(char *Base) { post(false, Base); }
   void postSends(char *Base) { post(true, Base); }
   void completeRequests() {
@@ -532,6 +569,7 @@ private:
        *packed_ = nullptr;
   bool packFirst_ = true;
   int parity_ = 0;
+  int reachedTagBase_ = 0; ///< peer transport: see postReached
 };
 
 /// Seed 001's name of HaloExchange.
