@@ -112,6 +112,8 @@ def main():
     p.add_argument("--net-gbs", type=float, default=25.0)
     p.add_argument("--net-us", type=float, default=5.0)
     a = p.parse_args()
+    if a.project < 1:
+        p.error(f"--project takes a number of GPUs, 1 or more (got {a.project})")
     ir = json.load(open(a.ir))
     step = [s for s in ir["steps"] if s["name"] == "rungeKuttaStage"][0]
     sizes = {q["name"]: SIZES.get(q["type"], 8) for q in step["params"]}
@@ -157,8 +159,9 @@ def main():
     ok = worst <= a.tolerance
     print(f"worst error {worst * 100:.1f}% (tolerance {a.tolerance * 100:.0f}%): "
           f"{'PASS' if ok else 'FAIL'}")
-    # Projection: weak scaling, 512x512x64 per GPU, a square grid of ranks in x-y.
-    side = int(round(a.project ** 0.5))
+    # Projection: weak scaling, 512x512x64 per GPU, the squarest grid of
+    # exactly --project ranks in x-y.
+    side = max(d for d in range(1, int(a.project ** 0.5) + 1) if a.project % d == 0)
     procs = (side, a.project // side, 1)
     size = (512 * procs[0], 512 * procs[1], 64)
     compute, exchange, step_ms, points = predict(a.project, procs, size, a.net_gbs, a.net_us)
