@@ -24,10 +24,14 @@
 #include <stencil/device.hpp>
 #include <stencil/generated_engine.hpp>
 #include <stencil/loop.hpp>
+#include <stencil/temporal_passes.hpp>
+#include <stencil/temporal_tuning.hpp>
 #include <stencil/tuning.hpp>
 #include <stencil/tuning_progress.hpp>
 
+#include <chrono>
 #include <cstdio>
+#include <limits>
 #include <map>
 #include <string>
 #include <vector>
@@ -52,6 +56,13 @@ public:
     std::vector<tuning::Candidate> legalCandidates;
     void *start = nullptr, *stop = nullptr;
     tuning::TuningProgress progressLine;
+    /// A time loop's way (repeat()), chosen once the steps have settled.
+    bool passesChosen = false;
+    TemporalConfig passes;
+    std::string passesSource; ///< "timed" or "cache"
+    std::map<std::string, int> passesPruned;
+    /// ms per step of each candidate timed (infinite: it could not run).
+    std::vector<std::pair<TemporalConfig, double>> passTimings;
   };
 
   DeviceAutoTuningInfo() = default;
@@ -87,6 +98,11 @@ public:
     const Session *S = last_;
     return S && S->tuner.settled() && S->tuner.hasBest() ? &S->tuner.best()
                                                          : nullptr;
+  }
+  /// How the last stencil's time loop (repeat()) runs its steps, once
+  /// chosen: steps 1 is one at a time; else stencilc's passes. Null before.
+  const TemporalConfig *chosenPasses() const {
+    return last_ && last_->passesChosen ? &last_->passes : nullptr;
   }
   /// Calls spent tuning the last stencil run (0 from the cache or forced).
   int tuningCalls() const { return last_ ? last_->tuner.calls() : 0; }
@@ -141,6 +157,9 @@ public:
         }
       }
     }
+    for (const auto &[K, S] : sessions_)
+      if (S.passesChosen)
+        Out += passesReport(S);
     for (const std::string &W : warnings_)
       Out += "  warning: " + W + "\n";
     return Out;
@@ -162,6 +181,22 @@ public:
   }
 
 private:
+  /// A time loop's choice: what, from where, what was pruned, the timings.
+  static std::string passesReport(const Session &S) {
+    std::string Out = "time loop of " + S.stencil + ": " +
+                      tuning::temporalText(S.passes) + " (" + S.passesSource +
+                      ")\n";
+    for (const auto &[Why, N] : S.passesPruned)
+      Out += "  pruned " + std::to_string(N) + ": " + Why + "\n";
+    char Buf[256];
+    for (const auto &[C, Ms] : S.passTimings) {
+      std::snprintf(Buf, sizeof(Buf), "  %-48s %10.4f ms a step\n",
+                    tuning::temporalText(C).c_str(), Ms);
+      Out += Buf;
+    }
+    return Out;
+  }
+
   std::map<std::string, Session> sessions_;
   Session *last_ = nullptr;
   std::vector<std::string> warnings_;
@@ -357,6 +392,43 @@ public:
     run(S, *Info, /*UntilSettled=*/false, std::forward<Args>(A)...);
   }
 
+  /// Loop::repeat: the steps run one at a time while the tuner times the
+  /// stencil's configurations, call by call as run() does. Once it has
+  /// settled, where stencilc generated passes for this stencil and these two
+  /// time levels, the tuner times steps one at a time against passes of 2
+  /// to 8 steps at a few tiles and chunks (temporal_tuning.hpp), on copies
+  /// of the two levels, keeps the fastest per step (in the cache file too)
+  /// and runs the remaining steps so. Both levels end as after the steps one
+  /// by one (passes may contract multiply-adds otherwise: the last bits).
+  template <typename StencilT, typename... Args>
+  void repeat(long long Steps, const StencilT &S, DeviceAutoTuningInfo *Info,
+              Args &...A) {
+    auto OneStep = [&](auto &&...V) {
+      (*this)(S, Info, std::forward<decltype(V)>(V)...);
+    };
+    const GeneratedStencil *E = detail::lookupGenerated(Backend::Cuda, S);
+    if (!E)
+      throw std::runtime_error(detail::noGeneratedCode(Backend::Cuda, S));
+    DeviceAutoTuningInfo::Session &Ses = detail::tuningSession(*Info, *E, Box);
+    long long Done = 0;
+    for (; Done < Steps && !Ses.tuner.settled(); ++Done)
+      detail::repeatOneByOne(1, OneStep, A...);
+    using Levels = detail::TimeLevels<Args...>;
+    const GeneratedTemporal *T = findGeneratedTemporal(
+        *E, static_cast<int>(Levels::Previous), static_cast<int>(Levels::Next));
+    if (Done == Steps || !T || !Ses.tuner.hasBest()) {
+      detail::repeatOneByOne(Steps - Done, OneStep, A...);
+      return;
+    }
+    const tuning::Candidate Best = Ses.tuner.best();
+    const GeneratedStencil &Tuned = detail::entryOf(Ses, Best);
+    if (!Ses.passesChosen)
+      choosePasses(*Info, Ses, Tuned, *T, S, OneStep, A...);
+    detail::repeatTemporal(&Tuned, Geometry, Box, Best.config(), Ses.passes,
+                           Steps - Done, S, OneStep, A...);
+  }
+  static constexpr bool repeatTag = true;
+
   /// Tunes now: calls the stencil until the tuner settles (at least once).
   template <typename StencilT, typename... Args>
   void tune(const StencilT &S, DeviceAutoTuningInfo *Info, Args &&...A) {
@@ -392,6 +464,103 @@ private:
     do
       detail::runTunedOnce(Info, Ses, Geometry, Box, Values);
     while (UntilSettled && !Ses.tuner.settled());
+  }
+
+  /// Times each candidate of temporalCandidates (a warm-up loop, then a
+  /// timed one of 2 * MostTunedSteps + 1 steps) on copies of the two levels
+  /// and keeps the fastest per step in \p Ses, or takes the cache's.
+  template <typename StencilT, typename OneStepF, typename... Args>
+  void choosePasses(DeviceAutoTuningInfo &Info,
+                    DeviceAutoTuningInfo::Session &Ses,
+                    const GeneratedStencil &Tuned, const GeneratedTemporal &T,
+                    const StencilT &S, OneStepF &OneStep, Args &...A) {
+    const DeviceOps &Ops = detail::requireDeviceOps();
+    tuning::DeviceLimits L;
+    detail::checkTuning(Ops.blockLimits(&L.maxThreadsPerBlock,
+                                        &L.registersPerBlock,
+                                        &L.sharedPerBlock),
+                        "device limits");
+    const tuning::TemporalQuery Query = [&T](int Bx, int By, int Steps,
+                                             KernelAttributes *Out) {
+      return T.query ? T.query(Bx, By, Steps, Out) : "no query";
+    };
+    const std::vector<TemporalConfig> Candidates =
+        tuning::temporalCandidates(T, Dims, Box, Query, L, &Ses.passesPruned);
+    const tuning::CacheKey Key =
+        tuning::passesChoiceKey(Tuned, Ses.key, Candidates.size());
+    const std::string Path =
+        Info.cachePath.empty() ? tuning::defaultCachePath() : Info.cachePath;
+    Ses.passesChosen = true;
+    if (Info.useCache)
+      if (const std::optional<TemporalConfig> Hit =
+              tuning::lookupPassesChoice(Path, Key)) {
+        Ses.passes = *Hit;
+        Ses.passesSource = "cache";
+        return;
+      }
+    using Levels = detail::TimeLevels<Args...>;
+    auto *const Previous = detail::levelVariable<Levels::Previous>(A...);
+    auto *const Next = detail::levelVariable<Levels::Next>(A...);
+    using Value = std::remove_pointer_t<std::decay_t<decltype(*Previous)>>;
+    std::size_t Count = 1;
+    for (int D = 0; D < Dims; ++D)
+      Count *= static_cast<std::size_t>(Geometry.extent[D]);
+    const std::size_t Bytes = Count * sizeof(Value);
+    // The trials write copies of both levels (margins included): the user's
+    // arrays keep the state the remaining steps start from.
+    std::vector<unsigned char> Staging(Bytes);
+    void *Copies[2] = {nullptr, nullptr};
+    Value *const *Levels2[2] = {Previous, Next};
+    for (int C = 0; C < 2; ++C) {
+      detail::checkDevice(Ops.allocate(&Copies[C], Bytes), "auto-tuning");
+      detail::checkDevice(Ops.copyToHost(Staging.data(), *Levels2[C], Bytes),
+                          "auto-tuning");
+      detail::checkDevice(Ops.copyToDevice(Copies[C], Staging.data(), Bytes),
+                          "auto-tuning");
+    }
+    Value *TrialPrevious = static_cast<Value *>(Copies[0]),
+          *TrialNext = static_cast<Value *>(Copies[1]);
+    constexpr long long TrialSteps = 2 * tuning::MostTunedSteps + 1;
+    std::vector<double> Times;
+    Ses.passTimings.clear();
+    for (const TemporalConfig &C : Candidates) {
+      double Ms = std::numeric_limits<double>::infinity();
+      try {
+        for (int Run = 0; Run < 2; ++Run) { // a warm-up, then the timed one
+          detail::checkDevice(Ops.synchronize(), "auto-tuning");
+          const auto T0 = std::chrono::steady_clock::now();
+          auto Trial = [&](auto &&...Marked) {
+            detail::repeatTemporal(&Tuned, Geometry, Box,
+                                   Ses.tuner.best().config(), C, TrialSteps, S,
+                                   OneStep, Marked...);
+          };
+          Trial(detail::onTrialLevels(A, TrialPrevious, TrialNext)...);
+          detail::checkDevice(Ops.synchronize(), "auto-tuning");
+          Ms = std::chrono::duration<double, std::milli>(
+                   std::chrono::steady_clock::now() - T0)
+                   .count() /
+               TrialSteps;
+        }
+      } catch (const std::runtime_error &Error) {
+        // A pass the launch refuses (its rings beyond the block's shared
+        // memory) is pruned; the steps one at a time always run.
+        if (C.steps <= 1)
+          throw;
+        ++Ses.passesPruned[std::string("refused at launch: ") + Error.what()];
+      }
+      Times.push_back(Ms);
+      Ses.passTimings.push_back({C, Ms});
+    }
+    for (void *Copy : Copies)
+      Ops.release(Copy);
+    const std::size_t Fastest = tuning::fastestCandidate(Times);
+    Ses.passes = Candidates[Fastest];
+    Ses.passesSource = "timed";
+    if (Info.useCache)
+      tuning::storePassesChoice(Path, Key, Ses.passes, Times[Fastest],
+                                static_cast<int>(2 * Candidates.size()));
+    if (std::getenv("STENCIL_TUNING_REPORT"))
+      Info.report(stderr);
   }
 
   Grid Geometry;

@@ -1,13 +1,12 @@
 // stencil/choice_cache.hpp - a choice the runtime measured over a domain
 // (a step's fused way, a time loop's steps between exchanges) kept in the
 // auto-tuner's cache file (tuning_cache.hpp) under a key of the caller's, so
-// that later runs take it without measuring again. The key's device is the
-// GPU's name, or "cpu" for the OpenMP backend.
+// that later runs take it without measuring again (a single GPU's too: no
+// MPI here; domain_choice_key.hpp makes a domain's key).
 #ifndef STENCIL_CHOICE_CACHE_HPP
 #define STENCIL_CHOICE_CACHE_HPP
 
 #include <stencil/device.hpp>
-#include <stencil/domain.hpp>
 #include <stencil/tuning_cache.hpp>
 
 #include <cstdio>
@@ -16,23 +15,6 @@
 #include <vector>
 
 namespace stencil::detail {
-
-/// The domain's part of a cache key: "512x512x64 on 2x2x1 periodic x ...".
-inline std::string domainKeyText(const Domain &D) {
-  std::string S;
-  for (int X = 0; X < D.dims(); ++X)
-    S += (X ? "x" : "") + std::to_string(D.globalExtent(X));
-  S += " on " + D.procsText();
-  for (int X = 0; X < D.dims(); ++X)
-    if (D.periodic(X))
-      S += std::string(" periodic ") + "xyz"[X];
-  return S;
-}
-
-/// The device part of a cache key for domain \p D.
-inline std::string deviceKeyText(const Domain &D) {
-  return D.backend() == Backend::Cuda ? deviceName() : "cpu";
-}
 
 /// The choice kept for \p Key in the cache at \p Path (its variant name), if
 /// any; a warning for a stale or unreadable file goes to stderr (the

@@ -85,18 +85,6 @@ template <typename A> void appendField(HaloExchange &Ex, A &Arg) {
   if constexpr (IsField<std::remove_const_t<A>>::value)
     Ex.append(const_cast<std::remove_const_t<A> &>(Arg));
 }
-/// A repeat() argument with its time levels' marks moved to \p Previous
-/// and \p Next (copies of the fields, for trials); other arguments as they
-/// are.
-template <typename A, typename T>
-decltype(auto) onTrialFields(A &Arg, Field<T> &Previous, Field<T> &Next) {
-  if constexpr (IsPrevious<std::decay_t<A>>::value)
-    return PreviousLevel<Field<T>>{&Previous};
-  else if constexpr (IsNext<std::decay_t<A>>::value)
-    return NextLevel<Field<T>>{&Next};
-  else
-    return (Arg);
-}
 /// Appends to \p Key what tells field \p Arg (if it is one) apart in an
 /// exchange: its address, value size, halo and extents.
 template <typename A> void addFieldKey(std::string &Key, const A &Arg) {
@@ -534,7 +522,7 @@ private:
         MPI_Barrier(D.comm());
         const auto T0 = std::chrono::steady_clock::now();
         runTimeLoop(TrialSteps, K, S,
-                    detail::onTrialFields(A, TrialPrevious, TrialNext)...);
+                    detail::onTrialLevels(A, TrialPrevious, TrialNext)...);
         synchronize();
         Ms = std::chrono::duration<double, std::milli>(
                  std::chrono::steady_clock::now() - T0)

@@ -148,6 +148,19 @@ void repeatOneByOne(long long Steps, RunF &&Run, Args &...A) {
   }
 }
 
+/// Argument \p Arg of a repeat() call with its level marks moved onto
+/// \p Previous and \p Next (a trial's copies of the two levels: pointer
+/// variables or Fields).
+template <typename A, typename V>
+decltype(auto) onTrialLevels(A &Arg, V &Previous, V &Next) {
+  if constexpr (IsPrevious<std::decay_t<A>>::value)
+    return PreviousLevel<V>{&Previous};
+  else if constexpr (IsNext<std::decay_t<A>>::value)
+    return NextLevel<V>{&Next};
+  else
+    return (Arg);
+}
+
 template <typename Engine, typename = void>
 struct HasRepeat : std::false_type {};
 template <typename Engine>

@@ -11,6 +11,7 @@
 
 #include <stencil/choice_cache.hpp>
 #include <stencil/domain.hpp>
+#include <stencil/domain_choice_key.hpp>
 #include <stencil/generated_abi.hpp>
 #include <stencil/halo.hpp>
 

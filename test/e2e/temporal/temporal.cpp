@@ -16,6 +16,7 @@
 // come from the seed and are multiples of no tile. Exit status 0 when every
 // comparison passed, 1 otherwise, 2 for usage, 77 when cuda is asked for
 // and there is no GPU.
+#include <stencil/autotuning_engine.hpp>
 #include <stencil/dsl.hpp>
 
 #include "../common/e2e_case.hpp"
@@ -144,6 +145,17 @@ namespace {
 
 using e2e::Options;
 
+/// A loop of DeviceAutoTuningLoopEngine in the shape of the other engines'
+/// repeat(): its DeviceAutoTuningInfo goes before the stencil's arguments.
+template <typename LoopT> struct TunedRepeat {
+  LoopT &Loop;
+  stencil::DeviceAutoTuningInfo *Info;
+  template <typename StencilT, typename... Args>
+  void repeat(long long Steps, const StencilT &S, Args &&...A) {
+    Loop.repeat(Steps, S, Info, std::forward<Args>(A)...);
+  }
+};
+
 int Failures = 0, Passes = 0;
 
 /// One time loop: two level arrays (random region, different margins) and
@@ -205,6 +217,52 @@ public:
         Ext, Margin);
     Call(Loop, Steps, Prev, Next, Extra.data());
     compare("openmp, " + std::to_string(Steps) + " steps", Prev, Next, A, B, 0);
+  }
+
+  /// The auto-tuner's time loop (DeviceAutoTuningLoopEngine::repeat, a
+  /// short search: its steps settle within the first call, which then times
+  /// the passes), then a second loop from the same start with the choice
+  /// kept; each against the reference.
+  template <typename CallF> void runTuned(int Steps, CallF Call) {
+    stencil::DeviceAutoTuningInfo Info;
+    Info.useCache = false;
+    Info.search.maxCalls = 3;
+    Info.search.finalists = 1;
+    Info.search.finalRepeats = 1;
+    Info.progress.quiet = true;
+    for (int Loop = 0; Loop < 2; ++Loop) {
+      const std::string What = std::string("cuda-tuned, ") +
+                               std::to_string(Steps) + " steps" +
+                               (Loop ? ", the choice kept" : "");
+      const std::size_t N = Level0.size();
+      stencil::DeviceArray<T> A(N), B(N), X(N);
+      A.upload(Level0.data());
+      B.upload(Level1.data());
+      X.upload(Extra.data());
+      T *Prev = A.data(), *Next = B.data();
+      std::vector<T> HA(N), HB(N);
+      auto Tuned =
+          e2e::makeLoop<Dims, stencil::DeviceAutoTuningLoopEngine<Dims>>(
+              Ext, Margin);
+      try {
+        TunedRepeat<decltype(Tuned)> Engine{Tuned, &Info};
+        Call(Engine, Steps, Prev, Next, static_cast<const T *>(X.data()));
+        stencil::deviceSynchronize();
+        A.download(HA.data());
+        B.download(HB.data());
+      } catch (const std::exception &Error) {
+        return fail(What, Error.what());
+      }
+      if (!Info.chosenPasses())
+        return fail(What, "no way chosen for the time loop");
+      const bool PrevIsA = Prev == A.data(), NextIsA = Next == A.data();
+      if (PrevIsA == NextIsA || (Prev != A.data() && Prev != B.data()))
+        return fail(What, "the level pointers do not name the two arrays");
+      compareDevice(What + " (" +
+                        stencil::tuning::temporalText(*Info.chosenPasses()) +
+                        ")",
+                    PrevIsA ? HA : HB, PrevIsA ? HB : HA, Steps);
+    }
   }
 
   /// The passes of \p PerPass steps with tile (bx, by) and \p Chunk (0: the
@@ -323,6 +381,8 @@ void check(const Options &O, const char *Name, unsigned Seed,
         if (Fits && (Steps >= 5 || PerPass == 2))
           C.runCuda(Steps, PerPass, Tile[0], Tile[1], Tile[2], Call);
       }
+    if (Steps == 12)
+      C.runTuned(Steps, Call);
   }
 }
 

@@ -1,0 +1,159 @@
+// stencil/temporal_tuning.hpp - what the auto-tuner tries for a time loop
+// on one GPU (DeviceAutoTuningLoopEngine::repeat): steps one at a time with
+// the stencil's tuned configuration, or stencilc's passes of 2 to 8 steps at
+// a few tiles and chunks, pruned by tile, threads and registers before any
+// timing; the fastest per step is kept, in the tuning cache file too (key:
+// the steps' own with "<stencil> passes" and the candidates' count; choice
+// "steps 1" or "passes T BX BY CHUNK"; docs/tuning.md, "Time loops").
+#ifndef STENCIL_TEMPORAL_TUNING_HPP
+#define STENCIL_TEMPORAL_TUNING_HPP
+
+#include <stencil/choice_cache.hpp>
+#include <stencil/generated.hpp>
+#include <stencil/temporal_passes.hpp>
+#include <stencil/tuning_search_space.hpp>
+
+#include <algorithm>
+#include <cstdio>
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace stencil::tuning {
+
+/// The most steps per pass the tuner tries: beyond, the recomputed halo
+/// (2 * steps * reach of every tile) outgrows what the pass saves.
+inline constexpr int MostTunedSteps = 8;
+
+/// A pass's kernel resources for (bx, by, steps) (GeneratedTemporal::query),
+/// null when unknown.
+using TemporalQuery =
+    std::function<const char *(int Bx, int By, int Steps, KernelAttributes *)>;
+
+/// "T steps, bx x by, chunk c" (or "one step at a time").
+inline std::string temporalText(const TemporalConfig &C) {
+  if (C.steps <= 1)
+    return "one step at a time";
+  return std::to_string(C.steps) + " steps per pass, tile " +
+         std::to_string(C.block[0]) + "x" + std::to_string(C.block[1]) +
+         ", chunk " + std::to_string(C.block[2]);
+}
+
+/// The configurations worth timing for passes of \p T over \p Box (\p Dims
+/// dimensions): first one step at a time (steps 1), then for 2 to
+/// min(maxSteps, MostTunedSteps) steps the plan's tile and chunk and their
+/// neighbours (a tile twice as wide and half as tall, half or twice the
+/// chunk). Pruned, with the count per reason in \p Pruned: a tile that the
+/// steps' recomputed halo leaves empty, a chunk longer than twice the
+/// marching extent, and what \p Query says exceeds \p L (threads,
+/// registers). Shared memory beyond what a block may opt in to is left to
+/// the launch, which refuses it by name.
+inline std::vector<TemporalConfig>
+temporalCandidates(const GeneratedTemporal &T, int Dims, const Region &Box,
+                   const TemporalQuery &Query, const DeviceLimits &L,
+                   std::map<std::string, int> *Pruned) {
+  std::vector<TemporalConfig> Out(1);
+  Out[0].steps = 1;
+  const int M = Dims - 1; // the marching dimension
+  const long long March = Box.hi[M] - Box.lo[M];
+  const int Bx = T.defaultBlock[0], By = T.defaultBlock[1],
+            Chunk = T.defaultBlock[2];
+  std::vector<std::pair<int, int>> Tiles = {{Bx, By}};
+  if (Dims == 3 && By >= 2)
+    Tiles.push_back({2 * Bx, By / 2});
+  else if (Dims == 2)
+    Tiles.push_back({2 * Bx, 1});
+  std::vector<int> Chunks = {Chunk};
+  if (Chunk >= 2)
+    Chunks.push_back(Chunk / 2);
+  Chunks.push_back(2 * Chunk);
+  auto Prune = [&](const char *Why) {
+    if (Pruned)
+      ++(*Pruned)[Why];
+  };
+  const int Most = std::min(T.maxSteps, MostTunedSteps);
+  for (int Steps = 2; Steps <= Most; ++Steps)
+    for (const auto &[X, Y] : Tiles)
+      for (int C : Chunks) {
+        TemporalConfig Cfg;
+        Cfg.steps = Steps;
+        Cfg.block[0] = X;
+        Cfg.block[1] = Y;
+        Cfg.block[2] = C;
+        if (X - Steps * (T.reach[0][0] + T.reach[0][1]) <= 0 ||
+            (Dims == 3 && Y - Steps * (T.reach[1][0] + T.reach[1][1]) <= 0)) {
+          Prune("tile left empty by the steps' recomputed halo");
+          continue;
+        }
+        if (C > 1 && C >= 2 * March) {
+          Prune("chunk longer than the region");
+          continue;
+        }
+        KernelAttributes A;
+        if (Query && !Query(X, Y, Steps, &A)) {
+          const int Threads = X * Y;
+          if (Threads > L.maxThreadsPerBlock ||
+              (A.maxThreadsPerBlock > 0 && Threads > A.maxThreadsPerBlock)) {
+            Prune("more threads than the kernel can launch");
+            continue;
+          }
+          if (blockRegisters(A.registers, Threads) > L.registersPerBlock) {
+            Prune("more registers than a multiprocessor has");
+            continue;
+          }
+        }
+        Out.push_back(Cfg);
+      }
+  return Out;
+}
+
+/// The fastest of \p Times (ms per step, by candidate index): its index.
+inline std::size_t fastestCandidate(const std::vector<double> &Times) {
+  return static_cast<std::size_t>(
+      std::min_element(Times.begin(), Times.end()) - Times.begin());
+}
+
+/// The cache key of \p E's time loop over the region of the steps' tuning
+/// key \p Steps, choosing among \p Candidates configurations.
+inline CacheKey passesChoiceKey(const GeneratedStencil &E,
+                                const CacheKey &Steps, std::size_t Candidates) {
+  CacheKey K = Steps;
+  K.stencil = std::string(E.name) + " passes";
+  K.variants = std::to_string(Candidates) + " candidates";
+  return K;
+}
+
+/// The choice kept for that key in the cache at \p Path, if any.
+inline std::optional<TemporalConfig> lookupPassesChoice(const std::string &Path,
+                                                        const CacheKey &Key) {
+  const std::optional<std::string> Hit = stencil::detail::lookupChoice(Path, Key);
+  TemporalConfig C;
+  C.steps = 1;
+  if (Hit && *Hit == "steps 1")
+    return C;
+  if (Hit &&
+      std::sscanf(Hit->c_str(), "passes %d %d %d %d", &C.steps, &C.block[0],
+                  &C.block[1], &C.block[2]) == 4 &&
+      C.steps > 1 && C.block[0] > 0 && C.block[1] > 0 && C.block[2] > 0)
+    return C;
+  return std::nullopt;
+}
+
+/// Keeps \p C (\p Ms per step, after \p Runs timed loops) for that key in
+/// the cache at \p Path; a failure is a warning.
+inline void storePassesChoice(const std::string &Path, const CacheKey &Key,
+                              const TemporalConfig &C, double Ms, int Runs) {
+  stencil::detail::storeChoice(Path, Key,
+                      C.steps <= 1 ? std::string("steps 1")
+                                   : "passes " + std::to_string(C.steps) +
+                                         " " + std::to_string(C.block[0]) +
+                                         " " + std::to_string(C.block[1]) +
+                                         " " + std::to_string(C.block[2]),
+                      Ms, Runs);
+}
+
+} // namespace stencil::tuning
+
+#endif // STENCIL_TEMPORAL_TUNING_HPP

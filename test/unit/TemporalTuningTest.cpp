@@ -1,0 +1,405 @@
+//===- TemporalTuningTest.cpp - The auto-tuner's time loops without a GPU -===//
+///
+/// \file
+/// DeviceAutoTuningLoopEngine::repeat and temporal_tuning.hpp over fake
+/// device operations (host memory) and fake generated code: a 3-D 7-point
+/// star whose step and passes compute on the host and take a set time
+/// (passes cheap for one stencil, dear for the other). Checked: the choice
+/// between steps one at a time and passes, the pruning (tile, registers,
+/// a pass the launch refuses), the cache, the report, and that both arrays
+/// and pointers end bit for bit as after the steps one by one (the trials
+/// run on copies).
+///
+//===----------------------------------------------------------------------===//
+#include <stencil/autotuning_engine.hpp>
+#include <stencil/index.hpp>
+#include <stencil/loop.hpp>
+#include <stencil/temporal_tuning.hpp>
+
+#include "TempDir.h"
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+using namespace stencil;
+
+namespace {
+
+struct CheapPasses {
+  void operator()(const Index<3> &, const float *, float *) const {}
+};
+struct DearPasses {
+  void operator()(const Index<3> &, const float *, float *) const {}
+};
+
+constexpr int Nx = 20, Ny = 14, Nz = 12; // margin 1 on every side
+
+/// Busy for \p Ms milliseconds: a kernel's time on the fake GPU.
+void spend(double Ms) {
+  const auto End = std::chrono::steady_clock::now() +
+                   std::chrono::duration<double, std::milli>(Ms);
+  while (std::chrono::steady_clock::now() < End) {
+  }
+}
+
+std::size_t at(long long I, long long J, long long K) {
+  return static_cast<std::size_t>(I + Nx * (J + Ny * K));
+}
+
+/// One step of the star over \p R, \p In to \p Out (the host reference's
+/// arithmetic and the fake kernels' alike).
+void step(const float *In, float *Out, const Region &R) {
+  for (long long K = R.lo[2]; K < R.hi[2]; ++K)
+    for (long long J = R.lo[1]; J < R.hi[1]; ++J)
+      for (long long I = R.lo[0]; I < R.hi[0]; ++I)
+        Out[at(I, J, K)] =
+            0.4f * In[at(I, J, K)] +
+            0.1f * (In[at(I - 1, J, K)] + In[at(I + 1, J, K)] +
+                    In[at(I, J - 1, K)] + In[at(I, J + 1, K)] +
+                    In[at(I, J, K - 1)] + In[at(I, J, K + 1)]);
+}
+
+bool inRegion(std::size_t C, const Region &R) {
+  const long long I = C % Nx, J = C / Nx % Ny, K = C / (Nx * Ny);
+  return I >= R.lo[0] && I < R.hi[0] && J >= R.lo[1] && J < R.hi[1] &&
+         K >= R.lo[2] && K < R.hi[2];
+}
+
+template <int StepUs>
+const char *stepLaunch(const Grid &, const Region &R, const LaunchConfig &,
+                       void *const *Args) {
+  step(*static_cast<const float *const *>(Args[0]),
+       *static_cast<float *const *>(Args[1]), R);
+  spend(StepUs / 1000.0);
+  return nullptr;
+}
+
+/// A pass as the ABI says: level l's margin from Margins[l % 2], only level
+/// Steps written, inside R. Chunk 16 is refused as the real launcher
+/// refuses rings too big for a block.
+template <int UsPerStep>
+const char *passLaunch(const Grid &, const Region &R, const LaunchConfig &C,
+                       int Steps, const void *const *Margins,
+                       void *const *Args) {
+  if (C.block[2] == 16)
+    return "the rings of this many steps and this tile need more shared "
+           "memory than a block of this GPU has";
+  const float *A = *static_cast<const float *const *>(Args[0]);
+  float *B = *static_cast<float *const *>(Args[1]);
+  const std::size_t N = static_cast<std::size_t>(Nx) * Ny * Nz;
+  std::vector<float> Cur(static_cast<const float *>(Margins[0]),
+                         static_cast<const float *>(Margins[0]) + N);
+  for (std::size_t I = 0; I < N; ++I)
+    if (inRegion(I, R))
+      Cur[I] = A[I];
+  for (int L = 1; L <= Steps; ++L) {
+    std::vector<float> Next(static_cast<const float *>(Margins[L % 2]),
+                            static_cast<const float *>(Margins[L % 2]) + N);
+    step(Cur.data(), Next.data(), R);
+    Cur.swap(Next);
+  }
+  for (std::size_t I = 0; I < N; ++I)
+    if (inRegion(I, R))
+      B[I] = Cur[I];
+  spend(UsPerStep / 1000.0 * Steps);
+  return nullptr;
+}
+
+const char *stepQuery(int, int, KernelAttributes *Out) {
+  Out->registers = 32;
+  Out->maxThreadsPerBlock = 1024;
+  return nullptr;
+}
+/// Passes of 3 steps need 200 registers a thread: more than the fake GPU's
+/// 16384 a block for any tile of 128 threads.
+const char *passQuery(int, int, int Steps, KernelAttributes *Out) {
+  Out->registers = Steps == 3 ? 200 : 40;
+  Out->maxThreadsPerBlock = 1024;
+  return nullptr;
+}
+
+int fakeCount() { return 1; }
+const char *fakeAllocate(void **P, std::size_t Bytes) {
+  *P = std::malloc(Bytes);
+  return *P ? nullptr : "out of memory";
+}
+const char *fakeRelease(void *P) {
+  std::free(P);
+  return nullptr;
+}
+const char *fakeCopy(void *To, const void *From, std::size_t Bytes) {
+  std::memcpy(To, From, Bytes);
+  return nullptr;
+}
+const char *fakeSynchronize() { return nullptr; }
+const char *fakeName(char *Buf, std::size_t Size) {
+  std::snprintf(Buf, Size, "fake GPU");
+  return nullptr;
+}
+const char *fakeEventCreate(void **E) {
+  static int Storage[1024];
+  static int Next = 0;
+  *E = &Storage[Next++ % 1024];
+  return nullptr;
+}
+const char *fakeEventDestroy(void *) { return nullptr; }
+const char *fakeEventRecord(void *, void *) { return nullptr; }
+const char *fakeElapsed(float *Ms, void *, void *) {
+  *Ms = 1.0f;
+  return nullptr;
+}
+const char *fakeLimits(int *Threads, int *Registers, long long *Shared) {
+  *Threads = 1024;
+  *Registers = 16384;
+  *Shared = 48 * 1024;
+  return nullptr;
+}
+
+const unsigned Axes[] = {7u, 7u};
+
+template <typename StencilT>
+void registerFake(const char *Name, const char *IrHash, GeneratedLaunchFn Step,
+                  GeneratedTemporalFn Pass) {
+  GeneratedStencil E{};
+  E.name = Name;
+  E.source = "fake.cu:1";
+  E.typeKey = typeid(StencilT).name();
+  E.backend = Backend::Cuda;
+  E.dims = 3;
+  E.signature = &typeid(void(const float *, float *));
+  E.launch = Step;
+  E.variant = "grid";
+  for (int D = 0; D < 3; ++D)
+    E.halo[D][0] = E.halo[D][1] = 1;
+  E.irHash = IrHash;
+  E.query = stepQuery;
+  E.marchDim = -1;
+  E.unit = "fake.cu";
+  E.arrayAxes = Axes;
+  registerGenerated(GeneratedAbiVersion, E);
+  GeneratedTemporal T{};
+  T.name = Name;
+  T.source = "fake.cu:1";
+  T.typeKey = E.typeKey;
+  T.backend = Backend::Cuda;
+  T.dims = 3;
+  T.signature = E.signature;
+  T.launch = Pass;
+  T.query = passQuery;
+  T.timeInput = 0;
+  T.timeOutput = 1;
+  for (int D = 0; D < 3; ++D)
+    T.reach[D][0] = T.reach[D][1] = 1;
+  T.maxSteps = 3;
+  T.defaultSteps = 1;
+  T.defaultBlock[0] = 16;
+  T.defaultBlock[1] = 8;
+  T.defaultBlock[2] = 8;
+  T.irHash = IrHash;
+  T.unit = "fake.cu";
+  registerGeneratedTemporal(GeneratedAbiVersion, T);
+}
+
+const bool Registered = [] {
+  static const DeviceOps Ops = {
+      fakeCount,      fakeAllocate,     fakeRelease,     fakeCopy,
+      fakeCopy,       fakeSynchronize,  fakeName,        fakeEventCreate,
+      fakeEventDestroy, fakeEventRecord, fakeElapsed,    fakeLimits,
+      nullptr};
+  registerDeviceOps(Ops);
+  // One step 0.4 ms; passes 0.1 ms a step (they pay) or 3 ms (they do not).
+  registerFake<CheapPasses>("fake::CheapPasses", "00000000000000c1",
+                            stepLaunch<400>, passLaunch<100>);
+  registerFake<DearPasses>("fake::DearPasses", "00000000000000c2",
+                           stepLaunch<400>, passLaunch<3000>);
+  return true;
+}();
+
+/// Two levels: random-ish region, margins that differ between them.
+struct Levels {
+  std::vector<float> A, B;
+  Levels() : A(Nx * Ny * Nz), B(Nx * Ny * Nz) {
+    for (std::size_t I = 0; I < A.size(); ++I) {
+      A[I] = 1.0f + static_cast<float>((I * 7919) % 101) / 101.0f;
+      B[I] = 3.0f + static_cast<float>((I * 104729) % 89) / 89.0f;
+    }
+  }
+};
+
+constexpr long long Steps = 40;
+
+/// The steps one by one on the host: the last level and the one before.
+Levels reference() {
+  Levels L;
+  float *P = L.A.data(), *Q = L.B.data();
+  const Region R{{1, 1, 1, 0}, {Nx - 1, Ny - 1, Nz - 1, 1}};
+  for (long long S = 0; S < Steps; ++S) {
+    step(P, Q, R);
+    std::swap(P, Q);
+  }
+  if (P != L.A.data())
+    L.A.swap(L.B); // A: the last level
+  return L;
+}
+
+/// Runs the time loop with \p Info; the last level and the one before.
+template <typename StencilT> Levels tunedLoop(DeviceAutoTuningInfo &Info) {
+  Levels L;
+  float *P = L.A.data(), *Q = L.B.data();
+  Loop3D<DeviceAutoTuningLoopEngine3D> Loop(Nx, 1, 1, Ny, 1, 1, Nz, 1, 1);
+  Loop.repeat(Steps, StencilT(), &Info, stencil::previousLevel(P),
+              stencil::nextLevel(Q));
+  EXPECT_NE(P, Q);
+  Levels Out;
+  Out.A.assign(P, P + L.A.size());
+  Out.B.assign(Q, Q + L.B.size());
+  return Out;
+}
+
+void quick(DeviceAutoTuningInfo &Info, const std::string &Cache) {
+  Info.search.maxCalls = 3;
+  Info.search.finalists = 1;
+  Info.search.finalRepeats = 1;
+  Info.progress.quiet = true;
+  Info.useCache = !Cache.empty();
+  Info.cachePath = Cache;
+}
+
+TEST(TemporalTuning, CandidatesArePrunedByTileAndRegisters) {
+  ASSERT_TRUE(Registered);
+  const GeneratedStencil *E = findGenerated(Backend::Cuda, typeid(CheapPasses));
+  ASSERT_NE(E, nullptr);
+  const GeneratedTemporal *T = findGeneratedTemporal(*E, 0, 1);
+  ASSERT_NE(T, nullptr);
+  tuning::DeviceLimits L;
+  L.registersPerBlock = 16384;
+  std::map<std::string, int> Pruned;
+  const Region Box{{1, 1, 1, 0}, {Nx - 1, Ny - 1, Nz - 1, 1}};
+  const std::vector<TemporalConfig> C =
+      tuning::temporalCandidates(*T, 3, Box, passQuery, L, &Pruned);
+  // One step at a time first; then 2 steps, tile 16x8 (32x4 is left empty
+  // by the recomputed halo), chunks 8, 4, 16; 3 steps pruned by registers.
+  ASSERT_EQ(C.size(), 4u);
+  EXPECT_EQ(C[0].steps, 1);
+  for (std::size_t I = 1; I < C.size(); ++I) {
+    EXPECT_EQ(C[I].steps, 2);
+    EXPECT_EQ(C[I].block[0], 16);
+    EXPECT_EQ(C[I].block[1], 8);
+  }
+  EXPECT_EQ(C[1].block[2], 8);
+  EXPECT_EQ(C[2].block[2], 4);
+  EXPECT_EQ(C[3].block[2], 16);
+  EXPECT_EQ(Pruned["tile left empty by the steps' recomputed halo"], 6);
+  EXPECT_EQ(Pruned["more registers than a multiprocessor has"], 3);
+  // A chunk twice the marching extent or more only idles.
+  const Region Thin{{1, 1, 1, 0}, {Nx - 1, Ny - 1, 5, 1}};
+  Pruned.clear();
+  const std::vector<TemporalConfig> D =
+      tuning::temporalCandidates(*T, 3, Thin, nullptr, L, &Pruned);
+  for (const TemporalConfig &X : D)
+    EXPECT_LT(X.block[2], 8);
+  EXPECT_EQ(Pruned["chunk longer than the region"], 4);
+}
+
+TEST(TemporalTuning, PassesThatPayAreChosenAndExact) {
+  ASSERT_TRUE(Registered);
+  DeviceAutoTuningInfo Info;
+  quick(Info, "");
+  const Levels Got = tunedLoop<CheapPasses>(Info);
+  const Levels Want = reference();
+  EXPECT_EQ(Got.A, Want.A);
+  EXPECT_EQ(Got.B, Want.B);
+  ASSERT_NE(Info.chosenPasses(), nullptr);
+  EXPECT_EQ(Info.chosenPasses()->steps, 2);
+  EXPECT_NE(Info.chosenPasses()->block[2], 16); // refused at launch
+  const std::string Report = Info.reportText();
+  EXPECT_NE(Report.find("time loop of fake::CheapPasses: 2 steps per pass"),
+            std::string::npos)
+      << Report;
+  EXPECT_NE(Report.find("(timed)"), std::string::npos) << Report;
+  EXPECT_NE(Report.find("pruned 1: refused at launch: "), std::string::npos)
+      << Report;
+  EXPECT_NE(Report.find("the rings of this many steps"), std::string::npos)
+      << Report;
+  EXPECT_NE(Report.find("pruned 3: more registers"), std::string::npos)
+      << Report;
+  // A second loop takes the choice without timing again: still exact.
+  const Levels Again = tunedLoop<CheapPasses>(Info);
+  EXPECT_EQ(Again.A, Want.A);
+  EXPECT_EQ(Again.B, Want.B);
+}
+
+TEST(TemporalTuning, PassesThatDoNotPayAreNotChosen) {
+  ASSERT_TRUE(Registered);
+  DeviceAutoTuningInfo Info;
+  quick(Info, "");
+  const Levels Got = tunedLoop<DearPasses>(Info);
+  const Levels Want = reference();
+  EXPECT_EQ(Got.A, Want.A);
+  EXPECT_EQ(Got.B, Want.B);
+  ASSERT_NE(Info.chosenPasses(), nullptr);
+  EXPECT_EQ(Info.chosenPasses()->steps, 1) << Info.reportText();
+}
+
+TEST(TemporalTuning, TheChoiceIsKeptInTheCacheFile) {
+  ASSERT_TRUE(Registered);
+  const std::string Path =
+      (stencil::test::freshDir("temporal") / "tuning.json").string();
+  TemporalConfig First;
+  {
+    DeviceAutoTuningInfo Info;
+    quick(Info, Path);
+    tunedLoop<CheapPasses>(Info);
+    ASSERT_NE(Info.chosenPasses(), nullptr);
+    First = *Info.chosenPasses();
+  }
+  DeviceAutoTuningInfo Later;
+  quick(Later, Path);
+  const Levels Got = tunedLoop<CheapPasses>(Later);
+  const Levels Want = reference();
+  EXPECT_EQ(Got.A, Want.A);
+  EXPECT_EQ(Got.B, Want.B);
+  ASSERT_NE(Later.chosenPasses(), nullptr);
+  EXPECT_EQ(Later.chosenPasses()->steps, First.steps);
+  EXPECT_EQ(Later.chosenPasses()->block[2], First.block[2]);
+  EXPECT_NE(Later.reportText().find("(cache)"), std::string::npos)
+      << Later.reportText();
+  // The steps' own choice came from the cache too: nothing was timed.
+  EXPECT_EQ(Later.tuningCalls(), 0);
+}
+
+TEST(TemporalTuning, CacheTextRoundTrips) {
+  const std::string Path =
+      (stencil::test::freshDir("temporal-text") / "tuning.json").string();
+  tuning::CacheKey K;
+  K.gpu = "fake GPU";
+  K.stencil = "s passes";
+  K.irHash = "00000000000000c9";
+  K.variants = "7 candidates";
+  K.extents = "18x12x10";
+  K.signature = "v";
+  EXPECT_FALSE(tuning::lookupPassesChoice(Path, K).has_value());
+  TemporalConfig C;
+  C.steps = 3;
+  C.block[0] = 64;
+  C.block[1] = 16;
+  C.block[2] = 128;
+  tuning::storePassesChoice(Path, K, C, 0.5, 14);
+  const std::optional<TemporalConfig> Back = tuning::lookupPassesChoice(Path, K);
+  ASSERT_TRUE(Back.has_value());
+  EXPECT_EQ(Back->steps, 3);
+  EXPECT_EQ(Back->block[0], 64);
+  EXPECT_EQ(Back->block[1], 16);
+  EXPECT_EQ(Back->block[2], 128);
+  C.steps = 1;
+  tuning::storePassesChoice(Path, K, C, 0.7, 14);
+  ASSERT_TRUE(tuning::lookupPassesChoice(Path, K).has_value());
+  EXPECT_EQ(tuning::lookupPassesChoice(Path, K)->steps, 1);
+}
+
+} // namespace
