@@ -27,6 +27,8 @@ set(expect_region-margin "Diffusion7 \\(openmp\\): its halo is 1 point at the st
 set(expect_repeat-halo "stencil 'Diffusion7': 3 steps between halo exchanges need a halo of x:3/3 y:3/3 z:3/3 with edges and corners, but field 'f' has x:1/1 y:1/1 z:1/1 without corners: allocate it with deepHaloOf\\(backend, 3, stencil\\)")
 set(expect_repeat-one-field "stencil 'Diffusion7': the two time levels of repeat\\(\\) are one field, 'f'")
 set(expect_repeat-coordinates "stencil 'Diffusion7': 2 steps between halo exchanges would compute points across the periodic wrap in x, where the stencil's coordinate idx.i\\(\\) is not wrapped: one step per exchange")
+set(expect_repeat-timing-one-rank "${disagree} how repeat\\(\\) chooses its steps between exchanges: rank 0 has by timing \\(chooseStepsByTiming\\); rank 1 has setTemporal's 0")
+set(expect_repeat-next-as-argument "stencil 'Divergence': field 'un', the next level of repeat\\(\\), is passed again as another argument: the steps would read the field they write")
 set(expect_repeat-steps-disagree "${disagree} a time loop \\(DomainLoop::repeat\\): rank 0 has stencil 'Diffusion7', 4 steps, 1 per exchange, overlap on; rank 1 has stencil 'Diffusion7', 5 steps")
 set(expect_repeat-negative "stencil 'Diffusion7': -2 steps between halo exchanges \\(setTemporal\\): 0 takes as many as the halo allows, else 1 or more")
 set(expect_step-plan-one-rank "${disagree} how a DomainStep runs step 'twoConsumers': rank 0 has call by call; rank 1 has its plan")

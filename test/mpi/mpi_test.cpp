@@ -15,7 +15,7 @@
 //       extents-disagree|procs-disagree|periodic-disagree|variant-one-rank|
 //       exchange-disagree|exception-one-rank|region-margin|corners|
 //       repeat-halo|repeat-one-field|repeat-coordinates|repeat-steps-disagree|
-//       repeat-negative
+//       repeat-negative|repeat-timing-one-rank|repeat-next-as-argument
 // Exit status 0 when every check passes; 1 on a failure or a (reported) error.
 #include "mpi_stencils.hpp"
 
@@ -810,6 +810,28 @@ int runError(const std::string &What, const Settings &S) {
     Field<float> &Next = What == "repeat-one-field" ? F : G;
     Loop.repeat(Steps, Diffusion7(), 0.1f, 0.0f, -1, stencil::previousLevel(F),
                 stencil::nextLevel(Next));
+  } else if (What == "repeat-timing-one-rank") {
+    // Only rank 0 asks for the steps between exchanges to be timed: the
+    // trials' collective calls would wait for rank 1 for ever.
+    O.procs[0] = 2;
+    const Domain D(MPI_COMM_WORLD, {16, 16, 16}, O);
+    const stencil::Halo H = stencil::deepHaloOf(D.backend(), 2, Diffusion7());
+    Field<float> F(D, H, "f"), G(D, H, "g");
+    stencil::DomainLoop Loop(D);
+    Loop.chooseStepsByTiming(Rank == 0, "");
+    Loop.repeat(4, Diffusion7(), 0.1f, 0.0f, -1, stencil::previousLevel(F),
+                stencil::nextLevel(G));
+  } else if (What == "repeat-next-as-argument") {
+    // The next level passed again as an input: the steps would read the
+    // field they write.
+    O.procs[0] = 2;
+    const Domain D(MPI_COMM_WORLD, {16, 16, 16}, O);
+    const stencil::Halo H = stencil::haloOf(D.backend(), Divergence());
+    Field<float> U(D, H, "u"), Un(D, H, "un"), Fy(D, H, "fy");
+    std::vector<float> Rho0(static_cast<std::size_t>(U.grid().extent[2]), 1.0f);
+    stencil::DomainLoop Loop(D);
+    Loop.repeat(4, Divergence(), 0.1f, Rho0.data(), Un, Fy,
+                stencil::previousLevel(U), stencil::nextLevel(Un));
   } else if (What == "lower-rank-field") {
     // A Field passed for a profile along z: its data is no profile.
     const Domain D(MPI_COMM_WORLD, {16, 16, 16}, O);
@@ -879,7 +901,7 @@ int main(int argc, char **argv) {
             "disagree|"
             "exception-one-rank|region-margin|corners|repeat-halo|"
             "repeat-one-field|repeat-coordinates|repeat-steps-disagree|"
-            "repeat-negative]");
+            "repeat-negative|repeat-timing-one-rank|repeat-next-as-argument]");
     }
     return Error.empty() ? runChecks(S) : runError(Error, S);
   });

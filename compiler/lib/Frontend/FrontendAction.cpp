@@ -69,6 +69,12 @@ public:
   /// The module's index of each stencil lowered, by canonical declaration.
   const llvm::DenseMap<const Decl *, unsigned> &index() const { return Index; }
 
+  /// \p D's stencil as lowered, or null.
+  const ir::Stencil *lowered(const Decl *D) const {
+    auto It = Index.find(D->getCanonicalDecl());
+    return It == Index.end() ? nullptr : &Out.Stencils[It->second];
+  }
+
   /// Marks \p D's stencil, if lowered, as one a time loop repeats.
   void markTimeLoop(const Decl *D) {
     auto It = Index.find(D->getCanonicalDecl());
@@ -308,7 +314,9 @@ public:
       Todo.push_back({D, false});
     llvm::DenseSet<const Decl *> Warned;
     std::vector<const Decl *> Repeated;
-    for (const RunStencil &R : stencilc::frontend::findRunStencils(Ctx)) {
+    const std::vector<RunStencil> Runs =
+        stencilc::frontend::findRunStencils(Ctx);
+    for (const RunStencil &R : Runs) {
       if (R.Repeated && R.K == RunStencil::Resolved)
         Repeated.push_back(R.Stencil);
       auto Where = toIRRange(R.Arg->getSourceRange());
@@ -350,6 +358,38 @@ public:
         Lowering.lower(D, FromRun);
     for (const Decl *D : Repeated)
       Lowering.markTimeLoop(D);
+    for (const RunStencil &R : Runs)
+      if (R.Repeated && R.K == RunStencil::Resolved)
+        if (const ir::Stencil *S = Lowering.lowered(R.Stencil))
+          checkLevelMarks(*S, R, Sink);
+  }
+
+  /// A repeat() call's marks against what its stencil does: the previous
+  /// level is the array a step reads, so the stencil must not write it,
+  /// and the next level the array it writes. Swapped, the steps one by one
+  /// still agree on one rank, but a DomainLoop would exchange the array
+  /// the steps write instead of the one they read.
+  static void checkLevelMarks(const ir::Stencil &S,
+                              const stencilc::frontend::RunStencil &R,
+                              DiagnosticSink &Sink) {
+    const unsigned Params = static_cast<unsigned>(S.Params.size());
+    auto ParamOf = [&](unsigned FromEnd) -> int {
+      if (FromEnd == 0 || FromEnd >= Params)
+        return -1; // not one of the stencil's parameters
+      return static_cast<int>(Params - FromEnd);
+    };
+    const int Previous = ParamOf(R.PreviousFromEnd),
+              Next = ParamOf(R.NextFromEnd);
+    if (Previous > 0 && S.Params[Previous].Kind == ir::ParamKind::Array &&
+        ir::storesSomewhere(S, static_cast<unsigned>(Previous)))
+      Sink.report(DiagId::err_repeat_previous_written,
+                  toIRRange(R.PreviousMark->getSourceRange()),
+                  {S.Params[Previous].Name, S.qualifiedName()});
+    if (Next > 0 && S.Params[Next].Kind == ir::ParamKind::Array &&
+        !ir::storesSomewhere(S, static_cast<unsigned>(Next)))
+      Sink.report(DiagId::err_repeat_next_not_written,
+                  toIRRange(R.NextMark->getSourceRange()),
+                  {S.Params[Next].Name, S.qualifiedName()});
   }
 
   /// Bodies in system headers are never stencils or helpers (math functions

@@ -147,8 +147,32 @@ public:
     Found.push_back(
         stencilc::frontend::resolveStencilArgument(*Result.Context, Arg));
     Found.back().Repeated = Method && Method->getName() == "repeat";
+    if (const auto *Call = Result.Nodes.getNodeAs<CallExpr>("call"))
+      if (Found.back().Repeated)
+        findLevelMarks(Call, Found.back());
   }
   std::vector<RunStencil> Found;
+
+private:
+  /// The arguments after repeat()'s stencil of type stencil::PreviousLevel
+  /// or NextLevel (the marks), with their places from the end.
+  static void findLevelMarks(const CallExpr *Call, RunStencil &R) {
+    const unsigned N = Call->getNumArgs();
+    for (unsigned I = 2; I < N; ++I) {
+      const Expr *E = Call->getArg(I);
+      const auto *RD = E->getType().getNonReferenceType()->getAsCXXRecordDecl();
+      if (!RD)
+        continue;
+      const std::string Name = RD->getQualifiedNameAsString();
+      if (Name == "stencil::PreviousLevel") {
+        R.PreviousMark = E;
+        R.PreviousFromEnd = N - I;
+      } else if (Name == "stencil::NextLevel") {
+        R.NextMark = E;
+        R.NextFromEnd = N - I;
+      }
+    }
+  }
 };
 } // namespace
 
@@ -195,7 +219,8 @@ std::vector<RunStencil> stencilc::frontend::findRunStencils(ASTContext &Ctx) {
                         "::stencil::AutoLoopEngine", "::stencil::DomainLoop")));
   Finder.addMatcher(cxxMemberCallExpr(callee(Repeat.bind("method")),
                                       hasArgument(1, expr().bind("stencil")),
-                                      NotRuntime),
+                                      NotRuntime)
+                        .bind("call"),
                     &C);
   // tuneNow(loop, stencil, info, args...).
   Finder.addMatcher(

@@ -33,6 +33,12 @@ struct RunStencil {
   const clang::Expr *Arg = nullptr; ///< The argument, for locations.
   /// Passed to a loop's repeat() (a time loop): gets temporal kernels.
   bool Repeated = false;
+  /// repeat(): the arguments marked stencil::previousLevel and nextLevel,
+  /// each with its place counted from the call's last argument (1: the
+  /// last), which is the stencil's parameter counted from its last (an
+  /// engine's own arguments, such as a tuner's info, come first).
+  const clang::Expr *PreviousMark = nullptr, *NextMark = nullptr;
+  unsigned PreviousFromEnd = 0, NextFromEnd = 0;
 };
 
 /// Every stencil passed to a loop's run() or repeat() outside system headers

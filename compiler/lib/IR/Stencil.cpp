@@ -170,3 +170,24 @@ static bool alwaysStores(const Stmt *St, unsigned Param) {
 bool stencilc::ir::storesOnEveryPath(const Stencil &S, unsigned Param) {
   return alwaysStores(S.Body.get(), Param);
 }
+
+/// True if some statement of \p St stores array parameter \p Param.
+static bool mayStore(const Stmt *St, unsigned Param) {
+  if (!St)
+    return false;
+  if (const auto *Store = llvm::dyn_cast<StoreStmt>(St))
+    return Store->Param == Param;
+  if (const auto *Block = llvm::dyn_cast<BlockStmt>(St))
+    return std::any_of(
+        Block->Body.begin(), Block->Body.end(),
+        [&](const StmtRef &S) { return mayStore(S.get(), Param); });
+  if (const auto *If = llvm::dyn_cast<IfStmt>(St))
+    return mayStore(If->Then.get(), Param) || mayStore(If->Else.get(), Param);
+  if (const auto *For = llvm::dyn_cast<ForStmt>(St))
+    return mayStore(For->Body.get(), Param);
+  return false;
+}
+
+bool stencilc::ir::storesSomewhere(const Stencil &S, unsigned Param) {
+  return mayStore(S.Body.get(), Param);
+}

@@ -46,7 +46,11 @@ inline void storeChoice(const std::string &Path, const tuning::CacheKey &Key,
   Entry.ms = Ms;
   Entry.calls = Runs;
   std::vector<std::string> Warnings;
-  tuning::storeCacheEntry(Path, Entry, &Warnings);
+  std::string Why;
+  if (!tuning::storeCacheEntry(Path, Entry, &Warnings, &Why))
+    Warnings.push_back("the choice for " + Key.stencil +
+                       " was not written to the tuning cache " + Path + " (" +
+                       Why + ")");
   for (const std::string &W : Warnings)
     std::fprintf(stderr, "stencil: warning: %s\n", W.c_str());
 }

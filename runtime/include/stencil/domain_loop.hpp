@@ -85,6 +85,15 @@ template <typename A> void appendField(HaloExchange &Ex, A &Arg) {
   if constexpr (IsField<std::remove_const_t<A>>::value)
     Ex.append(const_cast<std::remove_const_t<A> &>(Arg));
 }
+/// Whether argument \p Arg is field \p F itself (not a level's mark).
+template <typename T, typename A>
+bool sameField(const Field<T> &F, const A &Arg) {
+  if constexpr (std::is_same_v<std::decay_t<A>, Field<T>>)
+    return &F == &Arg;
+  else
+    return false;
+}
+
 /// Appends to \p Key what tells field \p Arg (if it is one) apart in an
 /// exchange: its address, value size, halo and extents.
 template <typename A> void addFieldKey(std::string &Key, const A &Arg) {
@@ -343,9 +352,21 @@ public:
       throw DomainError("stencil '" + B.name +
                         "': the two time levels of repeat() are one field, '" +
                         Previous.name() + "'");
+    // The steps would read, through another argument, the field they write.
+    if ((detail::sameField(Next, A) || ...))
+      throw DomainError("stencil '" + B.name + "': field '" + Next.name() +
+                        "', the next level of repeat(), is passed again as "
+                        "another argument: the steps would read the field "
+                        "they write");
     const GeneratedTemporal *Passes = passesFor<Levels>(B);
     int PerExchange =
         checkedStepsPerExchange(B, Previous.halo(), Passes, Previous.name());
+    // Every rank times, or none: one alone would wait in the trials'
+    // collective calls for ever.
+    domain_->agree("how repeat() chooses its steps between exchanges",
+                   timed_ && temporal_.steps == 0
+                       ? std::string("by timing (chooseStepsByTiming)")
+                       : "setTemporal's " + std::to_string(temporal_.steps));
     if (timed_ && temporal_.steps == 0 && Steps > 0)
       PerExchange = timedStepsPerExchange(B, Passes, S, A...);
     runTimeLoop(Steps, PerExchange, S, A...);
@@ -564,6 +585,13 @@ private:
     if (Wrapped >= 0)
       Deepest = 1;
     const int Most = Passes ? Passes->maxSteps : 0;
+    for (int X = 0; X < 3; ++X)
+      if (temporal_.block[X] < 0)
+        throw DomainError("stencil '" + B.name + "': setTemporal's block " +
+                          std::to_string(temporal_.block[0]) + "," +
+                          std::to_string(temporal_.block[1]) + "," +
+                          std::to_string(temporal_.block[2]) +
+                          ": (bx, by, chunk) are 0 (the plan's) or more");
     int K = temporal_.steps;
     if (K < 0)
       throw DomainError("stencil '" + B.name + "': " + std::to_string(K) +

@@ -80,6 +80,8 @@ struct Stencil;
 /// True if every run of \p S's body stores array parameter \p Param (at
 /// its top level, or in both branches of an if/else).
 bool storesOnEveryPath(const Stencil &S, unsigned Param);
+/// True if some statement of \p S's body stores array parameter \p Param.
+bool storesSomewhere(const Stencil &S, unsigned Param);
 /// "z", "xy": the letters of the dimensions in \p Axes, x first.
 std::string axesName(unsigned Axes);
 

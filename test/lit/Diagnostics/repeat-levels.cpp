@@ -1,0 +1,44 @@
+// RUN: %stencilc %s -- -I %mock_include -Xclang -verify
+//
+// A repeat() call's level marks against its stencil: the previous level is
+// the array a step reads, the next the one it writes. Swapped, one rank
+// still gets the steps right, but a DomainLoop would exchange the array the
+// steps write: refused where the marks are, with the parameter named.
+#include <stencil/dsl.hpp>
+
+struct STENCIL_KERNEL Smooth {
+  void operator()(const stencil::Index3D &idx, float a, const float *f,
+                  float *fn) const {
+    fn[idx.ix()] = a * (f[idx.ix<-1, 0, 0>()] + f[idx.ix<1, 0, 0>()]);
+  }
+};
+
+// Writes its output in one branch only: still the array a step writes.
+struct STENCIL_KERNEL Clip {
+  void operator()(const stencil::Index3D &idx, const float *f, float *fn) const {
+    if (f[idx.ix()] > 0.0f)
+      fn[idx.ix()] = f[idx.ix<0, 0, 1>()];
+  }
+};
+
+// Reads two arrays, writes one.
+struct STENCIL_KERNEL Mix {
+  void operator()(const stencil::Index3D &idx, const float *k, const float *f,
+                  float *fn) const {
+    fn[idx.ix()] = k[idx.ix()] * f[idx.ix<0, 1, 0>()];
+  }
+};
+
+void run(float *u, float *un, float *k) {
+  stencil::Loop3D<stencil::OpenMPLoopEngine3D> loop;
+  loop.repeat(4, Smooth(), 0.5f, stencil::previousLevel(u), stencil::nextLevel(un));
+  loop.repeat(4, Clip(), stencil::previousLevel(u), stencil::nextLevel(un));
+  loop.repeat(4, Smooth(), 0.5f,
+              stencil::nextLevel(u),      // expected-error {{stencil::nextLevel marks parameter 'f', which stencil 'Smooth' never writes: the next level is the array a step writes}}
+              stencil::previousLevel(un)); // expected-error {{stencil::previousLevel marks parameter 'fn', which stencil 'Smooth' writes: the previous level is the array a step reads}}
+  // Another read array as the next level: it is never written.
+  loop.repeat(4, Mix(), stencil::nextLevel(k), // expected-error {{stencil::nextLevel marks parameter 'k', which stencil 'Mix' never writes}}
+              stencil::previousLevel(u), un);
+  // The other read array as the previous level: it is read, so allowed.
+  loop.repeat(4, Mix(), stencil::previousLevel(k), u, stencil::nextLevel(un));
+}
