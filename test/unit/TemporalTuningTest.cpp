@@ -247,6 +247,13 @@ Levels reference() {
   return L;
 }
 
+/// Both levels bit for bit the reference's.
+void expectReference(const Levels &Got) {
+  const Levels Want = reference();
+  EXPECT_EQ(Got.A, Want.A);
+  EXPECT_EQ(Got.B, Want.B);
+}
+
 /// Runs the time loop with \p Info; the last level and the one before.
 template <typename StencilT> Levels tunedLoop(DeviceAutoTuningInfo &Info) {
   Levels L;
@@ -310,10 +317,7 @@ TEST(TemporalTuning, PassesThatPayAreChosenAndExact) {
   ASSERT_TRUE(Registered);
   DeviceAutoTuningInfo Info;
   quick(Info, "");
-  const Levels Got = tunedLoop<CheapPasses>(Info);
-  const Levels Want = reference();
-  EXPECT_EQ(Got.A, Want.A);
-  EXPECT_EQ(Got.B, Want.B);
+  expectReference(tunedLoop<CheapPasses>(Info));
   ASSERT_NE(Info.chosenPasses(), nullptr);
   EXPECT_EQ(Info.chosenPasses()->steps, 2);
   EXPECT_NE(Info.chosenPasses()->block[2], 16); // refused at launch
@@ -329,19 +333,14 @@ TEST(TemporalTuning, PassesThatPayAreChosenAndExact) {
   EXPECT_NE(Report.find("pruned 3: more registers"), std::string::npos)
       << Report;
   // A second loop takes the choice without timing again: still exact.
-  const Levels Again = tunedLoop<CheapPasses>(Info);
-  EXPECT_EQ(Again.A, Want.A);
-  EXPECT_EQ(Again.B, Want.B);
+  expectReference(tunedLoop<CheapPasses>(Info));
 }
 
 TEST(TemporalTuning, PassesThatDoNotPayAreNotChosen) {
   ASSERT_TRUE(Registered);
   DeviceAutoTuningInfo Info;
   quick(Info, "");
-  const Levels Got = tunedLoop<DearPasses>(Info);
-  const Levels Want = reference();
-  EXPECT_EQ(Got.A, Want.A);
-  EXPECT_EQ(Got.B, Want.B);
+  expectReference(tunedLoop<DearPasses>(Info));
   ASSERT_NE(Info.chosenPasses(), nullptr);
   EXPECT_EQ(Info.chosenPasses()->steps, 1) << Info.reportText();
 }
@@ -360,10 +359,7 @@ TEST(TemporalTuning, TheChoiceIsKeptInTheCacheFile) {
   }
   DeviceAutoTuningInfo Later;
   quick(Later, Path);
-  const Levels Got = tunedLoop<CheapPasses>(Later);
-  const Levels Want = reference();
-  EXPECT_EQ(Got.A, Want.A);
-  EXPECT_EQ(Got.B, Want.B);
+  expectReference(tunedLoop<CheapPasses>(Later));
   ASSERT_NE(Later.chosenPasses(), nullptr);
   EXPECT_EQ(Later.chosenPasses()->steps, First.steps);
   EXPECT_EQ(Later.chosenPasses()->block[2], First.block[2]);

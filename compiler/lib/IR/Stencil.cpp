@@ -150,9 +150,10 @@ Type stencilc::ir::typeOf(CppBuiltin B) {
   return Type(ScalarKind::Int32);
 }
 
-/// True if every run of \p St stores array parameter \p Param: a store, a
-/// block with such a statement, or an if/else whose branches both are.
-static bool alwaysStores(const Stmt *St, unsigned Param) {
+/// True if \p St stores array parameter \p Param: with \p EveryPath, on
+/// every run (a store, a block with such a statement, or an if/else whose
+/// branches both are; a loop may run no trip), else on some.
+static bool stores(const Stmt *St, unsigned Param, bool EveryPath) {
   if (!St)
     return false;
   if (const auto *Store = llvm::dyn_cast<StoreStmt>(St))
@@ -160,34 +161,21 @@ static bool alwaysStores(const Stmt *St, unsigned Param) {
   if (const auto *Block = llvm::dyn_cast<BlockStmt>(St))
     return std::any_of(
         Block->Body.begin(), Block->Body.end(),
-        [&](const StmtRef &S) { return alwaysStores(S.get(), Param); });
-  if (const auto *If = llvm::dyn_cast<IfStmt>(St))
-    return alwaysStores(If->Then.get(), Param) &&
-           alwaysStores(If->Else.get(), Param);
-  return false; // a loop may run no trip
-}
-
-bool stencilc::ir::storesOnEveryPath(const Stencil &S, unsigned Param) {
-  return alwaysStores(S.Body.get(), Param);
-}
-
-/// True if some statement of \p St stores array parameter \p Param.
-static bool mayStore(const Stmt *St, unsigned Param) {
-  if (!St)
-    return false;
-  if (const auto *Store = llvm::dyn_cast<StoreStmt>(St))
-    return Store->Param == Param;
-  if (const auto *Block = llvm::dyn_cast<BlockStmt>(St))
-    return std::any_of(
-        Block->Body.begin(), Block->Body.end(),
-        [&](const StmtRef &S) { return mayStore(S.get(), Param); });
-  if (const auto *If = llvm::dyn_cast<IfStmt>(St))
-    return mayStore(If->Then.get(), Param) || mayStore(If->Else.get(), Param);
+        [&](const StmtRef &S) { return stores(S.get(), Param, EveryPath); });
+  if (const auto *If = llvm::dyn_cast<IfStmt>(St)) {
+    const bool Then = stores(If->Then.get(), Param, EveryPath),
+               Else = stores(If->Else.get(), Param, EveryPath);
+    return EveryPath ? Then && Else : Then || Else;
+  }
   if (const auto *For = llvm::dyn_cast<ForStmt>(St))
-    return mayStore(For->Body.get(), Param);
+    return !EveryPath && stores(For->Body.get(), Param, EveryPath);
   return false;
 }
 
+bool stencilc::ir::storesOnEveryPath(const Stencil &S, unsigned Param) {
+  return stores(S.Body.get(), Param, /*EveryPath=*/true);
+}
+
 bool stencilc::ir::storesSomewhere(const Stencil &S, unsigned Param) {
-  return mayStore(S.Body.get(), Param);
+  return stores(S.Body.get(), Param, /*EveryPath=*/false);
 }

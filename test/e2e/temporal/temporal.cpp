@@ -230,39 +230,23 @@ public:
     Info.search.finalists = 1;
     Info.search.finalRepeats = 1;
     Info.progress.quiet = true;
-    for (int Loop = 0; Loop < 2; ++Loop) {
-      const std::string What = std::string("cuda-tuned, ") +
-                               std::to_string(Steps) + " steps" +
-                               (Loop ? ", the choice kept" : "");
-      const std::size_t N = Level0.size();
-      stencil::DeviceArray<T> A(N), B(N), X(N);
-      A.upload(Level0.data());
-      B.upload(Level1.data());
-      X.upload(Extra.data());
-      T *Prev = A.data(), *Next = B.data();
-      std::vector<T> HA(N), HB(N);
-      auto Tuned =
-          e2e::makeLoop<Dims, stencil::DeviceAutoTuningLoopEngine<Dims>>(
-              Ext, Margin);
-      try {
-        TunedRepeat<decltype(Tuned)> Engine{Tuned, &Info};
-        Call(Engine, Steps, Prev, Next, static_cast<const T *>(X.data()));
-        stencil::deviceSynchronize();
-        A.download(HA.data());
-        B.download(HB.data());
-      } catch (const std::exception &Error) {
-        return fail(What, Error.what());
-      }
-      if (!Info.chosenPasses())
-        return fail(What, "no way chosen for the time loop");
-      const bool PrevIsA = Prev == A.data(), NextIsA = Next == A.data();
-      if (PrevIsA == NextIsA || (Prev != A.data() && Prev != B.data()))
-        return fail(What, "the level pointers do not name the two arrays");
-      compareDevice(What + " (" +
-                        stencil::tuning::temporalText(*Info.chosenPasses()) +
-                        ")",
-                    PrevIsA ? HA : HB, PrevIsA ? HB : HA, Steps);
-    }
+    for (int Loop = 0; Loop < 2; ++Loop)
+      onDevice(
+          std::string("cuda-tuned, ") + std::to_string(Steps) + " steps" +
+              (Loop ? ", the choice kept" : ""),
+          [&](T *&Prev, T *&Next, const T *X) {
+            auto Tuned =
+                e2e::makeLoop<Dims, stencil::DeviceAutoTuningLoopEngine<Dims>>(
+                    Ext, Margin);
+            TunedRepeat<decltype(Tuned)> Engine{Tuned, &Info};
+            Call(Engine, Steps, Prev, Next, X);
+            if (!Info.chosenPasses())
+              throw std::runtime_error("no way chosen for the time loop");
+          },
+          [&] {
+            return " (" + stencil::tuning::temporalText(*Info.chosenPasses()) +
+                   ")";
+          });
   }
 
   /// The passes of \p PerPass steps with tile (bx, by) and \p Chunk (0: the
@@ -270,25 +254,37 @@ public:
   template <typename RepeatF>
   void runCuda(int Steps, int PerPass, int Bx, int By, int Chunk,
                RepeatF Repeat) {
-    const std::size_t N = Level0.size();
-    stencil::DeviceArray<T> A(N), B(N), X(N);
-    A.upload(Level0.data());
-    B.upload(Level1.data());
-    X.upload(Extra.data());
-    T *Prev = A.data(), *Next = B.data();
     auto Loop = e2e::makeLoop<Dims, stencil::HostLoopEngine<Dims>>(Ext, Margin);
     stencil::GeneratedLoopEngine<Dims, stencil::Backend::Cuda> E(Loop.ranges());
     E.Temporal.steps = PerPass;
     E.Temporal.block[0] = Bx;
     E.Temporal.block[1] = By;
     E.Temporal.block[2] = Chunk;
-    const std::string What = "cuda, " + std::to_string(Steps) + " steps, " +
-                             std::to_string(PerPass) + " per pass, tile " +
-                             std::to_string(Bx) + "x" + std::to_string(By) +
-                             " chunk " + std::to_string(Chunk);
+    onDevice(
+        "cuda, " + std::to_string(Steps) + " steps, " +
+            std::to_string(PerPass) + " per pass, tile " + std::to_string(Bx) +
+            "x" + std::to_string(By) + " chunk " + std::to_string(Chunk),
+        [&](T *&Prev, T *&Next, const T *X) {
+          Repeat(E, Steps, Prev, Next, X);
+        },
+        [] { return std::string(); });
+  }
+
+private:
+  /// The case's levels and extra input on the GPU: \p Run(previous, next,
+  /// extra) runs the time loop there; then the pointers and both levels
+  /// against the reference, named \p What and \p Describe()'s words.
+  template <typename RunF, typename DescribeF>
+  void onDevice(const std::string &What, RunF Run, DescribeF Describe) {
+    const std::size_t N = Level0.size();
+    stencil::DeviceArray<T> A(N), B(N), X(N);
+    A.upload(Level0.data());
+    B.upload(Level1.data());
+    X.upload(Extra.data());
+    T *Prev = A.data(), *Next = B.data();
     std::vector<T> HA(N), HB(N);
     try {
-      Repeat(E, Steps, Prev, Next, static_cast<const T *>(X.data()));
+      Run(Prev, Next, static_cast<const T *>(X.data()));
       stencil::deviceSynchronize();
       A.download(HA.data());
       B.download(HB.data());
@@ -298,10 +294,9 @@ public:
     const bool PrevIsA = Prev == A.data(), NextIsA = Next == A.data();
     if (PrevIsA == NextIsA || (Prev != A.data() && Prev != B.data()))
       return fail(What, "the level pointers do not name the two arrays");
-    compareDevice(What, PrevIsA ? HA : HB, PrevIsA ? HB : HA, Steps);
+    compareDevice(What + Describe(), PrevIsA ? HA : HB, PrevIsA ? HB : HA);
   }
 
-private:
   bool inside(std::size_t I) const {
     return e2e::inRegion<Dims>(I, Ext, Margin);
   }
@@ -327,7 +322,7 @@ private:
   }
 
   void compareDevice(const std::string &What, const std::vector<T> &Last,
-                     const std::vector<T> &Before, int) {
+                     const std::vector<T> &Before) {
     compareArrays(What, Last, Before, sizeof(T) == 4 ? 1e-6 : 1e-12);
   }
 
