@@ -490,12 +490,12 @@ private:
         tuning::passesChoiceKey(Tuned, Ses.key, Candidates.size());
     const std::string Path =
         Info.cachePath.empty() ? tuning::defaultCachePath() : Info.cachePath;
-    Ses.passesChosen = true;
     if (Info.useCache)
       if (const std::optional<TemporalConfig> Hit =
               tuning::lookupPassesChoice(Path, Key)) {
         Ses.passes = *Hit;
         Ses.passesSource = "cache";
+        Ses.passesChosen = true;
         return;
       }
     using Levels = detail::TimeLevels<Args...>;
@@ -509,7 +509,17 @@ private:
     // The trials write copies of both levels (margins included): the user's
     // arrays keep the state the remaining steps start from.
     std::vector<unsigned char> Staging(Bytes);
-    void *Copies[2] = {nullptr, nullptr};
+    // Released however the trials end (a step's launch error escapes).
+    struct Scratch {
+      const DeviceOps &Ops;
+      void *Copies[2] = {nullptr, nullptr};
+      ~Scratch() {
+        for (void *Copy : Copies)
+          if (Copy)
+            Ops.release(Copy);
+      }
+    } Scratches{Ops};
+    void *(&Copies)[2] = Scratches.Copies;
     Value *const *Levels2[2] = {Previous, Next};
     for (int C = 0; C < 2; ++C) {
       detail::checkDevice(Ops.allocate(&Copies[C], Bytes), "auto-tuning");
@@ -551,11 +561,10 @@ private:
       Times.push_back(Ms);
       Ses.passTimings.push_back({C, Ms});
     }
-    for (void *Copy : Copies)
-      Ops.release(Copy);
     const std::size_t Fastest = tuning::fastestCandidate(Times);
     Ses.passes = Candidates[Fastest];
     Ses.passesSource = "timed";
+    Ses.passesChosen = true;
     if (Info.useCache)
       tuning::storePassesChoice(Path, Key, Ses.passes, Times[Fastest],
                                 static_cast<int>(2 * Candidates.size()));
