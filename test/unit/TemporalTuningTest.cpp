@@ -369,6 +369,32 @@ TEST(TemporalTuning, TheChoiceIsKeptInTheCacheFile) {
   EXPECT_EQ(Later.tuningCalls(), 0);
 }
 
+// Odd calls: no steps change nothing and choose nothing; one array as both
+// levels and a negative count are refused before anything runs.
+TEST(TemporalTuning, OddCalls) {
+  ASSERT_TRUE(Registered);
+  DeviceAutoTuningInfo Info;
+  quick(Info, "");
+  Levels L;
+  const Levels Before = L;
+  float *P = L.A.data(), *Q = L.B.data();
+  Loop3D<DeviceAutoTuningLoopEngine3D> Loop(Nx, 1, 1, Ny, 1, 1, Nz, 1, 1);
+  Loop.repeat(0, CheapPasses(), &Info, stencil::previousLevel(P),
+              stencil::nextLevel(Q));
+  EXPECT_EQ(P, L.A.data());
+  EXPECT_EQ(L.A, Before.A);
+  EXPECT_EQ(L.B, Before.B);
+  EXPECT_EQ(Info.chosenPasses(), nullptr);
+  float *Same = L.A.data();
+  EXPECT_THROW(Loop.repeat(3, CheapPasses(), &Info, stencil::previousLevel(P),
+                           stencil::nextLevel(Same)),
+               std::invalid_argument);
+  EXPECT_THROW(Loop.repeat(-1, CheapPasses(), &Info, stencil::previousLevel(P),
+                           stencil::nextLevel(Q)),
+               std::invalid_argument);
+  EXPECT_EQ(L.A, Before.A);
+}
+
 TEST(TemporalTuning, CacheTextRoundTrips) {
   const std::string Path =
       (stencil::test::freshDir("temporal-text") / "tuning.json").string();
