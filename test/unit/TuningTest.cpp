@@ -140,6 +140,27 @@ TEST(TuningSearch, RespectsTheCallBudget) {
   EXPECT_TRUE(T.hasBest());
 }
 
+// A budget below the coarse pass (three variants, eight shapes each) still
+// bounds the calls, warm-ups included, and still ends with a best.
+TEST(TuningSearch, FewCallsCutTheCoarsePass) {
+  const long long Extent[3] = {512, 512, 512};
+  auto All = enumerateCandidates(3, Extent, threeVariants(), DeviceLimits());
+  for (int Max : {3, 5, 9}) {
+    OnlineTuner::Options O;
+    O.maxCalls = Max;
+    O.finalists = 1;
+    O.finalRepeats = 1;
+    OnlineTuner T(All, O);
+    int Calls = 0;
+    while (!T.settled() && Calls < 1000) {
+      T.record(fakeCost(T.next()));
+      ++Calls;
+    }
+    EXPECT_LE(Calls, Max) << "maxCalls " << Max;
+    EXPECT_TRUE(T.hasBest()) << "maxCalls " << Max;
+  }
+}
+
 TEST(TuningForce, ParsesVariantAndShape) {
   Candidate C;
   ASSERT_TRUE(parseCandidate("zmarch:64,4,8", &C));

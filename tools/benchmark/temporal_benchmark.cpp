@@ -7,10 +7,13 @@
 //   temporal_benchmark [--cases=a,b] [--steps=N] [--quick]
 //
 // Per case: one step at a time (the plan's single-step variant), the plan's
-// default pass, and a search over steps per pass, tiles and chunks (--quick:
-// a few); each the median of three runs of N steps after one warm-up run.
-// Prints one line per configuration and a summary line per case, in
-// GCells/s per time step (points inside the margin x steps / seconds).
+// default pass, a search over steps per pass, tiles and chunks (--quick:
+// the tuner's two tiles and the plan's chunk), and the tuner's choice
+// (DeviceAutoTuningLoopEngine, no cache: its time loops repeated until it has
+// chosen, then timed); each the median of three runs of N steps after one
+// warm-up run. Prints one line per configuration and a summary line per case,
+// in GCells/s per time step (points inside the margin x steps / seconds).
+#include <stencil/autotuning_engine.hpp>
 #include <stencil/dsl.hpp>
 
 #include <algorithm>
@@ -19,6 +22,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -132,19 +136,49 @@ public:
   /// GCells/s of Steps steps with \p PerPass (1: one at a time; 0: the
   /// plan's pass) and tile (bx, by, chunk), median of three after a warm-up.
   double time(int PerPass, int Bx, int By, int Chunk) {
-    auto Loop = makeLoop();
+    auto Loop = makeLoop<stencil::HostLoopEngine<Dims>>();
     stencil::GeneratedLoopEngine<Dims, stencil::Backend::Cuda> E(Loop.ranges());
     E.Temporal.steps = PerPass;
     E.Temporal.block[0] = Bx;
     E.Temporal.block[1] = By;
     E.Temporal.block[2] = Chunk;
+    return rate([&](T *&P, T *&Q) {
+      E.repeat(Steps, StencilT(), stencil::previousLevel(P),
+               stencil::nextLevel(Q));
+    });
+  }
+
+  /// The tuner's time loop (no cache): repeated until it has chosen how to
+  /// run the steps (single steps tuned, then passes or not), then timed as
+  /// time() times; \p Choice says what it chose.
+  double tuned(std::string *Choice) {
+    stencil::DeviceAutoTuningInfo Info;
+    Info.useCache = false;
+    Info.progress.quiet = true;
+    auto Loop = makeLoop<stencil::DeviceAutoTuningLoopEngine<Dims>>();
+    auto Repeat = [&](T *&P, T *&Q) {
+      Loop.repeat(Steps, StencilT(), &Info, stencil::previousLevel(P),
+                  stencil::nextLevel(Q));
+    };
+    for (int Call = 0; Call < 1000 && !Info.chosenPasses(); ++Call) {
+      T *P = A->data(), *Q = B->data();
+      Repeat(P, Q);
+    }
+    if (!Info.chosenPasses())
+      throw std::runtime_error("the tuner chose no way in 1000 time loops");
+    *Choice = stencil::tuning::temporalText(*Info.chosenPasses());
+    return rate(Repeat);
+  }
+
+  /// GCells/s of \p Repeat (Steps steps from A into B), the median of three
+  /// runs after a warm-up.
+  template <typename RepeatF> double rate(RepeatF Repeat) {
     std::vector<double> Times;
     for (int Run = 0; Run < 4; ++Run) {
       T *P = A->data(), *Q = B->data();
       stencil::deviceSynchronize();
       const double Start = seconds();
-      E.repeat(Steps, StencilT(), stencil::previousLevel(P),
-               stencil::nextLevel(Q));
+      Repeat(P, Q);
       stencil::deviceSynchronize();
       if (Run > 0)
         Times.push_back(seconds() - Start);
@@ -202,8 +236,11 @@ public:
     std::vector<int> Chunks =
         Dims == 3 ? std::vector<int>{64, 128, 512} : std::vector<int>{128, 512};
     if (O.Quick) {
-      Tiles.resize(1);
-      Chunks.resize(1);
+      // The tiles the tuner tries (compiled with constant extents), the
+      // plan's chunk.
+      const int Bx = TE->defaultBlock[0], By = TE->defaultBlock[1];
+      Tiles = {{Bx, By}, {2 * Bx, Dims == 2 ? 1 : By / 2}};
+      Chunks = {TE->defaultBlock[2]};
     }
     for (int PerPass = 2; PerPass <= TE->maxSteps; ++PerPass)
       for (const auto &Tile : Tiles)
@@ -216,19 +253,28 @@ public:
                        ", chunk " + std::to_string(Chunk);
           }
         }
+    std::string Choice = "failed";
+    double Tuned = 0;
+    try {
+      Tuned = tuned(&Choice);
+    } catch (const std::exception &Error) {
+      Choice = std::string("failed: ") + Error.what();
+    }
+    std::printf("%s tuned: %.1f GCells/s (%s)\n", Name, Tuned, Choice.c_str());
     std::printf("SUMMARY %s: one step at a time %.1f, plan's default pass "
-                "%.1f, best %.1f GCells/s (%s); best/one-step %.2f\n",
-                Name, Single, Default, Best, BestText.c_str(), Best / Single);
+                "%.1f, best %.1f GCells/s (%s); best/one-step %.2f; tuned "
+                "%.1f (%s), tuned/best %.2f\n",
+                Name, Single, Default, Best, BestText.c_str(), Best / Single,
+                Tuned, Choice.c_str(), Tuned / Best);
   }
 
 private:
-  auto makeLoop() const {
+  template <typename Engine> auto makeLoop() const {
     const long long M = Radius, X = Extent;
     if constexpr (Dims == 2)
-      return stencil::Loop2D<stencil::HostLoopEngine<2>>(X, M, M, X, M, M);
+      return stencil::Loop2D<Engine>(X, M, M, X, M, M);
     else
-      return stencil::Loop3D<stencil::HostLoopEngine<3>>(X, M, M, X, M, M, X, M,
-                                                         M);
+      return stencil::Loop3D<Engine>(X, M, M, X, M, M, X, M, M);
   }
 
   const char *Name;

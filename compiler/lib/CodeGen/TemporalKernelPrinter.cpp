@@ -18,6 +18,15 @@
 /// chunk. Each level reads only planes written before the barrier that
 /// ends every plane p: the one barrier a plane.
 ///
+/// Most of a pass's instructions were its checks and ring arithmetic (an
+/// H200's profile: issue-bound at 3.5 instructions a cycle), so: the next
+/// plane of the input is loaded while the levels compute; where every level
+/// works inside the chunk and the region (the steady part), ring-depth
+/// planes are unrolled from ring slot 0, so slots and queue registers are
+/// constants and only the column's tests remain; and the tiles the tuner
+/// tries are template instances with constant extents (TemporalPlan::
+/// ConstantTiles), which make the ring offsets immediates.
+///
 //===----------------------------------------------------------------------===//
 #include "stencilc/CodeGen/CudaKernels.h"
 #include "stencilc/CodeGen/RegistrationGlue.h"
@@ -50,10 +59,21 @@ std::string signedTerm(long long V, const std::string &Unit = "") {
   return fmt::format(" {} {}{}", V < 0 ? '-' : '+', V < 0 ? -V : V, Unit);
 }
 
+/// Where a level's work at one plane is printed: in the checked loop (any
+/// plane of the pass; the ring slot and the queues move at run time) or in
+/// the steady part (every level inside the chunk and the region), where
+/// Depth planes are unrolled and plane U of them knows its ring slots and
+/// its queue registers.
+struct PlaneMode {
+  bool Steady = false;
+  unsigned U = 0; ///< The plane within the unrolled group (steady only).
+};
+
 /// Loads of the pair's input from level l - 1's ring; the rest from memory.
 class RingLoads : public BodyPrinterHooks {
 public:
-  RingLoads(const TimePair &P, unsigned Dims) : P(P), Dims(Dims) {}
+  RingLoads(const TimePair &P, unsigned Dims, PlaneMode Mode)
+      : P(P), Dims(Dims), Mode(Mode) {}
   std::string mathCallee(ir::MathFunc F, ir::Type Ty) const override {
     return deviceMathCallee(F, Ty);
   }
@@ -63,10 +83,11 @@ public:
     if (Param != P.In)
       return Memory;
     const unsigned M = Dims - 1;
-    // The thread's own column: level l - 1's queue of registers.
+    // The thread's own column: level l - 1's queue of registers, which has
+    // taken this plane's value already.
     if (Off[0] == 0 && (M == 1 || Off[1] == 0))
       return fmt::format("stencilc_q[stencilc_l - 1][{}]",
-                         P.Reach[M].Lo + Off[M]);
+                         queueSlot(P.Reach[M].Lo + Off[M]));
     std::string Index = fmt::format("{} * stencilc_plane + {}",
                                     slot(Off[M], P.RingDepth), Cell);
     Index += signedTerm(Off[0]);
@@ -80,12 +101,25 @@ public:
   }
 
 private:
+  /// The register of the queue's entry \p Age (0: its oldest plane): the
+  /// checked loop shifts its queues, the steady part rotates them.
+  long long queueSlot(long long Age) const {
+    return Mode.Steady ? (Age + Mode.U + 1) % P.RingDepth : Age;
+  }
+
   const TimePair &P;
   unsigned Dims;
+  PlaneMode Mode;
 };
 
-/// Level \p Level's queue takes stencilc_v as its newest plane.
-void printQueuePush(CodeWriter &W, const std::string &Level, unsigned Depth) {
+/// Level \p Level's queue takes stencilc_v as its newest plane: shifted in
+/// the checked loop, in the register of the oldest in the steady part.
+void printQueuePush(CodeWriter &W, const std::string &Level, unsigned Depth,
+                    PlaneMode Mode) {
+  if (Mode.Steady) {
+    W.line("stencilc_q[{}][{}] = stencilc_v;", Level, Mode.U);
+    return;
+  }
   for (unsigned D = 0; D + 1 < Depth; ++D)
     W.line("stencilc_q[{0}][{1}] = stencilc_q[{0}][{2}];", Level, D, D + 1);
   W.line("stencilc_q[{}][{}] = stencilc_v;", Level, Depth - 1);
@@ -122,12 +156,154 @@ void printDeepest(CodeWriter &W, const TimePair &P, unsigned M) {
   }
 }
 
+/// What every level does at one plane of the input: level 0 loads it,
+/// level l computes the plane l lags behind. The checked loop tests every
+/// plane against the array, the region and the part of the chunk a level
+/// is wanted on; the steady part needs only the column's tests.
+class PlanePrinter {
+public:
+  PlanePrinter(const ir::Stencil &S, const TimePair &P, int MaxSteps)
+      : S(S), P(P), MaxSteps(MaxSteps), Names(S), M(S.Dims - 1),
+        Ty(elementType(S.Params[P.Out])),
+        Centre(fmt::format("stencilc_column_c + {} * {}", Positions[M],
+                           M == 2 ? "sz" : "sy")) {}
+
+  /// Planes are one more than the marching reach apart between levels.
+  long long lag() const { return P.Reach[M].Hi + 1; }
+
+  void print(CodeWriter &W, PlaneMode Mode) const {
+    const std::string Plane =
+        Mode.Steady ? fmt::format("stencilc_p + {}", Mode.U) : "stencilc_p";
+    W.open("{ // level 0: the pass's input, or its margin");
+    W.line("const int stencilc_k = {};", Plane);
+    W.line("{} stencilc_v = stencilc_in;", Ty);
+    W.line("// The next plane's load is under way while the levels compute.");
+    W.line("stencilc_in = stencilc_input(stencilc_k + 1);");
+    // Off the arrays the steady part stores the zero it loaded: no point
+    // inside the region reads it.
+    if (!Mode.Steady)
+      W.line("if (stencilc_k >= 0 && stencilc_k < stencilc_planes)");
+    W.line("{}stencilc_rings[{} * stencilc_plane + {}] = stencilc_v;",
+           Mode.Steady ? "" : "  ",
+           Mode.Steady ? std::to_string(Mode.U) : "stencilc_s", Cell);
+    printQueuePush(W, "0", P.RingDepth, Mode);
+    W.close();
+    printLevels(W, Plane, Mode);
+    W.line("__syncthreads();");
+  }
+
+private:
+  void printLevels(CodeWriter &W, const std::string &Plane,
+                   PlaneMode Mode) const {
+    const long long Lag = lag();
+    const unsigned Depth = P.RingDepth;
+    W.line("#pragma unroll");
+    W.open("for (int stencilc_l = 1; stencilc_l <= STEPS; ++stencilc_l) {");
+    W.line("const int stencilc_k = {} - stencilc_l * {};", Plane, Lag);
+    // Positive before the remainder: a constant once the levels unroll in
+    // the steady part.
+    W.line("const int stencilc_sk = ({} + {} - stencilc_l * {}) % {};",
+           Mode.Steady ? std::to_string(Mode.U) : "stencilc_s",
+           static_cast<long long>(Depth) * (MaxSteps * Lag / Depth + 1), Lag,
+           Depth);
+    W.line("{} stencilc_v = {}();", Ty, Ty);
+    if (Mode.Steady)
+      printSteadyLevel(W, Mode);
+    else
+      printCheckedLevel(W);
+    W.line("if (stencilc_l < STEPS)");
+    W.open("{");
+    printQueuePush(W, "stencilc_l", Depth, Mode);
+    W.close();
+    W.close();
+  }
+
+  /// Level l at a plane inside the chunk and the region: a thread computes
+  /// it, takes its margin, or (off the arrays, or too near the tile's edge
+  /// to be read) leaves zero, which no point inside the region reads.
+  void printSteadyLevel(CodeWriter &W, PlaneMode Mode) const {
+    W.open("if (stencilc_l <= stencilc_work) {");
+    printCompute(W, Mode, "if (stencilc_l == STEPS)");
+    W.close();
+    W.open("else if (stencilc_l < STEPS && stencilc_edge) {");
+    printMargin(W);
+    W.close();
+    W.line("if (stencilc_l < STEPS)");
+    printRingStore(W, "  ");
+  }
+
+  void printCheckedLevel(CodeWriter &W) const {
+    const long long Lo = P.Reach[M].Lo, Hi = P.Reach[M].Hi;
+    W.line("// Level l is wanted on the chunk and (STEPS - l) times the "
+           "reach around it.");
+    W.open(fmt::format(
+        "if (stencilc_k >= 0 && stencilc_k < stencilc_planes && stencilc_k "
+        ">= stencilc_first - (STEPS - stencilc_l) * {0} && stencilc_k < "
+        "stencilc_end + (STEPS - stencilc_l) * {1}) {{",
+        Lo, Hi));
+    W.open("if (!(stencilc_k >= stencilc_rlo && stencilc_k < stencilc_rhi)) {");
+    W.line("if (stencilc_l < STEPS)");
+    W.open("{");
+    printMargin(W);
+    W.close();
+    W.close();
+    W.line("// Nearer the tile's edge, level l is never read.");
+    W.open("else if (stencilc_l <= stencilc_deepest) {");
+    printCompute(W, PlaneMode{},
+                 "if (stencilc_l == STEPS && stencilc_k >= stencilc_first && "
+                 "stencilc_k < stencilc_end)");
+    W.close();
+    W.line("if (stencilc_l < STEPS)");
+    printRingStore(W, "  ");
+    W.close();
+  }
+
+  /// The margin holds still: level l's is in the array holding it one step
+  /// at a time.
+  void printMargin(CodeWriter &W) const {
+    W.line("const long long {} = stencilc_k;", Positions[M]);
+    W.line("const long long c = {};", Centre);
+    W.line("stencilc_v = (stencilc_l & 1 ? stencilc_margin1 : "
+           "stencilc_margin0)[c];");
+  }
+
+  /// The body at level l; the last level goes to memory where \p Store.
+  void printCompute(CodeWriter &W, PlaneMode Mode,
+                    const std::string &Store) const {
+    W.line("const long long {} = stencilc_k;", Positions[M]);
+    W.line("const long long c = {};", Centre);
+    W.line("{} *const {} = stencilc_rings + (stencilc_l - 1) * {} * "
+           "stencilc_plane;",
+           Ty, Ring, P.RingDepth);
+    W.line("{} {};", Ty, Value);
+    RingLoads Hooks(P, S.Dims, Mode);
+    printBody(S, Names, Hooks, W);
+    W.line("stencilc_v = {};", Value);
+    W.line(Store);
+    W.line("  {}[c] = stencilc_v;", Names.param(P.Out));
+  }
+
+  void printRingStore(CodeWriter &W, const char *Indent) const {
+    W.line("{}stencilc_rings[(stencilc_l * {} + stencilc_sk) * stencilc_plane "
+           "+ {}] = stencilc_v;",
+           Indent, P.RingDepth, Cell);
+  }
+
+  const ir::Stencil &S;
+  const TimePair &P;
+  int MaxSteps;
+  BodyNames Names;
+  unsigned M;
+  std::string Ty, Centre;
+};
+
 void printKernel(CodeWriter &W, const ir::Stencil &S, const TimePair &P,
                  int MaxSteps, const std::string &Name) {
   const unsigned M = S.Dims - 1;
   const std::string Ty = elementType(S.Params[P.Out]);
   BodyNames Names(S);
-  W.line("template <int STEPS>");
+  W.line("// BX, BY: the tile's extents where constant (0: blockDim's).");
+  W.line("template <int STEPS, int BX, int BY>");
   W.open(fmt::format(
       "__global__ void __launch_bounds__(1024) {}(const stencil::Grid g, const "
       "stencil::Region r, const long long stencilc_chunk, const {} "
@@ -137,10 +313,10 @@ void printKernel(CodeWriter &W, const ir::Stencil &S, const TimePair &P,
   W.line("{} *const stencilc_rings = reinterpret_cast<{} *>(stencilc_shared);",
          Ty, Ty);
   W.line("const int stencilc_tx = threadIdx.x;");
-  W.line("const int stencilc_bx = blockDim.x;");
+  W.line("const int stencilc_bx = BX ? BX : blockDim.x;");
   if (M == 2) {
     W.line("const int stencilc_ty = threadIdx.y;");
-    W.line("const int stencilc_by = blockDim.y;");
+    W.line("const int stencilc_by = BY ? BY : blockDim.y;");
   }
   W.line("const int stencilc_plane = {};",
          M == 2 ? "stencilc_bx * stencilc_by" : "stencilc_bx");
@@ -165,7 +341,8 @@ void printKernel(CodeWriter &W, const ir::Stencil &S, const TimePair &P,
              M, [](unsigned D) { return fmt::format("r.lo[{}]", D); },
              [](unsigned D) { return fmt::format("r.hi[{}]", D); }));
   W.line("// Planes in 32 bits (a loop's extents are ints): the checks of "
-         "every level and plane are most of the kernel's instructions.");
+         "every level and plane are most of the checked loop's "
+         "instructions.");
   W.line("const int stencilc_first = static_cast<int>(r.lo[{0}] + blockIdx.{1} "
          "* stencilc_chunk);",
          M, M == 2 ? "z" : "y");
@@ -185,14 +362,11 @@ void printKernel(CodeWriter &W, const ir::Stencil &S, const TimePair &P,
   printStrides(W, S.Dims);
   W.line("const long long stencilc_column_c = {};",
          M == 2 ? "i + j * sy" : "i");
-  const long long Lo = P.Reach[M].Lo, Hi = P.Reach[M].Hi;
+  const PlanePrinter Planes(S, P, MaxSteps);
+  const long long Lo = P.Reach[M].Lo, Lag = Planes.lag();
   const unsigned Depth = P.RingDepth;
   // Level l runs a plane more than its reach behind level l - 1: it reads
   // only planes written before the last barrier, one barrier a plane.
-  const long long Lag = Hi + 1;
-  const std::string March = Positions[M];
-  const std::string Centre =
-      fmt::format("stencilc_column_c + {} * {}", March, M == 2 ? "sz" : "sy");
   W.line("// The ring slot of plane p (level 0's); level l's lags l * {} "
          "behind.",
          Lag);
@@ -202,73 +376,46 @@ void printKernel(CodeWriter &W, const ir::Stencil &S, const TimePair &P,
          "level L + 1 reads.");
   W.line("{} stencilc_q[STEPS + 1][{}] = {{}};", Ty, Depth);
   printDeepest(W, P, M);
+  W.line("// In the steady part: the levels this thread computes, and whether "
+         "it holds the margin.");
+  W.line("const int stencilc_work = stencilc_column && stencilc_inside ? "
+         "stencilc_deepest : 0;");
+  W.line("const bool stencilc_edge = stencilc_column && !stencilc_inside;");
+  W.line("// From plane p of the input on, every level works inside the "
+         "chunk.");
+  W.line("const int stencilc_steady = stencilc_first + STEPS * {};", Lag);
+  W.line("// Plane k of the pass's input (level 0): the array inside the "
+         "region, the margin outside, nothing off the arrays.");
+  W.open(fmt::format("auto stencilc_input = [&](const int stencilc_k) -> {} {{",
+                     Ty));
+  W.line("if (stencilc_k < 0 || stencilc_k >= stencilc_planes)");
+  W.line("  return {}();", Ty);
+  W.line("const long long c = stencilc_column_c + stencilc_k * {};",
+         M == 2 ? "sz" : "sy");
+  W.line("return stencilc_k >= stencilc_rlo && stencilc_k < stencilc_rhi ? "
+         "{}[c] : stencilc_margin0[c];",
+         Names.param(P.In));
+  W.close("};");
+  W.line("{} stencilc_in = stencilc_input(stencilc_first - STEPS * {});", Ty,
+         Lo);
   W.line("// Plane p of the input; level l works on plane p - l * {}.", Lag);
   W.open(fmt::format("for (int stencilc_p = stencilc_first - STEPS * {0}; "
-                     "stencilc_p < stencilc_end + STEPS * {1}; ++stencilc_p) "
-                     "{{",
+                     "stencilc_p < stencilc_end + STEPS * {1};) {{",
                      Lo, Lag));
-  W.open("{ // level 0: the pass's input, or its margin");
-  W.line("const int stencilc_k = stencilc_p;");
-  W.line("{} stencilc_v = {}();", Ty, Ty);
-  W.open("if (stencilc_k >= 0 && stencilc_k < stencilc_planes) {");
-  W.line("const long long {} = stencilc_k;", March);
-  W.line("const long long c = {};", Centre);
-  W.line("stencilc_v = stencilc_k >= stencilc_rlo && stencilc_k < stencilc_rhi "
-         "? {}[c] : stencilc_margin0[c];",
-         Names.param(P.In));
-  W.line("stencilc_rings[stencilc_s * stencilc_plane + {}] = stencilc_v;",
-         Cell);
-  W.close();
-  printQueuePush(W, "0", Depth);
-  W.close();
-  W.line("#pragma unroll");
-  W.open("for (int stencilc_l = 1; stencilc_l <= STEPS; ++stencilc_l) {");
-  W.line("const int stencilc_k = stencilc_p - stencilc_l * {};", Lag);
-  W.line("const int stencilc_sk = (stencilc_s + {} - stencilc_l * {}) % {};",
-         static_cast<long long>(Depth) * (MaxSteps * Lag / Depth + 1), Lag,
+  W.open(fmt::format("if (stencilc_p >= stencilc_steady && stencilc_s == 0 && "
+                     "stencilc_p + {} <= stencilc_end) {{",
+                     Depth));
+  W.line("// {} planes from ring slot 0: every slot and queue register is "
+         "known.",
          Depth);
-  W.line("{} stencilc_v = {}();", Ty, Ty);
-  W.line("// Level l is wanted on the chunk and (STEPS - l) times the reach "
-         "around it.");
-  W.open(fmt::format(
-      "if (stencilc_k >= 0 && stencilc_k < stencilc_planes && stencilc_k >= "
-      "stencilc_first - (STEPS - stencilc_l) * {0} && stencilc_k < "
-      "stencilc_end + (STEPS - stencilc_l) * {1}) {{",
-      Lo, Hi));
-  W.line("const long long {} = stencilc_k;", March);
-  W.line("const long long c = {};", Centre);
-  W.open("if (!(stencilc_k >= stencilc_rlo && stencilc_k < stencilc_rhi)) {");
-  W.line("// The margin holds still: level l's is in the array holding it "
-         "one step at a time.");
-  W.line("if (stencilc_l < STEPS)");
-  W.line("  stencilc_v = (stencilc_l & 1 ? stencilc_margin1 : "
-         "stencilc_margin0)[c];");
+  for (unsigned U = 0; U < Depth; ++U)
+    Planes.print(W, PlaneMode{true, U});
+  W.line("stencilc_p += {};", Depth);
+  W.line("continue;");
   W.close();
-  W.line("// Nearer the tile's edge, level l is never read.");
-  W.open("else if (stencilc_l <= stencilc_deepest) {");
-  W.line("{} *const {} = stencilc_rings + (stencilc_l - 1) * {} * "
-         "stencilc_plane;",
-         Ty, Ring, Depth);
-  W.line("{} {};", Ty, Value);
-  RingLoads Hooks(P, S.Dims);
-  printBody(S, Names, Hooks, W);
-  W.line("stencilc_v = {};", Value);
-  W.line("if (stencilc_l == STEPS && stencilc_k >= stencilc_first && "
-         "stencilc_k < stencilc_end)");
-  W.line("  {}[c] = stencilc_v;", Names.param(P.Out));
-  W.close();
-  W.line("if (stencilc_l < STEPS)");
-  W.line("  stencilc_rings[(stencilc_l * {} + stencilc_sk) * stencilc_plane + "
-         "{}] = stencilc_v;",
-         Depth, Cell);
-  W.close();
-  W.line("if (stencilc_l < STEPS)");
-  W.open("{");
-  printQueuePush(W, "stencilc_l", Depth);
-  W.close();
-  W.close();
-  W.line("__syncthreads();");
+  Planes.print(W, PlaneMode{});
   W.line("stencilc_s = stencilc_s + 1 == {} ? 0 : stencilc_s + 1;", Depth);
+  W.line("++stencilc_p;");
   W.close();
   W.close();
 }
@@ -285,6 +432,22 @@ void printSharedBytes(CodeWriter &W, const ir::Stencil &S, const TimePair &P,
   W.close();
 }
 
+/// The kernel's instance for a tile: its extents constant where the plan
+/// compiled it for them (TemporalPlan::ConstantTiles).
+void printInstance(CodeWriter &W, const ir::Stencil &S, const TemporalPlan &T,
+                   const std::string &Name) {
+  W.line("template <int STEPS>");
+  W.open(fmt::format("static auto {0}_instance(const unsigned bx, const "
+                     "unsigned by) -> decltype(&{0}<STEPS, 0, 0>) {{",
+                     Name));
+  for (const auto &[Bx, By] : T.ConstantTiles) {
+    W.line("if (bx == {}u && by == {}u)", Bx, S.Dims == 2 ? 1 : By);
+    W.line("  return {}<STEPS, {}, {}>;", Name, Bx, S.Dims == 2 ? 1 : By);
+  }
+  W.line("return {}<STEPS, 0, 0>;", Name);
+  W.close();
+}
+
 /// One instance of the kernel launched: the launcher's switch calls it.
 void printRun(CodeWriter &W, const ir::Stencil &S, const TimePair &P,
               const std::string &Name) {
@@ -297,12 +460,12 @@ void printRun(CodeWriter &W, const ir::Stencil &S, const TimePair &P,
       "stencil::Grid &g, const stencil::Region &r, const long long chunk, "
       "const {} *m0, const {} *m1{}) {{",
       Name, Ty, Ty, kernelParameters(S, Names)));
+  W.line("const auto kernel = {}_instance<STEPS>(block.x, block.y);", Name);
   W.open("if (shared > 48u * 1024u) {");
   W.line("// Above 48 KiB a kernel asks for its shared memory.");
-  W.line("const cudaError_t err = cudaFuncSetAttribute({}<STEPS>, "
+  W.line("const cudaError_t err = cudaFuncSetAttribute(kernel, "
          "cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>("
-         "shared));",
-         Name);
+         "shared));");
   W.open("if (err != cudaSuccess) {");
   W.line("(void)cudaGetLastError(); // not left for the next launch to find");
   W.line("return cudaGetErrorString(err);");
@@ -311,8 +474,8 @@ void printRun(CodeWriter &W, const ir::Stencil &S, const TimePair &P,
   std::string Args;
   for (unsigned I = 1; I < S.Params.size(); ++I)
     Args += ", " + Names.param(I);
-  W.line("{}<STEPS><<<grid, block, shared, stream>>>(g, r, chunk, m0, m1{});",
-         Name, Args);
+  W.line("kernel<<<grid, block, shared, stream>>>(g, r, chunk, m0, m1{});",
+         Args);
   W.line("const cudaError_t err = cudaGetLastError();");
   W.line("return err == cudaSuccess ? nullptr : cudaGetErrorString(err);");
   W.close();
@@ -399,8 +562,9 @@ void printQuery(CodeWriter &W, const TemporalPlan &T, const std::string &Name) {
   W.line("cudaError_t err = cudaErrorInvalidValue;");
   W.open("switch (steps) {");
   for (int N = 1; N <= T.MaxSteps; ++N)
-    W.line("case {0}: err = cudaFuncGetAttributes(&a, {1}<{0}>); break;", N,
-           Name);
+    W.line("case {0}: err = cudaFuncGetAttributes(&a, {1}_instance<{0}>(bx, "
+           "by)); break;",
+           N, Name);
   W.close();
   W.line("if (err != cudaSuccess)");
   W.line("  return cudaGetErrorString(err);");
@@ -428,6 +592,8 @@ void cuda::printTemporalCode(CodeWriter &W, const planning::StencilPlan &SP,
            commentText(S.qualifiedName()), T.MaxSteps,
            commentText(S.Params[P.In].Name), commentText(S.Params[P.Out].Name));
     printKernel(W, S, P, T.MaxSteps, Name);
+    W.blank();
+    printInstance(W, S, T, Name);
     W.blank();
     printSharedBytes(W, S, P, Name);
     W.blank();

@@ -128,6 +128,11 @@ static void printTemporal(std::string &Out, const StencilPlan &SP) {
          std::to_string(T.DefaultBlock[0]) +
          (S.Dims == 3 ? " x " + std::to_string(T.DefaultBlock[1]) : "") +
          ", chunk " + std::to_string(T.DefaultBlock[2]) + "\n";
+  Out += "  temporal tiles with constant extents:";
+  for (std::size_t I = 0; I < T.ConstantTiles.size(); ++I)
+    Out += std::string(I ? ", " : " ") + std::to_string(T.ConstantTiles[I][0]) +
+           (S.Dims == 3 ? " x " + std::to_string(T.ConstantTiles[I][1]) : "");
+  Out += " (others: the kernel with runtime extents)\n";
 }
 
 static void printStencil(std::string &Out, const StencilPlan &SP) {

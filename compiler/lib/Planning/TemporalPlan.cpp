@@ -14,13 +14,14 @@ static long long widest(const analysis::Halo &R, unsigned Dims) {
 }
 
 /// Defaults, before any tuning. Steps: one, so a time loop runs the
-/// single-step code: on an H100 (docs/performance.md, "Time loops") the
-/// passes beat the steps one by one on one of AN5D's five stencils only
-/// (f64 7-point, by 4%; the others 0.57 to 0.84 of their rate), and nothing
-/// measures which yet. The tile and chunk a pass takes when
+/// single-step code: on an H200 (docs/performance.md, "Time loops") the
+/// passes beat the steps one by one on none of AN5D's five stencils (0.57 to
+/// 0.91 of their rate); the tuner measures whether they do (tuning.md, "Time
+/// loops"). The tile and chunk a pass takes when
 /// the program asks for more steps: the fastest measured there, a square of
 /// 1024 threads with chunks of 64 planes in 3-D (32 x 16 and 128 in f64), a
-/// row of 256 with chunks of 128 rows in 2-D.
+/// row of 256 with chunks of 128 rows in 2-D; the tiles compiled with
+/// constant extents.
 static void chooseDefaults(TemporalPlan &P, const ir::Stencil &S,
                            unsigned Bytes) {
   P.DefaultSteps = 1;
@@ -33,6 +34,12 @@ static void chooseDefaults(TemporalPlan &P, const ir::Stencil &S,
     P.DefaultBlock[1] = 1;
     P.DefaultBlock[2] = 128;
   }
+  const int Bx = P.DefaultBlock[0], By = P.DefaultBlock[1];
+  P.ConstantTiles = {{Bx, By}};
+  if (S.Dims == 2)
+    P.ConstantTiles.push_back({2 * Bx, 1});
+  else if (By >= 2)
+    P.ConstantTiles.push_back({2 * Bx, By / 2});
 }
 
 TemporalPlan planning::planTemporal(const ir::Stencil &S,

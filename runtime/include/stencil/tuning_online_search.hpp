@@ -85,6 +85,11 @@ public:
     } else {
       Times_[C].push_back(Ms);
     }
+    // The search stops where the final timings' room begins, whatever its
+    // phase has left (once a candidate is timed): never more than maxCalls.
+    if (Phase_ != Phase::Final && !Times_.empty() &&
+        Calls_ >= Opt_.maxCalls - Opt_.finalists * Opt_.finalRepeats)
+      Queue_.clear();
     if (Queue_.empty())
       advance();
   }

@@ -20,6 +20,7 @@
 
 #include "stencilc/Analysis/StencilInfo.h"
 #include "stencilc/IR/Stencil.h"
+#include <array>
 #include <string>
 #include <vector>
 
@@ -54,6 +55,11 @@ struct TemporalPlan {
   /// What a pass launches untuned: steps, and (bx, by, chunk).
   int DefaultSteps = 1;
   int DefaultBlock[3] = {0, 0, 0};
+  /// Tiles (bx, by) the kernel is also compiled for with constant extents,
+  /// so that its ring offsets are immediates: the ones the tuner tries
+  /// (stencil::tuning::temporalCandidates: the default tile and one twice as
+  /// wide, half as high). Other tiles run the kernel with runtime extents.
+  std::vector<std::array<int, 2>> ConstantTiles;
 };
 
 /// The temporal plan of \p S (2-D and 3-D stencils only).
