@@ -164,9 +164,10 @@ class PlanePrinter {
 public:
   PlanePrinter(const ir::Stencil &S, const TimePair &P, int MaxSteps)
       : S(S), P(P), MaxSteps(MaxSteps), Names(S), M(S.Dims - 1),
-        Ty(elementType(S.Params[P.Out])),
-        Centre(fmt::format("stencilc_column_c + {} * {}", Positions[M],
-                           M == 2 ? "sz" : "sy")) {}
+        Ty(elementType(S.Params[P.Out])), Stride(M == 2 ? "sz" : "sy"),
+        Centre(fmt::format("stencilc_c0 - static_cast<long long>(stencilc_l "
+                           "* {}) * {}",
+                           lag(), Stride)) {}
 
   /// Planes are one more than the marching reach apart between levels.
   long long lag() const { return P.Reach[M].Hi + 1; }
@@ -178,7 +179,8 @@ public:
     W.line("const int stencilc_k = {};", Plane);
     W.line("{} stencilc_v = stencilc_in;", Ty);
     W.line("// The next plane's load is under way while the levels compute.");
-    W.line("stencilc_in = stencilc_input(stencilc_k + 1);");
+    W.line("stencilc_in = stencilc_input(stencilc_k + 1, stencilc_c0 + {});",
+           Stride);
     // Off the arrays the steady part stores the zero it loaded: no point
     // inside the region reads it.
     if (!Mode.Steady)
@@ -190,6 +192,7 @@ public:
     W.close();
     printLevels(W, Plane, Mode);
     W.line("__syncthreads();");
+    W.line("stencilc_c0 += {};", Stride);
   }
 
 private:
@@ -294,21 +297,24 @@ private:
   int MaxSteps;
   BodyNames Names;
   unsigned M;
-  std::string Ty, Centre;
+  std::string Ty;
+  const char *Stride; ///< The distance of two planes in memory.
+  std::string Centre;
 };
 
 void printKernel(CodeWriter &W, const ir::Stencil &S, const TimePair &P,
-                 int MaxSteps, const std::string &Name) {
+                 int MaxSteps, int TwoBlocksUpTo, const std::string &Name) {
   const unsigned M = S.Dims - 1;
   const std::string Ty = elementType(S.Params[P.Out]);
   BodyNames Names(S);
   W.line("// BX, BY: the tile's extents where constant (0: blockDim's).");
   W.line("template <int STEPS, int BX, int BY>");
   W.open(fmt::format(
-      "__global__ void __launch_bounds__(1024) {}(const stencil::Grid g, const "
-      "stencil::Region r, const long long stencilc_chunk, const {} "
-      "*stencilc_margin0, const {} *stencilc_margin1{}) {{",
-      Name, Ty, Ty, kernelParameters(S, Names)));
+      "__global__ void __launch_bounds__(1024, STEPS <= {} ? 2 : 1) {}(const "
+      "stencil::Grid g, const stencil::Region r, const long long "
+      "stencilc_chunk, const {} *stencilc_margin0, const {} "
+      "*stencilc_margin1{}) {{",
+      TwoBlocksUpTo, Name, Ty, Ty, kernelParameters(S, Names)));
   W.line("extern __shared__ __align__(16) unsigned char stencilc_shared[];");
   W.line("{} *const stencilc_rings = reinterpret_cast<{} *>(stencilc_shared);",
          Ty, Ty);
@@ -386,18 +392,24 @@ void printKernel(CodeWriter &W, const ir::Stencil &S, const TimePair &P,
   W.line("const int stencilc_steady = stencilc_first + STEPS * {};", Lag);
   W.line("// Plane k of the pass's input (level 0): the array inside the "
          "region, the margin outside, nothing off the arrays.");
-  W.open(fmt::format("auto stencilc_input = [&](const int stencilc_k) -> {} {{",
+  W.open(fmt::format("auto stencilc_input = [&](const int stencilc_k, const "
+                     "long long c) -> {} {{",
                      Ty));
   W.line("if (stencilc_k < 0 || stencilc_k >= stencilc_planes)");
   W.line("  return {}();", Ty);
-  W.line("const long long c = stencilc_column_c + stencilc_k * {};",
-         M == 2 ? "sz" : "sy");
-  W.line("return stencilc_k >= stencilc_rlo && stencilc_k < stencilc_rhi ? "
-         "{}[c] : stencilc_margin0[c];",
+  W.line("return (stencilc_k >= stencilc_rlo && stencilc_k < stencilc_rhi ? "
+         "{} : stencilc_margin0)[c];",
          Names.param(P.In));
   W.close("};");
-  W.line("{} stencilc_in = stencilc_input(stencilc_first - STEPS * {});", Ty,
-         Lo);
+  const char *Stride = M == 2 ? "sz" : "sy";
+  W.line("// Where plane p of this column is: kept by adding, not "
+         "multiplying.");
+  W.line("long long stencilc_c0 = stencilc_column_c + static_cast<long "
+         "long>(stencilc_first - STEPS * {}) * {};",
+         Lo, Stride);
+  W.line("{} stencilc_in = stencilc_input(stencilc_first - STEPS * {}, "
+         "stencilc_c0);",
+         Ty, Lo);
   W.line("// Plane p of the input; level l works on plane p - l * {}.", Lag);
   W.open(fmt::format("for (int stencilc_p = stencilc_first - STEPS * {0}; "
                      "stencilc_p < stencilc_end + STEPS * {1};) {{",
@@ -591,7 +603,7 @@ void cuda::printTemporalCode(CodeWriter &W, const planning::StencilPlan &SP,
     W.line("// Stencil '{}': up to {} steps per pass, {} -> {}.",
            commentText(S.qualifiedName()), T.MaxSteps,
            commentText(S.Params[P.In].Name), commentText(S.Params[P.Out].Name));
-    printKernel(W, S, P, T.MaxSteps, Name);
+    printKernel(W, S, P, T.MaxSteps, T.TwoBlocksUpTo, Name);
     W.blank();
     printInstance(W, S, T, Name);
     W.blank();

@@ -133,6 +133,10 @@ static void printTemporal(std::string &Out, const StencilPlan &SP) {
     Out += std::string(I ? ", " : " ") + std::to_string(T.ConstantTiles[I][0]) +
            (S.Dims == 3 ? " x " + std::to_string(T.ConstantTiles[I][1]) : "");
   Out += " (others: the kernel with runtime extents)\n";
+  Out += "  temporal registers: 32 a thread up to " +
+         std::to_string(T.TwoBlocksUpTo) +
+         " steps per pass (two blocks of 1024 threads an SM), up to 64 "
+         "above\n";
 }
 
 static void printStencil(std::string &Out, const StencilPlan &SP) {

@@ -34,6 +34,11 @@ static void chooseDefaults(TemporalPlan &P, const ir::Stencil &S,
     P.DefaultBlock[1] = 1;
     P.DefaultBlock[2] = 128;
   }
+  // On an H200 (docs/performance.md, "Time loops") the 32-register
+  // build was faster at 2 and 3 steps for all five of AN5D's stencils
+  // (1.1 to 1.8 times), and slower for some at 4 and for all at 6 or more,
+  // where it spills the levels' queues.
+  P.TwoBlocksUpTo = 3;
   const int Bx = P.DefaultBlock[0], By = P.DefaultBlock[1];
   P.ConstantTiles = {{Bx, By}};
   if (S.Dims == 2)

@@ -60,6 +60,9 @@ struct TemporalPlan {
   /// (stencil::tuning::temporalCandidates: the default tile and one twice as
   /// wide, half as high). Other tiles run the kernel with runtime extents.
   std::vector<std::array<int, 2>> ConstantTiles;
+  /// Passes of up to this many steps are compiled to fit two blocks of 1024
+  /// threads on an SM (32 registers a thread); longer ones may take 64.
+  int TwoBlocksUpTo = 0;
 };
 
 /// The temporal plan of \p S (2-D and 3-D stencils only).
