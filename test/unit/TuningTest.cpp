@@ -125,18 +125,21 @@ TEST(TuningSearch, SettlesWithin200CallsOnTheFastest) {
   EXPECT_EQ(toString(T.next()), toString(Best)) << "settled: the best runs";
 }
 
+/// Calls \p T until it settles (at most 1000), timed by fakeCost.
+static int callsToSettle(OnlineTuner &T) {
+  int Calls = 0;
+  for (; !T.settled() && Calls < 1000; ++Calls)
+    T.record(fakeCost(T.next()));
+  return Calls;
+}
+
 TEST(TuningSearch, RespectsTheCallBudget) {
   const long long Extent[3] = {512, 512, 512};
   auto All = enumerateCandidates(3, Extent, threeVariants(), DeviceLimits());
   OnlineTuner::Options O;
   O.maxCalls = 40;
   OnlineTuner T(All, O);
-  int Calls = 0;
-  while (!T.settled() && Calls < 1000) {
-    T.record(fakeCost(T.next()));
-    ++Calls;
-  }
-  EXPECT_LE(Calls, 40 + 3); // + the warm-up call of each variant
+  EXPECT_LE(callsToSettle(T), 40);
   EXPECT_TRUE(T.hasBest());
 }
 
@@ -151,12 +154,7 @@ TEST(TuningSearch, FewCallsCutTheCoarsePass) {
     O.finalists = 1;
     O.finalRepeats = 1;
     OnlineTuner T(All, O);
-    int Calls = 0;
-    while (!T.settled() && Calls < 1000) {
-      T.record(fakeCost(T.next()));
-      ++Calls;
-    }
-    EXPECT_LE(Calls, Max) << "maxCalls " << Max;
+    EXPECT_LE(callsToSettle(T), Max) << "maxCalls " << Max;
     EXPECT_TRUE(T.hasBest()) << "maxCalls " << Max;
   }
 }

@@ -1,0 +1,367 @@
+// cpu_threads.cpp - stencilc's CUDA passes of several time steps, run on CPU
+// threads: no GPU is needed, so CI checks the kernels' logic (tiles,
+// recomputed halos, rings, queues, the steady part, the margins) bit for bit
+// against the host reference, which the GPU test can only do on a GPU.
+//
+// The build runs stencilc on this file (--emit=cuda), extract_kernels.py
+// turns the generated kernels into host function templates, and this file
+// includes them (STENCILC_CPU_THREADS_KERNELS). A block runs as one
+// std::thread per CUDA thread, __syncthreads() as a std::barrier, blocks one
+// after another. Per stencil and seed: random extents, margins and chunks,
+// 1 to 4 steps a pass, a tile compiled with constant extents and a random
+// one with runtime extents; one pass from A into B (B poisoned inside the
+// region) must equal the steps one by one on the host.
+//
+//   temporal_cpu_threads [--seed=N]
+#include <stencil/dsl.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
+
+struct STENCIL_KERNEL Star7F {
+  STENCIL_HD void operator()(const stencil::Index3D &idx, const float *a,
+                             float *b) const {
+    b[idx.ix()] =
+        0.25f * a[idx.ix()] + 0.1248f * a[idx.ix<-1, 0, 0>()] +
+        0.1249f * a[idx.ix<1, 0, 0>()] + 0.125f * a[idx.ix<0, -1, 0>()] +
+        0.1251f * a[idx.ix<0, 1, 0>()] + 0.1252f * a[idx.ix<0, 0, -1>()] +
+        0.1253f * a[idx.ix<0, 0, 1>()];
+  }
+};
+struct STENCIL_KERNEL Star7D {
+  STENCIL_HD void operator()(const stencil::Index3D &idx, const double *a,
+                             double *b) const {
+    b[idx.ix()] =
+        0.25 * a[idx.ix()] + 0.1248 * a[idx.ix<-1, 0, 0>()] +
+        0.1249 * a[idx.ix<1, 0, 0>()] + 0.125 * a[idx.ix<0, -1, 0>()] +
+        0.1251 * a[idx.ix<0, 1, 0>()] + 0.1252 * a[idx.ix<0, 0, -1>()] +
+        0.1253 * a[idx.ix<0, 0, 1>()];
+  }
+};
+/// A box of 27 points, one weight a plane.
+struct STENCIL_KERNEL Box27F {
+  STENCIL_HD void operator()(const stencil::Index3D &idx, const float *a,
+                             float *b) const {
+    const float below = a[idx.ix<-1, -1, -1>()] + a[idx.ix<0, -1, -1>()] +
+                        a[idx.ix<1, -1, -1>()] + a[idx.ix<-1, 0, -1>()] +
+                        a[idx.ix<0, 0, -1>()] + a[idx.ix<1, 0, -1>()] +
+                        a[idx.ix<-1, 1, -1>()] + a[idx.ix<0, 1, -1>()] +
+                        a[idx.ix<1, 1, -1>()];
+    const float level =
+        a[idx.ix<-1, -1, 0>()] + a[idx.ix<0, -1, 0>()] + a[idx.ix<1, -1, 0>()] +
+        a[idx.ix<-1, 0, 0>()] + a[idx.ix()] + a[idx.ix<1, 0, 0>()] +
+        a[idx.ix<-1, 1, 0>()] + a[idx.ix<0, 1, 0>()] + a[idx.ix<1, 1, 0>()];
+    const float above =
+        a[idx.ix<-1, -1, 1>()] + a[idx.ix<0, -1, 1>()] + a[idx.ix<1, -1, 1>()] +
+        a[idx.ix<-1, 0, 1>()] + a[idx.ix<0, 0, 1>()] + a[idx.ix<1, 0, 1>()] +
+        a[idx.ix<-1, 1, 1>()] + a[idx.ix<0, 1, 1>()] + a[idx.ix<1, 1, 1>()];
+    b[idx.ix()] = 0.036f * below + 0.037f * level + 0.038f * above;
+  }
+};
+/// Radius 2: rings of 6 planes.
+struct STENCIL_KERNEL Star13F {
+  STENCIL_HD void operator()(const stencil::Index3D &idx, const float *a,
+                             float *b) const {
+    b[idx.ix()] = 0.25f * a[idx.ix()] +
+                  0.062f * (a[idx.ix<-1, 0, 0>()] + a[idx.ix<1, 0, 0>()] +
+                            a[idx.ix<0, -1, 0>()] + a[idx.ix<0, 1, 0>()] +
+                            a[idx.ix<0, 0, -1>()] + a[idx.ix<0, 0, 1>()]) +
+                  0.031f * (a[idx.ix<-2, 0, 0>()] + a[idx.ix<2, 0, 0>()] +
+                            a[idx.ix<0, -2, 0>()] + a[idx.ix<0, 2, 0>()] +
+                            a[idx.ix<0, 0, -2>()] + a[idx.ix<0, 0, 2>()]);
+  }
+};
+/// One-sided in x and z (rings of 3 planes), with a coefficient array read
+/// at the point: the body's other loads go to memory.
+struct STENCIL_KERNEL Upwind3F {
+  STENCIL_HD void operator()(const stencil::Index3D &idx, const float *a,
+                             const float *k, float *b) const {
+    b[idx.ix()] = a[idx.ix()] -
+                  k[idx.ix()] * (a[idx.ix()] - a[idx.ix<-1, 0, 0>()]) -
+                  0.2f * (a[idx.ix()] - a[idx.ix<0, 0, -1>()]);
+  }
+};
+/// AN5D's j2d5pt, with its division.
+struct STENCIL_KERNEL Jacobi2F {
+  STENCIL_HD void operator()(const stencil::Index2D &idx, const float *a,
+                             float *b) const {
+    b[idx.ix()] = (5.1f * a[idx.ix<0, -1>()] + 12.1f * a[idx.ix<-1, 0>()] +
+                   15.0f * a[idx.ix()] + 12.2f * a[idx.ix<1, 0>()] +
+                   5.2f * a[idx.ix<0, 1>()]) /
+                  118.0f;
+  }
+};
+
+/// The time loops stencilc sees (on the default engine: on the host engine
+/// it generates nothing), never run: the harness runs the passes itself.
+void timeLoops(float *f, float *g, double *d, double *e, const float *k) {
+  stencil::Loop3D<> L(9, 2, 2, 9, 2, 2, 9, 2, 2);
+  L.repeat(2, Star7F(), stencil::previousLevel(f), stencil::nextLevel(g));
+  L.repeat(2, Star7D(), stencil::previousLevel(d), stencil::nextLevel(e));
+  L.repeat(2, Box27F(), stencil::previousLevel(f), stencil::nextLevel(g));
+  L.repeat(2, Star13F(), stencil::previousLevel(f), stencil::nextLevel(g));
+  L.repeat(2, Upwind3F(), stencil::previousLevel(f), k, stencil::nextLevel(g));
+  stencil::Loop2D<> P(9, 1, 1, 9, 1, 1);
+  P.repeat(2, Jacobi2F(), stencil::previousLevel(f), stencil::nextLevel(g));
+}
+
+#ifdef STENCILC_CPU_THREADS_KERNELS
+#include <barrier>
+#include <thread>
+
+namespace cpu_threads {
+struct Dim3 {
+  unsigned x = 0, y = 0, z = 0;
+};
+thread_local Dim3 threadIdx, blockIdx;
+Dim3 blockDim;
+std::barrier<> *Barrier = nullptr;
+unsigned char *shared = nullptr;
+} // namespace cpu_threads
+
+using cpu_threads::blockDim;
+using cpu_threads::blockIdx;
+using cpu_threads::threadIdx;
+using std::max;
+using std::min;
+#define __syncthreads() cpu_threads::Barrier->arrive_and_wait()
+#define __restrict__
+#include STENCILC_CPU_THREADS_KERNELS
+#undef __syncthreads
+
+namespace {
+
+/// The most steps a pass takes here, and the tiles compiled with constant
+/// extents (the kernels' BX, BY) in 3-D and 2-D.
+constexpr int MostSteps = 4;
+constexpr int FixedX3 = 12, FixedY3 = 10, FixedX2 = 40;
+
+/// Instance tables: Table[steps - 1][0: runtime extents, 1: constant].
+#define INSTANCES(NAME, FX, FY)                                                \
+  [](int Steps, bool Fixed) {                                                  \
+    using Fn = decltype(&stencilc_##NAME##_temporal0<1, 0, 0>);                \
+    static const Fn Table[MostSteps][2] = {                                    \
+        {&stencilc_##NAME##_temporal0<1, 0, 0>,                                \
+         &stencilc_##NAME##_temporal0<1, FX, FY>},                             \
+        {&stencilc_##NAME##_temporal0<2, 0, 0>,                                \
+         &stencilc_##NAME##_temporal0<2, FX, FY>},                             \
+        {&stencilc_##NAME##_temporal0<3, 0, 0>,                                \
+         &stencilc_##NAME##_temporal0<3, FX, FY>},                             \
+        {&stencilc_##NAME##_temporal0<4, 0, 0>,                                \
+         &stencilc_##NAME##_temporal0<4, FX, FY>}};                            \
+    return Table[Steps - 1][Fixed ? 1 : 0];                                    \
+  }
+
+int Checks = 0, Failures = 0;
+
+/// How far one step reads, both sides together, in x and in y (the tile
+/// loses this much a step, as the launcher computes).
+struct Span {
+  int X, Y;
+};
+
+/// One pass of \p Steps steps over arrays of \p Ext points (a margin of \p
+/// Margin), tile (Bx, By) (By 1 in 2-D), chunk \p Chunk, against the host.
+/// \p Host runs one step; \p Pass runs a thread of the pass.
+template <typename T, int Dims, typename HostF, typename PassF>
+void check(const char *Name, const long long (&Ext)[3], int Margin, Span Reach,
+           int Steps, int Bx, int By, long long Chunk, unsigned Seed,
+           HostF Host, PassF Pass) {
+  const int M = Dims - 1;
+  long long N = 1;
+  for (int D = 0; D < Dims; ++D)
+    N *= Ext[D];
+  std::mt19937 Rng(Seed);
+  std::uniform_real_distribution<double> U(1, 2);
+  std::vector<T> A(N), B(N);
+  for (T &V : A)
+    V = T(U(Rng));
+  for (T &V : B)
+    V = T(U(Rng) + 3); // another margin: a level takes the right one
+  stencil::Grid G;
+  G.dims = Dims;
+  stencil::Region R;
+  for (int D = 0; D < Dims; ++D) {
+    G.extent[D] = Ext[D];
+    R.lo[D] = Margin;
+    R.hi[D] = Ext[D] - Margin;
+  }
+  auto Inside = [&](long long I) {
+    for (int D = 0; D < Dims; ++D) {
+      if (I % Ext[D] < R.lo[D] || I % Ext[D] >= R.hi[D])
+        return false;
+      I /= Ext[D];
+    }
+    return true;
+  };
+  // The host: the steps one by one.
+  std::vector<T> HA = A, HB = B;
+  T *P = HA.data(), *Q = HB.data();
+  for (int S = 0; S < Steps; ++S) {
+    Host(P, Q);
+    std::swap(P, Q);
+  }
+  // The pass: A into B, B's region poisoned.
+  std::vector<T> Out = B;
+  for (long long I = 0; I < N; ++I)
+    if (Inside(I))
+      Out[I] = T(NAN);
+  const long long Ux = Bx - Steps * static_cast<long long>(Reach.X);
+  const long long Uy =
+      Dims == 3 ? By - Steps * static_cast<long long>(Reach.Y) : 1;
+  if (Ux <= 0 || Uy <= 0)
+    return;
+  const long long Gx = (R.hi[0] - R.lo[0] + Ux - 1) / Ux;
+  const long long Gy = Dims == 3 ? (R.hi[1] - R.lo[1] + Uy - 1) / Uy : 1;
+  const long long Gm = (R.hi[M] - R.lo[M] + Chunk - 1) / Chunk;
+  const int Threads = Bx * By;
+  // Every level's ring: at most 6 planes (radius 2) a level.
+  // Rings start as garbage, as shared memory does.
+  std::vector<unsigned char> Shared(
+      std::size_t(Steps) * 6 * Threads * sizeof(T), 0xff);
+  cpu_threads::shared = Shared.data();
+  blockDim = {unsigned(Bx), unsigned(By), 1};
+  // One std::thread per CUDA thread runs every block in turn; the barrier
+  // after each block keeps the next from writing the rings too early.
+  std::barrier<> Barrier(Threads);
+  cpu_threads::Barrier = &Barrier;
+  std::vector<std::thread> Pool;
+  for (int Th = 0; Th < Threads; ++Th)
+    Pool.emplace_back([&, Th] {
+      threadIdx = {unsigned(Th % Bx), unsigned(Th / Bx), 0};
+      for (long long Bm = 0; Bm < Gm; ++Bm)
+        for (long long Byi = 0; Byi < Gy; ++Byi)
+          for (long long Bxi = 0; Bxi < Gx; ++Bxi) {
+            blockIdx = Dims == 3
+                           ? cpu_threads::Dim3{unsigned(Bxi), unsigned(Byi),
+                                               unsigned(Bm)}
+                           : cpu_threads::Dim3{unsigned(Bxi), unsigned(Bm), 0};
+            Pass(G, R, Chunk, A.data(), B.data(), A.data(), Out.data());
+            Barrier.arrive_and_wait();
+          }
+    });
+  for (std::thread &Th : Pool)
+    Th.join();
+  ++Checks;
+  long long Bad = 0;
+  for (long long I = 0; I < N; ++I)
+    if (Inside(I) && std::memcmp(&Out[I], &P[I], sizeof(T)) != 0 && Bad++ == 0)
+      std::printf("  %s point %lld: pass %.9g, host %.9g\n", Name, I,
+                  double(Out[I]), double(P[I]));
+  if (Bad) {
+    ++Failures;
+    std::printf("FAIL %s: %lld x %lld x %lld, margin %d, %d steps, tile %d x "
+                "%d, chunk %lld: %lld points differ\n",
+                Name, Ext[0], Ext[1], Dims == 3 ? Ext[2] : 1, Margin, Steps, Bx,
+                By, Chunk, Bad);
+  }
+}
+
+/// The pass's threads: the instance for (steps, tile) with \p Extra after
+/// the previous level (the kernels' parameters follow the stencil's).
+template <typename Table, typename... Extra>
+auto passOf(Table Instance, int Steps, bool Fixed, Extra... X) {
+  return [=](const stencil::Grid &G, const stencil::Region &R, long long C,
+             const auto *M0, const auto *M1, const auto *In, auto *Out) {
+    Instance(Steps, Fixed)(G, R, C, M0, M1, In, X..., Out);
+  };
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  unsigned Seed = 1;
+  for (int I = 1; I < argc; ++I) {
+    if (std::strncmp(argv[I], "--seed=", 7) == 0) {
+      Seed = static_cast<unsigned>(std::atoi(argv[I] + 7));
+    } else {
+      std::fprintf(stderr, "usage: %s [--seed=N]\n", argv[0]);
+      return 2;
+    }
+  }
+  std::mt19937 Rng(Seed);
+  auto Pick = [&](int Lo, int Hi) {
+    return std::uniform_int_distribution<int>(Lo, Hi)(Rng);
+  };
+  for (int Round = 0; Round < 4; ++Round) {
+    const unsigned S = Seed * 100 + Round;
+    const bool Fixed = Round % 2 == 0;
+    const int Steps = Pick(1, MostSteps);
+    const int Bx = Fixed ? FixedX3 : Pick(7, 16),
+              By = Fixed ? FixedY3 : Pick(7, 12);
+    const long long Chunk = Pick(1, 4) == 1 ? Pick(1, 3) : Pick(12, 32);
+    // Margins wider than the reach now and then: the pass reads them.
+    const int Margin = Pick(1, 2);
+    // Long enough in z for the steady part (chunks of 2 steps' lag and a
+    // ring or more) in most rounds.
+    const long long E3[3] = {Pick(8, 20), Pick(8, 18), Pick(6, 40)};
+    auto Host3 = [&](auto F, auto &&...Extra) {
+      return [=](auto *P, auto *Q) {
+        stencil::Loop3D<stencil::HostLoopEngine3D> L(E3[0], Margin, Margin,
+                                                     E3[1], Margin, Margin,
+                                                     E3[2], Margin, Margin);
+        L.run(F, P, Extra..., Q);
+      };
+    };
+    check<float, 3>("star7 f32", E3, Margin, {2, 2}, Steps, Bx, By, Chunk, S,
+                    Host3(Star7F()),
+                    passOf(INSTANCES(Star7F, FixedX3, FixedY3), Steps, Fixed));
+    check<double, 3>("star7 f64", E3, Margin, {2, 2}, Steps, Bx, By, Chunk, S,
+                     Host3(Star7D()),
+                     passOf(INSTANCES(Star7D, FixedX3, FixedY3), Steps, Fixed));
+    check<float, 3>("box27 f32", E3, Margin, {2, 2}, Steps, Bx, By, Chunk, S,
+                    Host3(Box27F()),
+                    passOf(INSTANCES(Box27F, FixedX3, FixedY3), Steps, Fixed));
+    {
+      // A coefficient array, its margin too (random, fixed for the pass).
+      long long N = E3[0] * E3[1] * E3[2];
+      std::vector<float> K(N);
+      for (float &V : K)
+        V = float(Pick(0, 1000)) / 4000.0f;
+      check<float, 3>("upwind f32", E3, Margin, {1, 0}, Steps, Bx, By, Chunk, S,
+                      Host3(Upwind3F(), static_cast<const float *>(K.data())),
+                      passOf(INSTANCES(Upwind3F, FixedX3, FixedY3), Steps,
+                             Fixed, static_cast<const float *>(K.data())));
+    }
+    // Radius 2: the tile loses 4 a step each way, the margin at least 2.
+    const long long E13[3] = {E3[0] + 4, E3[1] + 4, E3[2] + 4};
+    auto Host13 = [&](auto F) {
+      return [=](auto *P, auto *Q) {
+        stencil::Loop3D<stencil::HostLoopEngine3D> L(E13[0], 2, 2, E13[1], 2, 2,
+                                                     E13[2], 2, 2);
+        L.run(F, P, Q);
+      };
+    };
+    const int Steps13 = std::min(Steps, 2);
+    check<float, 3>(
+        "star13 f32", E13, 2, {4, 4}, Steps13, Fixed ? FixedX3 : Bx + 6,
+        Fixed ? FixedY3 : By + 6, Chunk, S, Host13(Star13F()),
+        passOf(INSTANCES(Star13F, FixedX3, FixedY3), Steps13, Fixed));
+    // 2-D: rows of a tile, marching along y.
+    const long long E2[3] = {Pick(10, 70), Pick(4, 40), 1};
+    const int Bx2 = Fixed ? FixedX2 : Pick(12, 48);
+    check<float, 2>(
+        "jacobi2 f32", E2, 1, {2, 0}, Steps, Bx2, 1, Pick(1, 30), S,
+        [&](float *P, float *Q) {
+          stencil::Loop2D<stencil::HostLoopEngine2D> L(E2[0], 1, 1, E2[1], 1,
+                                                       1);
+          L.run(Jacobi2F(), P, Q);
+        },
+        passOf(INSTANCES(Jacobi2F, FixedX2, 1), Steps, Fixed));
+  }
+  std::printf("%s: %d passes checked, %d failed (seed %u)\n",
+              Failures ? "FAIL" : "PASS", Checks, Failures, Seed);
+  return Failures ? 1 : 0;
+}
+#else
+int main() {
+  std::fprintf(stderr, "cpu_threads: built without the extracted kernels\n");
+  return 2;
+}
+#endif
