@@ -212,11 +212,12 @@ case $mode in
     cp -r "$root/runtime/include" "$out/runtime/include"
     cp "$root"/test/e2e/common/*.hpp "$out/tests/common/"
     cp "$root/test/e2e/temporal/temporal.cpp" "$out/tests/temporal/"
-    cp "$root/tools/benchmark/temporal_benchmark.cpp" "$out/"
+    cp "$root/tools/benchmark/temporal_benchmark.cpp" "$root/tools/benchmark/an5d_stencils.hpp" "$out/"
     cp -r "$an5d" "$out/an5d"
     run_stencilc tests/temporal/temporal.cpp tests/temporal/gen cuda,cpu
     run_stencilc temporal_benchmark.cpp gen cuda,cpu
-    manifest runtime test/e2e/temporal tools/benchmark/temporal_benchmark.cpp </dev/null
+    manifest runtime test/e2e/temporal tools/benchmark/temporal_benchmark.cpp \
+      tools/benchmark/an5d_stencils.hpp </dev/null
     ;;
 esac
 # The runtime's tuning cache reads its JSON with nlohmann-json, which the GPU

@@ -15,6 +15,8 @@
 //   temporal_cpu_threads [--seed=N]
 #include <stencil/dsl.hpp>
 
+#include "an5d_stencils.hpp" // tools/benchmark: AN5D's stencils
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -24,59 +26,6 @@
 #include <string>
 #include <vector>
 
-struct STENCIL_KERNEL Star7F {
-  STENCIL_HD void operator()(const stencil::Index3D &idx, const float *a,
-                             float *b) const {
-    b[idx.ix()] =
-        0.25f * a[idx.ix()] + 0.1248f * a[idx.ix<-1, 0, 0>()] +
-        0.1249f * a[idx.ix<1, 0, 0>()] + 0.125f * a[idx.ix<0, -1, 0>()] +
-        0.1251f * a[idx.ix<0, 1, 0>()] + 0.1252f * a[idx.ix<0, 0, -1>()] +
-        0.1253f * a[idx.ix<0, 0, 1>()];
-  }
-};
-struct STENCIL_KERNEL Star7D {
-  STENCIL_HD void operator()(const stencil::Index3D &idx, const double *a,
-                             double *b) const {
-    b[idx.ix()] =
-        0.25 * a[idx.ix()] + 0.1248 * a[idx.ix<-1, 0, 0>()] +
-        0.1249 * a[idx.ix<1, 0, 0>()] + 0.125 * a[idx.ix<0, -1, 0>()] +
-        0.1251 * a[idx.ix<0, 1, 0>()] + 0.1252 * a[idx.ix<0, 0, -1>()] +
-        0.1253 * a[idx.ix<0, 0, 1>()];
-  }
-};
-/// A box of 27 points, one weight a plane.
-struct STENCIL_KERNEL Box27F {
-  STENCIL_HD void operator()(const stencil::Index3D &idx, const float *a,
-                             float *b) const {
-    const float below = a[idx.ix<-1, -1, -1>()] + a[idx.ix<0, -1, -1>()] +
-                        a[idx.ix<1, -1, -1>()] + a[idx.ix<-1, 0, -1>()] +
-                        a[idx.ix<0, 0, -1>()] + a[idx.ix<1, 0, -1>()] +
-                        a[idx.ix<-1, 1, -1>()] + a[idx.ix<0, 1, -1>()] +
-                        a[idx.ix<1, 1, -1>()];
-    const float level =
-        a[idx.ix<-1, -1, 0>()] + a[idx.ix<0, -1, 0>()] + a[idx.ix<1, -1, 0>()] +
-        a[idx.ix<-1, 0, 0>()] + a[idx.ix()] + a[idx.ix<1, 0, 0>()] +
-        a[idx.ix<-1, 1, 0>()] + a[idx.ix<0, 1, 0>()] + a[idx.ix<1, 1, 0>()];
-    const float above =
-        a[idx.ix<-1, -1, 1>()] + a[idx.ix<0, -1, 1>()] + a[idx.ix<1, -1, 1>()] +
-        a[idx.ix<-1, 0, 1>()] + a[idx.ix<0, 0, 1>()] + a[idx.ix<1, 0, 1>()] +
-        a[idx.ix<-1, 1, 1>()] + a[idx.ix<0, 1, 1>()] + a[idx.ix<1, 1, 1>()];
-    b[idx.ix()] = 0.036f * below + 0.037f * level + 0.038f * above;
-  }
-};
-/// Radius 2: rings of 6 planes.
-struct STENCIL_KERNEL Star13F {
-  STENCIL_HD void operator()(const stencil::Index3D &idx, const float *a,
-                             float *b) const {
-    b[idx.ix()] = 0.25f * a[idx.ix()] +
-                  0.062f * (a[idx.ix<-1, 0, 0>()] + a[idx.ix<1, 0, 0>()] +
-                            a[idx.ix<0, -1, 0>()] + a[idx.ix<0, 1, 0>()] +
-                            a[idx.ix<0, 0, -1>()] + a[idx.ix<0, 0, 1>()]) +
-                  0.031f * (a[idx.ix<-2, 0, 0>()] + a[idx.ix<2, 0, 0>()] +
-                            a[idx.ix<0, -2, 0>()] + a[idx.ix<0, 2, 0>()] +
-                            a[idx.ix<0, 0, -2>()] + a[idx.ix<0, 0, 2>()]);
-  }
-};
 /// One-sided in x and z (rings of 3 planes), with a coefficient array read
 /// at the point: the body's other loads go to memory.
 struct STENCIL_KERNEL Upwind3F {
@@ -87,28 +36,17 @@ struct STENCIL_KERNEL Upwind3F {
                   0.2f * (a[idx.ix()] - a[idx.ix<0, 0, -1>()]);
   }
 };
-/// AN5D's j2d5pt, with its division.
-struct STENCIL_KERNEL Jacobi2F {
-  STENCIL_HD void operator()(const stencil::Index2D &idx, const float *a,
-                             float *b) const {
-    b[idx.ix()] = (5.1f * a[idx.ix<0, -1>()] + 12.1f * a[idx.ix<-1, 0>()] +
-                   15.0f * a[idx.ix()] + 12.2f * a[idx.ix<1, 0>()] +
-                   5.2f * a[idx.ix<0, 1>()]) /
-                  118.0f;
-  }
-};
-
 /// The time loops stencilc sees (on the default engine: on the host engine
 /// it generates nothing), never run: the harness runs the passes itself.
 void timeLoops(float *f, float *g, double *d, double *e, const float *k) {
   stencil::Loop3D<> L(9, 2, 2, 9, 2, 2, 9, 2, 2);
-  L.repeat(2, Star7F(), stencil::previousLevel(f), stencil::nextLevel(g));
-  L.repeat(2, Star7D(), stencil::previousLevel(d), stencil::nextLevel(e));
-  L.repeat(2, Box27F(), stencil::previousLevel(f), stencil::nextLevel(g));
-  L.repeat(2, Star13F(), stencil::previousLevel(f), stencil::nextLevel(g));
+  L.repeat(2, Star3d1rF(), stencil::previousLevel(f), stencil::nextLevel(g));
+  L.repeat(2, Star3d1rD(), stencil::previousLevel(d), stencil::nextLevel(e));
+  L.repeat(2, Box3d1rF(), stencil::previousLevel(f), stencil::nextLevel(g));
+  L.repeat(2, Star3d2rF(), stencil::previousLevel(f), stencil::nextLevel(g));
   L.repeat(2, Upwind3F(), stencil::previousLevel(f), k, stencil::nextLevel(g));
   stencil::Loop2D<> P(9, 1, 1, 9, 1, 1);
-  P.repeat(2, Jacobi2F(), stencil::previousLevel(f), stencil::nextLevel(g));
+  P.repeat(2, J2d5ptF(), stencil::previousLevel(f), stencil::nextLevel(g));
 }
 
 #ifdef STENCILC_CPU_THREADS_KERNELS
@@ -309,15 +247,18 @@ int main(int argc, char **argv) {
         L.run(F, P, Extra..., Q);
       };
     };
-    check<float, 3>("star7 f32", E3, Margin, {2, 2}, Steps, Bx, By, Chunk, S,
-                    Host3(Star7F()),
-                    passOf(INSTANCES(Star7F, FixedX3, FixedY3), Steps, Fixed));
-    check<double, 3>("star7 f64", E3, Margin, {2, 2}, Steps, Bx, By, Chunk, S,
-                     Host3(Star7D()),
-                     passOf(INSTANCES(Star7D, FixedX3, FixedY3), Steps, Fixed));
-    check<float, 3>("box27 f32", E3, Margin, {2, 2}, Steps, Bx, By, Chunk, S,
-                    Host3(Box27F()),
-                    passOf(INSTANCES(Box27F, FixedX3, FixedY3), Steps, Fixed));
+    check<float, 3>(
+        "star7 f32", E3, Margin, {2, 2}, Steps, Bx, By, Chunk, S,
+        Host3(Star3d1rF()),
+        passOf(INSTANCES(Star3d1rF, FixedX3, FixedY3), Steps, Fixed));
+    check<double, 3>(
+        "star7 f64", E3, Margin, {2, 2}, Steps, Bx, By, Chunk, S,
+        Host3(Star3d1rD()),
+        passOf(INSTANCES(Star3d1rD, FixedX3, FixedY3), Steps, Fixed));
+    check<float, 3>(
+        "box27 f32", E3, Margin, {2, 2}, Steps, Bx, By, Chunk, S,
+        Host3(Box3d1rF()),
+        passOf(INSTANCES(Box3d1rF, FixedX3, FixedY3), Steps, Fixed));
     {
       // A coefficient array, its margin too (random, fixed for the pass).
       long long N = E3[0] * E3[1] * E3[2];
@@ -341,8 +282,8 @@ int main(int argc, char **argv) {
     const int Steps13 = std::min(Steps, 2);
     check<float, 3>(
         "star13 f32", E13, 2, {4, 4}, Steps13, Fixed ? FixedX3 : Bx + 6,
-        Fixed ? FixedY3 : By + 6, Chunk, S, Host13(Star13F()),
-        passOf(INSTANCES(Star13F, FixedX3, FixedY3), Steps13, Fixed));
+        Fixed ? FixedY3 : By + 6, Chunk, S, Host13(Star3d2rF()),
+        passOf(INSTANCES(Star3d2rF, FixedX3, FixedY3), Steps13, Fixed));
     // 2-D: rows of a tile, marching along y.
     const long long E2[3] = {Pick(10, 70), Pick(4, 40), 1};
     const int Bx2 = Fixed ? FixedX2 : Pick(12, 48);
@@ -351,9 +292,9 @@ int main(int argc, char **argv) {
         [&](float *P, float *Q) {
           stencil::Loop2D<stencil::HostLoopEngine2D> L(E2[0], 1, 1, E2[1], 1,
                                                        1);
-          L.run(Jacobi2F(), P, Q);
+          L.run(J2d5ptF(), P, Q);
         },
-        passOf(INSTANCES(Jacobi2F, FixedX2, 1), Steps, Fixed));
+        passOf(INSTANCES(J2d5ptF, FixedX2, 1), Steps, Fixed));
   }
   std::printf("%s: %d passes checked, %d failed (seed %u)\n",
               Failures ? "FAIL" : "PASS", Checks, Failures, Seed);
