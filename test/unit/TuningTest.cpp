@@ -16,6 +16,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <set>
 #include <sys/wait.h>
 #include <thread>
@@ -155,6 +156,17 @@ TEST(TuningSearch, FewCallsCutTheCoarsePass) {
     O.finalRepeats = 1;
     OnlineTuner T(All, O);
     EXPECT_LE(callsToSettle(T), Max) << "maxCalls " << Max;
+    EXPECT_TRUE(T.hasBest()) << "maxCalls " << Max;
+  }
+  // Budgets below a warm-up, one timing and the final stage: those calls,
+  // whatever the numbers (no overflow), and a best.
+  for (int Max : {0, -5, std::numeric_limits<int>::min()}) {
+    OnlineTuner::Options O;
+    O.maxCalls = Max;
+    O.finalists = 1;
+    O.finalRepeats = 1;
+    OnlineTuner T(All, O);
+    EXPECT_EQ(callsToSettle(T), 3) << "maxCalls " << Max;
     EXPECT_TRUE(T.hasBest()) << "maxCalls " << Max;
   }
 }

@@ -87,8 +87,7 @@ public:
     }
     // The search stops where the final timings' room begins, whatever its
     // phase has left (once a candidate is timed): never more than maxCalls.
-    if (Phase_ != Phase::Final && !Times_.empty() &&
-        Calls_ >= Opt_.maxCalls - Opt_.finalists * Opt_.finalRepeats)
+    if (Phase_ != Phase::Final && !Times_.empty() && room() <= 0)
       Queue_.clear();
     if (Queue_.empty())
       advance();
@@ -137,6 +136,12 @@ private:
       }
   }
 
+  /// Calls left before the final timings (in 64 bits: any options).
+  long long room() const {
+    return static_cast<long long>(Opt_.maxCalls) -
+           static_cast<long long>(Opt_.finalists) * Opt_.finalRepeats - Calls_;
+  }
+
   double score(const Candidate &C) const {
     auto It = Times_.find(C);
     return It == Times_.end() ? INFINITY : median(It->second);
@@ -181,10 +186,9 @@ private:
         enqueueNeighbours(*B);
       }
       // Keep room for the final timings.
-      const int Room =
-          Opt_.maxCalls - Opt_.finalists * Opt_.finalRepeats - Calls_;
-      if (static_cast<int>(Queue_.size()) > Room)
-        Queue_.resize(std::max(0, Room));
+      const long long Room = room();
+      if (static_cast<long long>(Queue_.size()) > Room)
+        Queue_.resize(static_cast<std::size_t>(std::max(0LL, Room)));
       if (!Queue_.empty())
         return;
       Phase_ = Phase::Final;
