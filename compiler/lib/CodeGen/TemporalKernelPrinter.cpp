@@ -173,6 +173,8 @@ public:
 
   /// Planes are one more than the marching reach apart between levels.
   long long lag() const { return P.Reach[M].Hi + 1; }
+  /// The distance of two planes in memory.
+  const char *stride() const { return Stride; }
 
   void print(CodeWriter &W, PlaneMode Mode) const {
     const std::string Plane =
@@ -300,7 +302,7 @@ private:
   BodyNames Names;
   unsigned M;
   std::string Ty;
-  const char *Stride; ///< The distance of two planes in memory.
+  const char *Stride;
   std::string Centre;
 };
 
@@ -403,7 +405,7 @@ void printKernel(CodeWriter &W, const ir::Stencil &S, const TimePair &P,
          "{} : stencilc_margin0)[c];",
          Names.param(P.In));
   W.close("};");
-  const char *Stride = M == 2 ? "sz" : "sy";
+  const char *Stride = Planes.stride();
   W.line("// Where plane p of this column is: kept by adding, not "
          "multiplying.");
   W.line("long long stencilc_c0 = stencilc_column_c + static_cast<long "
