@@ -14,10 +14,10 @@ static long long widest(const analysis::Halo &R, unsigned Dims) {
 }
 
 /// Defaults, before any tuning. Steps: one, so a time loop runs the
-/// single-step code: on an H200 (docs/performance.md, "Time loops") the
-/// passes beat the steps one by one on none of AN5D's five stencils (0.57 to
-/// 0.91 of their rate); the tuner measures whether they do (tuning.md, "Time
-/// loops"). The tile and chunk a pass takes when
+/// single-step code: on an H200 (docs/performance.md, "Time loops") the best
+/// passes of AN5D's five stencils ran at 0.66 to 1.03 times the untuned
+/// single step and below the tuned one; the tuner measures whether they pay
+/// (tuning.md, "Time loops"). The tile and chunk a pass takes when
 /// the program asks for more steps: the fastest measured there, a square of
 /// 1024 threads with chunks of 64 planes in 3-D (32 x 16 and 128 in f64), a
 /// row of 256 with chunks of 128 rows in 2-D; the tiles compiled with
@@ -34,11 +34,12 @@ static void chooseDefaults(TemporalPlan &P, const ir::Stencil &S,
     P.DefaultBlock[1] = 1;
     P.DefaultBlock[2] = 128;
   }
-  // On an H200 (docs/performance.md, "Time loops") the 32-register
-  // build was faster at 2 and 3 steps for all five of AN5D's stencils
-  // (1.1 to 1.8 times), and slower for some at 4 and for all at 6 or more,
-  // where it spills the levels' queues.
-  P.TwoBlocksUpTo = 3;
+  // On an H200 (docs/performance.md, "Time loops") the 32-register build
+  // was faster at 2 and 3 steps for all five of AN5D's stencils (1.1 to 1.8
+  // times), at 4 steps for the four f32 ones (1.05 to 1.33) but not the f64
+  // star (0.7), and slower for all at 6 or more, where it spills the
+  // levels' queues.
+  P.TwoBlocksUpTo = Bytes > 4 ? 3 : 4;
   const int Bx = P.DefaultBlock[0], By = P.DefaultBlock[1];
   P.ConstantTiles = {{Bx, By}};
   if (S.Dims == 2)

@@ -62,7 +62,7 @@ void timeLoops(float *u, float *un, double *k, double *v, double *vn) {
 // PLAN: temporal (CUDA): u -> un, up to 8 steps per pass; reach x -0..+1 y -1..+0 z -0..+2; a ring of 4 planes per level
 // PLAN-NEXT: temporal default: 1 step (one by one); a pass: tile 32 x 32, chunk 64
 // PLAN-NEXT: temporal tiles with constant extents: 32 x 32, 64 x 16 (others: the kernel with runtime extents)
-// PLAN-NEXT: temporal registers: 32 a thread up to 3 steps per pass (two blocks of 1024 threads an SM), up to 64 above
+// PLAN-NEXT: temporal registers: 32 a thread up to 4 steps per pass (two blocks of 1024 threads an SM), up to 64 above
 // PLAN-LABEL: stencil VarCoef
 // PLAN: temporal (CUDA): k -> un, up to 16 steps per pass; reach x -0..+1 y -0..+0; a ring of 2 rows per level
 // PLAN-NEXT: temporal (CUDA): u -> un, up to 16 steps per pass; reach x -1..+0 y -0..+0; a ring of 2 rows per level
@@ -79,7 +79,7 @@ void timeLoops(float *u, float *un, double *k, double *v, double *vn) {
 // PLAN: temporal (CUDA): u -> un, up to 8 steps per pass; reach x -1..+0 y -0..+0 z -0..+0; a ring of 2 planes per level
 
 // CUDA: template <int STEPS, int BX, int BY>
-// CUDA-NEXT: __global__ void __launch_bounds__(1024, STEPS <= 3 ? 2 : 1) stencilc_Heat_temporal0(const stencil::Grid g, const stencil::Region r, const long long stencilc_chunk, const float *stencilc_margin0, const float *stencilc_margin1, const float *__restrict__ u, float *__restrict__ un, float coef) {
+// CUDA-NEXT: __global__ void __launch_bounds__(1024, STEPS <= 4 ? 2 : 1) stencilc_Heat_temporal0(const stencil::Grid g, const stencil::Region r, const long long stencilc_chunk, const float *stencilc_margin0, const float *stencilc_margin1, const float *__restrict__ u, float *__restrict__ un, float coef) {
 // The level's own column from registers, its neighbours from the ring.
 // CUDA: stencilc_value = stencilc_q[stencilc_l - 1][0] + (coef * (((stencilc_ring[stencilc_sk * stencilc_plane + stencilc_cell + 1] + stencilc_ring[stencilc_sk * stencilc_plane + stencilc_cell - 1 * stencilc_bx]) + stencilc_q[stencilc_l - 1][2]) - (3.0f * stencilc_q[stencilc_l - 1][0])));
 // The tuner's tiles get instances with constant extents, others the runtime's.
