@@ -216,12 +216,19 @@ auto passOf(Table Instance, int Steps, bool Fixed, Extra... X) {
 int main(int argc, char **argv) {
   unsigned Seed = 1;
   for (int I = 1; I < argc; ++I) {
-    if (std::strncmp(argv[I], "--seed=", 7) == 0) {
-      Seed = static_cast<unsigned>(std::atoi(argv[I] + 7));
-    } else {
-      std::fprintf(stderr, "usage: %s [--seed=N]\n", argv[0]);
+    // A seed is a whole decimal number: anything else is refused, not read
+    // as 0.
+    const char *Text = argv[I] + 7;
+    char *End = nullptr;
+    const bool IsSeed = std::strncmp(argv[I], "--seed=", 7) == 0 &&
+                        *Text >= '0' && *Text <= '9';
+    const unsigned long Value = IsSeed ? std::strtoul(Text, &End, 10) : 0;
+    if (!IsSeed || *End != '\0' || Value > 0xffffffffUL) {
+      std::fprintf(stderr, "usage: %s [--seed=N] (N: 0 to 4294967295)\n",
+                   argv[0]);
       return 2;
     }
+    Seed = static_cast<unsigned>(Value);
   }
   std::mt19937 Rng(Seed);
   auto Pick = [&](int Lo, int Hi) {
