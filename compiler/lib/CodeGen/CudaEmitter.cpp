@@ -123,22 +123,33 @@ std::string cuda::kernelParameters(const ir::Stencil &S,
 }
 
 /// One thread per point of the region box: its position i, j, k (w), gone
-/// when outside; then the strides and c.
-static void printGridPoint(CodeWriter &W, unsigned Dims) {
+/// when outside; then the strides and c. With \p ColumnFirst (3-D and 4-D)
+/// the blocks of one column along z come one after the other: blockIdx.x
+/// counts them, blockIdx.y and z count the columns in x and y.
+static void printGridPoint(CodeWriter &W, unsigned Dims,
+                           bool ColumnFirst = false) {
+  // The block index of dimension D (z with w in 4-D).
+  auto BlockOf = [&](unsigned D) {
+    static const char *const Shifted[] = {"y", "z", "x"};
+    return std::string("blockIdx.") +
+           (ColumnFirst && Dims > 2 ? Shifted[D] : Axes[D]);
+  };
   for (unsigned D = 0; D < 2; ++D)
-    W.line("const long long {0} = r.lo[{1}] + blockIdx.{2} * "
+    W.line("const long long {0} = r.lo[{1}] + {3} * "
            "static_cast<long long>(blockDim.{2}) + threadIdx.{2};",
-           Positions[D], D, Axes[D]);
+           Positions[D], D, Axes[D], BlockOf(D));
   if (Dims == 3) {
-    W.line("const long long k = r.lo[2] + blockIdx.z * "
-           "static_cast<long long>(blockDim.z) + threadIdx.z;");
+    W.line("const long long k = r.lo[2] + {} * "
+           "static_cast<long long>(blockDim.z) + threadIdx.z;",
+           BlockOf(2));
   } else if (Dims == 4) {
-    W.line("// z and w share blockIdx.z: zblocks blocks of z per w.");
+    W.line("// z and w share {}: zblocks blocks of z per w.", BlockOf(2));
     W.line("const long long zblocks = (r.hi[2] - r.lo[2] + blockDim.z - 1) / "
            "blockDim.z;");
-    W.line("const long long k = r.lo[2] + (blockIdx.z % zblocks) * "
-           "static_cast<long long>(blockDim.z) + threadIdx.z;");
-    W.line("const long long w = r.lo[3] + blockIdx.z / zblocks;");
+    W.line("const long long k = r.lo[2] + ({} % zblocks) * "
+           "static_cast<long long>(blockDim.z) + threadIdx.z;",
+           BlockOf(2));
+    W.line("const long long w = r.lo[3] + {} / zblocks;", BlockOf(2));
   }
   std::string Outside;
   for (unsigned D = 0; D < Dims; ++D)
@@ -188,9 +199,11 @@ static void printLauncherPrologue(CodeWriter &W, const ir::Stencil &S,
 }
 
 /// The block (\p X, \p Y, \p Z) and grid of a launch with one thread per
-/// point of the region box nx * ny (* nz (* nw)).
+/// point of the region box nx * ny (* nz (* nw)); \p ColumnFirst as for
+/// printGridPoint.
 static void printGridShape(CodeWriter &W, unsigned Dims, const std::string &X,
-                           const std::string &Y, const std::string &Z) {
+                           const std::string &Y, const std::string &Z,
+                           bool ColumnFirst = false) {
   // A 2-D kernel has no z: a deeper block would only repeat its threads.
   W.line("const dim3 block({}, {}, {});", X, Y, Dims == 2 ? "1" : Z);
   W.line("const long long gx = (nx + block.x - 1) / block.x;");
@@ -201,11 +214,13 @@ static void printGridShape(CodeWriter &W, unsigned Dims, const std::string &X,
     W.line("const long long gz = (nz + block.z - 1) / block.z;");
   else
     W.line("const long long gz = (nz + block.z - 1) / block.z * nw;");
-  W.line("if (gx > 2147483647LL || gy > 65535 || gz > 65535)");
+  const bool Shift = ColumnFirst && Dims > 2;
+  W.line("if ({0} > 2147483647LL || {1} > 65535 || {2} > 65535)",
+         Shift ? "gz" : "gx", Shift ? "gx" : "gy", Shift ? "gy" : "gz");
   W.line("  return \"region too large for one launch of the grid variant\";");
-  W.line(
-      "const dim3 grid(static_cast<unsigned>(gx), static_cast<unsigned>(gy), "
-      "static_cast<unsigned>(gz));");
+  W.line("const dim3 grid(static_cast<unsigned>({0}), "
+         "static_cast<unsigned>({1}), static_cast<unsigned>({2}));",
+         Shift ? "gz" : "gx", Shift ? "gx" : "gy", Shift ? "gy" : "gz");
 }
 
 void CudaEmitter::emitGridLauncher(CodeWriter &W, const ir::Stencil &S,
@@ -344,7 +359,7 @@ void CudaEmitter::emitStep(CodeWriter &W, const planning::ModulePlan &Plan,
                        "stencil::Region v{}) {{",
                        Threads, planning::FusedThreadsPerSM / Threads,
                        KernelOf(G, S), stepParameters(St, /*Restrict=*/true)));
-    printGridPoint(W, St.Dims);
+    printGridPoint(W, St.Dims, /*ColumnFirst=*/true);
     printFusedBody(W, Plan, SP, G, Symbol, Hooks);
     W.close();
     W.blank();
@@ -396,9 +411,11 @@ void CudaEmitter::emitStep(CodeWriter &W, const planning::ModulePlan &Plan,
              planning::FusedBlockMinX);
     Out.line("  stencilc_bx /= 2;");
     printGridShape(Out, St.Dims, "stencilc_bx",
-                   fmt::format("{} * ({} / stencilc_bx)", planning::FusedBlockY,
+                   fmt::format("{} * ({} / stencilc_bx)",
+                               planning::fusedBlockRows(St.Dims),
                                planning::FusedBlockX),
-                   std::to_string(planning::FusedBlockZ));
+                   std::to_string(planning::FusedBlockZ),
+                   /*ColumnFirst=*/true);
     Out.line("{}<<<grid, block, 0, static_cast<cudaStream_t>(cfg.stream)>>>("
              "g, r, v{});",
              KernelOf(G, S), Values);

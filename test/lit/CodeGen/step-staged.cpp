@@ -159,6 +159,9 @@ void wide(stencil::Step3D &s, const double *u, double *fx, double *out) {
 // CPU:         (i - 1 >= v.lo[0] ? stencilc_step_staged3_g0_recompute3(g, i - 1, j, k, stencilc_s2) : fx[c - 1])
 
 // ALT:       __global__ void __launch_bounds__(256, 5) stencilc_step_staged3_g0(const stencil::Grid g,
+// ALT-NEXT:    const long long i = r.lo[0] + blockIdx.y * static_cast<long long>(blockDim.x) + threadIdx.x;
+// ALT-NEXT:    const long long j = r.lo[1] + blockIdx.z * static_cast<long long>(blockDim.y) + threadIdx.y;
+// ALT-NEXT:    const long long k = r.lo[2] + blockIdx.x * static_cast<long long>(blockDim.z) + threadIdx.z;
 // ALT:       __global__ void __launch_bounds__(256, 4) stencilc_step_staged3_g0_alt(
 // ALT:       // Group 1 + g: group g by its alternative strategy.
 // ALT:           case 0:
@@ -166,7 +169,14 @@ void wide(stencil::Step3D &s, const double *u, double *fx, double *out) {
 // ALT-NEXT:          unsigned stencilc_bx = 32;
 // ALT-NEXT:          while (stencilc_bx > 2 && stencilc_bx / 2 >= nx)
 // ALT-NEXT:            stencilc_bx /= 2;
-// ALT-NEXT:          const dim3 block(stencilc_bx, 4 * (32 / stencilc_bx), 2);
+// ALT-NEXT:          const dim3 block(stencilc_bx, 2 * (32 / stencilc_bx), 4);
+// The blocks of a column along z one after the other (blockIdx.x).
+// ALT-NEXT:          const long long gx = (nx + block.x - 1) / block.x;
+// ALT-NEXT:          const long long gy = (ny + block.y - 1) / block.y;
+// ALT-NEXT:          const long long gz = (nz + block.z - 1) / block.z;
+// ALT-NEXT:          if (gz > 2147483647LL || gx > 65535 || gy > 65535)
+// ALT-NEXT:            return "region too large for one launch of the grid variant";
+// ALT-NEXT:          const dim3 grid(static_cast<unsigned>(gz), static_cast<unsigned>(gx), static_cast<unsigned>(gy));
 // ALT:             stencilc_step_staged3_g0<<<grid, block
 // ALT:           case 1:
 // ALT-NEXT:        {
