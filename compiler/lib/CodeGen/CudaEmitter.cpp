@@ -123,16 +123,18 @@ std::string cuda::kernelParameters(const ir::Stencil &S,
 }
 
 /// One thread per point of the region box: its position i, j, k (w), gone
-/// when outside; then the strides and c. With \p ColumnFirst (3-D and 4-D)
-/// the blocks of one column along z come one after the other: blockIdx.x
-/// counts them, blockIdx.y and z count the columns in x and y.
+/// when outside; then the strides and c. With \p ZFirst (3-D and 4-D), the
+/// name of a flag: where it is true, blockIdx.y counts the blocks along z
+/// (with w in 4-D) and blockIdx.z those in y, so that the blocks of a row
+/// in x go down the columns before the next row.
 static void printGridPoint(CodeWriter &W, unsigned Dims,
-                           bool ColumnFirst = false) {
+                           const char *ZFirst = nullptr) {
   // The block index of dimension D (z with w in 4-D).
   auto BlockOf = [&](unsigned D) {
-    static const char *const Shifted[] = {"y", "z", "x"};
-    return std::string("blockIdx.") +
-           (ColumnFirst && Dims > 2 ? Shifted[D] : Axes[D]);
+    if (!ZFirst || Dims == 2 || D == 0)
+      return std::string("blockIdx.") + Axes[D];
+    return fmt::format("({} ? blockIdx.{} : blockIdx.{})", ZFirst,
+                       D == 1 ? "z" : "y", Axes[D]);
   };
   for (unsigned D = 0; D < 2; ++D)
     W.line("const long long {0} = r.lo[{1}] + {3} * "
@@ -199,11 +201,11 @@ static void printLauncherPrologue(CodeWriter &W, const ir::Stencil &S,
 }
 
 /// The block (\p X, \p Y, \p Z) and grid of a launch with one thread per
-/// point of the region box nx * ny (* nz (* nw)); \p ColumnFirst as for
+/// point of the region box nx * ny (* nz (* nw)); \p ZFirst as for
 /// printGridPoint.
 static void printGridShape(CodeWriter &W, unsigned Dims, const std::string &X,
                            const std::string &Y, const std::string &Z,
-                           bool ColumnFirst = false) {
+                           const char *ZFirst = nullptr) {
   // A 2-D kernel has no z: a deeper block would only repeat its threads.
   W.line("const dim3 block({}, {}, {});", X, Y, Dims == 2 ? "1" : Z);
   W.line("const long long gx = (nx + block.x - 1) / block.x;");
@@ -214,13 +216,16 @@ static void printGridShape(CodeWriter &W, unsigned Dims, const std::string &X,
     W.line("const long long gz = (nz + block.z - 1) / block.z;");
   else
     W.line("const long long gz = (nz + block.z - 1) / block.z * nw;");
-  const bool Shift = ColumnFirst && Dims > 2;
-  W.line("if ({0} > 2147483647LL || {1} > 65535 || {2} > 65535)",
-         Shift ? "gz" : "gx", Shift ? "gx" : "gy", Shift ? "gy" : "gz");
+  W.line("if (gx > 2147483647LL || gy > 65535 || gz > 65535)");
   W.line("  return \"region too large for one launch of the grid variant\";");
-  W.line("const dim3 grid(static_cast<unsigned>({0}), "
-         "static_cast<unsigned>({1}), static_cast<unsigned>({2}));",
-         Shift ? "gz" : "gx", Shift ? "gx" : "gy", Shift ? "gy" : "gz");
+  if (ZFirst && Dims > 2)
+    W.line(
+        "const dim3 grid(static_cast<unsigned>(gx), static_cast<unsigned>({0} "
+        "? gz : gy), static_cast<unsigned>({0} ? gy : gz));",
+        ZFirst);
+  else
+    W.line("const dim3 grid(static_cast<unsigned>(gx), "
+           "static_cast<unsigned>(gy), static_cast<unsigned>(gz));");
 }
 
 void CudaEmitter::emitGridLauncher(CodeWriter &W, const ir::Stencil &S,
@@ -356,10 +361,12 @@ void CudaEmitter::emitStep(CodeWriter &W, const planning::ModulePlan &Plan,
     const unsigned Threads = planning::fusedBlockThreads(St.Dims);
     W.open(fmt::format("__global__ void __launch_bounds__({}, {}) {}(const "
                        "stencil::Grid g, const stencil::Region r, const "
-                       "stencil::Region v{}) {{",
+                       "stencil::Region v, const bool {}{}) {{",
                        Threads, planning::FusedThreadsPerSM / Threads,
-                       KernelOf(G, S), stepParameters(St, /*Restrict=*/true)));
-    printGridPoint(W, St.Dims, /*ColumnFirst=*/true);
+                       KernelOf(G, S),
+                       St.Dims == 2 ? "/*stencilc_zfirst*/" : "stencilc_zfirst",
+                       stepParameters(St, /*Restrict=*/true)));
+    printGridPoint(W, St.Dims, "stencilc_zfirst");
     printFusedBody(W, Plan, SP, G, Symbol, Hooks);
     W.close();
     W.blank();
@@ -410,14 +417,33 @@ void CudaEmitter::emitStep(CodeWriter &W, const planning::ModulePlan &Plan,
     Out.line("while (stencilc_bx > {} && stencilc_bx / 2 >= nx)",
              planning::FusedBlockMinX);
     Out.line("  stencilc_bx /= 2;");
-    printGridShape(Out, St.Dims, "stencilc_bx",
-                   fmt::format("{} * ({} / stencilc_bx)",
-                               planning::fusedBlockRows(St.Dims),
-                               planning::FusedBlockX),
-                   std::to_string(planning::FusedBlockZ),
-                   /*ColumnFirst=*/true);
+    const unsigned ZPlaneBytes = SP.Rounds[G].ZPlaneBytes;
+    if (St.Dims == 2 || ZPlaneBytes == 0) {
+      Out.line("const bool stencilc_zfirst = false;");
+    } else {
+      Out.line("// Down the columns first where the planes a pass plane by "
+               "plane reads");
+      Out.line("// ({} bytes a point) outgrow 1/{} of the L2 cache.",
+               ZPlaneBytes, planning::FusedL2Share);
+      Out.line("const long long stencilc_l2 = "
+               "stencil::cuda_ops::l2CacheBytes();");
+      Out.line("const bool stencilc_zfirst = stencilc_l2 > 0 && {}LL * nx * ny "
+               "> stencilc_l2 / {};",
+               ZPlaneBytes, planning::FusedL2Share);
+    }
+    auto Rows = [&](unsigned Plane, unsigned Column) {
+      return St.Dims == 2
+                 ? std::to_string(Plane)
+                 : fmt::format("(stencilc_zfirst ? {} : {})", Column, Plane);
+    };
+    printGridShape(
+        Out, St.Dims, "stencilc_bx",
+        fmt::format("{} * ({} / stencilc_bx)",
+                    Rows(planning::FusedBlockY, planning::FusedColumnY),
+                    planning::FusedBlockX),
+        Rows(planning::FusedBlockZ, planning::FusedColumnZ), "stencilc_zfirst");
     Out.line("{}<<<grid, block, 0, static_cast<cudaStream_t>(cfg.stream)>>>("
-             "g, r, v{});",
+             "g, r, v, stencilc_zfirst{});",
              KernelOf(G, S), Values);
     Out.line("const cudaError_t err = cudaGetLastError();");
     Out.line("if (err != cudaSuccess)");

@@ -288,6 +288,10 @@ void planRounds(StepPlan &SP, const ir::Module &M,
         R.Halos.push_back(H);
         continue;
       }
+      if (Group.Strategy != StepStrategy::MultiKernel && St.Dims > 2 &&
+          H.Halo[2].Lo + H.Halo[2].Hi > 0)
+        R.ZPlaneBytes += St.Params[P].Ty.bytes() *
+                         unsigned(FusedBlockZ + H.Halo[2].Lo + H.Halo[2].Hi);
       H.Exchange = !Current[P];
       Current[P] = true;
       for (unsigned D = 0; D < ir::MaxDims; ++D) {
@@ -652,6 +656,15 @@ std::string planning::printStepPlans(const ModulePlan &Plan) {
                " (CUDA), for the runtime to measure";
       if (!G.NotFused.empty())
         Out += "; " + G.NotFused;
+      const bool OnePointPerThread = G.Strategy == StepStrategy::Recompute ||
+                                     G.Strategy == StepStrategy::Together ||
+                                     G.Alternative == StepStrategy::Recompute;
+      if (unsigned Bytes = SP.Rounds[&G - SP.Groups.data()].ZPlaneBytes;
+          Bytes && OnePointPerThread)
+        Out += "; CUDA blocks down the columns first where the planes read "
+               "along z (" +
+               std::to_string(Bytes) + " bytes a point of a plane) outgrow 1/" +
+               std::to_string(FusedL2Share) + " of L2";
       Out += "\n";
     }
     for (const StepRound &R : SP.Rounds) {

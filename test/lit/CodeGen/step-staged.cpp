@@ -14,8 +14,10 @@
 // RUN: %stencilc %s --emit=cpu --step-strategy=staged --no-line-directives -o - -- -I %mock_include | FileCheck %s --check-prefix=CPU
 // The model's pick (auto) compiles the other fused way too on CUDA, as
 // group N + g, for the runtime's measured choice; not on OpenMP. A kernel
-// fused by recomputation runs blocks of 32 x 4 x 2 threads (x 1 in 2-D).
+// fused by recomputation runs blocks of 32 x 4 x 2 threads plane by plane,
+// 32 x 2 x 4 down the columns (32 x 4 x 1 in 2-D).
 // RUN: %stencilc %s --emit=cuda --no-line-directives -o - -- -I %mock_include | FileCheck %s --check-prefix=ALT
+// RUN: %stencilc %s --emit=plan -o - -- -I %mock_include | FileCheck %s --check-prefix=ALT-PLAN
 // RUN: %stencilc %s --emit=cpu --no-line-directives -o - -- -I %mock_include | FileCheck %s --check-prefix=ALT-CPU
 #include <stencil/dsl.hpp>
 
@@ -159,9 +161,11 @@ void wide(stencil::Step3D &s, const double *u, double *fx, double *out) {
 // CPU:         (i - 1 >= v.lo[0] ? stencilc_step_staged3_g0_recompute3(g, i - 1, j, k, stencilc_s2) : fx[c - 1])
 
 // ALT:       __global__ void __launch_bounds__(256, 5) stencilc_step_staged3_g0(const stencil::Grid g,
-// ALT-NEXT:    const long long i = r.lo[0] + blockIdx.y * static_cast<long long>(blockDim.x) + threadIdx.x;
-// ALT-NEXT:    const long long j = r.lo[1] + blockIdx.z * static_cast<long long>(blockDim.y) + threadIdx.y;
-// ALT-NEXT:    const long long k = r.lo[2] + blockIdx.x * static_cast<long long>(blockDim.z) + threadIdx.z;
+// ALT-SAME:      const bool stencilc_zfirst,
+// Blocks in x, then along z where stencilc_zfirst, then in y.
+// ALT-NEXT:    const long long i = r.lo[0] + blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x;
+// ALT-NEXT:    const long long j = r.lo[1] + (stencilc_zfirst ? blockIdx.z : blockIdx.y) * static_cast<long long>(blockDim.y) + threadIdx.y;
+// ALT-NEXT:    const long long k = r.lo[2] + (stencilc_zfirst ? blockIdx.y : blockIdx.z) * static_cast<long long>(blockDim.z) + threadIdx.z;
 // ALT:       __global__ void __launch_bounds__(256, 4) stencilc_step_staged3_g0_alt(
 // ALT:       // Group 1 + g: group g by its alternative strategy.
 // ALT:           case 0:
@@ -169,22 +173,42 @@ void wide(stencil::Step3D &s, const double *u, double *fx, double *out) {
 // ALT-NEXT:          unsigned stencilc_bx = 32;
 // ALT-NEXT:          while (stencilc_bx > 2 && stencilc_bx / 2 >= nx)
 // ALT-NEXT:            stencilc_bx /= 2;
-// ALT-NEXT:          const dim3 block(stencilc_bx, 2 * (32 / stencilc_bx), 4);
-// The blocks of a column along z one after the other (blockIdx.x).
+// FluxZ reads u at z and z + 1, the divergence fz at k - 1: a block of two
+// planes reads five of u (8 bytes each), and blocks go down the columns
+// first where that many bytes a point of a plane outgrow half the L2.
+// ALT-NEXT:          // Down the columns first where the planes a pass plane by plane reads
+// ALT-NEXT:          // (40 bytes a point) outgrow 1/2 of the L2 cache.
+// ALT-NEXT:          const long long stencilc_l2 = stencil::cuda_ops::l2CacheBytes();
+// ALT-NEXT:          const bool stencilc_zfirst = stencilc_l2 > 0 && 40LL * nx * ny > stencilc_l2 / 2;
+// ALT-NEXT:          const dim3 block(stencilc_bx, (stencilc_zfirst ? 2 : 4) * (32 / stencilc_bx), (stencilc_zfirst ? 4 : 2));
 // ALT-NEXT:          const long long gx = (nx + block.x - 1) / block.x;
 // ALT-NEXT:          const long long gy = (ny + block.y - 1) / block.y;
 // ALT-NEXT:          const long long gz = (nz + block.z - 1) / block.z;
-// ALT-NEXT:          if (gz > 2147483647LL || gx > 65535 || gy > 65535)
+// ALT-NEXT:          if (gx > 2147483647LL || gy > 65535 || gz > 65535)
 // ALT-NEXT:            return "region too large for one launch of the grid variant";
-// ALT-NEXT:          const dim3 grid(static_cast<unsigned>(gz), static_cast<unsigned>(gx), static_cast<unsigned>(gy));
-// ALT:             stencilc_step_staged3_g0<<<grid, block
+// ALT-NEXT:          const dim3 grid(static_cast<unsigned>(gx), static_cast<unsigned>(stencilc_zfirst ? gz : gy), static_cast<unsigned>(stencilc_zfirst ? gy : gz));
+// ALT-NEXT:          stencilc_step_staged3_g0<<<grid, block, 0, static_cast<cudaStream_t>(cfg.stream)>>>(g, r, v, stencilc_zfirst,
 // ALT:           case 1:
 // ALT-NEXT:        {
 // ALT:             stencilc_step_staged3_g0_alt<<<grid, block
 // ALT:       stencilc_step_staged3_round0_recomputed, 2, 0u, 1, "staged(FluxX, FluxZ, Div)"},
-// ALT:       const dim3 block(stencilc_bx, 4 * (32 / stencilc_bx), 1);
+// A 2-D step: one plane, no order to choose.
+// ALT:       const bool stencilc_zfirst = false;
+// ALT-NEXT:  const dim3 block(stencilc_bx, 4 * (32 / stencilc_bx), 1);
 // ALT:       stencilc_step_staged2_g0<<<grid, block
 // ALT:       stencilc_step_flat4_round0_recomputed, 1, 0u, -1, nullptr},
 
 // ALT-CPU-NOT: Group 1 + g
 // ALT-CPU:     stencilc_step_staged3_round0_recomputed, 2, 0u, -1, nullptr},
+
+// The planes a block of two planes reads along z, for the order of the blocks
+// of the kernel fused by recomputation: u at z -1 .. +2, five planes of 8 bytes
+// (staged3); none in 2-D (staged2) and 4-D reads along w only (flat4).
+// ALT-PLAN-LABEL: step staged3
+// ALT-PLAN:       recompute: 0 FluxX 1 FluxZ 2 Div {{.*}}; CUDA blocks down the columns first where the planes read along z (40 bytes a point of a plane) outgrow 1/2 of L2
+// ALT-PLAN-LABEL: step staged2
+// ALT-PLAN-NOT:   CUDA blocks down
+// ALT-PLAN-LABEL: step flat4
+// ALT-PLAN-NOT:   CUDA blocks down
+// ALT-PLAN-LABEL: step wide
+// ALT-PLAN:       (144 bytes a point of a plane)

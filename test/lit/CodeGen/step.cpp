@@ -95,9 +95,11 @@ void advance(stencil::Step3D &s, double dt, const float *u, float *fx, float *un
 // CPU-NEXT:   /*irHash=*/"{{[0-9a-f]+}}"});
 
 // CUDA:      __device__ __forceinline__ float stencilc_step_advance_g0_recompute3(const stencil::Grid &g, const long long i, const long long j, const long long k, const float *__restrict__ u) {
-// CUDA:      __global__ void __launch_bounds__(256, 5) stencilc_step_advance_g0(const stencil::Grid g, const stencil::Region r, const stencil::Region v, double stencilc_s1, const float *__restrict__ stencilc_s2, float *__restrict__ stencilc_s3, float *__restrict__ stencilc_s4, float *__restrict__ stencilc_s5) {
+// CUDA:      __global__ void __launch_bounds__(256, 5) stencilc_step_advance_g0(const stencil::Grid g, const stencil::Region r, const stencil::Region v, const bool stencilc_zfirst, double stencilc_s1, const float *__restrict__ stencilc_s2, float *__restrict__ stencilc_s3, float *__restrict__ stencilc_s4, float *__restrict__ stencilc_s5) {
 // CUDA:      static const char *stencilc_step_advance_cuda_launch(
-// CUDA:        stencilc_step_advance_g0<<<grid, block, 0, static_cast<cudaStream_t>(cfg.stream)>>>(g, r, v, stencilc_s1, stencilc_s2, stencilc_s3, stencilc_s4, stencilc_s5);
+// The fused group reads nothing above or below a point: plane by plane.
+// CUDA:        const bool stencilc_zfirst = false;
+// CUDA:        stencilc_step_advance_g0<<<grid, block, 0, static_cast<cudaStream_t>(cfg.stream)>>>(g, r, v, stencilc_zfirst, stencilc_s1, stencilc_s2, stencilc_s3, stencilc_s4, stencilc_s5);
 // The copy through its default variant's launcher and block.
 // CUDA:        stencil::LaunchConfig stencilc_cfg2 = cfg;
 // CUDA-NEXT:   stencilc_cfg2.block[0] = 128;

@@ -100,35 +100,44 @@ struct StepGroup {
 };
 
 /// The block of a CUDA kernel fused by recalculation (or of stencils
-/// together), one thread per point: four planes of z, so that a
+/// together), one thread per point: two planes of z, so that a
 /// recomputation at k - 1 or k + 1 finds its inputs in the cache another
-/// thread of the block just filled; a 2-D step's block is FusedPlaneRows
-/// rows of one plane. The blocks of a column along z run one after the
-/// other (blockIdx.x counts them), so the planes a block reads above and
-/// below its own are still in L2 when the next block of the column reads
-/// them: with the blocks plane by plane, each group of the dycore's stage
-/// read 1.2 to 1.7 times its arrays from DRAM (L2 hit rate 45-57%), in
-/// column order once (ncu, H200). The dycore's step on an H200: 10.45 ms
-/// plane by plane with (32, 4, 2); in column order 9.56 ms with (32, 4, 2),
-/// 9.94 with (32, 8, 1), 9.44 with (32, 2, 4). Earlier, on an H100 plane by
-/// plane: 16.36 ms with (32, 4, 2), 16.55 with (64, 2, 2), 17.34 with
-/// (64, 4, 1), 17.70 with (128, 2, 1) and 18.26 with (256, 1, 1). A thread
+/// thread of the block just filled; a 2-D step's block is FusedBlockY rows
+/// of one plane. On an H100 the dycore's step took 16.36 ms with
+/// (32, 4, 2), 16.55 with (64, 2, 2), 17.34 with (64, 4, 1), 17.70 with
+/// (128, 2, 1) and 18.26 with (256, 1, 1).
+constexpr unsigned FusedBlockX = 32, FusedBlockY = 4, FusedBlockZ = 2;
+/// The block of a fused kernel whose blocks go down the columns first
+/// (StepRound::ZPlaneBytes): (FusedBlockX, FusedColumnY, FusedColumnZ).
+/// Blocks in x, then along z, then in y: the planes a block reads above
+/// and below its own are still in L2 when the next block of the column
+/// reads them. Plane by plane, they are read again from DRAM once the
+/// planes a pass reads outgrow L2: each fused group of the dycore's stage
+/// read 1.2 to 1.7 times its arrays from DRAM (L2 hit rate 45-57%, ncu on
+/// an H200), down the columns once. In one run on an H200 the dycore's
+/// step took 10.56 ms plane by plane and 9.51 ms with every group down the
+/// columns; in another, with x after z (blocks of a whole column first),
+/// 9.43 ms with (32, 2, 4), 9.56 with (32, 4, 2), 9.94 with (32, 8, 1).
+/// Where the planes fit, plane by plane is faster: step_benchmark's f32
+/// steps at 512x512x256 took 0.323 and 0.543 ms plane by plane, 0.370 and
+/// 0.593 down the columns (0.421 and 0.647 with x after z). A thread
 /// marching 4 to 16 points of a column instead took twice as long.
-constexpr unsigned FusedBlockX = 32, FusedBlockY = 2, FusedBlockZ = 4;
-constexpr unsigned FusedPlaneRows = 4;
+constexpr unsigned FusedColumnY = 2, FusedColumnZ = 4;
+/// The share of the device's L2 cache the planes a pass of a fused kernel
+/// reads, plane by plane, may take before its blocks go down the columns
+/// first: half (the H100's and H200's L2 is two halves).
+constexpr unsigned FusedL2Share = 2;
 /// The narrowest block in x a fused kernel is launched with: a region
 /// thinner than FusedBlockX in x (a boundary slab of an overlapped run)
 /// gets a block of the next power of two at least as wide, down to this,
 /// with FusedBlockX / width times as many rows.
 constexpr unsigned FusedBlockMinX = 2;
-/// Rows (y) of a \p Dims-D step's fused block.
-constexpr unsigned fusedBlockRows(unsigned Dims) {
-  return Dims == 2 ? FusedPlaneRows : FusedBlockY;
-}
-/// Threads of a \p Dims-D step's fused block.
+/// Threads of a \p Dims-D step's fused block (one plane in 2-D); the same
+/// down the columns.
 constexpr unsigned fusedBlockThreads(unsigned Dims) {
-  return FusedBlockX * fusedBlockRows(Dims) * (Dims == 2 ? 1 : FusedBlockZ);
+  return FusedBlockX * FusedBlockY * (Dims == 2 ? 1 : FusedBlockZ);
 }
+static_assert(FusedColumnY * FusedColumnZ == FusedBlockY * FusedBlockZ);
 /// Threads a kernel fused by recalculation should have on each SM at once
 /// (__launch_bounds__: its registers are capped to fit them). Such a kernel
 /// waits on its loads more than it computes, and only more warps hide that:
@@ -178,6 +187,13 @@ struct StepRound {
   /// the coordinate unwrapped, so the runtime runs such a group call by call
   /// where one of these dimensions is periodic.
   unsigned CoordinateDims = 0;
+  /// A fused group's kernel in 3-D or 4-D: bytes per point of a plane that
+  /// a pass of its blocks plane by plane reads for the planes after (each
+  /// array of full rank it reads above or below a point: its element size
+  /// times the planes a block of FusedBlockZ planes reads). The launch
+  /// sends the blocks down the columns first where this many bytes for
+  /// every point of the launch's plane outgrow the L2 share FusedL2Share.
+  unsigned ZPlaneBytes = 0;
 };
 
 struct StepPlan {

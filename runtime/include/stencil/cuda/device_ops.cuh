@@ -33,6 +33,17 @@ inline const char *copyToHost(void *D, const void *S, std::size_t Bytes) {
   return errorText(cudaMemcpy(D, S, Bytes, cudaMemcpyDeviceToHost));
 }
 inline const char *synchronize() { return errorText(cudaDeviceSynchronize()); }
+/// Bytes of the current device's L2 cache; 0 when it cannot be told.
+inline long long l2CacheBytes() {
+  int Dev = 0, Bytes = 0;
+  if (cudaGetDevice(&Dev) != cudaSuccess ||
+      cudaDeviceGetAttribute(&Bytes, cudaDevAttrL2CacheSize, Dev) !=
+          cudaSuccess) {
+    cudaGetLastError();
+    return 0;
+  }
+  return Bytes;
+}
 /// The current device's properties.
 inline const char *currentDeviceProperties(cudaDeviceProp *Prop) {
   int Dev = 0;
