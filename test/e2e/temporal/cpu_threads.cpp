@@ -4,13 +4,13 @@
 // against the host reference, which the GPU test can only do on a GPU.
 //
 // The build runs stencilc on this file (--emit=cuda), extract_kernels.py
-// turns the generated kernels into host function templates, and this file
-// includes them (STENCILC_CPU_THREADS_KERNELS). A block runs as one
-// std::thread per CUDA thread, __syncthreads() as a std::barrier, blocks one
-// after another. Per stencil and seed: random extents, margins and chunks,
-// 1 to 4 steps a pass, a tile compiled with constant extents and a random
-// one with runtime extents; one pass from A into B (B poisoned inside the
-// region) must equal the steps one by one on the host.
+// (test/e2e/common) turns the generated kernels into host function
+// templates, and this file includes them (STENCILC_CPU_THREADS_KERNELS). A
+// block runs as one std::thread per CUDA thread, __syncthreads() as a
+// std::barrier, blocks one after another. Per stencil and seed: random extents,
+// margins and chunks, 1 to 4 steps a pass, a tile compiled with constant
+// extents and a random one with runtime extents; one pass from A into B (B
+// poisoned inside the region) must equal the steps one by one on the host.
 //
 //   temporal_cpu_threads [--seed=N]
 #include <stencil/dsl.hpp>

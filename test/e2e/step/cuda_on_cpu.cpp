@@ -1,0 +1,300 @@
+// cuda_on_cpu.cpp - stencilc's CUDA kernels of fused step groups run on the
+// CPU: no GPU is needed, so CI checks what the kernels and their launchers
+// compute (the block's position, the order of the blocks, the grid, the
+// recomputations) bit for bit against the host reference, which the GPU
+// test can only do on a GPU.
+//
+// The build runs stencilc on this file (--emit=cuda --step-strategy=
+// recompute), extract_kernels.py --steps takes out the recomputations, the
+// kernels and each step's group launcher, and this file includes them
+// (STENCILC_CUDA_ON_CPU_KERNELS). A launch runs its blocks one after another
+// and a block's threads one after another (a kernel fused by recomputation
+// has no barrier). Each step runs twice: with no L2 cache (its blocks plane
+// by plane) and with one of a byte (down the columns first wherever a group
+// reads along z). Per seed: random extents and margins; the arrays the steps
+// write are poisoned inside the region first.
+//
+//   step_cuda_on_cpu [--seed=N]
+#include <stencil/dsl.hpp>
+
+#include "../common/e2e_case.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <random>
+#include <vector>
+
+/// Fluxes in x and z of u, and their divergence.
+struct STENCIL_KERNEL FluxX {
+  STENCIL_HD void operator()(const stencil::Index3D &idx, const double *u,
+                             double *fx) const {
+    fx[idx.ix()] = 0.5 * (u[idx.ix<1, 0, 0>()] + u[idx.ix()]);
+  }
+};
+struct STENCIL_KERNEL FluxZ {
+  STENCIL_HD void operator()(const stencil::Index3D &idx, const double *u,
+                             double *fz) const {
+    fz[idx.ix()] = u[idx.ix<0, 0, 1>()] - 0.25 * u[idx.ix<0, 1, 0>()];
+  }
+};
+struct STENCIL_KERNEL Divergence {
+  STENCIL_HD void operator()(const stencil::Index3D &idx, double dt,
+                             const double *fx, const double *fz,
+                             const double *u, double *out) const {
+    out[idx.ix()] = u[idx.ix()] - dt * ((fx[idx.ix()] - fx[idx.ix<-1, 0, 0>()]) +
+                                        (fz[idx.ix()] - fz[idx.ix<0, 0, -1>()]));
+  }
+};
+/// Two stencils with no dependence that read u: together.
+struct STENCIL_KERNEL Below {
+  STENCIL_HD void operator()(const stencil::Index3D &idx, const double *u,
+                             double *a) const {
+    a[idx.ix()] = u[idx.ix<0, 0, -2>()] + u[idx.ix<0, -1, 0>()];
+  }
+};
+struct STENCIL_KERNEL Above {
+  STENCIL_HD void operator()(const stencil::Index3D &idx, const double *u,
+                             double *b) const {
+    b[idx.ix()] = u[idx.ix<0, 0, 1>()] * u[idx.ix()];
+  }
+};
+STENCIL_STEP
+void column(stencil::Step3D &s, double dt, const double *u,
+            STENCIL_SCRATCH double *fx, double *fz, double *out, double *a,
+            double *b) {
+  s.run(FluxX(), u, fx);
+  s.run(FluxZ(), u, fz);
+  s.run(Divergence(), dt, fx, fz, u, out);
+  s.run(Below(), u, a);
+  s.run(Above(), u, b);
+}
+
+/// 4-D: a mean along z, and what reads it along z and w.
+STENCIL_KERNEL
+void meanZ4(const stencil::Index4D &idx, const float *f, float *m) {
+  m[idx.ix()] = 0.5f * (f[idx.ix<0, 0, 1, 0>()] + f[idx.ix<0, 0, -1, 0>()]);
+}
+STENCIL_KERNEL
+void spread4(const stencil::Index4D &idx, const float *m, float *out) {
+  out[idx.ix()] = m[idx.ix<0, 0, -1, 0>()] + m[idx.ix<0, 0, 0, 1>()] -
+                  m[idx.ix<1, 0, 0, 0>()];
+}
+STENCIL_STEP
+void hyper(stencil::Step4D &s, const float *f, float *m, float *out) {
+  s.run(meanZ4, f, m);
+  s.run(spread4, m, out);
+}
+
+/// 2-D: one plane, no order to choose.
+STENCIL_KERNEL
+void gradY2(const stencil::Index2D &idx, const float *u, float *gy) {
+  gy[idx.ix()] = u[idx.ix<0, 1>()] - u[idx.ix()];
+}
+STENCIL_KERNEL
+void lapY2(const stencil::Index2D &idx, const float *gy, float *out) {
+  out[idx.ix()] = gy[idx.ix()] - gy[idx.ix<0, -1>()] + gy[idx.ix<1, 0>()];
+}
+STENCIL_STEP
+void plane(stencil::Step2D &s, const float *u, float *gy, float *out) {
+  s.run(gradY2, u, gy);
+  s.run(lapY2, gy, out);
+}
+
+#ifdef STENCILC_CUDA_ON_CPU_KERNELS
+#include <functional>
+
+struct dim3 {
+  unsigned x, y, z;
+  dim3(unsigned X = 1, unsigned Y = 1, unsigned Z = 1) : x(X), y(Y), z(Z) {}
+};
+using cudaError_t = int;
+using cudaStream_t = void *;
+constexpr cudaError_t cudaSuccess = 0;
+inline cudaError_t cudaGetLastError() { return cudaSuccess; }
+inline const char *cudaGetErrorString(cudaError_t) { return "CUDA error"; }
+
+namespace cuda_on_cpu {
+dim3 blockIdx, threadIdx, blockDim;
+/// What l2CacheBytes() says.
+long long L2 = 0;
+long long Launches = 0;
+/// Runs \p Kernel for each thread of each block of \p Grid, one by one;
+/// refuses a grid or block the GPU would.
+void launch(const dim3 &Grid, const dim3 &Block,
+            const std::function<void()> &Kernel) {
+  if (Grid.y > 65535 || Grid.z > 65535 || Block.z > 64 ||
+      1ull * Block.x * Block.y * Block.z > 1024) {
+    std::printf("FAIL: launch of grid %u x %u x %u, block %u x %u x %u\n",
+                Grid.x, Grid.y, Grid.z, Block.x, Block.y, Block.z);
+    std::exit(1);
+  }
+  ++Launches;
+  blockDim = Block;
+  for (blockIdx.z = 0; blockIdx.z < Grid.z; ++blockIdx.z)
+    for (blockIdx.y = 0; blockIdx.y < Grid.y; ++blockIdx.y)
+      for (blockIdx.x = 0; blockIdx.x < Grid.x; ++blockIdx.x)
+        for (threadIdx.z = 0; threadIdx.z < Block.z; ++threadIdx.z)
+          for (threadIdx.y = 0; threadIdx.y < Block.y; ++threadIdx.y)
+            for (threadIdx.x = 0; threadIdx.x < Block.x; ++threadIdx.x)
+              Kernel();
+}
+} // namespace cuda_on_cpu
+
+namespace stencil::cuda_ops {
+long long l2CacheBytes() { return cuda_on_cpu::L2; }
+} // namespace stencil::cuda_ops
+
+using cuda_on_cpu::blockDim;
+using cuda_on_cpu::blockIdx;
+using cuda_on_cpu::threadIdx;
+#define __restrict__
+#include STENCILC_CUDA_ON_CPU_KERNELS
+
+namespace {
+
+int Checks = 0, Failures = 0;
+
+/// Step \p Step over arrays of \p Ext points (margin \p Margin) whose
+/// arguments \p Args makes from the arrays, \p Groups groups fused; arrays
+/// \p Compared (by index) are compared, after the host reference and the
+/// emulated CUDA groups, with L2 caches of 0 and 1 byte.
+template <typename T, int Dims, typename F, typename ArgsF, typename GroupF>
+void check(const char *Name, const int (&Ext)[Dims], int Margin, int Arrays,
+           std::vector<int> Compared, unsigned Seed, F *Step, ArgsF Args,
+           int Groups, GroupF LaunchGroup) {
+  long long N = 1;
+  for (int D = 0; D < Dims; ++D)
+    N *= Ext[D];
+  std::mt19937 Rng(Seed);
+  std::uniform_real_distribution<double> U(1, 2);
+  std::vector<std::vector<T>> Data(Arrays, std::vector<T>(N));
+  for (auto &A : Data)
+    for (T &V : A)
+      V = T(U(Rng));
+  auto Inside = [&](long long I) {
+    for (int D = 0; D < Dims; ++D) {
+      if (I % Ext[D] < Margin || I % Ext[D] >= Ext[D] - Margin)
+        return false;
+      I /= Ext[D];
+    }
+    return true;
+  };
+  std::vector<std::vector<T>> Ref = Data;
+  {
+    std::vector<T *> P;
+    for (auto &A : Ref)
+      P.push_back(A.data());
+    auto Loop = e2e::makeLoop<Dims, stencil::HostLoopEngine<Dims>>(Ext, Margin);
+    std::apply([&](auto... A) { Loop.runStep(Step, A...); }, Args(P.data()));
+  }
+  stencil::Grid G;
+  G.dims = Dims;
+  stencil::Region R;
+  for (int D = 0; D < Dims; ++D) {
+    G.extent[D] = Ext[D];
+    R.lo[D] = Margin;
+    R.hi[D] = Ext[D] - Margin;
+  }
+  for (long long L2 : {0LL, 1LL}) {
+    cuda_on_cpu::L2 = L2;
+    std::vector<std::vector<T>> Out = Data;
+    for (int C : Compared)
+      for (long long I = 0; I < N; ++I)
+        if (Inside(I))
+          Out[C][I] = T(NAN);
+    std::vector<T *> P;
+    for (auto &A : Out)
+      P.push_back(A.data());
+    auto Values = Args(P.data());
+    std::apply(
+        [&](auto... A) {
+          void *Ptrs[] = {&A...};
+          const stencil::LaunchConfig Cfg{};
+          for (int Gr = 0; Gr <= Groups; ++Gr) {
+            const char *E = LaunchGroup(Gr, G, R, R, Cfg, Ptrs);
+            // Every group of the step is fused, and there are no more.
+            if ((E != nullptr) != (Gr == Groups)) {
+              std::printf("FAIL %s: group %d: %s\n", Name, Gr,
+                          E ? E : "launched");
+              std::exit(1);
+            }
+          }
+        },
+        Values);
+    ++Checks;
+    long long Bad = 0;
+    for (int C : Compared)
+      for (long long I = 0; I < N; ++I)
+        if (Inside(I) && std::memcmp(&Out[C][I], &Ref[C][I], sizeof(T)) != 0 &&
+            Bad++ == 0)
+          std::printf("  %s array %d point %lld: CUDA %.9g, host %.9g\n", Name,
+                      C, I, double(Out[C][I]), double(Ref[C][I]));
+    if (Bad) {
+      ++Failures;
+      std::printf("FAIL %s (L2 %lld): %lld points differ\n", Name, L2, Bad);
+    }
+  }
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  unsigned Seed = 1;
+  for (int I = 1; I < argc; ++I) {
+    const char *Text = argv[I] + 7;
+    char *End = nullptr;
+    const bool IsSeed = std::strncmp(argv[I], "--seed=", 7) == 0 &&
+                        *Text >= '0' && *Text <= '9';
+    const unsigned long Value = IsSeed ? std::strtoul(Text, &End, 10) : 0;
+    if (!IsSeed || *End != '\0' || Value > 0xffffffffUL) {
+      std::fprintf(stderr, "usage: %s [--seed=N] (N: 0 to 4294967295)\n",
+                   argv[0]);
+      return 2;
+    }
+    Seed = static_cast<unsigned>(Value);
+  }
+  std::mt19937 Rng(Seed);
+  auto Pick = [&](int Lo, int Hi) {
+    return std::uniform_int_distribution<int>(Lo, Hi)(Rng);
+  };
+  for (int Round = 0; Round < 3; ++Round) {
+    const unsigned S = Seed * 100 + Round;
+    // Some regions thinner than a block in x (the launcher narrows it).
+    const int M3 = Pick(2, 3);
+    const int E3[3] = {Pick(1, 3) == 1 ? 2 * M3 + Pick(1, 6) : Pick(10, 70),
+                       Pick(7, 30), Pick(7, 30)};
+    check<double, 3>(
+        "column", E3, M3, 6, {2, 3, 4, 5}, S, column,
+        [](double **P) {
+          return std::make_tuple(0.125, static_cast<const double *>(P[0]),
+                                 P[1], P[2], P[3], P[4], P[5]);
+        },
+        2, stencilc_step_column_cuda_launch_group);
+    const int E4[4] = {Pick(4, 40), Pick(4, 12), Pick(4, 12), Pick(4, 9)};
+    check<float, 4>(
+        "hyper", E4, 1, 3, {1, 2}, S, hyper,
+        [](float **P) {
+          return std::make_tuple(static_cast<const float *>(P[0]), P[1], P[2]);
+        },
+        1, stencilc_step_hyper_cuda_launch_group);
+    const int E2[2] = {Pick(4, 80), Pick(4, 40)};
+    check<float, 2>(
+        "plane", E2, 1, 3, {1, 2}, S, plane,
+        [](float **P) {
+          return std::make_tuple(static_cast<const float *>(P[0]), P[1], P[2]);
+        },
+        1, stencilc_step_plane_cuda_launch_group);
+  }
+  std::printf("%s: %d steps checked, %d failed, %lld launches (seed %u)\n",
+              Failures ? "FAIL" : "PASS", Checks, Failures,
+              cuda_on_cpu::Launches, Seed);
+  return Failures ? 1 : 0;
+}
+#else
+int main() {
+  std::fprintf(stderr, "cuda_on_cpu: built without the extracted kernels\n");
+  return 2;
+}
+#endif
