@@ -12,11 +12,14 @@
 // has no barrier). Each step runs twice: with no L2 cache (its blocks plane
 // by plane) and with one of a byte (down the columns first wherever a group
 // reads along z). Per seed: random extents and margins; the arrays the steps
-// write are poisoned inside the region first.
+// write are poisoned inside the region first. The steps: three of this file
+// (3-D, 4-D, 2-D) and the dycore's Runge-Kutta stage (dsl-examples/dycore:
+// 13 stencils in f64, a group of three together and four fused).
 //
 //   step_cuda_on_cpu [--seed=N]
 #include <stencil/dsl.hpp>
 
+#include "../../../dsl-examples/dycore/dycore_stage.hpp"
 #include "../common/e2e_case.hpp"
 
 #include <cmath>
@@ -279,6 +282,27 @@ int main(int argc, char **argv) {
           return std::make_tuple(static_cast<const float *>(P[0]), P[1], P[2]);
         },
         1, stencilc_step_hyper_cuda_launch_group);
+    // The dycore's stage on random values: 3 profiles and the surface field
+    // (arrays 0-2), Qn, Qs (3-14), Out (15-20), the diagnostics (21-26),
+    // the fluxes (27-41, scratch). kb and kt: the first and last own plane.
+    const int ED[3] = {Pick(5, 40), Pick(5, 30), Pick(6, 20)};
+    const int Kb = 2, Kt = ED[2] - 3;
+    check<double, 3>(
+        "dycore", ED, 2, 42, {15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26},
+        S, dycore::rungeKuttaStage,
+        [Kb, Kt](double **P) {
+          const double *const *C = P;
+          return std::tuple_cat(
+              std::make_tuple(0.25, 0.75, 0.5, 0.01, 0.02, 0.03, Kb, Kt, 1e5,
+                              287.0, 1.4, 9.81),
+              std::make_tuple(C[0], C[1], C[2], C[3], C[4], C[5], C[6], C[7],
+                              C[8], C[9], C[10], C[11], C[12], C[13], C[14]),
+              std::make_tuple(P[15], P[16], P[17], P[18], P[19], P[20], P[21],
+                              P[22], P[23], P[24], P[25], P[26], P[27], P[28],
+                              P[29], P[30], P[31], P[32], P[33], P[34], P[35],
+                              P[36], P[37], P[38], P[39], P[40], P[41]));
+        },
+        5, stencilc_step_dycore_rungeKuttaStage_cuda_launch_group);
     const int E2[2] = {Pick(4, 80), Pick(4, 40)};
     check<float, 2>(
         "plane", E2, 1, 3, {1, 2}, S, plane,
