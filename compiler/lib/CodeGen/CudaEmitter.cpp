@@ -427,9 +427,9 @@ void CudaEmitter::emitStep(CodeWriter &W, const planning::ModulePlan &Plan,
                ZPlaneBytes, planning::FusedL2Share);
       Out.line("const long long stencilc_l2 = "
                "stencil::cuda_ops::l2CacheBytes();");
-      Out.line("const bool stencilc_zfirst = stencilc_l2 > 0 && {}LL * nx * ny "
-               "> stencilc_l2 / {};",
-               ZPlaneBytes, planning::FusedL2Share);
+      Out.line("const bool stencilc_zfirst = stencilc_l2 > 0 && nx * ny > "
+               "stencilc_l2 / {};",
+               ZPlaneBytes * planning::FusedL2Share);
     }
     auto Rows = [&](unsigned Plane, unsigned Column) {
       return St.Dims == 2

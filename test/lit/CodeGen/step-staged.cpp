@@ -179,7 +179,7 @@ void wide(stencil::Step3D &s, const double *u, double *fx, double *out) {
 // ALT-NEXT:          // Down the columns first where the planes a pass plane by plane reads
 // ALT-NEXT:          // (40 bytes a point) outgrow 1/2 of the L2 cache.
 // ALT-NEXT:          const long long stencilc_l2 = stencil::cuda_ops::l2CacheBytes();
-// ALT-NEXT:          const bool stencilc_zfirst = stencilc_l2 > 0 && 40LL * nx * ny > stencilc_l2 / 2;
+// ALT-NEXT:          const bool stencilc_zfirst = stencilc_l2 > 0 && nx * ny > stencilc_l2 / 80;
 // ALT-NEXT:          const dim3 block(stencilc_bx, (stencilc_zfirst ? 2 : 4) * (32 / stencilc_bx), (stencilc_zfirst ? 4 : 2));
 // ALT-NEXT:          const long long gx = (nx + block.x - 1) / block.x;
 // ALT-NEXT:          const long long gy = (ny + block.y - 1) / block.y;
