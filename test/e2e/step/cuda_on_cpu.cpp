@@ -21,6 +21,7 @@
 
 #include "../../../dsl-examples/dycore/dycore_stage.hpp"
 #include "../common/e2e_case.hpp"
+#include "../common/seed_option.hpp"
 
 #include <cmath>
 #include <cstdio>
@@ -244,20 +245,10 @@ void check(const char *Name, const int (&Ext)[Dims], int Margin, int Arrays,
 } // namespace
 
 int main(int argc, char **argv) {
-  unsigned Seed = 1;
-  for (int I = 1; I < argc; ++I) {
-    const char *Text = argv[I] + 7;
-    char *End = nullptr;
-    const bool IsSeed = std::strncmp(argv[I], "--seed=", 7) == 0 &&
-                        *Text >= '0' && *Text <= '9';
-    const unsigned long Value = IsSeed ? std::strtoul(Text, &End, 10) : 0;
-    if (!IsSeed || *End != '\0' || Value > 0xffffffffUL) {
-      std::fprintf(stderr, "usage: %s [--seed=N] (N: 0 to 4294967295)\n",
-                   argv[0]);
-      return 2;
-    }
-    Seed = static_cast<unsigned>(Value);
-  }
+  const long long Option = e2e::seedOption(argc, argv);
+  if (Option < 0)
+    return 2;
+  const unsigned Seed = static_cast<unsigned>(Option);
   std::mt19937 Rng(Seed);
   auto Pick = [&](int Lo, int Hi) {
     return std::uniform_int_distribution<int>(Lo, Hi)(Rng);

@@ -15,6 +15,7 @@
 //   temporal_cpu_threads [--seed=N]
 #include <stencil/dsl.hpp>
 
+#include "../common/seed_option.hpp"
 #include "an5d_stencils.hpp" // tools/benchmark: AN5D's stencils
 
 #include <algorithm>
@@ -214,22 +215,10 @@ auto passOf(Table Instance, int Steps, bool Fixed, Extra... X) {
 } // namespace
 
 int main(int argc, char **argv) {
-  unsigned Seed = 1;
-  for (int I = 1; I < argc; ++I) {
-    // A seed is a whole decimal number: anything else is refused, not read
-    // as 0.
-    const char *Text = argv[I] + 7;
-    char *End = nullptr;
-    const bool IsSeed = std::strncmp(argv[I], "--seed=", 7) == 0 &&
-                        *Text >= '0' && *Text <= '9';
-    const unsigned long Value = IsSeed ? std::strtoul(Text, &End, 10) : 0;
-    if (!IsSeed || *End != '\0' || Value > 0xffffffffUL) {
-      std::fprintf(stderr, "usage: %s [--seed=N] (N: 0 to 4294967295)\n",
-                   argv[0]);
-      return 2;
-    }
-    Seed = static_cast<unsigned>(Value);
-  }
+  const long long Option = e2e::seedOption(argc, argv);
+  if (Option < 0)
+    return 2;
+  const unsigned Seed = static_cast<unsigned>(Option);
   std::mt19937 Rng(Seed);
   auto Pick = [&](int Lo, int Hi) {
     return std::uniform_int_distribution<int>(Lo, Hi)(Rng);
