@@ -178,12 +178,7 @@ void check(const char *Name, const int (&Ext)[Dims], int Margin, int Arrays,
     for (T &V : A)
       V = T(U(Rng));
   auto Inside = [&](long long I) {
-    for (int D = 0; D < Dims; ++D) {
-      if (I % Ext[D] < Margin || I % Ext[D] >= Ext[D] - Margin)
-        return false;
-      I /= Ext[D];
-    }
-    return true;
+    return e2e::inRegion<Dims>(I, Ext, Margin);
   };
   std::vector<std::vector<T>> Ref = Data;
   {
@@ -250,9 +245,7 @@ int main(int argc, char **argv) {
     return 2;
   const unsigned Seed = static_cast<unsigned>(Option);
   std::mt19937 Rng(Seed);
-  auto Pick = [&](int Lo, int Hi) {
-    return std::uniform_int_distribution<int>(Lo, Hi)(Rng);
-  };
+  auto Pick = [&](int Lo, int Hi) { return e2e::uniform(Rng, Lo, Hi); };
   for (int Round = 0; Round < 3; ++Round) {
     const unsigned S = Seed * 100 + Round;
     // Some regions thinner than a block in x (the launcher narrows it).
