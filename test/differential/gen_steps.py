@@ -35,8 +35,10 @@ import argparse
 import concurrent.futures
 import os
 import random
+import re
 import shutil
 import sys
+import threading
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -46,6 +48,11 @@ AXES = "xyzw"
 # staged: its OpenMP code is the recomputed one (built to check that), its
 # CUDA code runs in the GPU bundle.
 STRATEGIES = ("auto", "recompute", "staged", "multi-kernel")
+# --cuda-on-cpu: the builds whose CUDA plans fuse (staged groups are not
+# emulated: their threads wait for each other).
+CUDA_ON_CPU_STRATEGIES = ("auto", "recompute")
+E2E_COMMON = os.path.join(HERE, "..", "e2e", "common")
+EXTRACT = os.path.join(E2E_COMMON, "extract_kernels.py")
 
 
 def lower_rank_axes(dims):
@@ -352,6 +359,10 @@ def generate_program(seed, steps):
         text, case = make_step(r, f"step{i}", seed * 100 + i)
         out.append(text + "\n")
         cases.append(case)
+    # The CUDA group kernels, extracted to run on the CPU (--cuda-on-cpu):
+    # their table names the step functions, so it comes after them.
+    out.append("#ifdef STENCILC_CUDA_ON_CPU_KERNELS\n#include STENCILC_CUDA_ON_CPU_KERNELS\n"
+               "#endif\n\n")
     out.append("int main(int argc, char **argv) {\n  stepdiff::parseOptions(argc, argv);\n"
                + "".join(cases) + f"  return stepdiff::summary({seed}u);\n}}\n")
     return "".join(out)
@@ -418,6 +429,20 @@ def write_bundle(args):
     return 1 if failures else 0
 
 
+CPU_LINE = re.compile(r"^cuda on cpu: seed \d+: (\d+) passed, (\d+) failed, (\d+) not emulated "
+                      r"\(staged\), (\d+) without a fused group$", re.MULTILINE)
+CPU_TOTALS = [0, 0, 0, 0]
+CPU_LOCK = threading.Lock()
+
+
+def count_cuda_on_cpu(out):
+    """Adds a program's line of CUDA-on-the-CPU totals to CPU_TOTALS."""
+    m = CPU_LINE.search(out)
+    with CPU_LOCK:
+        for i, v in enumerate(m.groups() if m else ()):
+            CPU_TOTALS[i] += int(v)
+
+
 def one_program(args, seed):
     """Returns (seed, ok, steps checked, message)."""
     d = os.path.join(args.work, f"steps{seed}")
@@ -432,17 +457,31 @@ def one_program(args, seed):
     if rc != 0:
         return seed, False, 0, f"host build failed ({rc}) on {src}\n{out[-3000:]}\nreproduce: {repro}"
     checked = 0
-    for strat in STRATEGIES:
+    for strat in CUDA_ON_CPU_STRATEGIES if args.cuda_on_cpu else STRATEGIES:
         sd = os.path.join(d, strat)
         os.makedirs(sd, exist_ok=True)
-        cmd = stencilc_cmd(args, src, sd, "cpu", strat)
+        cmd = stencilc_cmd(args, src, sd, "cpu,cuda" if args.cuda_on_cpu else "cpu", strat)
         rc, out = run(cmd, args.timeout)
         if rc != 0:
             return seed, False, checked, (f"stencilc ({strat}) exit {rc} on {src}: {' '.join(cmd)}\n"
                                           f"{out[-3000:]}\nreproduce: {repro}")
         gen = os.path.join(sd, f"steps{seed}.stencil.cpp")
         exe = os.path.join(sd, "prog")
-        cmd = [args.cxx] + flags + inc + [main_o, gen, "-o", exe]
+        prog_o = main_o
+        if args.cuda_on_cpu:
+            # The program again, with its CUDA group kernels to run on the CPU.
+            kernels = os.path.join(sd, "kernels.inc")
+            prog_o = os.path.join(sd, "main.o")
+            for cmd in ([sys.executable, EXTRACT, "--steps",
+                         os.path.join(sd, f"steps{seed}.stencil.cu"), kernels],
+                        [args.cxx] + flags + inc + ["-I", E2E_COMMON,
+                                                    f"-DSTENCILC_CUDA_ON_CPU_KERNELS=\"{kernels}\"",
+                                                    "-c", src, "-o", prog_o]):
+                rc, out = run(cmd, args.timeout * 4)
+                if rc != 0:
+                    return seed, False, checked, (f"CUDA on the CPU ({strat}): {' '.join(cmd)} "
+                                                  f"exit {rc}\n{out[-3000:]}\nreproduce: {repro}")
+        cmd = [args.cxx] + flags + inc + [prog_o, gen, "-o", exe]
         rc, out = run(cmd, args.timeout * 4)
         if rc != 0:
             return seed, False, checked, (f"generated code ({strat}) does not build: {' '.join(cmd)}\n"
@@ -458,6 +497,8 @@ def one_program(args, seed):
                 where = f", STENCIL_OPENMP_TILE={tile}" if extra else ""
                 return seed, False, checked, (f"{exe} ({strat}{where}) exit {rc}\n{out[-3000:]}\n"
                                               f"reproduce: {repro}")
+            if args.cuda_on_cpu and not extra:
+                count_cuda_on_cpu(out)
         checked += args.steps
     if not args.keep:
         shutil.rmtree(d, ignore_errors=True)
@@ -482,6 +523,9 @@ def main():
     ap.add_argument("--cxx", default="g++")
     ap.add_argument("--cxx-flags", default="-O2 -frounding-math")
     ap.add_argument("--timeout", type=int, default=120)
+    ap.add_argument("--cuda-on-cpu", action="store_true",
+                    help="with --run: the auto and recompute builds only, each also running "
+                         "its CUDA group kernels on the CPU (step_harness.hpp)")
     args = ap.parse_args()
     if args.random_seed:
         args.seed = random.SystemRandom().randrange(1 << 30)
@@ -500,8 +544,10 @@ def main():
         import tempfile
         args.work = tempfile.mkdtemp(prefix="stencilc-steps-")
     os.makedirs(args.work, exist_ok=True)
+    builds = CUDA_ON_CPU_STRATEGIES if args.cuda_on_cpu else STRATEGIES
     print(f"steps: {args.programs} programs x {args.steps} steps, seeds "
-          f"{args.seed}..{args.seed + args.programs - 1}, builds {', '.join(STRATEGIES)}",
+          f"{args.seed}..{args.seed + args.programs - 1}, builds {', '.join(builds)}"
+          + (", each also with its CUDA group kernels on the CPU" if args.cuda_on_cpu else ""),
           flush=True)
     start = time.time()
     failures, checked = [], 0
@@ -517,6 +563,14 @@ def main():
           f"{checked} step builds checked (each: plan and STENCIL_STEP_PLAN=multi-kernel), "
           f"{time.time() - start:.0f} s"
           + (f"; failing seeds: {sorted(failures)}" if failures else ""))
+    if args.cuda_on_cpu:
+        passed, failed, staged, unfused = CPU_TOTALS
+        print(f"steps: CUDA group kernels on the CPU: {passed} runs passed, {failed} failed, "
+              f"{staged} not emulated (a staged group), {unfused} steps without a fused group")
+        # Emulation that ran nothing would prove nothing.
+        if passed == 0 and not failures:
+            print("FAIL: no step's CUDA group kernels ran on the CPU")
+            failures.append(-1)
     if tmp and not failures and not args.keep:
         shutil.rmtree(args.work, ignore_errors=True)
     return 1 if failures else 0

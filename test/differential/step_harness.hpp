@@ -16,11 +16,23 @@
 // positive sum or product); margins and arrays of lower rank, which no step
 // writes, bit for bit. Its totals are a line of their own ("cuda: seed ..."),
 // so a CPU-only run prints what it always did.
+//
+// Built with STENCILC_CUDA_ON_CPU_KERNELS (gen_steps.py --cuda-on-cpu: the
+// program's CUDA group kernels extracted, test/e2e/common/cuda_on_cpu.hpp),
+// each step also runs as the CUDA engine runs stencilc's plan, its fused
+// groups' CUDA kernels on the CPU, blocks plane by plane and down the
+// columns: bit for bit against the host (the same operations, no GPU to
+// contract them). Its totals are a line of their own ("cuda on cpu: ..."),
+// with the runs not emulated (a staged group) and the steps with no fused
+// group counted apart, not as passes.
 // Plain C++17 plus the runtime headers.
 #ifndef STENCIL_STEP_HARNESS_HPP
 #define STENCIL_STEP_HARNESS_HPP
 
 #include "diff_harness.hpp" // diff::loopOf, diff::sameBits
+#ifdef STENCILC_CUDA_ON_CPU_KERNELS
+#include "cuda_on_cpu.hpp" // test/e2e/common
+#endif
 
 #include <algorithm>
 #include <cmath>
@@ -51,6 +63,16 @@ struct CudaTotals {
 };
 inline CudaTotals &cudaTotals() {
   static CudaTotals T;
+  return T;
+}
+
+/// The CUDA kernels' runs on the CPU: passes, failures, runs not emulated
+/// (a staged group) and steps with no fused group.
+struct CpuTotals {
+  int Passes = 0, Failures = 0, NotEmulated = 0, Unfused = 0;
+};
+inline CpuTotals &cpuTotals() {
+  static CpuTotals T;
   return T;
 }
 
@@ -124,9 +146,44 @@ public:
       }
     }
     setenv("STENCIL_STEP_PLAN", "", 1);
+#ifdef STENCILC_CUDA_ON_CPU_KERNELS
+    for (long long L2 : {0LL, 1LL})
+      runOnCpu(Step, Args, Ref, L2);
+#endif
   }
 
 private:
+#ifdef STENCILC_CUDA_ON_CPU_KERNELS
+  /// The step as the CUDA engine runs the plan, its kernels on the CPU,
+  /// with an L2 cache of \p L2 bytes (0: blocks plane by plane; 1: down the
+  /// columns wherever a group reads along z), against \p Ref.
+  template <typename F, typename ArgsF>
+  void runOnCpu(F *Step, ArgsF &Args, const std::vector<std::vector<T>> &Ref, long long L2) {
+    CpuTotals &Tot = cpuTotals();
+    const std::string Label =
+        std::string("cuda on cpu, blocks ") + (L2 ? "down the columns" : "plane by plane");
+    std::vector<std::vector<T>> Got = Data;
+    std::vector<T *> P;
+    for (auto &A : Got)
+      P.push_back(A.data());
+    cuda_on_cpu::L2 = L2;
+    cuda_on_cpu::NotEmulated = false;
+    bool Ran = false;
+    if (!guarded(Label.c_str(), Tot.Failures, [&] {
+          auto Loop = diff::loopOf<Dims, stencil::HostLoopEngine<Dims>>(Ext, Margin);
+          Ran = std::apply([&](auto... A) { return cuda_on_cpu::runStep(Loop, Step, A...); },
+                           Args(P.data()));
+        }))
+      return;
+    if (!Ran)
+      ++Tot.Unfused;
+    else if (cuda_on_cpu::NotEmulated)
+      ++Tot.NotEmulated;
+    else
+      ++(compare(Label.c_str(), Ref, Got, 0) ? Tot.Passes : Tot.Failures);
+  }
+#endif
+
   /// Prints the plan \p B registered for \p Step ("step0 (cuda): ..."); a
   /// failure without one (the plan run would only repeat the multi-kernel one).
   template <typename F>
@@ -266,7 +323,13 @@ inline int summary(unsigned Seed) {
   if (options().Cuda)
     std::printf("cuda: seed %u: %d passed, %d failed, worst error/tolerance %.3g\n", Seed,
                 C.Passes, C.Failures, C.WorstRatio);
-  return failures() || C.Failures ? 1 : 0;
+  const CpuTotals &E = cpuTotals();
+#ifdef STENCILC_CUDA_ON_CPU_KERNELS
+  std::printf("cuda on cpu: seed %u: %d passed, %d failed, %d not emulated (staged), %d "
+              "without a fused group\n",
+              Seed, E.Passes, E.Failures, E.NotEmulated, E.Unfused);
+#endif
+  return failures() || C.Failures || E.Failures ? 1 : 0;
 }
 
 } // namespace stepdiff

@@ -8,8 +8,8 @@
 // recompute), extract_kernels.py --steps takes out the recomputations, the
 // kernels and each step's group launcher, and this file includes them
 // (STENCILC_CUDA_ON_CPU_KERNELS). A launch runs its blocks one after another
-// and a block's threads one after another (a kernel fused by recomputation
-// has no barrier). Each step runs twice: with no L2 cache (its blocks plane
+// and a block's threads one after another (../common/cuda_on_cpu.hpp: a
+// kernel fused by recomputation has no barrier). Each step runs twice: with no L2 cache (its blocks plane
 // by plane) and with one of a byte (down the columns first wherever a group
 // reads along z). Per seed: random extents and margins; the arrays the steps
 // write are poisoned inside the region first. The steps: three of this file
@@ -107,53 +107,7 @@ void plane(stencil::Step2D &s, const float *u, float *gy, float *out) {
 }
 
 #ifdef STENCILC_CUDA_ON_CPU_KERNELS
-#include <functional>
-
-struct dim3 {
-  unsigned x, y, z;
-  dim3(unsigned X = 1, unsigned Y = 1, unsigned Z = 1) : x(X), y(Y), z(Z) {}
-};
-using cudaError_t = int;
-using cudaStream_t = void *;
-constexpr cudaError_t cudaSuccess = 0;
-inline cudaError_t cudaGetLastError() { return cudaSuccess; }
-inline const char *cudaGetErrorString(cudaError_t) { return "CUDA error"; }
-
-namespace cuda_on_cpu {
-dim3 blockIdx, threadIdx, blockDim;
-/// What l2CacheBytes() says.
-long long L2 = 0;
-long long Launches = 0;
-/// Runs \p Kernel for each thread of each block of \p Grid, one by one;
-/// refuses a grid or block the GPU would.
-void launch(const dim3 &Grid, const dim3 &Block,
-            const std::function<void()> &Kernel) {
-  if (Grid.y > 65535 || Grid.z > 65535 || Block.z > 64 ||
-      1ull * Block.x * Block.y * Block.z > 1024) {
-    std::printf("FAIL: launch of grid %u x %u x %u, block %u x %u x %u\n",
-                Grid.x, Grid.y, Grid.z, Block.x, Block.y, Block.z);
-    std::exit(1);
-  }
-  ++Launches;
-  blockDim = Block;
-  for (blockIdx.z = 0; blockIdx.z < Grid.z; ++blockIdx.z)
-    for (blockIdx.y = 0; blockIdx.y < Grid.y; ++blockIdx.y)
-      for (blockIdx.x = 0; blockIdx.x < Grid.x; ++blockIdx.x)
-        for (threadIdx.z = 0; threadIdx.z < Block.z; ++threadIdx.z)
-          for (threadIdx.y = 0; threadIdx.y < Block.y; ++threadIdx.y)
-            for (threadIdx.x = 0; threadIdx.x < Block.x; ++threadIdx.x)
-              Kernel();
-}
-} // namespace cuda_on_cpu
-
-namespace stencil::cuda_ops {
-long long l2CacheBytes() { return cuda_on_cpu::L2; }
-} // namespace stencil::cuda_ops
-
-using cuda_on_cpu::blockDim;
-using cuda_on_cpu::blockIdx;
-using cuda_on_cpu::threadIdx;
-#define __restrict__
+#include "../common/cuda_on_cpu.hpp"
 #include STENCILC_CUDA_ON_CPU_KERNELS
 
 namespace {
