@@ -48,9 +48,8 @@ AXES = "xyzw"
 # staged: its OpenMP code is the recomputed one (built to check that), its
 # CUDA code runs in the GPU bundle.
 STRATEGIES = ("auto", "recompute", "staged", "multi-kernel")
-# --cuda-on-cpu: the builds whose CUDA plans fuse (staged groups are not
-# emulated: their threads wait for each other).
-CUDA_ON_CPU_STRATEGIES = ("auto", "recompute")
+# --cuda-on-cpu: the builds whose CUDA plans fuse.
+CUDA_ON_CPU_STRATEGIES = ("auto", "recompute", "staged")
 E2E_COMMON = os.path.join(HERE, "..", "e2e", "common")
 EXTRACT = os.path.join(E2E_COMMON, "extract_kernels.py")
 
@@ -429,8 +428,8 @@ def write_bundle(args):
     return 1 if failures else 0
 
 
-CPU_LINE = re.compile(r"^cuda on cpu: seed \d+: (\d+) passed, (\d+) failed, (\d+) not emulated "
-                      r"\(staged\), (\d+) without a fused group$", re.MULTILINE)
+CPU_LINE = re.compile(r"^cuda on cpu: seed \d+: (\d+) passed, (\d+) failed \((\d+) with a staged "
+                      r"group\), (\d+) without a fused group$", re.MULTILINE)
 CPU_TOTALS = [0, 0, 0, 0]
 CPU_LOCK = threading.Lock()
 
@@ -524,8 +523,8 @@ def main():
     ap.add_argument("--cxx-flags", default="-O2 -frounding-math")
     ap.add_argument("--timeout", type=int, default=120)
     ap.add_argument("--cuda-on-cpu", action="store_true",
-                    help="with --run: the auto and recompute builds only, each also running "
-                         "its CUDA group kernels on the CPU (step_harness.hpp)")
+                    help="with --run: the auto, recompute and staged builds only, each also "
+                         "running its CUDA group kernels on the CPU (step_harness.hpp)")
     args = ap.parse_args()
     if args.random_seed:
         args.seed = random.SystemRandom().randrange(1 << 30)
@@ -565,8 +564,8 @@ def main():
           + (f"; failing seeds: {sorted(failures)}" if failures else ""))
     if args.cuda_on_cpu:
         passed, failed, staged, unfused = CPU_TOTALS
-        print(f"steps: CUDA group kernels on the CPU: {passed} runs passed, {failed} failed, "
-              f"{staged} not emulated (a staged group), {unfused} steps without a fused group")
+        print(f"steps: CUDA group kernels on the CPU: {passed} runs passed, {failed} failed "
+              f"({staged} with a staged group), {unfused} steps without a fused group")
         # Emulation that ran nothing would prove nothing.
         if passed == 0 and not failures:
             print("FAIL: no step's CUDA group kernels ran on the CPU")

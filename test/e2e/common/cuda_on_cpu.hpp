@@ -1,11 +1,12 @@
 // cuda_on_cpu.hpp - what stencilc's CUDA kernels of fused step groups and
-// their group launchers need to run on the CPU, one thread after another:
-// dim3, blockIdx and friends, the CUDA runtime calls the launchers make, and
-// launch(), which the launches `K<<<grid, block, 0, stream>>>(args)` become
-// (extract_kernels.py --steps). A kernel fused by recomputation has no
-// barrier, so its threads may run one by one; a staged kernel (shared
-// memory, a barrier a plane) is not emulated: extract_kernels.py leaves it a
-// stub that says so (notEmulated()).
+// their group launchers need to run on the CPU: dim3, blockIdx and friends,
+// the CUDA runtime calls the launchers make, and the launches
+// `K<<<grid, block, 0, stream>>>(args)` become (extract_kernels.py --steps):
+// launch(), one thread after another (a kernel fused by recomputation or of
+// stencils together has no barrier), or, for a staged kernel, whose threads
+// wait for each other at __syncthreads(), launchTogether(): a std::thread
+// per CUDA thread and a barrier, the blocks one after another (so a
+// block's __shared__ arrays may be static).
 //
 // Include this, then the extracted kernels (which define steps(), the table
 // of the steps they serve).
@@ -14,9 +15,13 @@
 
 #include <stencil/dsl.hpp>
 
+#include <condition_variable>
 #include <cstdio>
 #include <cstdlib>
 #include <functional>
+#include <mutex>
+#include <thread>
+#include <vector>
 
 struct dim3 {
   unsigned x, y, z;
@@ -28,36 +33,99 @@ constexpr cudaError_t cudaSuccess = 0;
 inline cudaError_t cudaGetLastError() { return cudaSuccess; }
 inline const char *cudaGetErrorString(cudaError_t) { return "CUDA error"; }
 #define __restrict__
+#define __shared__ static
+#define __syncthreads() cuda_on_cpu::syncThreads()
 
 namespace cuda_on_cpu {
-inline dim3 blockIdx, threadIdx, blockDim;
+inline thread_local dim3 blockIdx, threadIdx;
+inline dim3 blockDim;
 /// What l2CacheBytes() says: 0 sends the blocks plane by plane, 1 down the
 /// columns wherever a group reads along z.
 inline long long L2 = 0;
-inline long long Launches = 0;
-/// Set by a kernel that is not emulated (a staged one).
-inline bool NotEmulated = false;
-inline void notEmulated() { NotEmulated = true; }
+inline long long Launches = 0, Staged = 0;
 
-/// Runs \p Kernel for each thread of each block of \p Grid, one by one;
-/// exits on a grid or block the GPU would refuse.
-inline void launch(const dim3 &Grid, const dim3 &Block,
-                   const std::function<void()> &Kernel) {
-  if (Grid.y > 65535 || Grid.z > 65535 || Block.z > 64 ||
-      1ull * Block.x * Block.y * Block.z > 1024) {
+/// The threads of one block meet here (std::barrier is C++20).
+class Barrier {
+public:
+  explicit Barrier(unsigned N) : N(N) {}
+  void wait() {
+    std::unique_lock<std::mutex> Lock(M);
+    const unsigned long long G = Generation;
+    if (++Arrived == N) {
+      Arrived = 0;
+      ++Generation;
+      C.notify_all();
+      return;
+    }
+    C.wait(Lock, [&] { return Generation != G; });
+  }
+
+private:
+  std::mutex M;
+  std::condition_variable C;
+  unsigned N, Arrived = 0;
+  unsigned long long Generation = 0;
+};
+inline Barrier *Block = nullptr;
+inline void syncThreads() { Block->wait(); }
+
+/// Exits on a grid or block the GPU would refuse; counts the launch.
+inline void checkLaunch(const dim3 &Grid, const dim3 &Threads) {
+  if (Grid.y > 65535 || Grid.z > 65535 || Threads.z > 64 ||
+      1ull * Threads.x * Threads.y * Threads.z > 1024) {
     std::printf("FAIL: launch of grid %u x %u x %u, block %u x %u x %u\n",
-                Grid.x, Grid.y, Grid.z, Block.x, Block.y, Block.z);
+                Grid.x, Grid.y, Grid.z, Threads.x, Threads.y, Threads.z);
     std::exit(1);
   }
   ++Launches;
-  blockDim = Block;
-  for (blockIdx.z = 0; blockIdx.z < Grid.z; ++blockIdx.z)
-    for (blockIdx.y = 0; blockIdx.y < Grid.y; ++blockIdx.y)
-      for (blockIdx.x = 0; blockIdx.x < Grid.x; ++blockIdx.x)
-        for (threadIdx.z = 0; threadIdx.z < Block.z; ++threadIdx.z)
-          for (threadIdx.y = 0; threadIdx.y < Block.y; ++threadIdx.y)
-            for (threadIdx.x = 0; threadIdx.x < Block.x; ++threadIdx.x)
-              Kernel();
+  blockDim = Threads;
+}
+
+/// Calls \p Body(block) for each block of \p Grid in turn.
+template <typename Body> void eachBlock(const dim3 &Grid, Body &&B) {
+  for (unsigned Z = 0; Z < Grid.z; ++Z)
+    for (unsigned Y = 0; Y < Grid.y; ++Y)
+      for (unsigned X = 0; X < Grid.x; ++X)
+        B(dim3(X, Y, Z));
+}
+
+/// Runs \p Kernel for each thread of each block of \p Grid, one by one.
+inline void launch(const dim3 &Grid, const dim3 &Threads,
+                   const std::function<void()> &Kernel) {
+  checkLaunch(Grid, Threads);
+  eachBlock(Grid, [&](const dim3 &B) {
+    blockIdx = B;
+    for (threadIdx.z = 0; threadIdx.z < Threads.z; ++threadIdx.z)
+      for (threadIdx.y = 0; threadIdx.y < Threads.y; ++threadIdx.y)
+        for (threadIdx.x = 0; threadIdx.x < Threads.x; ++threadIdx.x)
+          Kernel();
+  });
+}
+
+/// Runs \p Kernel with a std::thread per CUDA thread of a block, the blocks
+/// of \p Grid one after another: a kernel whose threads wait for each
+/// other.
+inline void launchTogether(const dim3 &Grid, const dim3 &Threads,
+                           const std::function<void()> &Kernel) {
+  checkLaunch(Grid, Threads);
+  ++Staged;
+  const unsigned N = Threads.x * Threads.y * Threads.z;
+  Barrier B(N);
+  Block = &B;
+  std::vector<std::thread> Pool;
+  for (unsigned T = 0; T < N; ++T)
+    Pool.emplace_back([&, T] {
+      threadIdx = dim3(T % Threads.x, T / Threads.x % Threads.y,
+                       T / (Threads.x * Threads.y));
+      eachBlock(Grid, [&](const dim3 &Each) {
+        blockIdx = Each;
+        Kernel();
+        B.wait(); // the block's static __shared__ arrays are the next one's
+      });
+    });
+  for (std::thread &T : Pool)
+    T.join();
+  Block = nullptr;
 }
 
 /// A step the extracted kernels serve: its function, as registered, and

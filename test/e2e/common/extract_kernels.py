@@ -13,9 +13,9 @@ recomputations, the min and max helpers, the kernels fused by recomputation
 or of stencils together, and each step's group launcher
 (`..._cuda_launch_group`), its launches `K<<<grid, block, 0,
 stream>>>(args)` turned into `cuda_on_cpu::launch(grid, block, [&] {
-K(args); })`; a staged kernel (shared memory and barriers) becomes a stub
-that calls cuda_on_cpu::notEmulated(). Then cuda_on_cpu::steps(), the table
-of each step's function (its registration's key) and group launcher.
+K(args); })`, or launchTogether for a staged kernel (its threads wait for
+each other at __syncthreads()). Then cuda_on_cpu::steps(), the table of each
+step's function (its registration's key) and group launcher.
 """
 import re
 import sys
@@ -48,13 +48,13 @@ def temporal(text):
         "unsigned char *stencilc_shared = cpu_threads::shared;")
 
 
-def step(text):
-    if text.startswith("__global__") and ("__shared__" in text or "__syncthreads" in text):
-        # Staged: its threads wait for each other; not run one by one.
-        text = text[:text.index("{\n") + 2] + "  cuda_on_cpu::notEmulated();\n}\n"
+def step(text, together):
+    """One function of a step's group code; \p together: the kernels whose
+    threads wait for each other."""
     text = re.sub(r"__global__ void __launch_bounds__\([^)]*\)", "void", text)
     text = text.replace("__device__ __forceinline__", "inline")
-    return LAUNCH.sub(r"cuda_on_cpu::launch(grid, block, [&] { \1(\2); });", text)
+    return LAUNCH.sub(lambda m: "cuda_on_cpu::%s(grid, block, [&] { %s(%s); });" % (
+        "launchTogether" if m.group(1) in together else "launch", m.group(1), m.group(2)), text)
 
 
 def step_table(source):
@@ -79,9 +79,14 @@ def main():
     if len(args) != 2:
         sys.exit("usage: extract_kernels.py [--steps] GENERATED.stencil.cu OUT.inc")
     source = open(args[0]).read()
-    kind, pattern, edit = (("fused step", STEP, step) if steps
-                           else ("temporal", TEMPORAL, temporal))
-    kernels = [edit(text) for text in functions(source, pattern)]
+    kind, pattern = ("fused step", STEP) if steps else ("temporal", TEMPORAL)
+    texts = list(functions(source, pattern))
+    if steps:
+        together = {re.search(r"(stencilc_step_\w+)\(", t).group(1) for t in texts
+                    if t.startswith("__global__") and "__syncthreads" in t}
+        kernels = [step(t, together) for t in texts]
+    else:
+        kernels = [temporal(t) for t in texts]
     if not kernels and not steps:
         sys.exit("extract_kernels: no %s kernel in %s" % (kind, args[0]))
     if steps:

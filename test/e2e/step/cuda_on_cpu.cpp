@@ -1,22 +1,23 @@
 // cuda_on_cpu.cpp - stencilc's CUDA kernels of fused step groups run on the
 // CPU: no GPU is needed, so CI checks what the kernels and their launchers
 // compute (the block's position, the order of the blocks, the grid, the
-// recomputations) bit for bit against the host reference, which the GPU
-// test can only do on a GPU.
+// recomputations, the staged rings) bit for bit against the host reference,
+// which the GPU test can only do on a GPU.
 //
-// The build runs stencilc on this file (--emit=cuda --step-strategy=
-// recompute), extract_kernels.py --steps takes out the recomputations, the
-// kernels and each step's group launcher, and this file includes them
-// (STENCILC_CUDA_ON_CPU_KERNELS). A launch runs its blocks one after another
-// and a block's threads one after another (../common/cuda_on_cpu.hpp: a
-// kernel fused by recomputation has no barrier). Each step runs twice: with no L2 cache (its blocks plane
-// by plane) and with one of a byte (down the columns first wherever a group
-// reads along z). Per seed: random extents and margins; the arrays the steps
-// write are poisoned inside the region first. The steps: three of this file
-// (3-D, 4-D, 2-D) and the dycore's Runge-Kutta stage (dsl-examples/dycore:
-// 13 stencils in f64, a group of three together and four fused).
+// The build runs stencilc on this file (--emit=cuda, --step-strategy=
+// recompute or staged), extract_kernels.py --steps takes out the
+// recomputations, the kernels and each step's group launcher, and this file
+// includes them (STENCILC_CUDA_ON_CPU_KERNELS; ../common/cuda_on_cpu.hpp
+// runs them: a block's threads one after another, a staged kernel's as
+// std::threads meeting at a barrier). Each step runs twice: with no L2 cache
+// (its blocks plane by plane) and with one of a byte (down the columns first
+// wherever a group reads along z). Per seed: random extents and margins; the
+// arrays the steps write are poisoned inside the region first. The steps:
+// three of this file (3-D, 4-D, 2-D) and the dycore's Runge-Kutta stage
+// (dsl-examples/dycore: 13 stencils in f64, a group of three together and
+// four fused).
 //
-//   step_cuda_on_cpu [--seed=N]
+//   step_cuda_on_cpu_<strategy> [--seed=N]
 #include <stencil/dsl.hpp>
 
 #include "../../../dsl-examples/dycore/dycore_stage.hpp"
@@ -249,9 +250,10 @@ int main(int argc, char **argv) {
         },
         1, stencilc_step_plane_cuda_launch_group);
   }
-  std::printf("%s: %d steps checked, %d failed, %lld launches (seed %u)\n",
+  std::printf("%s: %d steps checked, %d failed, %lld launches, %lld staged "
+              "launches (seed %u)\n",
               Failures ? "FAIL" : "PASS", Checks, Failures,
-              cuda_on_cpu::Launches, Seed);
+              cuda_on_cpu::Launches, cuda_on_cpu::Staged, Seed);
   return Failures ? 1 : 0;
 }
 #else
