@@ -656,16 +656,16 @@ std::string planning::printStepPlans(const ModulePlan &Plan) {
                " (CUDA), for the runtime to measure";
       if (!G.NotFused.empty())
         Out += "; " + G.NotFused;
+      Out += "\n";
       const bool OnePointPerThread = G.Strategy == StepStrategy::Recompute ||
                                      G.Strategy == StepStrategy::Together ||
                                      G.Alternative == StepStrategy::Recompute;
       if (unsigned Bytes = SP.Rounds[&G - SP.Groups.data()].ZPlaneBytes;
           Bytes && OnePointPerThread)
-        Out += "; CUDA blocks down the columns first where the planes read "
+        Out += "    CUDA blocks: down the columns first where the planes read "
                "along z (" +
                std::to_string(Bytes) + " bytes a point of a plane) outgrow 1/" +
-               std::to_string(FusedL2Share) + " of L2";
-      Out += "\n";
+               std::to_string(FusedL2Share) + " of L2\n";
     }
     for (const StepRound &R : SP.Rounds) {
       if (R.Halos.empty())

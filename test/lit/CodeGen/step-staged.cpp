@@ -205,10 +205,11 @@ void wide(stencil::Step3D &s, const double *u, double *fx, double *out) {
 // of the kernel fused by recomputation: u at z -1 .. +2, five planes of 8 bytes
 // (staged3); none in 2-D (staged2) and 4-D reads along w only (flat4).
 // ALT-PLAN-LABEL: step staged3
-// ALT-PLAN:       recompute: 0 FluxX 1 FluxZ 2 Div {{.*}}; CUDA blocks down the columns first where the planes read along z (40 bytes a point of a plane) outgrow 1/2 of L2
+// ALT-PLAN:       recompute: 0 FluxX 1 FluxZ 2 Div
+// ALT-PLAN-NEXT:    CUDA blocks: down the columns first where the planes read along z (40 bytes a point of a plane) outgrow 1/2 of L2
 // ALT-PLAN-LABEL: step staged2
-// ALT-PLAN-NOT:   CUDA blocks down
+// ALT-PLAN-NOT:   CUDA blocks
 // ALT-PLAN-LABEL: step flat4
-// ALT-PLAN-NOT:   CUDA blocks down
+// ALT-PLAN-NOT:   CUDA blocks
 // ALT-PLAN-LABEL: step wide
 // ALT-PLAN:       (144 bytes a point of a plane)
