@@ -7,10 +7,11 @@
 // (test/e2e/common) turns the generated kernels into host function
 // templates, and this file includes them (STENCILC_CPU_THREADS_KERNELS). A
 // block runs as one std::thread per CUDA thread, __syncthreads() as a
-// std::barrier, blocks one after another. Per stencil and seed: random extents,
-// margins and chunks, 1 to 4 steps a pass, a tile compiled with constant
-// extents and a random one with runtime extents; one pass from A into B (B
-// poisoned inside the region) must equal the steps one by one on the host.
+// barrier, blocks one after another (../common/cuda_on_cpu.hpp's
+// launchTogether). Per stencil and seed: random extents, margins and chunks, 1
+// to 4 steps a pass, a tile compiled with constant extents and a random one
+// with runtime extents; one pass from A into B (B poisoned inside the region)
+// must equal the steps one by one on the host.
 //
 //   temporal_cpu_threads [--seed=N]
 #include <stencil/dsl.hpp>
@@ -51,28 +52,16 @@ void timeLoops(float *f, float *g, double *d, double *e, const float *k) {
 }
 
 #ifdef STENCILC_CPU_THREADS_KERNELS
-#include <barrier>
-#include <thread>
+#include "../common/cuda_on_cpu.hpp"
 
 namespace cpu_threads {
-struct Dim3 {
-  unsigned x = 0, y = 0, z = 0;
-};
-thread_local Dim3 threadIdx, blockIdx;
-Dim3 blockDim;
-std::barrier<> *Barrier = nullptr;
+/// The block's dynamic shared memory (the levels' rings).
 unsigned char *shared = nullptr;
 } // namespace cpu_threads
 
-using cpu_threads::blockDim;
-using cpu_threads::blockIdx;
-using cpu_threads::threadIdx;
 using std::max;
 using std::min;
-#define __syncthreads() cpu_threads::Barrier->arrive_and_wait()
-#define __restrict__
 #include STENCILC_CPU_THREADS_KERNELS
-#undef __syncthreads
 
 namespace {
 
@@ -165,28 +154,12 @@ void check(const char *Name, const long long (&Ext)[3], int Margin, Span Reach,
   std::vector<unsigned char> Shared(
       std::size_t(Steps) * 6 * Threads * sizeof(T), 0xff);
   cpu_threads::shared = Shared.data();
-  blockDim = {unsigned(Bx), unsigned(By), 1};
   // One std::thread per CUDA thread runs every block in turn; the barrier
   // after each block keeps the next from writing the rings too early.
-  std::barrier<> Barrier(Threads);
-  cpu_threads::Barrier = &Barrier;
-  std::vector<std::thread> Pool;
-  for (int Th = 0; Th < Threads; ++Th)
-    Pool.emplace_back([&, Th] {
-      threadIdx = {unsigned(Th % Bx), unsigned(Th / Bx), 0};
-      for (long long Bm = 0; Bm < Gm; ++Bm)
-        for (long long Byi = 0; Byi < Gy; ++Byi)
-          for (long long Bxi = 0; Bxi < Gx; ++Bxi) {
-            blockIdx = Dims == 3
-                           ? cpu_threads::Dim3{unsigned(Bxi), unsigned(Byi),
-                                               unsigned(Bm)}
-                           : cpu_threads::Dim3{unsigned(Bxi), unsigned(Bm), 0};
-            Pass(G, R, Chunk, A.data(), B.data(), A.data(), Out.data());
-            Barrier.arrive_and_wait();
-          }
-    });
-  for (std::thread &Th : Pool)
-    Th.join();
+  const dim3 Grid = Dims == 3 ? dim3(Gx, Gy, Gm) : dim3(Gx, Gm, 1);
+  cuda_on_cpu::launchTogether(Grid, dim3(Bx, By, 1), [&] {
+    Pass(G, R, Chunk, A.data(), B.data(), A.data(), Out.data());
+  });
   ++Checks;
   long long Bad = 0;
   for (long long I = 0; I < N; ++I)
