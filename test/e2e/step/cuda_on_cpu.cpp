@@ -195,10 +195,7 @@ void check(const char *Name, const int (&Ext)[Dims], int Margin, int Arrays,
 } // namespace
 
 int main(int argc, char **argv) {
-  const long long Option = e2e::seedOption(argc, argv);
-  if (Option < 0)
-    return 2;
-  const unsigned Seed = static_cast<unsigned>(Option);
+  const unsigned Seed = e2e::seedOption(argc, argv);
   std::mt19937 Rng(Seed);
   auto Pick = [&](int Lo, int Hi) { return e2e::uniform(Rng, Lo, Hi); };
   for (int Round = 0; Round < 3; ++Round) {

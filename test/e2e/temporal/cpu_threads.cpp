@@ -188,10 +188,7 @@ auto passOf(Table Instance, int Steps, bool Fixed, Extra... X) {
 } // namespace
 
 int main(int argc, char **argv) {
-  const long long Option = e2e::seedOption(argc, argv);
-  if (Option < 0)
-    return 2;
-  const unsigned Seed = static_cast<unsigned>(Option);
+  const unsigned Seed = e2e::seedOption(argc, argv);
   std::mt19937 Rng(Seed);
   auto Pick = [&](int Lo, int Hi) {
     return std::uniform_int_distribution<int>(Lo, Hi)(Rng);
