@@ -159,6 +159,27 @@ awk '
     }
     if (groups) printf "cost model right for %d of %d fusible groups (of alone, fused, staged)\n", right, groups
   }' "$work/multi.log" "$work/fused.log" "$work/staged.log" "$bundle/plan-staged.txt" "$work/plan.log"
+# Per group of fused groups the plan runs together in one kernel: its round
+# against its parts' rounds in the every-group build (a kernel each), beside
+# the model's costs of the two (plan-auto.txt: cost, then apart).
+awk '
+  FNR == 1 { file++ }
+  file == 1 && /^round: [0-9.]+ ms recompute\(/ { t = $2; sub(/^round: [0-9.]+ ms /, ""); sub(/ \([0-9]+ runs\)$/, ""); part[$0] = t }
+  file == 2 && /^  together: [0-9]+ parts in one kernel/ {
+    match($0, /cost [0-9.e+]+, apart [0-9.e+]+/); split(substr($0, RSTART, RLENGTH), c, /[ ,]+/)
+    model[++models] = c[2] + 0 < c[4] + 0 ? "together" : "apart" }
+  file == 3 && /^round: [0-9.]+ ms together\(recompute\(/ {
+    t = $2; label = $0; sub(/^round: [0-9.]+ ms together\(/, "", label); sub(/\) \([0-9]+ runs\)$/, "", label)
+    n = 0; sum = 0; missing = 0; rest = label
+    while (match(rest, /recompute\([^)]*\)/)) {
+      p = substr(rest, RSTART, RLENGTH); rest = substr(rest, RSTART + RLENGTH); n++
+      if (p in part) sum += part[p]; else missing = 1 }
+    g++
+    if (missing) { printf "together (%d parts): a part was not timed alone\n", n; next }
+    best = t + 0 < sum ? "together" : "apart"
+    printf "together (%d fused groups): %.4f ms, apart (a kernel each) %.4f ms: fastest %s (%.3fx); model: %s; model %s\n",
+      n, t, sum, best, sum / t, model[g], model[g] == best ? "right" : "wrong" }
+' "$work/fused.log" "$bundle/plan-auto.txt" "$work/plan.log"
 gpu_copy_bandwidth
 echo "== done ($(date -u +%Y-%m-%dT%H:%M:%SZ))"
 gpu_exit

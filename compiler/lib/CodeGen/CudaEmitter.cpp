@@ -362,7 +362,7 @@ void CudaEmitter::emitStep(CodeWriter &W, const planning::ModulePlan &Plan,
     W.open(fmt::format("__global__ void __launch_bounds__({}, {}) {}(const "
                        "stencil::Grid g, const stencil::Region r, const "
                        "stencil::Region v, const bool {}{}) {{",
-                       Threads, planning::FusedThreadsPerSM / Threads,
+                       Threads, SP.Groups[G].ThreadsPerSM / Threads,
                        KernelOf(G, S),
                        St.Dims == 2 ? "/*stencilc_zfirst*/" : "stencilc_zfirst",
                        stepParameters(St, /*Restrict=*/true)));

@@ -131,7 +131,7 @@ void codegen::printStagedGroupKernel(CodeWriter &W,
   }
   W.line("// Staged on chip: {} stored to rings in shared memory, each point "
          "once, and read there by '{}'.",
-         producerList(Plan, SP, G),
+         producerList(Plan, St, Group),
          Plan.Module->Stencils[St.Calls[Group.Calls.back()].Stencil]
              .qualifiedName());
   W.open(fmt::format("__global__ void __launch_bounds__({}, {}) {}(const "
@@ -209,7 +209,7 @@ void codegen::printStagedGroupKernel(CodeWriter &W,
   // The consumer only reads the staged arrays (it writes none a producer
   // does), all from the rings.
   printCallAtPoint(W, Plan, Cons,
-                   ", reading what " + producerList(Plan, SP, G) +
+                   ", reading what " + producerList(Plan, St, Group) +
                        " stores from the rings",
                    Loads, FromRings);
   W.close();

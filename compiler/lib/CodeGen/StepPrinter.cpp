@@ -5,6 +5,7 @@
 #include "stencilc/Planning/StepPlan.h"
 #include "llvm/Support/Casting.h"
 #include <algorithm>
+#include <functional>
 #include <stencil/generated_abi.hpp>
 
 using namespace stencilc;
@@ -249,13 +250,13 @@ void codegen::printCallAtPoint(CodeWriter &W, const planning::ModulePlan &Plan,
 }
 
 std::string codegen::producerList(const planning::ModulePlan &Plan,
-                                  const planning::StepPlan &SP, unsigned G) {
-  const std::vector<unsigned> &Calls = SP.Groups[G].Calls;
+                                  const ir::Step &St,
+                                  const planning::StepGroup &Group) {
   std::string Out;
-  for (size_t I = 0; I + 1 < Calls.size(); ++I)
-    Out += fmt::format(
-        "{}'{}'", Out.empty() ? "" : ", ",
-        Plan.Module->Stencils[SP.Step->Calls[Calls[I]].Stencil].qualifiedName());
+  for (size_t I = 0; I + 1 < Group.Calls.size(); ++I)
+    Out += fmt::format("{}'{}'", Out.empty() ? "" : ", ",
+                       Plan.Module->Stencils[St.Calls[Group.Calls[I]].Stencil]
+                           .qualifiedName());
   return Out;
 }
 
@@ -294,32 +295,48 @@ void codegen::printProducerAtPoint(CodeWriter &W,
                    Unnamed);
 }
 
-void codegen::printFusedBody(CodeWriter &W, const planning::ModulePlan &Plan,
-                             const planning::StepPlan &SP, unsigned G,
-                             const std::string &Symbol,
-                             const BodyPrinterHooks &Hooks) {
+/// Fused group \p Part (or a call alone) of group \p G at one point: its
+/// producers, storing what they store but the scratch arrays, then its
+/// consumer, recomputing what they store where it reads it.
+static void printPartBody(CodeWriter &W, const planning::ModulePlan &Plan,
+                          const planning::StepPlan &SP, unsigned G,
+                          const planning::StepGroup &Part,
+                          const std::string &Symbol,
+                          const BodyPrinterHooks &Hooks) {
   const ir::Step &St = *SP.Step;
-  const planning::StepGroup &Group = SP.Groups[G];
-  const ir::StepCall &Cons = St.Calls[Group.Calls.back()];
-  printKeptVariables(W, St, Group);
-  for (size_t I = 0; I + 1 < Group.Calls.size(); ++I)
-    printProducerAtPoint(W, Plan, St.Calls[Group.Calls[I]], Group.Unstored,
+  const ir::StepCall &Cons = St.Calls[Part.Calls.back()];
+  for (size_t I = 0; I + 1 < Part.Calls.size(); ++I)
+    printProducerAtPoint(W, Plan, St.Calls[Part.Calls[I]], Part.Unstored,
                          Hooks);
   RecomputeLoads Loads(Hooks, St.Dims);
-  for (unsigned X : Group.Recomputed) {
+  for (unsigned X : Part.Recomputed) {
     const bool Kept =
-        std::count(Group.Unstored.begin(), Group.Unstored.end(), X) != 0;
+        std::count(Part.Unstored.begin(), Part.Unstored.end(), X) != 0;
     for (unsigned CP : Cons.boundTo(X))
       Loads.Calls.push_back({CP, recomputeName(Symbol, G, X),
                              recomputeArguments(Plan, SP, G, X),
                              Kept ? keptName(X) : std::string()});
   }
   printCallAtPoint(W, Plan, Cons,
-                   Group.Recomputed.empty()
+                   Part.Recomputed.empty()
                        ? std::string()
-                       : ", recomputing what " + producerList(Plan, SP, G) +
+                       : ", recomputing what " + producerList(Plan, St, Part) +
                              " stores where it reads it",
                    Loads);
+}
+
+void codegen::printFusedBody(CodeWriter &W, const planning::ModulePlan &Plan,
+                             const planning::StepPlan &SP, unsigned G,
+                             const std::string &Symbol,
+                             const BodyPrinterHooks &Hooks) {
+  const planning::StepGroup &Group = SP.Groups[G];
+  printKeptVariables(W, *SP.Step, Group);
+  if (Group.Parts.empty()) {
+    printPartBody(W, Plan, SP, G, Group, Symbol, Hooks);
+    return;
+  }
+  for (const planning::StepGroup &Part : Group.Parts)
+    printPartBody(W, Plan, SP, G, Part, Symbol, Hooks);
 }
 
 void codegen::printStepArgumentUnpacking(CodeWriter &W, const ir::Step &St) {
@@ -500,16 +517,26 @@ void codegen::printStepRegistration(CodeWriter &W,
   for (unsigned C = 0; C < St.Calls.size(); ++C)
     W.line("    {},", cStringLiteral(CallName(C)));
   W.line("}};");
-  // "recompute(Flux, Update)", or a call alone by its stencil's name.
-  auto GroupText = [&](const planning::StepGroup &G, bool Bare,
-                       planning::StepStrategy S) {
-    std::string Names;
-    for (size_t I = 0; I < G.Calls.size(); ++I)
-      Names += (I ? ", " : "") + CallName(G.Calls[I]);
-    if (Bare)
-      return Names;
-    return std::string(planning::stepStrategyName(S)) + "(" + Names + ")";
-  };
+  // "recompute(Flux, Update)", or a call alone by its stencil's name; a
+  // Together group of fused parts "together(recompute(F, U), Other)".
+  std::function<std::string(const planning::StepGroup &, bool,
+                            planning::StepStrategy)>
+      GroupText = [&](const planning::StepGroup &G, bool Bare,
+                      planning::StepStrategy S) {
+        std::string Names;
+        if (!G.Parts.empty())
+          for (const planning::StepGroup &P : G.Parts)
+            Names +=
+                (Names.empty() ? "" : ", ") +
+                GroupText(P, P.Strategy == planning::StepStrategy::MultiKernel,
+                          P.Strategy);
+        else
+          for (size_t I = 0; I < G.Calls.size(); ++I)
+            Names += (I ? ", " : "") + CallName(G.Calls[I]);
+        if (Bare)
+          return Names;
+        return std::string(planning::stepStrategyName(S)) + "(" + Names + ")";
+      };
   // A fused group's members and recomputed arrays.
   auto List = [](const std::vector<unsigned> &Values, int Minus) {
     std::string Out;
@@ -548,13 +575,13 @@ void codegen::printStepRegistration(CodeWriter &W,
             ? fmt::format("{}, {}", SP.Groups.size() + Round.Group,
                           cStringLiteral(GroupText(G, false, G.Alternative)))
             : std::string("-1, nullptr");
-    W.line("    {{{}, {}, {}, {}, {}, {}, {}, {}u, {}}},",
+    W.line("    {{{}, {}, {}, {}, {}, {}, {}, {}u, {}, {}}},",
            Fused ? -1 : int(G.Calls[0]), Fused ? int(Round.Group) : -1,
            haloInitializer(Round.Reads),
            Round.Halos.empty() ? std::string("nullptr")
                                : fmt::format("{}_round{}", Tables, R),
            Round.Halos.size(), cStringLiteral(GroupText(G, !Fused, G.Strategy)),
-           Members, Round.CoordinateDims, Other);
+           Members, Round.CoordinateDims, Other, G.Producers);
   }
   W.line("}};");
   std::string Signature, Halo, Description;

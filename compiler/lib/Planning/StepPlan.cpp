@@ -234,45 +234,52 @@ void planRounds(StepPlan &SP, const ir::Module &M,
   std::vector<bool> Current(St.Params.size(), false);
   for (unsigned G = 0; G < SP.Groups.size(); ++G) {
     const StepGroup &Group = SP.Groups[G];
-    const unsigned Cons = Group.Calls.back();
     auto UseOf = [&](unsigned Call, unsigned P) {
       return analysis::useOf(St.Calls[Call], Infos[St.Calls[Call].Stencil], P);
     };
+    // A Together group reads what each of its parts reads.
+    std::vector<const StepGroup *> Units;
+    for (const StepGroup &Part : Group.Parts)
+      Units.push_back(&Part);
+    if (Units.empty())
+      Units.push_back(&Group);
     StepRound R;
     R.Group = G;
     // Recomputed producers only: a stencil run together is not evaluated
     // in the halo.
-    for (size_t I = 0; !Group.Recomputed.empty() && I + 1 < Group.Calls.size();
-         ++I)
-      R.CoordinateDims |=
-          Infos[St.Calls[Group.Calls[I]].Stencil].CoordinateDims;
+    for (const StepGroup *U : Units)
+      for (size_t I = 0; !U->Recomputed.empty() && I + 1 < U->Calls.size(); ++I)
+        R.CoordinateDims |= Infos[St.Calls[U->Calls[I]].Stencil].CoordinateDims;
     std::vector<unsigned> Written;
     for (unsigned P = 1; P < St.Params.size(); ++P) {
       if (St.Params[P].Kind != ir::ParamKind::Array)
         continue;
       RoundHalo H;
       H.Param = P;
-      const bool Recomputed = std::count(Group.Recomputed.begin(),
-                                         Group.Recomputed.end(), P) != 0;
-      for (unsigned Call : Group.Calls) {
-        std::optional<analysis::ArrayUse> U = UseOf(Call, P);
-        if (!U)
-          continue;
-        if (U->Written)
-          Written.push_back(P);
-        if (!U->Read || (Call == Cons && Recomputed))
-          continue;
-        analysis::widenHalo(H.Halo, H.Diagonal, U->Offsets);
-        if (Call == Cons)
-          continue;
-        // The consumer evaluates this producer around each offset it reads
-        // the producer's arrays at.
-        for (unsigned X : Group.Recomputed) {
-          std::optional<analysis::ArrayUse> Out = UseOf(Call, X);
-          std::optional<analysis::ArrayUse> In = UseOf(Cons, X);
-          if (Out && Out->Written && In)
-            analysis::widenHalo(H.Halo, H.Diagonal,
-                                 sums(In->Offsets, U->Offsets));
+      for (const StepGroup *Unit : Units) {
+        const unsigned Cons = Unit->Calls.back();
+        const bool Recomputed = std::count(Unit->Recomputed.begin(),
+                                           Unit->Recomputed.end(), P) != 0;
+        for (unsigned Call : Unit->Calls) {
+          std::optional<analysis::ArrayUse> U = UseOf(Call, P);
+          if (!U)
+            continue;
+          if (U->Written)
+            Written.push_back(P);
+          if (!U->Read || (Call == Cons && Recomputed))
+            continue;
+          analysis::widenHalo(H.Halo, H.Diagonal, U->Offsets);
+          if (Call == Cons)
+            continue;
+          // The consumer evaluates this producer around each offset it
+          // reads the producer's arrays at.
+          for (unsigned X : Unit->Recomputed) {
+            std::optional<analysis::ArrayUse> Out = UseOf(Call, X);
+            std::optional<analysis::ArrayUse> In = UseOf(Cons, X);
+            if (Out && Out->Written && In)
+              analysis::widenHalo(H.Halo, H.Diagonal,
+                                  sums(In->Offsets, U->Offsets));
+          }
         }
       }
       bool OffCentre = false;
@@ -439,7 +446,12 @@ Grouping groupCalls(const ModulePlan &Plan, const ir::Step &St,
     }
     if (G.Calls.empty())
       continue;
+    G.Producers = G.Calls.size();
     G.Calls.push_back(C);
+    G.Bytes = Bytes;
+    G.Flops = G.Strategy == StepStrategy::Staged ? StagedFlops : Flops;
+    G.Double = Double;
+    G.ThreadsPerSM = FusedThreadsPerSM;
     for (unsigned Member : G.Calls)
       GroupOf[Member] = static_cast<int>(Fused.size());
     Fused.push_back(std::move(G));
@@ -460,6 +472,10 @@ Grouping groupCalls(const ModulePlan &Plan, const ir::Step &St,
     StepGroup G;
     G.Calls = {C};
     G.MultiKernelCost = Cost(C) * 1e15;
+    const ir::StepCall &Call = St.Calls[C];
+    G.Bytes = Infos[Call.Stencil].BytesPerPoint;
+    G.Flops = Infos[Call.Stencil].FlopsPerPoint;
+    G.Double = computesInDouble(M.Stencils[Call.Stencil]);
     G.NotFused = Why[C];
     Out.Cost += Cost(C);
     Out.Groups.push_back(std::move(G));
@@ -492,80 +508,130 @@ bool sharesRead(const ir::Step &St,
   return false;
 }
 
-/// Joins runs of consecutive single-stencil groups of \p Groups that share
-/// no dependence and read an array in common into Together groups, while
-/// the model predicts each join cheaper (the arrays they share are read
-/// once) or the user forced fusion. Consecutive in the order they run, so
-/// running them at once moves no call past another it depends on.
-void joinTogether(std::vector<StepGroup> &Groups, const ModulePlan &Plan,
-                  const ir::Step &St, const analysis::StepInfo &Info,
+/// The model's cost of \p G as planned, in ns per million points.
+double plannedCost(const StepGroup &G) {
+  switch (G.Strategy) {
+  case StepStrategy::Staged:
+    return G.StagedCost;
+  case StepStrategy::Recompute:
+  case StepStrategy::Together:
+    return G.FusedCost;
+  case StepStrategy::MultiKernel:
+    break;
+  }
+  return G.MultiKernelCost;
+}
+
+/// True if \p G may be a part of a Together group: a call alone, a group
+/// fused by recalculation where the plan is the model's, or a Together
+/// group (its parts).
+bool joinable(const StepGroup &G, StepStrategyChoice Choice) {
+  switch (G.Strategy) {
+  case StepStrategy::MultiKernel:
+    return G.Calls.size() == 1;
+  case StepStrategy::Together:
+    return true;
+  case StepStrategy::Recompute:
+    return Choice == StepStrategyChoice::Auto;
+  case StepStrategy::Staged:
+    break;
+  }
+  return false;
+}
+
+/// \p Parts (calls alone and groups fused by recalculation, no dependence
+/// between two) as one Together group: its calls, arrays, loop nest and
+/// the model's bytes and flops, what the parts share read once (by the
+/// first part that uses it).
+StepGroup together(std::vector<StepGroup> Parts, const ir::Step &St,
+                   const std::vector<analysis::StencilInfo> &Infos) {
+  StepGroup T;
+  T.Strategy = StepStrategy::Together;
+  std::vector<bool> Used(St.Params.size(), false);
+  std::vector<unsigned> Others;
+  unsigned Fused = 0;
+  for (size_t I = 0; I < Parts.size(); ++I) {
+    const StepGroup &P = Parts[I];
+    Fused += P.Strategy == StepStrategy::Recompute;
+    T.Calls.insert(T.Calls.end(), P.Calls.begin(),
+                   P.Calls.begin() + P.Producers);
+    Others.insert(Others.end(), P.Calls.begin() + P.Producers, P.Calls.end());
+    T.Recomputed.insert(T.Recomputed.end(), P.Recomputed.begin(),
+                        P.Recomputed.end());
+    T.Unstored.insert(T.Unstored.end(), P.Unstored.begin(), P.Unstored.end());
+    T.MultiKernelCost += P.MultiKernelCost;
+    T.Cpu = I == 0 ? P.Cpu : mergeCpu(T.Cpu, P.Cpu);
+    if (!P.NotFused.empty())
+      T.NotFused += (T.NotFused.empty() ? "" : "; ") + P.NotFused;
+    T.Flops += P.Flops;
+    T.Double |= P.Double;
+    double Own = P.Bytes;
+    std::vector<bool> Touched(St.Params.size(), false);
+    for (unsigned C : P.Calls)
+      for (const analysis::ArrayInfo &A : Infos[St.Calls[C].Stencil].Arrays) {
+        const ir::StepArg &Arg = St.Calls[C].Args[A.Param - 1];
+        if (Arg.From != ir::StepArg::Kind::Param || Touched[Arg.Param] ||
+            std::count(P.Unstored.begin(), P.Unstored.end(), Arg.Param))
+          continue;
+        if (Used[Arg.Param] && A.Read)
+          Own -= St.Params[Arg.Param].Ty.bytes(); // read by an earlier part
+        Touched[Arg.Param] = true;
+      }
+    for (unsigned X = 0; X < St.Params.size(); ++X)
+      Used[X] = Used[X] || Touched[X];
+    T.Bytes += Own;
+  }
+  std::sort(T.Calls.begin(), T.Calls.end());
+  std::sort(Others.begin(), Others.end());
+  T.Producers = T.Calls.size();
+  T.Calls.insert(T.Calls.end(), Others.begin(), Others.end());
+  T.FusedCost = kernelCost(T.Bytes, T.Flops, T.Double) * 1e15;
+  T.ThreadsPerSM = Fused >= 2 ? FusedPartsThreadsPerSM : FusedThreadsPerSM;
+  // A part runs in T's kernel only: no alternative of its own to measure.
+  for (StepGroup &P : Parts)
+    P.Alternative = StepStrategy::MultiKernel;
+  T.Parts = std::move(Parts);
+  return T;
+}
+
+/// Joins consecutive groups of \p Groups that may be parts of one
+/// (joinable), share no dependence and read an array in common into
+/// Together groups, while the model predicts each join cheaper (the arrays
+/// they share are read once) or the user forced fusion. Consecutive in the
+/// order they run, so running them at once moves no call past another it
+/// depends on.
+void joinTogether(std::vector<StepGroup> &Groups, const ir::Step &St,
+                  const analysis::StepInfo &Info,
                   const std::vector<analysis::StencilInfo> &Infos,
                   StepStrategyChoice Choice) {
   if (Choice == StepStrategyChoice::MultiKernel)
     return;
-  const ir::Module &M = *Plan.Module;
-  // Bytes per point of \p Calls run as one kernel: each step array they use
-  // once, at its element size; flops summed.
-  auto CostOf = [&](const std::vector<unsigned> &Calls) {
-    std::vector<bool> Used(St.Params.size(), false);
-    double Bytes = 0, Flops = 0;
-    bool Double = false;
-    for (unsigned C : Calls) {
-      const ir::StepCall &Call = St.Calls[C];
-      const analysis::StencilInfo &I = Infos[Call.Stencil];
-      Flops += I.FlopsPerPoint;
-      Double |= computesInDouble(M.Stencils[Call.Stencil]);
-      double Own = I.BytesPerPoint;
-      for (const analysis::ArrayInfo &A : I.Arrays) {
-        const ir::StepArg &Arg = Call.Args[A.Param - 1];
-        if (Arg.From != ir::StepArg::Kind::Param)
-          continue;
-        const unsigned Elem = St.Params[Arg.Param].Ty.bytes();
-        if (Used[Arg.Param])
-          Own -= A.Read ? Elem : 0; // read once by the first that reads it
-        Used[Arg.Param] = true;
-      }
-      Bytes += Own;
-    }
-    return kernelCost(Bytes, Flops, Double);
+  auto PartsOf = [](const StepGroup &G) {
+    return G.Strategy == StepStrategy::Together ? G.Parts
+                                                : std::vector<StepGroup>{G};
   };
   std::vector<StepGroup> Out;
   for (StepGroup &G : Groups) {
     StepGroup *Last = Out.empty() ? nullptr : &Out.back();
-    const bool Single = G.Strategy == StepStrategy::MultiKernel;
-    const bool Open = Last && (Last->Strategy == StepStrategy::Together ||
-                               (Last->Strategy == StepStrategy::MultiKernel &&
-                                Last->Calls.size() == 1));
-    bool Join = Single && Open;
+    bool Join = Last && joinable(*Last, Choice) && joinable(G, Choice);
     bool Shares = false;
-    for (unsigned C : Join ? Last->Calls : std::vector<unsigned>()) {
-      Join &= !dependent(Info, C, G.Calls[0]);
-      Shares |= sharesRead(St, Infos, C, G.Calls[0]);
-    }
-    Join &= Shares;
-    if (Join) {
-      std::vector<unsigned> Calls = Last->Calls;
-      Calls.push_back(G.Calls[0]);
-      const double Apart = Last->MultiKernelCost + G.MultiKernelCost;
-      const double Joined = CostOf(Calls) * 1e15;
-      const double Before =
-          (Last->Strategy == StepStrategy::Together ? Last->FusedCost
-                                                    : Last->MultiKernelCost) +
-          G.MultiKernelCost;
-      if (Choice == StepStrategyChoice::Auto && Joined >= Before)
-        Join = false;
-      else {
-        Last->Strategy = StepStrategy::Together;
-        Last->Calls = Calls;
-        Last->MultiKernelCost = Apart;
-        Last->FusedCost = Joined;
-        Last->Cpu = mergeCpu(Last->Cpu, G.Cpu);
-        if (!G.NotFused.empty())
-          Last->NotFused += (Last->NotFused.empty() ? "" : "; ") + G.NotFused;
+    for (unsigned C : Join ? Last->Calls : std::vector<unsigned>())
+      for (unsigned D : G.Calls) {
+        Join &= !dependent(Info, C, D);
+        Shares |= sharesRead(St, Infos, C, D);
+      }
+    if (Join && Shares) {
+      std::vector<StepGroup> Parts = PartsOf(*Last);
+      for (StepGroup &P : PartsOf(G))
+        Parts.push_back(std::move(P));
+      StepGroup T = together(std::move(Parts), St, Infos);
+      if (Choice != StepStrategyChoice::Auto ||
+          T.FusedCost < plannedCost(*Last) + plannedCost(G)) {
+        *Last = std::move(T);
+        continue;
       }
     }
-    if (!Join)
-      Out.push_back(std::move(G));
+    Out.push_back(std::move(G));
   }
   Groups = std::move(Out);
 }
@@ -594,7 +660,7 @@ StepPlan planStep(const ModulePlan &Plan, const ir::Step &St,
   std::reverse(Order.begin(), Order.end());
   Grouping Backward = groupCalls(Plan, St, Info, Infos, Choice, Order);
   SP.Groups = std::move(Backward.Cost < Forward.Cost ? Backward : Forward).Groups;
-  joinTogether(SP.Groups, Plan, St, Info, Infos, Choice);
+  joinTogether(SP.Groups, St, Info, Infos, Choice);
   planRounds(SP, *Plan.Module, Infos);
   return SP;
 }
@@ -610,6 +676,51 @@ void planning::planSteps(ModulePlan &Plan,
         planStep(Plan, Plan.Module->Steps[I], StepInfos[I], Choice));
 }
 
+/// One group's line of the plan: "recompute: 2 Flux 3 Update (cost ...);
+/// recomputes f ...", its strategy named \p Name if given.
+static std::string groupLine(const ir::Module &M, const ir::Step &St,
+                             const StepGroup &G, const char *Name) {
+  char Cost[96];
+  if (G.Strategy == StepStrategy::Staged)
+    std::snprintf(Cost, sizeof(Cost),
+                  " (cost %.3g, recompute %.3g, multi-kernel %.3g)",
+                  G.StagedCost, G.FusedCost, G.MultiKernelCost);
+  else if (G.Strategy == StepStrategy::Recompute && G.StagedCost > 0)
+    std::snprintf(Cost, sizeof(Cost),
+                  " (cost %.3g, staged %.3g, multi-kernel %.3g)", G.FusedCost,
+                  G.StagedCost, G.MultiKernelCost);
+  else if (G.Strategy == StepStrategy::Recompute ||
+           G.Strategy == StepStrategy::Together)
+    std::snprintf(Cost, sizeof(Cost), " (cost %.3g, multi-kernel %.3g)",
+                  G.FusedCost, G.MultiKernelCost);
+  else
+    std::snprintf(Cost, sizeof(Cost), " (cost %.3g)", G.MultiKernelCost);
+  std::string Out =
+      std::string(Name ? Name : stepStrategyName(G.Strategy)) + ":";
+  for (unsigned C : G.Calls)
+    Out += " " + std::to_string(C) + " " +
+           M.Stencils[St.Calls[C].Stencil].qualifiedName();
+  Out += Cost;
+  if (!G.Recomputed.empty()) {
+    Out += G.Strategy == StepStrategy::Staged ? "; stages" : "; recomputes";
+    for (unsigned X : G.Recomputed)
+      Out += " " + St.Params[X].Name;
+  }
+  if (!G.Unstored.empty()) {
+    Out += "; scratch, not stored:";
+    for (unsigned X : G.Unstored)
+      Out += " " + St.Params[X].Name;
+  }
+  if (G.Strategy == StepStrategy::Recompute && !G.NotStaged.empty())
+    Out += "; not staged: " + G.NotStaged;
+  if (G.Alternative != StepStrategy::MultiKernel)
+    Out += std::string("; also compiled ") + stepStrategyName(G.Alternative) +
+           " (CUDA), for the runtime to measure";
+  if (!G.NotFused.empty())
+    Out += "; " + G.NotFused;
+  return Out + "\n";
+}
+
 std::string planning::printStepPlans(const ModulePlan &Plan) {
   std::string Out;
   const ir::Module &M = *Plan.Module;
@@ -619,44 +730,28 @@ std::string planning::printStepPlans(const ModulePlan &Plan) {
            std::to_string(St.Loc.Line) + "), " + std::to_string(St.Dims) +
            "-D, " + std::to_string(St.Calls.size()) + " stencils\n";
     for (const StepGroup &G : SP.Groups) {
-      char Cost[96];
-      if (G.Strategy == StepStrategy::Staged)
+      const bool FusedParts =
+          std::any_of(G.Parts.begin(), G.Parts.end(), [](const StepGroup &P) {
+            return P.Strategy != StepStrategy::MultiKernel;
+          });
+      if (FusedParts) {
+        char Cost[96];
+        double Apart = 0;
+        for (const StepGroup &P : G.Parts)
+          Apart += plannedCost(P);
         std::snprintf(Cost, sizeof(Cost),
-                      " (cost %.3g, recompute %.3g, multi-kernel %.3g)",
-                      G.StagedCost, G.FusedCost, G.MultiKernelCost);
-      else if (G.Strategy == StepStrategy::Recompute && G.StagedCost > 0)
-        std::snprintf(Cost, sizeof(Cost),
-                      " (cost %.3g, staged %.3g, multi-kernel %.3g)",
-                      G.FusedCost, G.StagedCost, G.MultiKernelCost);
-      else if (G.Strategy == StepStrategy::Recompute ||
-               G.Strategy == StepStrategy::Together)
-        std::snprintf(Cost, sizeof(Cost), " (cost %.3g, multi-kernel %.3g)",
-                      G.FusedCost, G.MultiKernelCost);
-      else
-        std::snprintf(Cost, sizeof(Cost), " (cost %.3g)", G.MultiKernelCost);
-      Out += std::string("  ") + stepStrategyName(G.Strategy) + ":";
-      for (unsigned C : G.Calls)
-        Out += " " + std::to_string(C) + " " +
-               M.Stencils[St.Calls[C].Stencil].qualifiedName();
-      Out += Cost;
-      if (!G.Recomputed.empty()) {
-        Out += G.Strategy == StepStrategy::Staged ? "; stages" : "; recomputes";
-        for (unsigned X : G.Recomputed)
-          Out += " " + St.Params[X].Name;
+                      " (cost %.3g, apart %.3g, multi-kernel %.3g)",
+                      G.FusedCost, Apart, G.MultiKernelCost);
+        Out += "  together: " + std::to_string(G.Parts.size()) +
+               " parts in one kernel" + Cost + "\n";
+        for (const StepGroup &P : G.Parts)
+          Out += "    " + groupLine(M, St, P,
+                                    P.Strategy == StepStrategy::MultiKernel
+                                        ? "alone"
+                                        : nullptr);
+      } else {
+        Out += "  " + groupLine(M, St, G, nullptr);
       }
-      if (!G.Unstored.empty()) {
-        Out += "; scratch, not stored:";
-        for (unsigned X : G.Unstored)
-          Out += " " + St.Params[X].Name;
-      }
-      if (G.Strategy == StepStrategy::Recompute && !G.NotStaged.empty())
-        Out += "; not staged: " + G.NotStaged;
-      if (G.Alternative != StepStrategy::MultiKernel)
-        Out += std::string("; also compiled ") + stepStrategyName(G.Alternative) +
-               " (CUDA), for the runtime to measure";
-      if (!G.NotFused.empty())
-        Out += "; " + G.NotFused;
-      Out += "\n";
       const bool OnePointPerThread = G.Strategy == StepStrategy::Recompute ||
                                      G.Strategy == StepStrategy::Together ||
                                      G.Alternative == StepStrategy::Recompute;

@@ -468,23 +468,29 @@ private:
   }
 
   /// Fused round \p R as its calls alone, in order: the producers after the
-  /// round's exchange \p X, then the consumer after an exchange of what they
-  /// wrote. The same values as fused (the plan made the producers' move to
-  /// the consumer's place legal).
+  /// round's exchange \p X, then the consumers (and stencils run together)
+  /// after an exchange of what the producers wrote. The same values as
+  /// fused (the plan made the producers' move to the consumers' place
+  /// legal, and the parts of a Together group depend on none of the others).
   void runApart(const GeneratedStep &E, const std::string &Name, int R,
                 const Grid &G, const Region &Own, void *const *Args,
                 const Arguments &A, HaloExchange *X, bool Overlap) {
     const GeneratedStepRound &Round = E.rounds[R];
-    const int Last = Round.calls[Round.callCount - 1];
-    for (int I = 0; I + 1 < Round.callCount; ++I) {
+    for (int I = 0; I < Round.producers; ++I) {
       BoundStencil B = callBound(E, Name, Round.calls[I], G, Own, Args);
       launch(B, I == 0 ? X : nullptr, Overlap);
     }
     std::vector<int> Made(Round.recomputed, Round.recomputed + Round.recomputedCount);
     HaloExchange *Y =
         exchange(E, Name, "round " + std::to_string(R) + " apart", Made, A);
-    BoundStencil B = callBound(E, Name, Last, G, Own, Args);
-    launch(B, Y, Overlap);
+    for (int I = Round.producers; I < Round.callCount; ++I) {
+      BoundStencil B = callBound(E, Name, Round.calls[I], G, Own, Args);
+      // With no producers the round's own exchange comes first.
+      HaloExchange *Before = I > Round.producers   ? nullptr
+                             : Round.producers > 0 ? Y
+                                                   : X;
+      launch(B, Before, Overlap);
+    }
   }
 
   /// Times fused round \p R (run by \p Body, the way way() said) while its

@@ -17,7 +17,7 @@
 namespace stencil {
 
 /// The version of this interface that generated code is written against.
-inline constexpr int GeneratedAbiVersion = 6;
+inline constexpr int GeneratedAbiVersion = 7;
 
 /// Where the arrays of one launch live: every array of a stencil has the same
 /// extents (halo included), x contiguous.
@@ -207,7 +207,7 @@ struct GeneratedStepHalo {
 /// One group of stencilc's plan of a step as the distributed runtime runs
 /// it, in order: the halos it reads, then one call alone or one fused group
 /// (which reads its producers' inputs further out than any one call).
-/// (Version 3; 4 added the alternative.)
+/// (Version 3; 4 added the alternative, 7 the producers.)
 struct GeneratedStepRound {
   int call;        ///< A call alone (launchCall), or -1.
   int group;       ///< A fused group (launchGroup), or -1.
@@ -231,6 +231,10 @@ struct GeneratedStepRound {
   /// measured choice; -1 and null when there is none.
   int alternative;
   const char *alternativeLabel;
+  /// How many of calls are producers (Version 7): run call by call, they
+  /// come first, then the exchange of the recomputed arrays, then the rest
+  /// (the consumers of a group's fused parts, and stencils run together).
+  int producers;
 };
 
 /// A step function's code for one backend (stencilc's plan of its stencils,

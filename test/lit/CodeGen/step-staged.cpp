@@ -191,15 +191,15 @@ void wide(stencil::Step3D &s, const double *u, double *fx, double *out) {
 // ALT:           case 1:
 // ALT-NEXT:        {
 // ALT:             stencilc_step_staged3_g0_alt<<<grid, block
-// ALT:       stencilc_step_staged3_round0_recomputed, 2, 0u, 1, "staged(FluxX, FluxZ, Div)"},
+// ALT:       stencilc_step_staged3_round0_recomputed, 2, 0u, 1, "staged(FluxX, FluxZ, Div)", 2},
 // A 2-D step: one plane, no order to choose.
 // ALT:       const bool stencilc_zfirst = false;
 // ALT-NEXT:  const dim3 block(stencilc_bx, 4 * (32 / stencilc_bx), 1);
 // ALT:       stencilc_step_staged2_g0<<<grid, block
-// ALT:       stencilc_step_flat4_round0_recomputed, 1, 0u, -1, nullptr},
+// ALT:       stencilc_step_flat4_round0_recomputed, 1, 0u, -1, nullptr, 1},
 
 // ALT-CPU-NOT: Group 1 + g
-// ALT-CPU:     stencilc_step_staged3_round0_recomputed, 2, 0u, -1, nullptr},
+// ALT-CPU:     stencilc_step_staged3_round0_recomputed, 2, 0u, -1, nullptr, 2},
 
 // The planes a block of two planes reads along z, for the order of the blocks
 // of the kernel fused by recomputation: u at z -1 .. +2, five planes of 8 bytes

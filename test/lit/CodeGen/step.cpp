@@ -84,8 +84,8 @@ void advance(stencil::Step3D &s, double dt, const float *u, float *fx, float *un
 // CPU-NEXT: static const int stencilc_step_advance_round0_calls[] = {0, 1};
 // CPU-NEXT: static const int stencilc_step_advance_round0_recomputed[] = {2};
 // CPU-NEXT: static const stencil::GeneratedStepRound stencilc_step_advance_rounds[] = {
-// CPU-NEXT:     {-1, 0, {{[{][{]}}1, 1}, {0, 0}, {0, 0}, {0, 0}}, stencilc_step_advance_round0, 1, "recompute(Flux, Divergence)", stencilc_step_advance_round0_calls, 2, stencilc_step_advance_round0_recomputed, 1, 0u, -1, nullptr},
-// CPU-NEXT:     {2, -1, {{[{][{]}}0, 0}, {0, 0}, {0, 0}, {0, 0}}, nullptr, 0, "copy", nullptr, 0, nullptr, 0, 0u, -1, nullptr},
+// CPU-NEXT:     {-1, 0, {{[{][{]}}1, 1}, {0, 0}, {0, 0}, {0, 0}}, stencilc_step_advance_round0, 1, "recompute(Flux, Divergence)", stencilc_step_advance_round0_calls, 2, stencilc_step_advance_round0_recomputed, 1, 0u, -1, nullptr, 1},
+// CPU-NEXT:     {2, -1, {{[{][{]}}0, 0}, {0, 0}, {0, 0}, {0, 0}}, nullptr, 0, "copy", nullptr, 0, nullptr, 0, 0u, -1, nullptr, 0},
 // CPU-NEXT: };
 // CPU:        /*plan=*/"recompute(Flux, Divergence), multi-kernel(copy)",
 // CPU:        /*launchGroup=*/&stencilc_step_advance_openmp_group,

@@ -68,7 +68,7 @@ void chain(stencil::Step3D &s, const double *m, double *rho, double *u, const do
 // CPU:              u[c] = (2.0 * m[c]) / (rho[c] + rho[c - 1]);
 // CPU:      static const int stencilc_step_share_round0_calls[] = {0, 1};
 // CPU-NEXT: static const stencil::GeneratedStepRound stencilc_step_share_rounds[] = {
-// CPU-NEXT:     {-1, 0, {{[{][{]}}1, 0}, {0, 0}, {0, 0}, {0, 0}}, stencilc_step_share_round0, 1, "together(Ratio, Face)", stencilc_step_share_round0_calls, 2, nullptr, 0, 0u, -1, nullptr},
+// CPU-NEXT:     {-1, 0, {{[{][{]}}1, 0}, {0, 0}, {0, 0}, {0, 0}}, stencilc_step_share_round0, 1, "together(Ratio, Face)", stencilc_step_share_round0_calls, 2, nullptr, 0, 0u, -1, nullptr, 0},
 
 // CUDA:      __global__ void __launch_bounds__(256, 5) stencilc_step_share_g0(
 // CUDA:        { // stencils together, one thread per point

@@ -114,13 +114,15 @@ void printProducerAtPoint(CodeWriter &W, const planning::ModulePlan &Plan,
                           const std::vector<unsigned> &Unstored,
                           const BodyPrinterHooks &Hooks);
 
-/// "'FluxX', 'FluxY'": group \p G's producers, for comments.
-std::string producerList(const planning::ModulePlan &Plan,
-                         const planning::StepPlan &SP, unsigned G);
+/// "'FluxX', 'FluxY'": the producers of fused group \p Group of step \p St,
+/// for comments.
+std::string producerList(const planning::ModulePlan &Plan, const ir::Step &St,
+                         const planning::StepGroup &Group);
 
 /// The body of fused group \p G at the point i, j, k (w), c, with the
 /// step's values named by stepParamName: each producer's block, then the
-/// consumer's, which recomputes where it reads a point of the region v.
+/// consumer's, which recomputes where it reads a point of the region v; a
+/// Together group's parts so, one after another.
 void printFusedBody(CodeWriter &W, const planning::ModulePlan &Plan,
                     const planning::StepPlan &SP, unsigned G,
                     const std::string &Symbol, const BodyPrinterHooks &Hooks);

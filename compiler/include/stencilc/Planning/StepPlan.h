@@ -24,11 +24,15 @@
 /// else reads) and costs one evaluation of the producer per offset read.
 /// Producers join in call order, each call in at most one group.
 ///
-/// Stencils left alone that run one after another and share no dependence
-/// (none reads or writes what another writes) run **together**: one kernel
-/// runs each at every point in turn, so what they both read is read once.
-/// Consecutive single stencils join when the model predicts it cheaper
-/// (the bytes they share) and the user does not force multi-kernel.
+/// Groups that run one after another and share no dependence (no call of
+/// one reads or writes what a call of another writes) run **together**: one
+/// kernel runs each at every point in turn, so what they both read is read
+/// once. A part is a stencil left alone or a group fused by recalculation;
+/// consecutive parts join when the model predicts it cheaper (the bytes
+/// they share). Stencils alone join unless the user forces multi-kernel;
+/// fused groups only where the plan is the model's (a forced strategy
+/// keeps each fused group a kernel of its own, to measure one against
+/// another).
 ///
 /// A fused group may instead stage its intermediates on chip (CUDA): a
 /// block of threads marches along z over a tile of (x, y), computes each
@@ -69,9 +73,16 @@ enum class StepStrategyChoice { Auto, MultiKernel, Recompute, Staged };
 
 struct StepGroup {
   StepStrategy Strategy = StepStrategy::MultiKernel;
-  /// One call, the producers then the consumer, or (Together) the calls in
-  /// order.
+  /// One call, the producers then the consumer, or (Together) the calls of
+  /// its parts: the producers of its fused parts, then the other calls, each
+  /// in call order.
   std::vector<unsigned> Calls;
+  /// How many of Calls are producers (the rest are consumers, or stencils
+  /// alone): what runs first when the runtime runs the group call by call.
+  unsigned Producers = 0;
+  /// Together: its parts in call order, each a call alone (MultiKernel) or
+  /// a group fused by recalculation; its Recomputed and Unstored are theirs.
+  std::vector<StepGroup> Parts;
   /// Fused: the step's arrays a producer writes and the consumer reads
   /// (each recomputed at the consumer's offsets, or staged).
   std::vector<unsigned> Recomputed;
@@ -95,6 +106,14 @@ struct StepGroup {
   StepStrategy Alternative = StepStrategy::MultiKernel;
   /// A producer not fused: with which consumer it was not, and why.
   std::string NotFused;
+  /// Bytes and flops per point of the group's kernel by the model, as
+  /// planned (the staged flops where it is staged), and whether it computes
+  /// in double: what a Together group that joins it sums.
+  double Bytes = 0, Flops = 0;
+  bool Double = false;
+  /// Recompute, Together: threads on each SM its CUDA kernel is compiled
+  /// for (__launch_bounds__; FusedThreadsPerSM or FusedPartsThreadsPerSM).
+  unsigned ThreadsPerSM = 0;
   /// Recompute: the OpenMP loop nest of the fused kernel.
   CpuLoopPlan Cpu;
 };
@@ -145,6 +164,13 @@ static_assert(FusedColumnY * FusedColumnZ == FusedBlockY * FusedBlockZ);
 /// kernel at 74 registers, three blocks an SM, 33% of the warps achieved),
 /// 12.06 ms with four blocks an SM, 11.47 ms with five, 12.33 with six.
 constexpr unsigned FusedThreadsPerSM = 1280;
+/// Threads on each SM for a kernel that runs several fused groups together:
+/// four blocks an SM, more registers for a longer body. On an H100 the
+/// dycore's four fused groups in one kernel took 2.72 ms a stage at five
+/// blocks an SM (48 registers, 156 bytes spilled), 2.30 at four (64), 2.41
+/// at three; the three momentum groups 1.37 at five, 1.28 at four, against
+/// 1.75 as three kernels.
+constexpr unsigned FusedPartsThreadsPerSM = 1024;
 
 /// The tile of a staged group's CUDA kernel: one thread per point of
 /// StageTileX * StageTileY, marching StageChunk planes of z.
