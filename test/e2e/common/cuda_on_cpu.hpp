@@ -128,23 +128,31 @@ inline void launchTogether(const dim3 &Grid, const dim3 &Threads,
   Block = nullptr;
 }
 
-/// A step the extracted kernels serve: its function, as registered, and
-/// its CUDA group launcher.
+/// A step the extracted kernels serve: its function, as registered, its
+/// CUDA group launcher and how many fused groups its plan has (launcher
+/// groups 0 to Groups - 1; alternatives after them).
 struct StepEntry {
   const void *Key;
   stencil::GeneratedStepGroupFn Group;
+  int Groups;
 };
 /// The extracted kernels' steps (defined by them); \p Count set.
 const StepEntry *steps(int &Count);
 
-/// The CUDA group launcher extracted for step function \p Key, or null.
-inline stencil::GeneratedStepGroupFn groupsOf(const void *Key) {
+/// The extracted entry of step function \p Key, or null.
+inline const StepEntry *entryOf(const void *Key) {
   int N = 0;
   const StepEntry *S = steps(N);
   for (int I = 0; I < N; ++I)
     if (S[I].Key == Key)
-      return S[I].Group;
+      return &S[I];
   return nullptr;
+}
+
+/// The CUDA group launcher extracted for step function \p Key, or null.
+inline stencil::GeneratedStepGroupFn groupsOf(const void *Key) {
+  const StepEntry *S = entryOf(Key);
+  return S ? S->Group : nullptr;
 }
 
 namespace detail {

@@ -15,7 +15,8 @@ or of stencils together, and each step's group launcher
 stream>>>(args)` turned into `cuda_on_cpu::launch(grid, block, [&] {
 K(args); })`, or launchTogether for a staged kernel (its threads wait for
 each other at __syncthreads()). Then cuda_on_cpu::steps(), the table of each
-step's function (its registration's key) and group launcher.
+step's function (its registration's key), group launcher and number of fused
+groups.
 """
 import re
 import sys
@@ -30,6 +31,8 @@ HELPER = re.compile(r"^template <typename T> __device__ __forceinline__ T stenci
                     re.MULTILINE)
 KEY = re.compile(r"/\*functionKey=\*/(.*),$", re.MULTILINE)
 GROUPS = re.compile(r"/\*launchGroup=\*/&(\w+),")
+ROUNDS = re.compile(r"/\*rounds=\*/(\w+),")
+ROUND = re.compile(r"^    \{-?\d+, (-?\d+), ", re.MULTILINE)
 LAUNCH = re.compile(r"(\w+)<<<grid, block, 0, static_cast<cudaStream_t>\(cfg\.stream\)>>>"
                     r"\((.*)\);$", re.MULTILINE)
 
@@ -64,7 +67,12 @@ def step_table(source):
         block = source[start:source.index("});", start)]
         key, groups = KEY.search(block), GROUPS.search(block)
         if key and groups and "/*backend=*/stencil::Backend::Cuda," in block:
-            rows.append("    {%s, &%s}," % (key.group(1), groups.group(1)))
+            # Its fused groups: the rounds whose group is not -1.
+            name = ROUNDS.search(block).group(1)
+            table = source[source.index("GeneratedStepRound %s[] = {" % name):]
+            table = table[:table.index("\n};\n")]
+            fused = sum(1 for g in ROUND.findall(table) if int(g) >= 0)
+            rows.append("    {%s, &%s, %d}," % (key.group(1), groups.group(1), fused))
     body = ("  static const cuda_on_cpu::StepEntry Steps[] = {\n%s\n  };\n"
             "  Count = %d;\n  return Steps;\n" % ("\n".join(rows), len(rows))
             if rows else "  Count = 0;\n  return nullptr;\n")

@@ -4,7 +4,7 @@
 // recomputations, the staged rings) bit for bit against the host reference,
 // which the GPU test can only do on a GPU.
 //
-// The build runs stencilc on this file (--emit=cuda, --step-strategy=
+// The build runs stencilc on this file (--emit=cuda, --step-strategy=auto,
 // recompute or staged), extract_kernels.py --steps takes out the
 // recomputations, the kernels and each step's group launcher, and this file
 // includes them (STENCILC_CUDA_ON_CPU_KERNELS; ../common/cuda_on_cpu.hpp
@@ -13,9 +13,11 @@
 // (its blocks plane by plane) and with one of a byte (down the columns first
 // wherever a group reads along z). Per seed: random extents and margins; the
 // arrays the steps write are poisoned inside the region first. The steps:
-// three of this file (3-D, 4-D, 2-D) and the dycore's Runge-Kutta stage
-// (dsl-examples/dycore: 13 stencils in f64, a group of three together and
-// four fused).
+// five of this file (3-D, 4-D, 2-D; two with fused groups that share an
+// input, together in one kernel as the model plans them) and the dycore's
+// Runge-Kutta stage (dsl-examples/dycore: 13 stencils in f64, a group of three
+// together and four fused, which the model's plan runs together). The summary
+// says how many fused groups each step's plan has.
 //
 //   step_cuda_on_cpu_<strategy> [--seed=N]
 #include <stencil/dsl.hpp>
@@ -29,6 +31,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <random>
+#include <string>
 #include <vector>
 
 /// Fluxes in x and z of u, and their divergence.
@@ -107,6 +110,33 @@ void plane(stencil::Step2D &s, const float *u, float *gy, float *out) {
   s.run(lapY2, gy, out);
 }
 
+/// Two fused groups that read u and depend on neither, x and z fluxes of u
+/// and w (the model's plan runs them in one kernel with Below and Above; a
+/// forced strategy runs them apart, Below and Above together).
+STENCIL_STEP
+void pairs(stencil::Step3D &s, double dt, const double *u, const double *w,
+           STENCIL_SCRATCH double *fx, double *fz, STENCIL_SCRATCH double *gx,
+           double *gz, double *out, double *out2, double *a, double *b) {
+  s.run(FluxX(), u, fx);
+  s.run(FluxZ(), u, fz);
+  s.run(FluxX(), w, gx);
+  s.run(FluxZ(), w, gz);
+  s.run(Divergence(), dt, fx, fz, u, out);
+  s.run(Divergence(), dt, gx, gz, u, out2);
+  s.run(Below(), u, a);
+  s.run(Above(), u, b);
+}
+
+/// The same in 2-D: two gradients of u, each recomputed by its Laplacian.
+STENCIL_STEP
+void pairs2(stencil::Step2D &s, const float *u, float *gy, float *gz,
+            float *out, float *out2) {
+  s.run(gradY2, u, gy);
+  s.run(gradY2, u, gz);
+  s.run(lapY2, gy, out);
+  s.run(lapY2, gz, out2);
+}
+
 #ifdef STENCILC_CUDA_ON_CPU_KERNELS
 #include "../common/cuda_on_cpu.hpp"
 #include STENCILC_CUDA_ON_CPU_KERNELS
@@ -115,14 +145,25 @@ namespace {
 
 int Checks = 0, Failures = 0;
 
+std::string GroupCounts; ///< "column 2, ...": each step's fused groups.
+
 /// Step \p Step over arrays of \p Ext points (margin \p Margin) whose
-/// arguments \p Args makes from the arrays, \p Groups groups fused; arrays
-/// \p Compared (by index) are compared, after the host reference and the
-/// emulated CUDA groups, with L2 caches of 0 and 1 byte.
-template <typename T, int Dims, typename F, typename ArgsF, typename GroupF>
+/// arguments \p Args makes from the arrays, every group of its plan fused
+/// (launched by its extracted group launcher); arrays \p Compared (by
+/// index) are compared, after the host reference and the emulated CUDA
+/// groups, with L2 caches of 0 and 1 byte.
+template <typename T, int Dims, typename F, typename ArgsF>
 void check(const char *Name, const int (&Ext)[Dims], int Margin, int Arrays,
-           std::vector<int> Compared, unsigned Seed, F *Step, ArgsF Args,
-           int Groups, GroupF LaunchGroup) {
+           std::vector<int> Compared, unsigned Seed, F *Step, ArgsF Args) {
+  const cuda_on_cpu::StepEntry *Entry =
+      cuda_on_cpu::entryOf(reinterpret_cast<const void *>(Step));
+  if (!Entry || Entry->Groups == 0) {
+    std::printf("FAIL %s: no fused group extracted\n", Name);
+    std::exit(1);
+  }
+  if (GroupCounts.find(Name) == std::string::npos)
+    GroupCounts += std::string(GroupCounts.empty() ? "" : ", ") + Name + " " +
+                   std::to_string(Entry->Groups);
   long long N = 1;
   for (int D = 0; D < Dims; ++D)
     N *= Ext[D];
@@ -166,15 +207,11 @@ void check(const char *Name, const int (&Ext)[Dims], int Margin, int Arrays,
         [&](auto... A) {
           void *Ptrs[] = {&A...};
           const stencil::LaunchConfig Cfg{};
-          for (int Gr = 0; Gr <= Groups; ++Gr) {
-            const char *E = LaunchGroup(Gr, G, R, R, Cfg, Ptrs);
-            // Every group of the step is fused, and there are no more.
-            if ((E != nullptr) != (Gr == Groups)) {
-              std::printf("FAIL %s: group %d: %s\n", Name, Gr,
-                          E ? E : "launched");
+          for (int Gr = 0; Gr < Entry->Groups; ++Gr)
+            if (const char *E = Entry->Group(Gr, G, R, R, Cfg, Ptrs)) {
+              std::printf("FAIL %s: group %d: %s\n", Name, Gr, E);
               std::exit(1);
             }
-          }
         },
         Values);
     ++Checks;
@@ -205,19 +242,14 @@ int main(int argc, char **argv) {
     const int E3[3] = {Pick(1, 3) == 1 ? 2 * M3 + Pick(1, 6) : Pick(10, 70),
                        Pick(7, 30), Pick(7, 30)};
     check<double, 3>(
-        "column", E3, M3, 6, {2, 3, 4, 5}, S, column,
-        [](double **P) {
+        "column", E3, M3, 6, {2, 3, 4, 5}, S, column, [](double **P) {
           return std::make_tuple(0.125, static_cast<const double *>(P[0]),
                                  P[1], P[2], P[3], P[4], P[5]);
-        },
-        2, stencilc_step_column_cuda_launch_group);
+        });
     const int E4[4] = {Pick(4, 40), Pick(4, 12), Pick(4, 12), Pick(4, 9)};
-    check<float, 4>(
-        "hyper", E4, 1, 3, {1, 2}, S, hyper,
-        [](float **P) {
-          return std::make_tuple(static_cast<const float *>(P[0]), P[1], P[2]);
-        },
-        1, stencilc_step_hyper_cuda_launch_group);
+    check<float, 4>("hyper", E4, 1, 3, {1, 2}, S, hyper, [](float **P) {
+      return std::make_tuple(static_cast<const float *>(P[0]), P[1], P[2]);
+    });
     // The dycore's stage on random values: 3 profiles and the surface field
     // (arrays 0-2), Qn, Qs (3-14), Out (15-20), the diagnostics (21-26),
     // the fluxes (27-41, scratch). kb and kt: the first and last own plane.
@@ -225,8 +257,7 @@ int main(int argc, char **argv) {
     const int Kb = 2, Kt = ED[2] - 3;
     check<double, 3>(
         "dycore", ED, 2, 42, {15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26},
-        S, dycore::rungeKuttaStage,
-        [Kb, Kt](double **P) {
+        S, dycore::rungeKuttaStage, [Kb, Kt](double **P) {
           const double *const *C = P;
           return std::tuple_cat(
               std::make_tuple(0.25, 0.75, 0.5, 0.01, 0.02, 0.03, Kb, Kt, 1e5,
@@ -237,20 +268,27 @@ int main(int argc, char **argv) {
                               P[22], P[23], P[24], P[25], P[26], P[27], P[28],
                               P[29], P[30], P[31], P[32], P[33], P[34], P[35],
                               P[36], P[37], P[38], P[39], P[40], P[41]));
-        },
-        5, stencilc_step_dycore_rungeKuttaStage_cuda_launch_group);
+        });
     const int E2[2] = {Pick(4, 80), Pick(4, 40)};
-    check<float, 2>(
-        "plane", E2, 1, 3, {1, 2}, S, plane,
-        [](float **P) {
-          return std::make_tuple(static_cast<const float *>(P[0]), P[1], P[2]);
-        },
-        1, stencilc_step_plane_cuda_launch_group);
+    check<float, 2>("plane", E2, 1, 3, {1, 2}, S, plane, [](float **P) {
+      return std::make_tuple(static_cast<const float *>(P[0]), P[1], P[2]);
+    });
+    check<double, 3>(
+        "pairs", E3, M3, 10, {3, 5, 6, 7, 8, 9}, S, pairs, [](double **P) {
+          return std::make_tuple(0.25, static_cast<const double *>(P[0]),
+                                 static_cast<const double *>(P[1]), P[2], P[3],
+                                 P[4], P[5], P[6], P[7], P[8], P[9]);
+        });
+    check<float, 2>("pairs2", E2, 1, 5, {1, 2, 3, 4}, S, pairs2, [](float **P) {
+      return std::make_tuple(static_cast<const float *>(P[0]), P[1], P[2], P[3],
+                             P[4]);
+    });
   }
   std::printf("%s: %d steps checked, %d failed, %lld launches, %lld staged "
-              "launches (seed %u)\n",
+              "launches (seed %u); fused groups: %s\n",
               Failures ? "FAIL" : "PASS", Checks, Failures,
-              cuda_on_cpu::Launches, cuda_on_cpu::Staged, Seed);
+              cuda_on_cpu::Launches, cuda_on_cpu::Staged, Seed,
+              GroupCounts.c_str());
   return Failures ? 1 : 0;
 }
 #else
