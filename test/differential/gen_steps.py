@@ -203,6 +203,26 @@ def make_stencil(g, name, lower_pool):
     return Stencil(name, params, text, functor)
 
 
+def make_call(r, st, bind, step_sc):
+    """A call of stencil ST: arrays from BIND (parameter name -> step
+    array), scalars from the step's STEP_SC or literals."""
+    args = []
+    for kind, n, _ in st.params:
+        if kind == "scalar":
+            if step_sc and r.random() < 0.6:
+                args.append(r.choice(step_sc)[0])
+            else:
+                v = r.choice(["0.5", "0.75", "1.25", "0.3", "1.1"])
+                args.append(v + ("f" if r.random() < 0.5 else ""))
+        else:
+            args.append(bind[n])
+    if st.functor:
+        ref = r.choice([f"{st.name}()", f"{st.name}{{}}"])
+    else:
+        ref = r.choice([st.name, f"&{st.name}"])
+    return (st, ref, args)
+
+
 def make_step(r, sname, seed_tag):
     dims = r.choice([2, 3, 3, 4])
     ty = r.choice(["float", "double"])
@@ -257,22 +277,34 @@ def make_step(r, sname, seed_tag):
         r.shuffle(free)
         for (_, n, _), a in zip(outs, free):
             bind[n] = a
-        args = []
-        for kind, n, _ in st.params:
-            if kind == "scalar":
-                if step_sc and r.random() < 0.6:
-                    args.append(r.choice(step_sc)[0])
-                else:
-                    v = r.choice(["0.5", "0.75", "1.25", "0.3", "1.1"])
-                    args.append(v + ("f" if r.random() < 0.5 else ""))
-            else:
-                args.append(bind[n])
-        if st.functor:
-            ref = r.choice([f"{st.name}()", f"{st.name}{{}}"])
-        else:
-            ref = r.choice([st.name, f"&{st.name}"])
-        calls.append((st, ref, args))
+        calls.append(make_call(r, st, bind, step_sc))
         prev_out = [bind[n] for _, n, _ in outs]
+    # Twins, from an RNG of their own (the programs of earlier seeds stay
+    # what they were): a producer and its consumer twice over, both
+    # producers reading one array of the pool, each pair into arrays of its
+    # own (T<twin>_<param>): two fusible groups that share an input and
+    # depend on neither, which the model's plan runs together in one kernel.
+    rt = random.Random(f"{sname} {seed_tag} twins")
+    twin_off = 0
+    if rt.random() < 0.35:
+        gt = Gen(rt, dims, ty, radius)
+        prod = make_stencil(gt, f"{sname}_st{len(stencils)}", [])
+        cons = make_stencil(gt, f"{sname}_st{len(stencils) + 1}", [])
+        stencils += [prod, cons]
+        shared = rt.choice(full)
+        pairs = []
+        for t in range(2):
+            pb = {n: shared if kind == "in" else f"T{t}_{n}" for kind, n, _ in prod.params}
+            made = [pb[n] for kind, n, _ in prod.params if kind in ("out", "inout")]
+            cb = {}
+            for i, (kind, n, _) in enumerate(p for p in cons.params if p[0] != "scalar"):
+                if kind != "in":
+                    cb[n] = f"T{t}_c{n}"
+                else:
+                    cb[n] = made[0] if i == 0 else rt.choice(made + [shared])
+            pairs.append((make_call(rt, prod, pb, step_sc), make_call(rt, cons, cb, step_sc)))
+        calls += [pairs[0][0], pairs[1][0], pairs[0][1], pairs[1][1]]
+        twin_off = gt.max_off
     used = []
     written = set()
     for st, _, args in calls:
@@ -313,7 +345,7 @@ def make_step(r, sname, seed_tag):
         text += f"  s.run({', '.join([ref] + args)});\n"
     text += "}\n"
     # The case in main.
-    margin = g.max_off + (1 if r.random() < 0.3 else 0)
+    margin = max(g.max_off, twin_off) + (1 if r.random() < 0.3 else 0)
     if dims == 2:
         ext = [r.randint(1, 40), r.randint(1, 30)]
     elif dims == 3:
