@@ -279,6 +279,9 @@ int withModel(const Options &O, Backend B, const Case &C, Fn Body) {
         D.backend(), reinterpret_cast<const void *>(&rungeKuttaStage));
     std::printf("stage: %s, run %s\n", E ? E->plan : "(no generated step)",
                 M.ranPlan() ? "as planned" : "call by call");
+    std::printf("exchanges: rank 0 sends %zu bytes a stage, %d exchanges "
+                "overlapped two-divided\n",
+                M.bytesSent(), M.twoDivided());
     // STENCIL_STEP_PLAN=timed: each fused group as planned, by its
     // alternative strategy and as its calls alone.
     const auto &Choices = M.choices();

@@ -110,6 +110,10 @@ public:
   void overlap(bool On) { overlap_ = On; }
   /// Whether the last stage ran as stencilc planned it (else call by call).
   bool ranPlan() const { return step_.ranPlan(); }
+  /// The bytes this rank sent in the last stage's exchanges, and how many
+  /// of them were overlapped two-divided.
+  std::size_t bytesSent() const { return step_.bytesSent(); }
+  int twoDivided() const { return step_.twoDivided(); }
   /// The measured choices of the stage's fused groups (STENCIL_STEP_PLAN=
   /// timed: DomainStep::chooseByTiming), by round.
   const std::vector<stencil::DomainStep::GroupChoice> &choices() const {

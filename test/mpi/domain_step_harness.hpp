@@ -62,9 +62,9 @@ inline int &skipped() {
   return S;
 }
 /// Steps, steps with a fused group, steps with a group of two producers or
-/// more.
+/// more, distributed runs with an exchange overlapped two-divided.
 inline int *stats() {
-  static int S[3] = {0, 0, 0};
+  static int S[4] = {0, 0, 0, 0};
   return S;
 }
 inline bool verbose() {
@@ -589,6 +589,7 @@ private:
       dist_(S, A, Overlap);
     L.synchronize();
     RanPlan = S.ranPlan();
+    stats()[3] += S.twoDivided() > 0;
     setenv("STENCIL_STEP_PLAN", "", 1);
     return gather(A);
   }
@@ -633,9 +634,10 @@ inline int summary(const char *What) {
   if (Rank == 0)
     std::printf(
         "domain steps (%s), %d ranks: %d steps, %d with fused groups, %d with "
-        "several producers in one: %d of %d checks bit-equal%s\n",
-        What, Size, stats()[0], stats()[1], stats()[2], checks() - failures(),
-        checks(),
+        "several producers in one, %d runs two-divided: %d of %d checks "
+        "bit-equal%s\n",
+        What, Size, stats()[0], stats()[1], stats()[2], stats()[3],
+        checks() - failures(), checks(),
         skipped() ? (" (" + std::to_string(skipped()) +
                      " decompositions left out: blocks thinner than the halo)")
                         .c_str()

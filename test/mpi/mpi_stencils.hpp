@@ -124,6 +124,33 @@ void advectStep(stencil::Step3D &s, float dt, const float *rho0, const float *u,
   s.run(Divergence(), dt, rho0, fx, fy, u, un);
 }
 
+/// relaxStep: Diagnose reads only centres, so it needs no exchange, and
+/// Relax reads what it wrote off the centre; Relax writes what Diagnose
+/// reads, so the two are not fused: the exchange of p between them is
+/// overlapped two-divided.
+struct STENCIL_KERNEL Diagnose {
+  STENCIL_HD void operator()(const ArrayIndex3D &idx, const float *u,
+                             const float *w, float *p) const {
+    p[idx.ix()] = 0.5f * u[idx.ix()] * u[idx.ix()] + 0.25f * w[idx.ix()];
+  }
+};
+struct STENCIL_KERNEL Relax {
+  STENCIL_HD void operator()(const ArrayIndex3D &idx, float c, const float *p,
+                             const float *u, float *w) const {
+    w[idx.ix()] =
+        u[idx.ix()] +
+        c * (p[idx.ix<-1, 0, 0>()] + p[idx.ix<1, 0, 0>()] +
+             p[idx.ix<0, -2, 0>()] + p[idx.ix<0, 1, 0>()] +
+             p[idx.ix<0, 0, -1>()] + p[idx.ix<1, 0, 1>()] - 6.0f * p[idx.ix()]);
+  }
+};
+STENCIL_STEP
+void relaxStep(stencil::Step3D &s, float c, const float *u, float *p,
+               float *w) {
+  s.run(Diagnose(), u, w, p);
+  s.run(Relax(), c, p, u, w);
+}
+
 STENCIL_KERNEL
 void heat2d9(const stencil::Index2D &idx, double c, int fixedI, const double *u,
              double *un) {

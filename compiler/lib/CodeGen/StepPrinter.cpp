@@ -506,8 +506,10 @@ void codegen::printStepRegistration(CodeWriter &W,
     W.line("static const stencil::GeneratedStepHalo {}_round{}[] = {{", Tables,
            R);
     for (const planning::RoundHalo &H : SP.Rounds[R].Halos)
-      W.line("    {{{}, {}, {}, {}}},", H.Param - 1, haloInitializer(H.Halo),
-             H.Diagonal ? "true" : "false", H.Exchange ? "true" : "false");
+      W.line("    {{{}, {}, {}, {}, {}, {}}},", H.Param - 1,
+             haloInitializer(H.Halo), H.Diagonal ? "true" : "false",
+             H.Exchange ? "true" : "false", haloInitializer(H.Sends),
+             H.SendsDiagonal ? "true" : "false");
     W.line("}};");
   }
   auto CallName = [&](unsigned C) {

@@ -311,6 +311,29 @@ void planRounds(StepPlan &SP, const ir::Module &M,
       Current[P] = false;
     SP.Rounds.push_back(std::move(R));
   }
+  // An exchange fills what its round and the rounds up to the array's next
+  // exchange read: nothing writes it in between.
+  for (unsigned R = 0; R < SP.Rounds.size(); ++R)
+    for (RoundHalo &H : SP.Rounds[R].Halos) {
+      if (!H.Exchange)
+        continue;
+      H.Sends = H.Halo;
+      H.SendsDiagonal = H.Diagonal;
+      for (unsigned Later = R + 1; Later < SP.Rounds.size(); ++Later) {
+        auto It = std::find_if(
+            SP.Rounds[Later].Halos.begin(), SP.Rounds[Later].Halos.end(),
+            [&](const RoundHalo &O) { return O.Param == H.Param; });
+        if (It == SP.Rounds[Later].Halos.end())
+          continue;
+        if (It->Exchange)
+          break;
+        for (unsigned D = 0; D < ir::MaxDims; ++D) {
+          H.Sends[D].Lo = std::max(H.Sends[D].Lo, It->Halo[D].Lo);
+          H.Sends[D].Hi = std::max(H.Sends[D].Hi, It->Halo[D].Hi);
+        }
+        H.SendsDiagonal = H.SendsDiagonal || It->Diagonal;
+      }
+    }
 }
 
 /// The calls of a step in groups (StepPlan::Groups) and their cost by the
@@ -766,17 +789,23 @@ std::string planning::printStepPlans(const ModulePlan &Plan) {
       if (R.Halos.empty())
         continue;
       Out += "  over ranks, before group " + std::to_string(R.Group) + ":";
-      for (const RoundHalo &H : R.Halos) {
-        Out += " " + St.Params[H.Param].Name + (H.Exchange ? " exchanged" : "") +
-               " (";
+      auto Reach = [&](const analysis::Halo &W, bool Diagonal) {
         static const char *const Axes[] = {"x", "y", "z", "w"};
-        std::string Reach;
+        std::string Text;
         for (unsigned D = 0; D < St.Dims; ++D)
-          if (H.Halo[D].Lo || H.Halo[D].Hi)
-            Reach += std::string(Reach.empty() ? "" : " ") + Axes[D] + " -" +
-                     std::to_string(H.Halo[D].Lo) + "..+" +
-                     std::to_string(H.Halo[D].Hi);
-        Out += Reach + (H.Diagonal ? ", diagonal" : "") + ")";
+          if (W[D].Lo || W[D].Hi)
+            Text += std::string(Text.empty() ? "" : " ") + Axes[D] + " -" +
+                    std::to_string(W[D].Lo) + "..+" + std::to_string(W[D].Hi);
+        return Text + (Diagonal ? ", diagonal" : "");
+      };
+      for (const RoundHalo &H : R.Halos) {
+        Out += " " + St.Params[H.Param].Name +
+               (H.Exchange ? " exchanged" : "") + " (" +
+               Reach(H.Halo, H.Diagonal);
+        // Later groups read more of it before it is written again.
+        if (H.Exchange && (H.Sends != H.Halo || H.SendsDiagonal != H.Diagonal))
+          Out += "; sends " + Reach(H.Sends, H.SendsDiagonal);
+        Out += ")";
       }
       Out += "\n";
     }

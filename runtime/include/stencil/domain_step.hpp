@@ -10,16 +10,20 @@
 // recomputes its producers), after the exchanges of exactly the arrays the
 // round reads off the centre and something wrote since their last exchange
 // (or before the step), so an array nothing reads off the centre is never
-// exchanged. A fused group recomputes its producers in the halo too, so it
-// reads their inputs further out than any of its stencils: allocate the
-// fields with DomainStep::haloOf(backend, step). When a field's halo is
-// thinner, an array is passed twice, or STENCIL_STEP_PLAN=multi-kernel, the
-// step runs call by call instead, with the exchanges of the step's graph
+// exchanged; each exchange fills only the widths, sides and corners that
+// round and the later ones read before the array is written again. A fused
+// group recomputes its producers in the halo too, so it reads their inputs
+// further out than any of its stencils: allocate the fields with
+// DomainStep::haloOf(backend, step). When a field's halo is thinner, an array
+// is passed twice, or STENCIL_STEP_PLAN=multi-kernel, the step runs call by
+// call instead, with the exchanges of the step's graph
 // (--emit=ir "exchanges"). With overlap (the default) a round's interior,
 // which reads no halo, runs while the exchange travels, and its boundary
-// slabs after it (seed 001's one-divided overlap). Every point is computed
-// by the same code on every rank, so the results are bit for bit those of
-// one rank. Arrays the step reads off the centre are Fields; arrays of lower
+// slabs after it (seed 001's one-divided overlap); after a round that needs
+// no exchange, that round's points the exchange sends run first, and the
+// rest of it while the exchange travels too (two-divided). Every point is
+// computed by the same code on every rank, so the results are bit for bit those
+// of one rank. Arrays the step reads off the centre are Fields; arrays of lower
 // rank (profiles) are pointers to the rank's piece.
 #ifndef STENCIL_DOMAIN_STEP_HPP
 #define STENCIL_DOMAIN_STEP_HPP
@@ -30,9 +34,8 @@
 #include <functional>
 #include <map>
 #include <memory>
-#include <stencil/domain_loop.hpp>
-#include <stencil/halo_exchange.hpp>
-#include <stencil/region_split.hpp>
+#include <optional>
+#include <stencil/divided_overlap.hpp>
 #include <stencil/step.hpp>
 #include <stencil/step_choice_cache.hpp>
 #include <string>
@@ -124,13 +127,29 @@ private:
     std::apply(
         [&](auto &...V) {
           void *Each[] = {const_cast<void *>(static_cast<const void *>(&V))..., nullptr};
+          twoDivided_ = 0;
+          used_.clear();
           if (planned_)
-            for (int R = 0; R < E->roundCount; ++R)
+            for (int R = 0; R < E->roundCount; ++R) {
+              if (Overlap && dividesWithNext(*E, R)) {
+                // Seed 001's two-divided overlap: round R's points that the
+                // exchange sends, the exchange started, the rest of round R
+                // and round R + 1's interior while it travels.
+                Prepared Pre = prepareRound(*E, Name, R, G, Own, Valid, Each,
+                                            Noted, *settledWay(*E, R));
+                ++R;
+                Prepared Post = prepareRound(*E, Name, R, G, Own, Valid, Each,
+                                             Noted, *settledWay(*E, R));
+                runDivided(*loop_, *Post.exchange, &Pre.bound, Post.bound);
+                ++twoDivided_;
+                continue;
+              }
               timed(E->rounds[R].label, [&] {
                 measured(*E, R, [&] {
                   runRound(*E, Name, R, G, Own, Valid, Each, Noted, Overlap);
                 });
               });
+            }
           else
             for (int C = 0; C < E->callCount; ++C)
               timed(E->callNames[C], [&] {
@@ -213,6 +232,22 @@ public:
   /// of its stencils: allocate with DomainStep::haloOf).
   bool ranPlan() const { return planned_; }
 
+  /// How many exchanges of the last run were overlapped two-divided (seed
+  /// 001): with the end of the group before (which needs no exchange of its
+  /// own and runs as one kernel) as well as the interior of the group after.
+  /// Not while rounds are timed or a fused group's ways are being measured,
+  /// which need each group alone.
+  int twoDivided() const { return twoDivided_; }
+
+  /// The bytes this rank sent in the last run's exchanges (all arrays, all
+  /// neighbours).
+  std::size_t bytesSent() const {
+    std::size_t Bytes = 0;
+    for (const HaloExchange *X : used_)
+      Bytes += X->bytesSent();
+    return Bytes;
+  }
+
   /// The halo the fields of step \p Function need on backend \p B for the
   /// plan's rounds (and every call alone) to run: the widest of both.
   template <typename F> static Halo haloOf(Backend B, F Function) {
@@ -234,7 +269,7 @@ private:
   /// the Step, how to append it to an exchange, its identity and its halo
   /// (none for what is not a Field).
   struct Arguments {
-    std::vector<std::function<void(HaloExchange &)>> Appenders;
+    std::vector<std::function<void(HaloExchange &, const Halo &)>> Appenders;
     std::vector<const void *> Identity;
     std::vector<Halo> Halos;
   };
@@ -305,7 +340,9 @@ private:
   template <typename A> static void note(Arguments &Args, A &Arg) {
     if constexpr (detail::IsField<std::remove_const_t<A>>::value) {
       auto *Field = const_cast<std::remove_const_t<A> *>(&Arg);
-      Args.Appenders.push_back([Field](HaloExchange &X) { X.append(*Field); });
+      Args.Appenders.push_back([Field](HaloExchange &X, const Halo &Widths) {
+        X.append(*Field, Widths);
+      });
       Args.Identity.push_back(Field);
       Args.Halos.push_back(Field->halo());
     } else {
@@ -345,10 +382,12 @@ private:
   void runCall(const GeneratedStep &E, const std::string &Name, int C,
                const Grid &G, const Region &Own, void *const *Args,
                const Arguments &A, bool Overlap) {
-    std::vector<int> Params;
+    std::vector<Sent> Params;
     for (int I = 0; I < E.exchangeCount; ++I)
       if (E.exchanges[I].before == C)
-        Params.push_back(E.exchanges[I].param);
+        Params.push_back(
+            {E.exchanges[I].param,
+             Halo::of(E.exchanges[I].halo, E.exchanges[I].diagonal)});
     HaloExchange *X = exchange(E, Name, "call " + std::to_string(C), Params, A);
     BoundStencil B = callBound(E, Name, C, G, Own, Args);
     launch(B, X, Overlap);
@@ -376,25 +415,33 @@ private:
     return B;
   }
 
-  /// Round \p R of step \p E's plan: the exchanges it needs, then its call
-  /// or fused group (recomputing its producers within \p Valid).
-  void runRound(const GeneratedStep &E, const std::string &Name, int R,
-                const Grid &G, const Region &Own, const Region &Valid,
-                void *const *Args, const Arguments &A, bool Overlap) {
+  /// A round ready to run: the exchange before it (null: none), the way it
+  /// runs, and unless apart its kernel over parts of the rank's points.
+  struct Prepared {
+    HaloExchange *exchange = nullptr;
+    Way way = Planned;
+    BoundStencil bound;
+  };
+
+  /// Round \p R of step \p E's plan run the way \p Chosen: its exchange,
+  /// and its call or fused group (recomputing its producers within
+  /// \p Valid).
+  Prepared prepareRound(const GeneratedStep &E, const std::string &Name, int R,
+                        const Grid &G, const Region &Own, const Region &Valid,
+                        void *const *Args, const Arguments &A, Way Chosen) {
     const GeneratedStepRound &Round = E.rounds[R];
-    std::vector<int> Params;
+    std::vector<Sent> Params;
     for (int I = 0; I < Round.haloCount; ++I)
       if (Round.halos[I].exchange)
-        Params.push_back(Round.halos[I].param);
-    HaloExchange *X = exchange(E, Name, "round " + std::to_string(R), Params, A);
-    const Way Chosen = Round.group < 0 ? Planned
-                       : wraps(Round)  ? Apart
-                                       : way(E, R, A);
-    if (Chosen == Apart) {
-      runApart(E, Name, R, G, Own, Args, A, X, Overlap);
-      return;
-    }
-    BoundStencil B;
+        Params.push_back(
+            {Round.halos[I].param,
+             Halo::of(Round.halos[I].sends, Round.halos[I].sendsDiagonal)});
+    Prepared P;
+    P.exchange = exchange(E, Name, "round " + std::to_string(R), Params, A);
+    P.way = Chosen;
+    if (Chosen == Apart)
+      return P;
+    BoundStencil &B = P.bound;
     B.name = E.name;
     B.own = Own;
     for (int D = 0; D < 4; ++D) {
@@ -416,7 +463,58 @@ private:
                         : "call " + std::to_string(Call)) +
             ": " + Error);
     };
-    launch(B, X, Overlap);
+    return P;
+  }
+
+  /// Round \p R of step \p E's plan: the exchanges it needs, then its call
+  /// or fused group (recomputing its producers within \p Valid).
+  void runRound(const GeneratedStep &E, const std::string &Name, int R,
+                const Grid &G, const Region &Own, const Region &Valid,
+                void *const *Args, const Arguments &A, bool Overlap) {
+    const GeneratedStepRound &Round = E.rounds[R];
+    const Way Chosen = Round.group < 0 ? Planned
+                       : wraps(Round)  ? Apart
+                                       : way(E, R, A);
+    Prepared P = prepareRound(E, Name, R, G, Own, Valid, Args, A, Chosen);
+    if (Chosen == Apart)
+      runApart(E, Name, R, G, Own, Args, A, P.exchange, Overlap);
+    else
+      launch(P.bound, P.exchange, Overlap);
+  }
+
+  /// The way round \p R of \p E runs, where nothing is left to measure: a
+  /// call alone, a group without measured choices, or one decided.
+  std::optional<Way> settledWay(const GeneratedStep &E, int R) const {
+    const GeneratedStepRound &Round = E.rounds[R];
+    if (Round.group < 0)
+      return Planned;
+    if (wraps(Round))
+      return Apart;
+    if (!trials_)
+      return Planned;
+    auto It = choices_.find(&E);
+    if (It == choices_.end() || !It->second[R].decided)
+      return std::nullopt;
+    return It->second[R].way;
+  }
+
+  static bool exchangesBefore(const GeneratedStepRound &Round) {
+    for (int I = 0; I < Round.haloCount; ++I)
+      if (Round.halos[I].exchange)
+        return true;
+    return false;
+  }
+
+  /// True if round \p R of \p E and the next run two-divided: R needs no
+  /// exchange, the next one does, and each runs as one kernel (not apart)
+  /// without being timed alone.
+  bool dividesWithNext(const GeneratedStep &E, int R) const {
+    if (timing_ || R + 1 >= E.roundCount || exchangesBefore(E.rounds[R]) ||
+        !exchangesBefore(E.rounds[R + 1]))
+      return false;
+    const std::optional<Way> Pre = settledWay(E, R),
+                             Post = settledWay(E, R + 1);
+    return Pre && Post && *Pre != Apart && *Post != Apart;
   }
 
   /// True if a producer of fused round \p Round uses the coordinate of a
@@ -444,10 +542,11 @@ private:
     const GeneratedStepRound &Round = E.rounds[R];
     C.eligible[Alternative] = Round.alternative >= 0;
     // Apart, the consumer reads the recomputed arrays from their halos: they
-    // must be Fields to be exchanged.
+    // must be Fields with the halo to be exchanged.
     C.eligible[Apart] = true;
-    for (int I = 0; I < Round.recomputedCount; ++I)
-      C.eligible[Apart] = C.eligible[Apart] && A.Appenders[Round.recomputed[I]];
+    for (const Sent &M : apartExchange(E, Round))
+      C.eligible[Apart] = C.eligible[Apart] && A.Appenders[M.param] &&
+                          A.Halos[M.param].covers(M.widths);
     if (!C.looked) {
       // Rank 0's cache decides for every rank.
       C.looked = true;
@@ -480,9 +579,8 @@ private:
       BoundStencil B = callBound(E, Name, Round.calls[I], G, Own, Args);
       launch(B, I == 0 ? X : nullptr, Overlap);
     }
-    std::vector<int> Made(Round.recomputed, Round.recomputed + Round.recomputedCount);
-    HaloExchange *Y =
-        exchange(E, Name, "round " + std::to_string(R) + " apart", Made, A);
+    HaloExchange *Y = exchange(E, Name, "round " + std::to_string(R) + " apart",
+                               apartExchange(E, Round), A);
     for (int I = Round.producers; I < Round.callCount; ++I) {
       BoundStencil B = callBound(E, Name, Round.calls[I], G, Own, Args);
       // With no producers the round's own exchange comes first.
@@ -537,16 +635,7 @@ private:
       L.launch(B, B.own);
       return;
     }
-    bool Split[3];
-    L.exchangedDims(Split);
-    const RegionSplit Parts = splitRegion(B.own, L.domain().dims(), B.reads, Split);
-    X->start(L.stream());
-    L.fork();
-    L.launch(B, Parts.interior);
-    X->wait(L.sideStream());
-    for (const Region &Part : Parts.boundary)
-      L.launch(B, Part, /*Side=*/true);
-    L.join();
+    runDivided(L, *X, nullptr, B);
   }
 
   static void requireField(const std::string &Name, int P,
@@ -558,33 +647,65 @@ private:
                         "stencil::Field");
   }
 
-  /// The exchange of step arrays \p Params (made once per step, place
+  /// The exchange of step array \p param of what \p widths say.
+  struct Sent {
+    int param;
+    Halo widths;
+  };
+
+  /// Fused round \p Round run apart: after its producers, the exchange of
+  /// the arrays they wrote that its consumers read off the centre, as wide
+  /// as the step's graph says for the first such consumer (what it and the
+  /// calls after it read before the array is written again).
+  static std::vector<Sent> apartExchange(const GeneratedStep &E,
+                                         const GeneratedStepRound &Round) {
+    std::vector<Sent> Made;
+    for (int I = 0; I < Round.recomputedCount; ++I)
+      for (int N = 0; N < E.exchangeCount; ++N) {
+        const GeneratedStepExchange &X = E.exchanges[N];
+        if (X.param == Round.recomputed[I] &&
+            std::find(Round.calls + Round.producers,
+                      Round.calls + Round.callCount,
+                      X.before) != Round.calls + Round.callCount) {
+          Made.push_back({X.param, Halo::of(X.halo, X.diagonal)});
+          break;
+        }
+      }
+    return Made;
+  }
+
+  /// The exchange \p Params of step arrays (made once per step, place
   /// \p Where and Fields with their halos: a Field made where a destroyed
-  /// one was may have another halo, which sizes the messages), or null when
+  /// one was may have another halo, which places the messages), or null when
   /// there are none.
   HaloExchange *exchange(const GeneratedStep &E, const std::string &Name,
                          const std::string &Where,
-                         const std::vector<int> &Params, const Arguments &A) {
+                         const std::vector<Sent> &Params, const Arguments &A) {
     if (Params.empty())
       return nullptr;
     std::string Key =
         std::to_string(reinterpret_cast<std::uintptr_t>(&E)) + "/" + Where;
-    for (int P : Params) {
-      requireField(Name, P, Where, A);
-      Key += "/" + std::to_string(reinterpret_cast<std::uintptr_t>(A.Identity[P]));
-      Key += " " + A.Halos[P].str(4) + (A.Halos[P].corners ? " corners" : "");
+    for (const Sent &M : Params) {
+      requireField(Name, M.param, Where, A);
+      const Halo &H = A.Halos[M.param];
+      Key += "/" + std::to_string(
+                       reinterpret_cast<std::uintptr_t>(A.Identity[M.param]));
+      Key += " " + H.str(4) + (H.corners ? " corners" : "");
     }
     std::unique_ptr<HaloExchange> &X = exchanges_[Key];
     if (!X) {
       X = std::make_unique<HaloExchange>(loop_->domain());
-      for (int P : Params)
-        A.Appenders[P](*X);
+      for (const Sent &M : Params)
+        A.Appenders[M.param](*X, M.widths);
     }
+    used_.push_back(X.get());
     return X.get();
   }
 
   DomainLoop *loop_;
   bool planned_ = false;
+  int twoDivided_ = 0;
+  std::vector<const HaloExchange *> used_; ///< By the last run.
   bool timing_ = false;
   std::vector<RoundTime> times_;
   int trials_ = 0;

@@ -17,7 +17,7 @@
 namespace stencil {
 
 /// The version of this interface that generated code is written against.
-inline constexpr int GeneratedAbiVersion = 7;
+inline constexpr int GeneratedAbiVersion = 8;
 
 /// Where the arrays of one launch live: every array of a stencil has the same
 /// extents (halo included), x contiguous.
@@ -202,6 +202,11 @@ struct GeneratedStepHalo {
   /// Written since its halo was last exchanged (or as the step began): the
   /// exchange comes before the round.
   bool exchange;
+  /// With exchange: what the exchange fills, the widths this round and the
+  /// later ones read before the array is written again, and whether one of
+  /// them reads edges and corners (Version 8).
+  int sends[4][2];
+  bool sendsDiagonal;
 };
 
 /// One group of stencilc's plan of a step as the distributed runtime runs

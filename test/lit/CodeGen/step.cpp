@@ -74,7 +74,7 @@ void advance(stencil::Step3D &s, double dt, const float *u, float *fx, float *un
 // CPU:          default:
 // CPU-NEXT:       return "no such group of the step";
 // CPU:      static const stencil::GeneratedStepHalo stencilc_step_advance_round0[] = {
-// CPU-NEXT:     {1, {{[{][{]}}1, 1}, {0, 0}, {0, 0}, {0, 0}}, false, true},
+// CPU-NEXT:     {1, {{[{][{]}}1, 1}, {0, 0}, {0, 0}, {0, 0}}, false, true, {{[{][{]}}1, 1}, {0, 0}, {0, 0}, {0, 0}}, false},
 // CPU-NEXT: };
 // CPU-NEXT: static const char *const stencilc_step_advance_call_names[] = {
 // CPU-NEXT:     "Flux",

@@ -91,7 +91,7 @@ void timeLoops(float *u, float *un, double *k, double *v, double *vn) {
 // CUDA-NEXT: return stencilc_Heat_temporal0<STEPS, 0, 0>;
 // CUDA: static const char *stencilc_Heat_temporal0_cuda_launch(const stencil::Grid &g, const stencil::Region &r, const stencil::LaunchConfig &cfg, int steps, const void *const *margins, void *const *args) {
 // CUDA: case 8: return stencilc_Heat_temporal0_run<8>(
-// CUDA: stencil::registerGeneratedTemporal(/*abiVersion=*/7, {
+// CUDA: stencil::registerGeneratedTemporal(/*abiVersion=*/8, {
 // CUDA: /*timeInput=*/0,
 // CUDA-NEXT: /*timeOutput=*/1,
 // CUDA-NEXT: /*reach=*/{{[{][{]}}0, 1}, {1, 0}, {0, 2}, {0, 0}},

@@ -23,6 +23,12 @@ const char *intentName(Intent I);
 struct HaloWidth {
   long long Lo = 0;
   long long Hi = 0;
+  friend bool operator==(const HaloWidth &A, const HaloWidth &B) {
+    return A.Lo == B.Lo && A.Hi == B.Hi;
+  }
+  friend bool operator!=(const HaloWidth &A, const HaloWidth &B) {
+    return !(A == B);
+  }
 };
 using Halo = std::array<HaloWidth, ir::MaxDims>;
 

@@ -198,6 +198,12 @@ struct RoundHalo {
   /// Written since its halo was last exchanged (or the step began): the
   /// exchange comes before the round.
   bool Exchange = false;
+  /// With Exchange: what the exchange fills, the widths and sides this round
+  /// and the later ones read before the array is written again (its halo
+  /// stays current until then), with edges and corners only if one of them
+  /// reads them.
+  analysis::Halo Sends{};
+  bool SendsDiagonal = false;
 };
 
 /// One group as the distributed runtime runs it: the halos it reads, then
