@@ -415,11 +415,10 @@ private:
     return B;
   }
 
-  /// A round ready to run: the exchange before it (null: none), the way it
-  /// runs, and unless apart its kernel over parts of the rank's points.
+  /// A round ready to run: the exchange before it (null: none) and, unless
+  /// it runs apart, its kernel over parts of the rank's points.
   struct Prepared {
     HaloExchange *exchange = nullptr;
-    Way way = Planned;
     BoundStencil bound;
   };
 
@@ -438,7 +437,6 @@ private:
              Halo::of(Round.halos[I].sends, Round.halos[I].sendsDiagonal)});
     Prepared P;
     P.exchange = exchange(E, Name, "round " + std::to_string(R), Params, A);
-    P.way = Chosen;
     if (Chosen == Apart)
       return P;
     BoundStencil &B = P.bound;
