@@ -4,13 +4,13 @@
 // decomposition, periodic or not, overlap or not, plan and multi-kernel,
 // fields one short of the plan, one Field for two arrays); one DomainStep
 // over fields made again where the last were, with a wider halo; a measured
-// choice among a fused group's ways (an alternative registered by hand); and bad
-// input that must fail on every rank (--error, expect_error.cmake).
+// choice among a fused group's ways (an alternative registered by hand); and
+// bad input that must fail on every rank (--error, expect_error.cmake).
 //
 //   mpirun -np P domain_step_cases
 //   mpirun -np 2 domain_step_cases --error step-plan-one-rank|
 //       step-halo-one-rank|step-step-disagree|step-calls-halo|step-four-d|
-//       step-timed-one-rank
+//       step-timed-one-rank|step-recomputed-halo
 #include "domain_step_harness.hpp"
 
 #include <optional>
@@ -259,6 +259,26 @@ STENCIL_STEP
 void fourD(stencil::Step4D &s, const float *a, float *x, float *y) {
   s.run(w4, a, x);
   s.run(w4use, x, y);
+}
+
+// --- A fused group over fields whose halo holds what its rounds read (a at
+// z 0..+1: f recomputed at k and k - 1 reads a at k + 1 and k) but not what
+// its consumer reads of f (k - 1), which it reads from memory at the edge of
+// what its producer's values are defined on: an error (--error
+// step-recomputed-halo), not reads below the field.
+STENCIL_KERNEL
+void fluxZ(const stencil::Index3D &idx, const double *a, double *f) {
+  f[idx.ix()] = 2.0 * a[idx.ix<0, 0, 1>()];
+}
+STENCIL_KERNEL
+void divZ(const stencil::Index3D &idx, const double *f, const double *a,
+          double *b) {
+  b[idx.ix()] = a[idx.ix()] + 0.1 * (f[idx.ix()] - f[idx.ix<0, 0, -1>()]);
+}
+STENCIL_STEP
+void fluxStep(stencil::Step3D &s, const double *a, double *f, double *b) {
+  s.run(fluxZ, a, f);
+  s.run(divZ, f, a, b);
 }
 
 namespace {
@@ -519,6 +539,12 @@ void runError(const std::string &What) {
     stencil::Field<double> A(D, Thin, "a"), X(D, Thin, "x"), Y(D, Thin, "y"),
         Z(D, Thin, "z");
     S.run(&twoConsumers, A, X, Y, Z);
+  } else if (What == "step-recomputed-halo") {
+    stencil::Halo Rounds;
+    Rounds.hi[2] = 1;
+    stencil::Field<double> A(D, Rounds, "a"), F(D, Rounds, "f"),
+        B(D, Rounds, "b");
+    S.run(&fluxStep, A, F, B);
   } else if (What == "step-timed-one-rank") {
     // Rank 0 alone measures its groups: it would wait in collectives the
     // others never enter.

@@ -36,6 +36,7 @@ set(expect_step-halo-one-rank "${expect_step-plan-one-rank}")
 set(expect_step-step-disagree "${disagree} the step a DomainStep runs: rank 0 has step 'twoConsumers'; rank 1 has step 'chain'")
 set(expect_step-calls-halo "step 'twoConsumers' reads halo x:1/1 y:0/1 z:1/0 but field 'a' has x:1/0")
 set(expect_step-four-d "step 'fourD' is 4-D but the domain is 3-D")
+set(expect_step-recomputed-halo "step 'fluxStep' reads halo x:0/0 y:0/0 z:1/1 but field 'a' has x:0/0 y:0/0 z:0/1")
 # One rank fails alone: it says why, the other is stopped and says so.
 set(expect_exception-one-rank_0 "stopped: another rank failed")
 set(expect_exception-one-rank_1 "a failure on rank 1 only")

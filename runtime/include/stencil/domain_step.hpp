@@ -228,8 +228,9 @@ public:
   /// groups, with their own exchanges) rather than running it call by call:
   /// it does unless STENCIL_STEP_PLAN=multi-kernel, one array is passed
   /// twice, or a Field's halo is thinner than what a round of the plan
-  /// reads (a fused group reads its producers' inputs further out than any
-  /// of its stencils: allocate with DomainStep::haloOf).
+  /// or one of its calls reads (a fused group reads its producers' inputs
+  /// further out than any of its stencils: allocate with
+  /// DomainStep::haloOf).
   bool ranPlan() const { return planned_; }
 
   /// How many exchanges of the last run were overlapped two-divided (seed
@@ -288,10 +289,13 @@ private:
 
   /// True if every array a round of \p E reads off the centre is a Field
   /// with the halo it reads, or an array of lower rank (never exchanged: a
-  /// piece as wide as the fields, of halo \p Fields) read within it.
+  /// piece as wide as the fields, of halo \p Fields) read within it, and
+  /// the fields' halo \p Fields holds what each call reads: a consumer reads
+  /// what it recomputes from memory where the offset leaves the points its
+  /// producers' values are defined on (the rank's and the filled halo).
   static bool fitsPlan(const GeneratedStep &E, const Arguments &Args,
                        const Halo &Fields) {
-    if (E.roundCount == 0)
+    if (E.roundCount == 0 || !Fields.covers(callsHalo(E)))
       return false;
     for (int R = 0; R < E.roundCount; ++R)
       for (int I = 0; I < E.rounds[R].haloCount; ++I) {
@@ -540,11 +544,10 @@ private:
     const GeneratedStepRound &Round = E.rounds[R];
     C.eligible[Alternative] = Round.alternative >= 0;
     // Apart, the consumer reads the recomputed arrays from their halos: they
-    // must be Fields with the halo to be exchanged.
+    // must be Fields to be exchanged.
     C.eligible[Apart] = true;
     for (const Sent &M : apartExchange(E, Round))
-      C.eligible[Apart] = C.eligible[Apart] && A.Appenders[M.param] &&
-                          A.Halos[M.param].covers(M.widths);
+      C.eligible[Apart] = C.eligible[Apart] && A.Appenders[M.param];
     if (!C.looked) {
       // Rank 0's cache decides for every rank.
       C.looked = true;
