@@ -135,6 +135,19 @@ check_mode temporal temporal_gpu_run.sh "$work/an5d-stand-in"
 expect_log temporal "compiled .*/tests/temporal/gen/temporal.stencil.cu" \
   "compiled .*/tests/temporal/temporal.cpp" "compiled .*/gen/temporal_benchmark.stencil.cu"
 grep -q "AN5D stand-in" "$work/temporal.out" || fail "temporal: the runner did not run an5d/run.sh"
+# Built beforehand (BUILD_ONLY=1): the binaries go to the bundle's bin/, and a
+# later run takes them from there and compiles nothing.
+BUILD_ONLY=1 run_runner temporal-build "$work/temporal-bundle" temporal_gpu_run.sh ||
+  fail "temporal: BUILD_ONLY=1 failed"
+for binary in temporal temporal_benchmark copy_bandwidth; do
+  [[ -x $work/temporal-bundle/bin/$binary ]] || fail "temporal: BUILD_ONLY=1 left no bin/$binary"
+done
+grep -q "AN5D stand-in" "$work/temporal-build.out" && fail "temporal: BUILD_ONLY=1 ran the timings"
+run_runner temporal-prebuilt "$work/temporal-bundle" temporal_gpu_run.sh ||
+  fail "temporal: the run on prebuilt binaries failed"
+grep -q "compiled" "$work/temporal-prebuilt.log" && fail "temporal: the run on prebuilt binaries compiled"
+grep -q "AN5D stand-in" "$work/temporal-prebuilt.out" ||
+  fail "temporal: the run on prebuilt binaries did not run to the end"
 
 # The fake toolchain catches what a bundle lacks: a header a source includes.
 echo "== a bundle without a file its runner needs"

@@ -268,7 +268,7 @@ private:
   /// The margin holds still: level l's is in the array holding it one step
   /// at a time.
   void printMargin(CodeWriter &W) const {
-    W.line("const long long {} = stencilc_k;", Positions[M]);
+    printPlanePosition(W);
     W.line("const long long c = {};", Centre);
     W.line("stencilc_v = (stencilc_l & 1 ? stencilc_margin1 : "
            "stencilc_margin0)[c];");
@@ -277,7 +277,7 @@ private:
   /// The body at level l; the last level goes to memory where \p Store.
   void printCompute(CodeWriter &W, PlaneMode Mode,
                     const std::string &Store) const {
-    W.line("const long long {} = stencilc_k;", Positions[M]);
+    printPlanePosition(W);
     W.line("const long long c = {};", Centre);
     W.line("{} *const {} = stencilc_rings + (stencilc_l - 1) * {} * "
            "stencilc_plane;",
@@ -288,6 +288,12 @@ private:
     W.line("stencilc_v = {};", Value);
     W.line(Store);
     W.line("  {}[c] = stencilc_v;", Names.param(P.Out));
+  }
+
+  /// The marching position, which the body may not read (no coordinate, no
+  /// lower-rank array): unused, not warned about.
+  void printPlanePosition(CodeWriter &W) const {
+    W.line("[[maybe_unused]] const long long {} = stencilc_k;", Positions[M]);
   }
 
   void printRingStore(CodeWriter &W, const char *Indent) const {
