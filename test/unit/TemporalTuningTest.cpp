@@ -4,8 +4,9 @@
 /// DeviceAutoTuningLoopEngine::repeat and temporal_tuning.hpp over fake
 /// device operations (host memory) and fake generated code: a 3-D 7-point
 /// star whose step and passes compute on the host and take a set time
-/// (passes cheap for one stencil, dear for the other). Checked: the choice
-/// between steps one at a time and passes, the pruning (tile, registers,
+/// (passes cheap for one stencil, dear for the other; for a third, cheap
+/// only in passes of 4 steps, which need too many registers). Checked: the
+/// choice between steps one at a time and passes, the pruning (tile, registers,
 /// a pass the launch refuses), the cache, the report, and that both arrays
 /// and pointers end bit for bit as after the steps one by one (the trials
 /// run on copies).
@@ -34,6 +35,9 @@ struct CheapPasses {
   void operator()(const Index<3> &, const float *, float *) const {}
 };
 struct DearPasses {
+  void operator()(const Index<3> &, const float *, float *) const {}
+};
+struct LengthPasses {
   void operator()(const Index<3> &, const float *, float *) const {}
 };
 
@@ -82,6 +86,14 @@ const char *stepLaunch(const Grid &, const Region &R, const LaunchConfig &,
 /// A pass as the ABI says: level l's margin from Margins[l % 2], only level
 /// Steps written, inside R. Chunk 16 is refused as the real launcher
 /// refuses rings too big for a block.
+/// The pass's time a step: \p UsPerStep, or for LengthPasses by the steps
+/// the pass takes (UsPerStep 0).
+double passUs(int UsPerStep, int Steps) {
+  if (UsPerStep > 0)
+    return UsPerStep;
+  return Steps == 2 ? 200 : Steps == 4 ? 50 : 300;
+}
+
 template <int UsPerStep>
 const char *passLaunch(const Grid &, const Region &R, const LaunchConfig &C,
                        int Steps, const void *const *Margins,
@@ -106,7 +118,7 @@ const char *passLaunch(const Grid &, const Region &R, const LaunchConfig &C,
   for (std::size_t I = 0; I < N; ++I)
     if (inRegion(I, R))
       B[I] = Cur[I];
-  spend(UsPerStep / 1000.0 * Steps);
+  spend(passUs(UsPerStep, Steps) / 1000.0 * Steps);
   return nullptr;
 }
 
@@ -119,6 +131,12 @@ const char *stepQuery(int, int, KernelAttributes *Out) {
 /// 16384 a block for any tile of 128 threads.
 const char *passQuery(int, int, int Steps, KernelAttributes *Out) {
   Out->registers = Steps == 3 ? 200 : 40;
+  Out->maxThreadsPerBlock = 1024;
+  return nullptr;
+}
+/// LengthPasses: passes of 4 steps need 200 registers.
+const char *lengthQuery(int, int, int Steps, KernelAttributes *Out) {
+  Out->registers = Steps == 4 ? 200 : 40;
   Out->maxThreadsPerBlock = 1024;
   return nullptr;
 }
@@ -162,9 +180,12 @@ const char *fakeLimits(int *Threads, int *Registers, long long *Shared) {
 
 const unsigned Axes[] = {7u, 7u};
 
+/// Passes of up to \p MaxSteps, default tile 16 x \p By, chunk 8.
 template <typename StencilT>
 void registerFake(const char *Name, const char *IrHash, GeneratedLaunchFn Step,
-                  GeneratedTemporalFn Pass) {
+                  GeneratedTemporalFn Pass,
+                  GeneratedTemporalQueryFn Query = passQuery, int MaxSteps = 3,
+                  int By = 8) {
   GeneratedStencil E{};
   E.name = Name;
   E.source = "fake.cu:1";
@@ -190,15 +211,15 @@ void registerFake(const char *Name, const char *IrHash, GeneratedLaunchFn Step,
   T.dims = 3;
   T.signature = E.signature;
   T.launch = Pass;
-  T.query = passQuery;
+  T.query = Query;
   T.timeInput = 0;
   T.timeOutput = 1;
   for (int D = 0; D < 3; ++D)
     T.reach[D][0] = T.reach[D][1] = 1;
-  T.maxSteps = 3;
+  T.maxSteps = MaxSteps;
   T.defaultSteps = 1;
   T.defaultBlock[0] = 16;
-  T.defaultBlock[1] = 8;
+  T.defaultBlock[1] = By;
   T.defaultBlock[2] = 8;
   T.irHash = IrHash;
   T.unit = "fake.cu";
@@ -217,6 +238,11 @@ const bool Registered = [] {
                             stepLaunch<400>, passLaunch<100>);
   registerFake<DearPasses>("fake::DearPasses", "00000000000000c2",
                            stepLaunch<400>, passLaunch<3000>);
+  // Passes of 2 steps 0.2 ms a step, of 4 steps 0.05 ms (pruned: too many
+  // registers), of 3, 5 and 6 steps 0.3 ms.
+  registerFake<LengthPasses>("fake::LengthPasses", "00000000000000c3",
+                             stepLaunch<400>, passLaunch<0>, lengthQuery, 6,
+                             16);
   return true;
 }();
 
@@ -336,13 +362,27 @@ TEST(TemporalTuning, PassesThatPayAreChosenAndExact) {
   expectReference(tunedLoop<CheapPasses>(Info));
 }
 
-TEST(TemporalTuning, PassesThatDoNotPayAreNotChosen) {
-  ASSERT_TRUE(Registered);
+/// A fresh tuner's time loop of StencilT: exact, and it chose \p Steps a
+/// pass.
+template <typename StencilT> void expectChosenSteps(int Steps) {
   DeviceAutoTuningInfo Info;
   quick(Info, "");
-  expectReference(tunedLoop<DearPasses>(Info));
+  expectReference(tunedLoop<StencilT>(Info));
   ASSERT_NE(Info.chosenPasses(), nullptr);
-  EXPECT_EQ(Info.chosenPasses()->steps, 1) << Info.reportText();
+  EXPECT_EQ(Info.chosenPasses()->steps, Steps) << Info.reportText();
+}
+
+TEST(TemporalTuning, PassesThatDoNotPayAreNotChosen) {
+  ASSERT_TRUE(Registered);
+  expectChosenSteps<DearPasses>(1);
+}
+
+// A candidate of 5 or 6 steps a pass is timed in passes of 5 or 6 steps:
+// trials of 17 steps would run them as passes of 4 (passSchedule evens 16
+// steps out so), the cheap passes the registers ruled out, and choose 5.
+TEST(TemporalTuning, EachCandidateIsTimedInPassesOfItsSteps) {
+  ASSERT_TRUE(Registered);
+  expectChosenSteps<LengthPasses>(2);
 }
 
 TEST(TemporalTuning, TheChoiceIsKeptInTheCacheFile) {

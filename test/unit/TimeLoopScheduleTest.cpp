@@ -37,6 +37,30 @@ TEST(PassScheduleTest, CoversAllButTheLastStepWithTheRightParity) {
   EXPECT_TRUE(stencil::detail::passSchedule(7, 0).empty());
 }
 
+// A tuner's trial of PerPass steps a pass runs passes of exactly PerPass
+// (passSchedule would even 16 steps at 6 a pass out into passes of 4), at
+// least AtLeast steps, and no more than it takes.
+TEST(PassScheduleTest, TrialStepsRunWholePassesOfTheirLength) {
+  for (int PerPass = 1; PerPass <= 16; ++PerPass)
+    for (long long AtLeast = 0; AtLeast <= 40; ++AtLeast) {
+      const long long Total = stencil::detail::trialSteps(PerPass, AtLeast);
+      EXPECT_GE(Total, AtLeast) << PerPass << " " << AtLeast;
+      EXPECT_GE(Total, 2 * PerPass + 1) << PerPass << " " << AtLeast;
+      // The next smaller total of whole pairs of passes falls short.
+      if (Total > 2 * PerPass + 1)
+        EXPECT_LT(Total - 2 * PerPass, AtLeast) << PerPass << " " << AtLeast;
+      const std::vector<int> P = stencil::detail::passSchedule(Total, PerPass);
+      ASSERT_FALSE(P.empty());
+      for (int S : P)
+        EXPECT_EQ(S, PerPass) << PerPass << " " << AtLeast;
+    }
+  // One step at a time: the 17 steps the tuner always ran.
+  EXPECT_EQ(stencil::detail::trialSteps(1, 17), 17);
+  EXPECT_EQ(stencil::detail::trialSteps(6, 17), 25);
+  EXPECT_EQ(stencil::detail::trialSteps(8, 17), 17);
+  EXPECT_EQ(stencil::detail::trialSteps(3, 17), 19);
+}
+
 // Odd passes: each flips which array holds the newest level, as that many
 // steps do, so the parity comes by itself; as few passes as odd sizes allow.
 TEST(PassScheduleTest, OddPassesOnly) {

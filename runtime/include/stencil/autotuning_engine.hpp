@@ -467,8 +467,9 @@ private:
   }
 
   /// Times each candidate of temporalCandidates (a warm-up loop, then a
-  /// timed one of 2 * MostTunedSteps + 1 steps) on copies of the two levels
-  /// and keeps the fastest per step in \p Ses, or takes the cache's.
+  /// timed one of at least 2 * MostTunedSteps + 1 steps, in passes of the
+  /// candidate's steps: detail::trialSteps) on copies of the two levels and
+  /// keeps the fastest per step in \p Ses, or takes the cache's.
   template <typename StencilT, typename OneStepF, typename... Args>
   void choosePasses(DeviceAutoTuningInfo &Info,
                     DeviceAutoTuningInfo::Session &Ses,
@@ -530,10 +531,14 @@ private:
     }
     Value *TrialPrevious = static_cast<Value *>(Copies[0]),
           *TrialNext = static_cast<Value *>(Copies[1]);
-    constexpr long long TrialSteps = 2 * tuning::MostTunedSteps + 1;
     std::vector<double> Times;
     Ses.passTimings.clear();
     for (const TemporalConfig &C : Candidates) {
+      // At least 2 * MostTunedSteps + 1 steps, in passes of exactly C's
+      // steps: 17 steps at 6 a pass would run passes of 4 (passSchedule),
+      // timing another candidate under C's name.
+      const long long TrialSteps =
+          detail::trialSteps(C.steps, 2 * tuning::MostTunedSteps + 1);
       double Ms = std::numeric_limits<double>::infinity();
       try {
         for (int Run = 0; Run < 2; ++Run) { // a warm-up, then the timed one

@@ -42,6 +42,16 @@ inline std::vector<int> passSchedule(long long Total, int PerPass) {
   return Passes;
 }
 
+/// The fewest steps, at least \p AtLeast, whose passSchedule at \p PerPass is
+/// passes of exactly PerPass steps (an even number of them): a trial of
+/// PerPass steps a pass that times passes of that length, not the shorter
+/// ones passSchedule would even its steps out into.
+inline long long trialSteps(int PerPass, long long AtLeast) {
+  const long long P = std::max(PerPass, 1);
+  const long long Pairs = std::max(1LL, (AtLeast - 1 + 2 * P - 1) / (2 * P));
+  return 2 * P * Pairs + 1;
+}
+
 /// The steps of each pass for the first \p Total - 1 steps of a time loop,
 /// each an odd number, at most \p PerPass (odd). After an odd pass the
 /// array holding the newest level is the one that holds it one step at a
