@@ -61,6 +61,27 @@ TEST(PassScheduleTest, TrialStepsRunWholePassesOfTheirLength) {
   EXPECT_EQ(stencil::detail::trialSteps(3, 17), 19);
 }
 
+// The deep-halo tuner's trial of K steps per exchange: whole blocks of K
+// (and, for an odd K, whole passes of K), at least AtLeast steps, no more
+// than it takes.
+TEST(PassScheduleTest, TrialStepsEveryRunWholeBlocks) {
+  for (int Every = 1; Every <= 9; ++Every)
+    for (long long AtLeast = 0; AtLeast <= 40; ++AtLeast) {
+      const long long Total = stencil::detail::trialStepsEvery(Every, AtLeast);
+      EXPECT_GE(Total, AtLeast) << Every << " " << AtLeast;
+      EXPECT_EQ((Total - 1) % Every, 0) << Every << " " << AtLeast;
+      EXPECT_GE(Total, Every + 1) << Every << " " << AtLeast;
+      if (Total > Every + 1)
+        EXPECT_LT(Total - Every, AtLeast) << Every << " " << AtLeast;
+      if (Every % 2 == 1)
+        for (int S : stencil::detail::oddPassSchedule(Total, Every))
+          EXPECT_EQ(S, Every) << Every << " " << AtLeast;
+    }
+  EXPECT_EQ(stencil::detail::trialStepsEvery(1, 9), 9);
+  EXPECT_EQ(stencil::detail::trialStepsEvery(3, 9), 10);
+  EXPECT_EQ(stencil::detail::trialStepsEvery(4, 9), 9);
+}
+
 // Odd passes: each flips which array holds the newest level, as that many
 // steps do, so the parity comes by itself; as few passes as odd sizes allow.
 TEST(PassScheduleTest, OddPassesOnly) {

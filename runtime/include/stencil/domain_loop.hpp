@@ -533,10 +533,15 @@ private:
     FieldT TrialNext(D, Next.halo(), Next.name() + " (trial)");
     copyField(TrialPrevious, Previous);
     copyField(TrialNext, Next);
-    const long long TrialSteps = 2LL * Candidates + 1;
     timings_.clear();
     int Best = 1;
     for (int K = 1; K <= Candidates; ++K) {
+      // At least 2 * Candidates + 1 steps, in whole blocks of K steps
+      // between exchanges (passes: of their odd steps, each after an
+      // exchange), so that no K is timed with a short block at its end.
+      const int PerPass = K - (K % 2 == 0);
+      const long long TrialSteps = detail::trialStepsEvery(
+          Passes && PerPass > 1 ? PerPass : K, 2LL * Candidates + 1);
       double Ms = 0;
       for (int Run = 0; Run < 2; ++Run) { // a warm-up, then the timed one
         synchronize();

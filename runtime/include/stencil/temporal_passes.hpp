@@ -52,6 +52,15 @@ inline long long trialSteps(int PerPass, long long AtLeast) {
   return 2 * P * Pairs + 1;
 }
 
+/// The fewest steps, at least \p AtLeast, whose first Total - 1 are whole
+/// blocks of \p Every steps (at least one): a trial of K steps per exchange
+/// (or passes of an odd Every, oddPassSchedule) that times blocks of K, not
+/// a short last one.
+inline long long trialStepsEvery(int Every, long long AtLeast) {
+  const long long E = std::max(Every, 1);
+  return E * std::max(1LL, (AtLeast - 1 + E - 1) / E) + 1;
+}
+
 /// The steps of each pass for the first \p Total - 1 steps of a time loop,
 /// each an odd number, at most \p PerPass (odd). After an odd pass the
 /// array holding the newest level is the one that holds it one step at a
