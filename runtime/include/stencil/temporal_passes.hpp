@@ -42,23 +42,21 @@ inline std::vector<int> passSchedule(long long Total, int PerPass) {
   return Passes;
 }
 
-/// The fewest steps, at least \p AtLeast, whose passSchedule at \p PerPass is
-/// passes of exactly PerPass steps (an even number of them): a trial of
-/// PerPass steps a pass that times passes of that length, not the shorter
-/// ones passSchedule would even its steps out into.
-inline long long trialSteps(int PerPass, long long AtLeast) {
-  const long long P = std::max(PerPass, 1);
-  const long long Pairs = std::max(1LL, (AtLeast - 1 + 2 * P - 1) / (2 * P));
-  return 2 * P * Pairs + 1;
-}
-
 /// The fewest steps, at least \p AtLeast, whose first Total - 1 are whole
 /// blocks of \p Every steps (at least one): a trial of K steps per exchange
 /// (or passes of an odd Every, oddPassSchedule) that times blocks of K, not
 /// a short last one.
-inline long long trialStepsEvery(int Every, long long AtLeast) {
-  const long long E = std::max(Every, 1);
+inline long long trialStepsEvery(long long Every, long long AtLeast) {
+  const long long E = std::max(Every, 1LL);
   return E * std::max(1LL, (AtLeast - 1 + E - 1) / E) + 1;
+}
+
+/// The fewest steps, at least \p AtLeast, whose passSchedule at \p PerPass is
+/// passes of exactly PerPass steps: whole pairs of them (the parity
+/// passSchedule keeps), so a trial of PerPass steps a pass times passes of
+/// that length, not the shorter ones it would even its steps out into.
+inline long long trialSteps(int PerPass, long long AtLeast) {
+  return trialStepsEvery(2LL * std::max(PerPass, 1), AtLeast);
 }
 
 /// The steps of each pass for the first \p Total - 1 steps of a time loop,
