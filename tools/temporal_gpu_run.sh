@@ -29,7 +29,7 @@ build() { # OUT SOURCE GEN_DIR
     "$2" "$3"/*.stencil.cu "$3"/*.stencil.cpp -o "$1" -lgomp
 }
 binaries=(temporal temporal_benchmark copy_bandwidth)
-if [[ -d $bundle/bin ]]; then
+if [[ -d $bundle/bin && ${BUILD_ONLY:-0} != 1 ]]; then
   echo "== built beforehand (BUILD_ONLY=1): $bundle/bin"
   cp "$bundle"/bin/* "$work"/
 else
