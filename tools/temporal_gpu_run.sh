@@ -12,6 +12,9 @@
 #
 # Environment: CUDA_ARCH, NVCC as gpu_common.sh; CASES (a,b), STEPS, QUICK,
 # TEST_SEEDS (default "1 2 3"), SKIP_TEST=1 / SKIP_AN5D=1 to leave a part out;
+# FAST_MATH=1 also builds the benchmark with AN5D's flags (--use_fast_math:
+# approximate division, denormals flushed) and times it after the other;
+# DECAYED=1 also times j2d5pt with each run going on from the last (--decayed);
 # BUILD_ONLY=1 builds into BUNDLE_DIR/bin and stops (where nvcc is but no
 # GPU), and a later run takes the binaries from there.
 set -uo pipefail
@@ -24,11 +27,12 @@ if [[ ${BUILD_ONLY:-0} != 1 ]]; then
   gpu_machine
 fi
 include=$bundle/runtime/include
-build() { # OUT SOURCE GEN_DIR
+build() { # OUT SOURCE GEN_DIR [NVCC_FLAG...]
   "$nvcc" -std=c++17 -O3 "-arch=$arch" -Xcompiler -fopenmp -I "$include" \
-    "$2" "$3"/*.stencil.cu "$3"/*.stencil.cpp -o "$1" -lgomp
+    "${@:4}" "$2" "$3"/*.stencil.cu "$3"/*.stencil.cpp -o "$1" -lgomp
 }
 binaries=(temporal temporal_benchmark copy_bandwidth)
+[[ ${FAST_MATH:-0} == 1 ]] && binaries+=(temporal_benchmark_fast)
 if [[ -d $bundle/bin && ${BUILD_ONLY:-0} != 1 ]]; then
   echo "== built beforehand (BUILD_ONLY=1): $bundle/bin"
   cp "$bundle"/bin/* "$work"/
@@ -40,6 +44,11 @@ else
   pids+=($!)
   build "$work/temporal_benchmark" "$bundle/temporal_benchmark.cpp" "$bundle/gen" &
   pids+=($!)
+  if [[ ${FAST_MATH:-0} == 1 ]]; then
+    build "$work/temporal_benchmark_fast" "$bundle/temporal_benchmark.cpp" \
+      "$bundle/gen" --use_fast_math &
+    pids+=($!)
+  fi
   gpu_build_copy_bandwidth &
   pids+=($!)
   wait "${pids[@]}"
@@ -74,6 +83,14 @@ if [[ -x $work/temporal_benchmark ]]; then
   [[ -n ${STEPS:-} ]] && args+=("--steps=$STEPS")
   [[ ${QUICK:-0} == 1 ]] && args+=(--quick)
   "$work/temporal_benchmark" "${args[@]}" || gpu_fail
+  if [[ ${DECAYED:-0} == 1 ]]; then
+    echo "== j2d5pt, each run going on from the last (--decayed)"
+    "$work/temporal_benchmark" --cases=j2d5pt-f32 --quick --decayed || gpu_fail
+  fi
+  if [[ -x $work/temporal_benchmark_fast ]]; then
+    echo "== stencilc time loops built with AN5D's flags (--use_fast_math)"
+    "$work/temporal_benchmark_fast" "${args[@]}" || gpu_fail
+  fi
 fi
 
 if [[ ${SKIP_AN5D:-0} != 1 ]]; then

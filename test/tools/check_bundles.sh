@@ -148,6 +148,15 @@ run_runner temporal-prebuilt "$work/temporal-bundle" temporal_gpu_run.sh ||
 grep -q "compiled" "$work/temporal-prebuilt.log" && fail "temporal: the run on prebuilt binaries compiled"
 grep -q "AN5D stand-in" "$work/temporal-prebuilt.out" ||
   fail "temporal: the run on prebuilt binaries did not run to the end"
+# FAST_MATH=1: a second benchmark, built with AN5D's flags, timed after the other.
+FAST_MATH=1 BUILD_ONLY=1 run_runner temporal-fast-build "$work/temporal-bundle" temporal_gpu_run.sh ||
+  fail "temporal: FAST_MATH=1 BUILD_ONLY=1 failed"
+[[ -x $work/temporal-bundle/bin/temporal_benchmark_fast ]] ||
+  fail "temporal: FAST_MATH=1 left no bin/temporal_benchmark_fast"
+FAST_MATH=1 run_runner temporal-fast "$work/temporal-bundle" temporal_gpu_run.sh ||
+  fail "temporal: the run with FAST_MATH=1 failed"
+grep -q "built with AN5D's flags" "$work/temporal-fast.out" ||
+  fail "temporal: FAST_MATH=1 did not time the second benchmark"
 
 # The fake toolchain catches what a bundle lacks: a header a source includes.
 echo "== a bundle without a file its runner needs"

@@ -21,9 +21,11 @@
 
 #include <gtest/gtest.h>
 
+#include <array>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -95,6 +97,11 @@ double passUs(int UsPerStep, int Steps) {
   return Steps == 2 ? 500 : Steps == 4 ? 100 : 5000;
 }
 
+/// The input each pass configuration (steps, tile, chunk) first ran on, as
+/// the bits of the whole array: the trials must start every candidate from
+/// the same state.
+std::map<std::array<long long, 4>, std::vector<float>> FirstInputs;
+
 template <int UsPerStep>
 const char *passLaunch(const Grid &, const Region &R, const LaunchConfig &C,
                        int Steps, const void *const *Margins,
@@ -105,6 +112,9 @@ const char *passLaunch(const Grid &, const Region &R, const LaunchConfig &C,
   const float *A = *static_cast<const float *const *>(Args[0]);
   float *B = *static_cast<float *const *>(Args[1]);
   const std::size_t N = static_cast<std::size_t>(Nx) * Ny * Nz;
+  FirstInputs.emplace(
+      std::array<long long, 4>{Steps, C.block[0], C.block[1], C.block[2]},
+      std::vector<float>(A, A + N));
   std::vector<float> Cur(static_cast<const float *>(Margins[0]),
                          static_cast<const float *>(Margins[0]) + N);
   for (std::size_t I = 0; I < N; ++I)
@@ -384,6 +394,23 @@ TEST(TemporalTuning, PassesThatDoNotPayAreNotChosen) {
 TEST(TemporalTuning, EachCandidateIsTimedInPassesOfItsSteps) {
   ASSERT_TRUE(Registered);
   expectChosenSteps<LengthPasses>(2);
+}
+
+// Each candidate is timed from the levels' state, not from where the last
+// candidate's trial left the copies: a field that decays (to denormals,
+// where an IEEE division takes its slow path) would slow later ones down.
+TEST(TemporalTuning, EachCandidateStartsFromTheLevelsState) {
+  ASSERT_TRUE(Registered);
+  FirstInputs.clear();
+  DeviceAutoTuningInfo Info;
+  quick(Info, "");
+  expectReference(tunedLoop<CheapPasses>(Info));
+  ASSERT_GE(FirstInputs.size(), 2u); // chunks 8 and 4 (16 refused)
+  const std::vector<float> &First = FirstInputs.begin()->second;
+  for (const auto &[Config, Input] : FirstInputs)
+    EXPECT_TRUE(Input == First)
+        << Config[0] << " steps, chunk " << Config[3]
+        << " started from another state than the first candidate";
 }
 
 TEST(TemporalTuning, TheChoiceIsKeptInTheCacheFile) {

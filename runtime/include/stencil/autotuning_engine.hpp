@@ -468,8 +468,9 @@ private:
 
   /// Times each candidate of temporalCandidates (a warm-up loop, then a
   /// timed one of at least 2 * MostTunedSteps + 1 steps, in passes of the
-  /// candidate's steps: detail::trialSteps) on copies of the two levels and
-  /// keeps the fastest per step in \p Ses, or takes the cache's.
+  /// candidate's steps: detail::trialSteps) on copies of the two levels,
+  /// each candidate from the levels' state, and keeps the fastest per step in
+  /// \p Ses, or takes the cache's.
   template <typename StencilT, typename OneStepF, typename... Args>
   void choosePasses(DeviceAutoTuningInfo &Info,
                     DeviceAutoTuningInfo::Session &Ses,
@@ -508,8 +509,12 @@ private:
       Count *= static_cast<std::size_t>(Geometry.extent[D]);
     const std::size_t Bytes = Count * sizeof(Value);
     // The trials write copies of both levels (margins included): the user's
-    // arrays keep the state the remaining steps start from.
-    std::vector<unsigned char> Staging(Bytes);
+    // arrays keep the state the remaining steps start from. Each candidate
+    // starts from that state: a field that decays (to denormals, where an
+    // IEEE division takes its slow path) would otherwise slow the later
+    // candidates down.
+    std::vector<unsigned char> Staging[2] = {std::vector<unsigned char>(Bytes),
+                                             std::vector<unsigned char>(Bytes)};
     // Released however the trials end (a step's launch error escapes).
     struct Scratch {
       const DeviceOps &Ops;
@@ -524,11 +529,15 @@ private:
     Value *const *Levels2[2] = {Previous, Next};
     for (int C = 0; C < 2; ++C) {
       detail::checkDevice(Ops.allocate(&Copies[C], Bytes), "auto-tuning");
-      detail::checkDevice(Ops.copyToHost(Staging.data(), *Levels2[C], Bytes),
-                          "auto-tuning");
-      detail::checkDevice(Ops.copyToDevice(Copies[C], Staging.data(), Bytes),
+      detail::checkDevice(Ops.copyToHost(Staging[C].data(), *Levels2[C], Bytes),
                           "auto-tuning");
     }
+    auto Restore = [&] {
+      for (int C = 0; C < 2; ++C)
+        detail::checkDevice(
+            Ops.copyToDevice(Copies[C], Staging[C].data(), Bytes),
+            "auto-tuning");
+    };
     Value *TrialPrevious = static_cast<Value *>(Copies[0]),
           *TrialNext = static_cast<Value *>(Copies[1]);
     std::vector<double> Times;
@@ -540,6 +549,7 @@ private:
       const long long TrialSteps =
           detail::trialSteps(C.steps, 2 * tuning::MostTunedSteps + 1);
       double Ms = std::numeric_limits<double>::infinity();
+      Restore();
       try {
         for (int Run = 0; Run < 2; ++Run) { // a warm-up, then the timed one
           detail::checkDevice(Ops.synchronize(), "auto-tuning");
