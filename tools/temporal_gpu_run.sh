@@ -15,6 +15,9 @@
 # FAST_MATH=1 also builds the benchmark with AN5D's flags (--use_fast_math:
 # approximate division, denormals flushed) and times it after the other;
 # DECAYED=1 also times j2d5pt with each run going on from the last (--decayed);
+# BEFORE_BIN=DIR first times the benchmarks built beforehand in DIR (the code
+# before a change: temporal_benchmark and, with FAST_MATH=1,
+# temporal_benchmark_fast) with the same arguments, BEFORE_CASES for CASES;
 # BUILD_ONLY=1 builds into BUNDLE_DIR/bin and stops (where nvcc is but no
 # GPU), and a later run takes the binaries from there.
 set -uo pipefail
@@ -75,6 +78,20 @@ fi
 
 echo "== copy bandwidth"
 gpu_copy_bandwidth "$out/copy_bandwidth.txt"
+
+if [[ -n ${BEFORE_BIN:-} ]]; then
+  before_args=()
+  cases=${BEFORE_CASES:-${CASES:-}}
+  [[ -n $cases ]] && before_args+=("--cases=$cases")
+  [[ -n ${STEPS:-} ]] && before_args+=("--steps=$STEPS")
+  [[ ${QUICK:-0} == 1 ]] && before_args+=(--quick)
+  for binary in temporal_benchmark temporal_benchmark_fast; do
+    [[ $binary == *_fast && ${FAST_MATH:-0} != 1 ]] && continue
+    [[ -x $BEFORE_BIN/$binary ]] || { echo "no $BEFORE_BIN/$binary"; gpu_fail; }
+    echo "== before: $binary"
+    "$BEFORE_BIN/$binary" "${before_args[@]}" || gpu_fail
+  done
+fi
 
 if [[ -x $work/temporal_benchmark ]]; then
   echo "== stencilc time loops"

@@ -157,6 +157,15 @@ FAST_MATH=1 run_runner temporal-fast "$work/temporal-bundle" temporal_gpu_run.sh
   fail "temporal: the run with FAST_MATH=1 failed"
 grep -q "built with AN5D's flags" "$work/temporal-fast.out" ||
   fail "temporal: FAST_MATH=1 did not time the second benchmark"
+# BEFORE_BIN: the benchmarks of the code before a change, timed first.
+BEFORE_BIN="$work/temporal-bundle/bin" FAST_MATH=1 run_runner temporal-before \
+  "$work/temporal-bundle" temporal_gpu_run.sh || fail "temporal: BEFORE_BIN failed"
+for binary in temporal_benchmark temporal_benchmark_fast; do
+  grep -q "== before: $binary\$" "$work/temporal-before.out" ||
+    fail "temporal: BEFORE_BIN did not time $binary"
+done
+BEFORE_BIN="$work/nowhere" run_runner temporal-no-before "$work/temporal-bundle" \
+  temporal_gpu_run.sh && fail "temporal: BEFORE_BIN without benchmarks passed"
 
 # The fake toolchain catches what a bundle lacks: a header a source includes.
 echo "== a bundle without a file its runner needs"

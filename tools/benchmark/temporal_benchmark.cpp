@@ -181,8 +181,8 @@ public:
                                               {32, 16},
                                               {64, 8}}
             : std::vector<std::array<int, 2>>{{256, 1}, {512, 1}, {1024, 1}};
-    std::vector<int> Chunks =
-        Dims == 3 ? std::vector<int>{64, 128, 512} : std::vector<int>{128, 512};
+    std::vector<int> Chunks = Dims == 3 ? std::vector<int>{64, 128, 512}
+                                        : std::vector<int>{128, 256, 512};
     if (O.Quick) {
       // The tiles the tuner tries (compiled with constant extents), the
       // plan's chunk.

@@ -182,8 +182,13 @@ public:
     W.open("{ // level 0: the pass's input, or its margin");
     W.line("const int stencilc_k = {};", Plane);
     W.line("{} stencilc_v = stencilc_in;", Ty);
-    W.line("// The next plane's load is under way while the levels compute.");
-    W.line("stencilc_in = stencilc_input(stencilc_k + 1, stencilc_c0 + {});",
+    // One load in flight a thread moves about half the copy bandwidth at a
+    // full SM (the 2-D pass waited on it): two planes ahead, two.
+    W.line("// The next two planes' loads are under way while the levels "
+           "compute.");
+    W.line("stencilc_in = stencilc_in2;");
+    W.line("stencilc_in2 = stencilc_input(stencilc_k + 2, stencilc_c0 + 2 * "
+           "{});",
            Stride);
     // Off the arrays the steady part stores the zero it loaded: no point
     // inside the region reads it.
@@ -420,6 +425,9 @@ void printKernel(CodeWriter &W, const ir::Stencil &S, const TimePair &P,
   W.line("{} stencilc_in = stencilc_input(stencilc_first - STEPS * {}, "
          "stencilc_c0);",
          Ty, Lo);
+  W.line("{} stencilc_in2 = stencilc_input(stencilc_first - STEPS * {} + 1, "
+         "stencilc_c0 + {});",
+         Ty, Lo, Stride);
   W.line("// Plane p of the input; level l works on plane p - l * {}.", Lag);
   W.open(fmt::format("for (int stencilc_p = stencilc_first - STEPS * {0}; "
                      "stencilc_p < stencilc_end + STEPS * {1};) {{",
