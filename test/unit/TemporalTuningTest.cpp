@@ -26,6 +26,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -348,6 +349,34 @@ TEST(TemporalTuning, CandidatesArePrunedByTileAndRegisters) {
   for (const TemporalConfig &X : D)
     EXPECT_LT(X.block[2], 8);
   EXPECT_EQ(Pruned["chunk longer than the region"], 4);
+}
+
+// 2-D passes are tried up to 12 steps, 3-D ones up to 8, whatever more the
+// plan compiled; every steps per pass in between is tried.
+TEST(TemporalTuning, RowsAreTriedInLongerPassesThanPlanes) {
+  GeneratedTemporal T{};
+  T.maxSteps = 16;
+  for (int D = 0; D < 3; ++D)
+    T.reach[D][0] = T.reach[D][1] = 1;
+  auto MostSteps = [&](int Dims) {
+    const Region Box{{1, 1, 1, 0}, {4097, 4097, 4097, 1}};
+    std::set<int> Steps;
+    for (const TemporalConfig &C :
+         tuning::temporalCandidates(T, Dims, Box, nullptr, {}, nullptr))
+      Steps.insert(C.steps);
+    EXPECT_EQ(static_cast<int>(Steps.size()), *Steps.rbegin()) << Dims;
+    return *Steps.rbegin();
+  };
+  T.defaultBlock[0] = 256;
+  T.defaultBlock[1] = 1;
+  T.defaultBlock[2] = 128;
+  EXPECT_EQ(MostSteps(2), 12);
+  T.defaultBlock[0] = 64;
+  T.defaultBlock[1] = 64;
+  T.defaultBlock[2] = 64;
+  EXPECT_EQ(MostSteps(3), 8);
+  T.maxSteps = 5;
+  EXPECT_EQ(MostSteps(2), 5);
 }
 
 TEST(TemporalTuning, PassesThatPayAreChosenAndExact) {

@@ -467,7 +467,7 @@ private:
   }
 
   /// Times each candidate of temporalCandidates (a warm-up loop, then a
-  /// timed one of at least 2 * MostTunedSteps + 1 steps, in passes of the
+  /// timed one of at least 2 * mostTunedSteps(Dims) + 1 steps, in passes of the
   /// candidate's steps: detail::trialSteps) on copies of the two levels,
   /// each candidate from the levels' state, and keeps the fastest per step in
   /// \p Ses, or takes the cache's.
@@ -543,11 +543,11 @@ private:
     std::vector<double> Times;
     Ses.passTimings.clear();
     for (const TemporalConfig &C : Candidates) {
-      // At least 2 * MostTunedSteps + 1 steps, in passes of exactly C's
+      // At least 2 * mostTunedSteps(Dims) + 1 steps, in passes of exactly C's
       // steps: 17 steps at 6 a pass would run passes of 4 (passSchedule),
       // timing another candidate under C's name.
       const long long TrialSteps =
-          detail::trialSteps(C.steps, 2 * tuning::MostTunedSteps + 1);
+          detail::trialSteps(C.steps, 2 * tuning::mostTunedSteps(Dims) + 1);
       double Ms = std::numeric_limits<double>::infinity();
       Restore();
       try {

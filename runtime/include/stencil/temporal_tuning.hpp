@@ -23,9 +23,12 @@
 
 namespace stencil::tuning {
 
-/// The most steps per pass the tuner tries: beyond, the recomputed halo
-/// (2 * steps * reach of every tile) outgrows what the pass saves.
-inline constexpr int MostTunedSteps = 8;
+/// The most steps per pass the tuner tries in \p Dims dimensions: beyond,
+/// the recomputed halo (2 * steps * reach on every side of a tile) outgrows
+/// what the pass saves. 8 in 3-D, where it grows on two sides of a 32 x 32
+/// tile; 12 in 2-D, on one of a row of 256 (on an H100 j2d5pt's passes of 9
+/// to 11 steps ran 5% faster than those of 8: docs/performance.md).
+inline constexpr int mostTunedSteps(int Dims) { return Dims == 2 ? 12 : 8; }
 
 /// A pass's kernel resources for (bx, by, steps) (GeneratedTemporal::query),
 /// null when unknown.
@@ -43,8 +46,8 @@ inline std::string temporalText(const TemporalConfig &C) {
 
 /// The configurations worth timing for passes of \p T over \p Box (\p Dims
 /// dimensions): first one step at a time (steps 1), then for 2 to
-/// min(maxSteps, MostTunedSteps) steps the plan's tile and chunk and their
-/// neighbours (a tile twice as wide and half as tall, half or twice the
+/// min(maxSteps, mostTunedSteps(Dims)) steps the plan's tile and chunk and
+/// their neighbours (a tile twice as wide and half as tall, half or twice the
 /// chunk). Pruned, with the count per reason in \p Pruned: a tile that the
 /// steps' recomputed halo leaves empty, a chunk longer than twice the
 /// marching extent, and what \p Query says exceeds \p L (threads,
@@ -73,7 +76,7 @@ temporalCandidates(const GeneratedTemporal &T, int Dims, const Region &Box,
     if (Pruned)
       ++(*Pruned)[Why];
   };
-  const int Most = std::min(T.maxSteps, MostTunedSteps);
+  const int Most = std::min(T.maxSteps, mostTunedSteps(Dims));
   for (int Steps = 2; Steps <= Most; ++Steps)
     for (const auto &[X, Y] : Tiles)
       for (int C : Chunks) {
