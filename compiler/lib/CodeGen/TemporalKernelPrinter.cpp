@@ -405,6 +405,16 @@ void printKernel(CodeWriter &W, const ir::Stencil &S, const TimePair &P,
   W.line("// From plane p of the input on, every level works inside the "
          "chunk.");
   W.line("const int stencilc_steady = stencilc_first + STEPS * {};", Lag);
+  // Past the chunk's end level STEPS stays inside it (the loop ends STEPS
+  // lags on), and the other levels compute planes no point of the chunk
+  // reads: harmless where they are all in the region, so the steady part
+  // runs to the loop's end there (those planes were most of the checked
+  // ones of a chunk).
+  W.line("// Up to plane p the steady part holds: to the loop's end where "
+         "every plane a level computes is in the region.");
+  W.line("const int stencilc_steady_end = stencilc_end + STEPS * {0} <= "
+         "r.hi[{1}] ? stencilc_end + STEPS * {0} : stencilc_end;",
+         Lag, M);
   W.line("// Plane k of the pass's input (level 0): the array inside the "
          "region, the margin outside, nothing off the arrays.");
   W.open(fmt::format("auto stencilc_input = [&](const int stencilc_k, const "
@@ -433,7 +443,7 @@ void printKernel(CodeWriter &W, const ir::Stencil &S, const TimePair &P,
                      "stencilc_p < stencilc_end + STEPS * {1};) {{",
                      Lo, Lag));
   W.open(fmt::format("if (stencilc_p >= stencilc_steady && stencilc_s == 0 && "
-                     "stencilc_p + {} <= stencilc_end) {{",
+                     "stencilc_p + {} <= stencilc_steady_end) {{",
                      Depth));
   W.line("// {} planes from ring slot 0: every slot and queue register is "
          "known.",
