@@ -230,14 +230,18 @@ private:
     W.close();
   }
 
-  /// Level l at a plane inside the chunk and the region: a thread computes
-  /// it, takes its margin, or (off the arrays, or too near the tile's edge
-  /// to be read) leaves zero, which no point inside the region reads.
+  /// Level l at a plane inside the chunk and the region. Every thread
+  /// computes it, with no branch a level (they were a sixth of the steady
+  /// part's instructions): where level l is not wanted (too near the tile's
+  /// edge, off the arrays) its value is read by no point inside the region,
+  /// and its reads stay in the rings' padding. A thread outside the region
+  /// takes the margin; level STEPS goes to memory at the tile's useful
+  /// points.
   void printSteadyLevel(CodeWriter &W, PlaneMode Mode) const {
-    W.open("if (stencilc_l <= stencilc_work) {");
-    printCompute(W, Mode, "if (stencilc_l == STEPS)");
+    W.open("{");
+    printCompute(W, Mode, "if (stencilc_l == STEPS && stencilc_work == STEPS)");
     W.close();
-    W.open("else if (stencilc_l < STEPS && stencilc_edge) {");
+    W.open("if (stencilc_l < STEPS && stencilc_edge) {");
     printMargin(W);
     W.close();
     W.line("if (stencilc_l < STEPS)");
@@ -317,6 +321,41 @@ private:
   std::string Centre;
 };
 
+/// The rings' padding, in elements, before (\p Lo) or after them: the
+/// farthest a read of the steady part, whose threads all compute, reaches
+/// off a plane in the ring (bx: the tile's first extent).
+std::string ringPadding(const TimePair &P, unsigned M, bool Lo,
+                        const std::string &Bx) {
+  const auto Side = [&](unsigned D) {
+    return Lo ? P.Reach[D].Lo : P.Reach[D].Hi;
+  };
+  if (M == 1)
+    return std::to_string(Side(0));
+  return fmt::format("({} + {} * {})", Side(0), Side(1), Bx);
+}
+
+/// Defines stencilc_rings past their padding, which it zeroes: the steady
+/// part's reads there must be finite (a NaN or a denormal takes the
+/// division's slow path). The first barrier comes before any read.
+void printRings(CodeWriter &W, const TimePair &P, unsigned M,
+                const std::string &Ty) {
+  W.line("const int stencilc_pad_lo = {}, stencilc_pad_hi = {};",
+         ringPadding(P, M, true, "stencilc_bx"),
+         ringPadding(P, M, false, "stencilc_bx"));
+  W.line("{0} *const stencilc_rings = reinterpret_cast<{0} "
+         "*>(stencilc_shared) + stencilc_pad_lo;",
+         Ty);
+  W.line("const int stencilc_ring_size = STEPS * {} * stencilc_plane;",
+         P.RingDepth);
+  W.open(fmt::format("for (int i = {}; i < stencilc_pad_lo + stencilc_pad_hi; "
+                     "i += stencilc_plane) {{",
+                     Cell));
+  W.line("stencilc_rings[i < stencilc_pad_lo ? i - stencilc_pad_lo : "
+         "stencilc_ring_size + i - stencilc_pad_lo] = {}();",
+         Ty);
+  W.close();
+}
+
 void printKernel(CodeWriter &W, const ir::Stencil &S, const TimePair &P,
                  int MaxSteps, int TwoBlocksUpTo, const std::string &Name) {
   const unsigned M = S.Dims - 1;
@@ -331,8 +370,7 @@ void printKernel(CodeWriter &W, const ir::Stencil &S, const TimePair &P,
       "*stencilc_margin1{}) {{",
       TwoBlocksUpTo, Name, Ty, Ty, kernelParameters(S, Names)));
   W.line("extern __shared__ __align__(16) unsigned char stencilc_shared[];");
-  W.line("{} *const stencilc_rings = reinterpret_cast<{} *>(stencilc_shared);",
-         Ty, Ty);
+
   W.line("const int stencilc_tx = threadIdx.x;");
   W.line("const int stencilc_bx = BX ? BX : blockDim.x;");
   if (M == 2) {
@@ -343,6 +381,7 @@ void printKernel(CodeWriter &W, const ir::Stencil &S, const TimePair &P,
          M == 2 ? "stencilc_bx * stencilc_by" : "stencilc_bx");
   W.line("const int {} = {};", Cell,
          M == 2 ? "stencilc_ty * stencilc_bx + stencilc_tx" : "stencilc_tx");
+  printRings(W, P, M, Ty);
   W.line("// The tile: the block's useful points and STEPS times the reach "
          "around them.");
   static const char *const Block[] = {"x", "y"};
@@ -460,15 +499,18 @@ void printKernel(CodeWriter &W, const ir::Stencil &S, const TimePair &P,
   W.close();
 }
 
-/// The shared memory of a pass: the rings of levels 0 to steps - 1.
+/// The shared memory of a pass: the rings of levels 0 to steps - 1 and
+/// their padding.
 void printSharedBytes(CodeWriter &W, const ir::Stencil &S, const TimePair &P,
                       const std::string &Name) {
+  const unsigned M = S.Dims - 1;
   W.open(fmt::format("static unsigned long long {}_shared(int steps, unsigned "
                      "bx, unsigned by) {{",
                      Name));
-  W.line("return static_cast<unsigned long long>(steps) * {}ULL * bx * by * "
-         "sizeof({});",
-         P.RingDepth, elementType(S.Params[P.Out]));
+  W.line("return (static_cast<unsigned long long>(steps) * {}ULL * bx * by + "
+         "{} + {}) * sizeof({});",
+         P.RingDepth, ringPadding(P, M, true, "bx"),
+         ringPadding(P, M, false, "bx"), elementType(S.Params[P.Out]));
   W.close();
 }
 

@@ -149,10 +149,12 @@ void check(const char *Name, const long long (&Ext)[3], int Margin, Span Reach,
   const long long Gy = Dims == 3 ? (R.hi[1] - R.lo[1] + Uy - 1) / Uy : 1;
   const long long Gm = (R.hi[M] - R.lo[M] + Chunk - 1) / Chunk;
   const int Threads = Bx * By;
-  // Every level's ring: at most 6 planes (radius 2) a level.
+  // Every level's ring: at most 6 planes (radius 2) a level, and the
+  // padding on either side (at most 2 + 2 * Bx points).
   // Rings start as garbage, as shared memory does.
   std::vector<unsigned char> Shared(
-      std::size_t(Steps) * 6 * Threads * sizeof(T), 0xff);
+      (std::size_t(Steps) * 6 * Threads + 4 + 4 * std::size_t(Bx)) * sizeof(T),
+      0xff);
   cpu_threads::shared = Shared.data();
   // One std::thread per CUDA thread runs every block in turn; the barrier
   // after each block keeps the next from writing the rings too early.
