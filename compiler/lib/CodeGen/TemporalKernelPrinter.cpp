@@ -164,8 +164,9 @@ void printDeepest(CodeWriter &W, const TimePair &P, unsigned M) {
 /// is wanted on; the steady part needs only the column's tests.
 class PlanePrinter {
 public:
-  PlanePrinter(const ir::Stencil &S, const TimePair &P, int MaxSteps)
-      : S(S), P(P), MaxSteps(MaxSteps), Names(S), M(S.Dims - 1),
+  PlanePrinter(const ir::Stencil &S, const TimePair &P, int MaxSteps,
+               bool Every)
+      : S(S), P(P), MaxSteps(MaxSteps), Every(Every), Names(S), M(S.Dims - 1),
         Ty(elementType(S.Params[P.Out])), Stride(M == 2 ? "sz" : "sy"),
         Centre(fmt::format("stencilc_c0 - static_cast<long long>(stencilc_l "
                            "* {}) * {}",
@@ -230,18 +231,27 @@ private:
     W.close();
   }
 
-  /// Level l at a plane inside the chunk and the region. Every thread
-  /// computes it, with no branch a level (they were a sixth of the steady
-  /// part's instructions): where level l is not wanted (too near the tile's
-  /// edge, off the arrays) its value is read by no point inside the region,
-  /// and its reads stay in the rings' padding. A thread outside the region
+  /// Level l at a plane inside the chunk and the region. With
+  /// TemporalPlan::EveryThreadComputes every thread computes it, with no
+  /// branch a level: where level l is not wanted (too near the tile's edge,
+  /// off the arrays) its value is read by no point inside the region, and
+  /// its reads stay in the rings' padding. Else a thread computes it where
+  /// it is wanted and leaves zero elsewhere. A thread outside the region
   /// takes the margin; level STEPS goes to memory at the tile's useful
   /// points.
   void printSteadyLevel(CodeWriter &W, PlaneMode Mode) const {
-    W.open("{");
-    printCompute(W, Mode, "if (stencilc_l == STEPS && stencilc_work == STEPS)");
-    W.close();
-    W.open("if (stencilc_l < STEPS && stencilc_edge) {");
+    if (Every) {
+      W.open("{");
+      printCompute(W, Mode,
+                   "if (stencilc_l == STEPS && stencilc_work == STEPS)");
+      W.close();
+      W.open("if (stencilc_l < STEPS && stencilc_edge) {");
+    } else {
+      W.open("if (stencilc_l <= stencilc_work) {");
+      printCompute(W, Mode, "if (stencilc_l == STEPS)");
+      W.close();
+      W.open("else if (stencilc_l < STEPS && stencilc_edge) {");
+    }
     printMargin(W);
     W.close();
     W.line("if (stencilc_l < STEPS)");
@@ -314,6 +324,7 @@ private:
   const ir::Stencil &S;
   const TimePair &P;
   int MaxSteps;
+  bool Every; ///< TemporalPlan::EveryThreadComputes
   BodyNames Names;
   unsigned M;
   std::string Ty;
@@ -322,10 +333,12 @@ private:
 };
 
 /// The rings' padding, in elements, before (\p Lo) or after them: the
-/// farthest a read of the steady part, whose threads all compute, reaches
-/// off a plane in the ring (bx: the tile's first extent).
-std::string ringPadding(const TimePair &P, unsigned M, bool Lo,
-                        const std::string &Bx) {
+/// farthest a read of the steady part reaches off a plane in the ring where
+/// its threads all compute (bx: the tile's first extent); else none.
+std::string ringPadding(const TemporalPlan &T, const TimePair &P, unsigned M,
+                        bool Lo, const std::string &Bx) {
+  if (!T.EveryThreadComputes)
+    return "0";
   const auto Side = [&](unsigned D) {
     return Lo ? P.Reach[D].Lo : P.Reach[D].Hi;
   };
@@ -337,11 +350,11 @@ std::string ringPadding(const TimePair &P, unsigned M, bool Lo,
 /// Defines stencilc_rings past their padding, which it zeroes: the steady
 /// part's reads there must be finite (a NaN or a denormal takes the
 /// division's slow path). The first barrier comes before any read.
-void printRings(CodeWriter &W, const TimePair &P, unsigned M,
-                const std::string &Ty) {
+void printRings(CodeWriter &W, const TemporalPlan &T, const TimePair &P,
+                unsigned M, const std::string &Ty) {
   W.line("const int stencilc_pad_lo = {}, stencilc_pad_hi = {};",
-         ringPadding(P, M, true, "stencilc_bx"),
-         ringPadding(P, M, false, "stencilc_bx"));
+         ringPadding(T, P, M, true, "stencilc_bx"),
+         ringPadding(T, P, M, false, "stencilc_bx"));
   W.line("{0} *const stencilc_rings = reinterpret_cast<{0} "
          "*>(stencilc_shared) + stencilc_pad_lo;",
          Ty);
@@ -356,8 +369,8 @@ void printRings(CodeWriter &W, const TimePair &P, unsigned M,
   W.close();
 }
 
-void printKernel(CodeWriter &W, const ir::Stencil &S, const TimePair &P,
-                 int MaxSteps, int TwoBlocksUpTo, const std::string &Name) {
+void printKernel(CodeWriter &W, const ir::Stencil &S, const TemporalPlan &T,
+                 const TimePair &P, const std::string &Name) {
   const unsigned M = S.Dims - 1;
   const std::string Ty = elementType(S.Params[P.Out]);
   BodyNames Names(S);
@@ -368,7 +381,7 @@ void printKernel(CodeWriter &W, const ir::Stencil &S, const TimePair &P,
       "stencil::Grid g, const stencil::Region r, const long long "
       "stencilc_chunk, const {} *stencilc_margin0, const {} "
       "*stencilc_margin1{}) {{",
-      TwoBlocksUpTo, Name, Ty, Ty, kernelParameters(S, Names)));
+      T.TwoBlocksUpTo, Name, Ty, Ty, kernelParameters(S, Names)));
   W.line("extern __shared__ __align__(16) unsigned char stencilc_shared[];");
 
   W.line("const int stencilc_tx = threadIdx.x;");
@@ -381,7 +394,7 @@ void printKernel(CodeWriter &W, const ir::Stencil &S, const TimePair &P,
          M == 2 ? "stencilc_bx * stencilc_by" : "stencilc_bx");
   W.line("const int {} = {};", Cell,
          M == 2 ? "stencilc_ty * stencilc_bx + stencilc_tx" : "stencilc_tx");
-  printRings(W, P, M, Ty);
+  printRings(W, T, P, M, Ty);
   W.line("// The tile: the block's useful points and STEPS times the reach "
          "around them.");
   static const char *const Block[] = {"x", "y"};
@@ -422,7 +435,7 @@ void printKernel(CodeWriter &W, const ir::Stencil &S, const TimePair &P,
   printStrides(W, S.Dims);
   W.line("const long long stencilc_column_c = {};",
          M == 2 ? "i + j * sy" : "i");
-  const PlanePrinter Planes(S, P, MaxSteps);
+  const PlanePrinter Planes(S, P, T.MaxSteps, T.EveryThreadComputes);
   const long long Lo = P.Reach[M].Lo, Lag = Planes.lag();
   const unsigned Depth = P.RingDepth;
   // Level l runs a plane more than its reach behind level l - 1: it reads
@@ -501,7 +514,8 @@ void printKernel(CodeWriter &W, const ir::Stencil &S, const TimePair &P,
 
 /// The shared memory of a pass: the rings of levels 0 to steps - 1 and
 /// their padding.
-void printSharedBytes(CodeWriter &W, const ir::Stencil &S, const TimePair &P,
+void printSharedBytes(CodeWriter &W, const ir::Stencil &S,
+                      const TemporalPlan &T, const TimePair &P,
                       const std::string &Name) {
   const unsigned M = S.Dims - 1;
   W.open(fmt::format("static unsigned long long {}_shared(int steps, unsigned "
@@ -509,8 +523,8 @@ void printSharedBytes(CodeWriter &W, const ir::Stencil &S, const TimePair &P,
                      Name));
   W.line("return (static_cast<unsigned long long>(steps) * {}ULL * bx * by + "
          "{} + {}) * sizeof({});",
-         P.RingDepth, ringPadding(P, M, true, "bx"),
-         ringPadding(P, M, false, "bx"), elementType(S.Params[P.Out]));
+         P.RingDepth, ringPadding(T, P, M, true, "bx"),
+         ringPadding(T, P, M, false, "bx"), elementType(S.Params[P.Out]));
   W.close();
 }
 
@@ -673,11 +687,11 @@ void cuda::printTemporalCode(CodeWriter &W, const planning::StencilPlan &SP,
     W.line("// Stencil '{}': up to {} steps per pass, {} -> {}.",
            commentText(S.qualifiedName()), T.MaxSteps,
            commentText(S.Params[P.In].Name), commentText(S.Params[P.Out].Name));
-    printKernel(W, S, P, T.MaxSteps, T.TwoBlocksUpTo, Name);
+    printKernel(W, S, T, P, Name);
     W.blank();
     printInstance(W, S, T, Name);
     W.blank();
-    printSharedBytes(W, S, P, Name);
+    printSharedBytes(W, S, T, P, Name);
     W.blank();
     printRun(W, S, P, Name);
     W.blank();

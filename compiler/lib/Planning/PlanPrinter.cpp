@@ -137,6 +137,10 @@ static void printTemporal(std::string &Out, const StencilPlan &SP) {
          std::to_string(T.TwoBlocksUpTo) +
          " steps per pass (two blocks of 1024 threads an SM), up to 64 "
          "above\n";
+  Out += std::string("  temporal steady part: ") +
+         (T.EveryThreadComputes
+              ? "every thread computes every level\n"
+              : "a thread computes the levels wanted at its point\n");
 }
 
 static void printStencil(std::string &Out, const StencilPlan &SP) {

@@ -63,12 +63,14 @@ void timeLoops(float *u, float *un, double *k, double *v, double *vn) {
 // PLAN-NEXT: temporal default: 1 step (one by one); a pass: tile 32 x 32, chunk 64
 // PLAN-NEXT: temporal tiles with constant extents: 32 x 32, 64 x 16 (others: the kernel with runtime extents)
 // PLAN-NEXT: temporal registers: 32 a thread up to 4 steps per pass (two blocks of 1024 threads an SM), up to 64 above
+// PLAN-NEXT: temporal steady part: every thread computes every level
 // PLAN-LABEL: stencil VarCoef
 // PLAN: temporal (CUDA): k -> un, up to 16 steps per pass; reach x -0..+1 y -0..+0; a ring of 2 rows per level
 // PLAN-NEXT: temporal (CUDA): u -> un, up to 16 steps per pass; reach x -1..+0 y -0..+0; a ring of 2 rows per level
 // PLAN-NEXT: temporal default: 1 step (one by one); a pass: tile 256, chunk 128
 // PLAN-NEXT: temporal tiles with constant extents: 256, 512 (others: the kernel with runtime extents)
 // PLAN-NEXT: temporal registers: 32 a thread up to 3 steps per pass (two blocks of 1024 threads an SM), up to 64 above
+// PLAN-NEXT: temporal steady part: a thread computes the levels wanted at its point
 // PLAN-LABEL: stencil InPlace
 // PLAN: temporal (CUDA): none: it reads the array it writes ('un')
 // PLAN-LABEL: stencil partial

@@ -63,6 +63,11 @@ struct TemporalPlan {
   /// Passes of up to this many steps are compiled to fit two blocks of 1024
   /// threads on an SM (32 registers a thread); longer ones may take 64.
   int TwoBlocksUpTo = 0;
+  /// Whether every thread computes every level in the steady part (no
+  /// branch a level; the values no point needs are never read), or only
+  /// where a level is wanted (more of an f64 pass's instructions are its
+  /// arithmetic than an f32 one's).
+  bool EveryThreadComputes = false;
 };
 
 /// The temporal plan of \p S (2-D and 3-D stencils only).
