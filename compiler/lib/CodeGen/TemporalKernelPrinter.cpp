@@ -23,7 +23,8 @@
 /// plane of the input is loaded while the levels compute; where every level
 /// works inside the chunk and the region (the steady part), ring-depth
 /// planes are unrolled from ring slot 0, so slots and queue registers are
-/// constants and only the column's tests remain; the tiles the tuner tries
+/// constants and only the column's tests remain (in f32 not even a test a
+/// level: TemporalPlan::EveryThreadComputes); the tiles the tuner tries
 /// are template instances with constant extents (TemporalPlan::
 /// ConstantTiles), which make the ring offsets immediates; plane positions
 /// are kept by adding; and short passes are compiled for two blocks of 1024
