@@ -70,6 +70,9 @@ std::string signedTerm(long long V, const std::string &Unit = "") {
 struct PlaneMode {
   bool Steady = false;
   unsigned U = 0; ///< The plane within the unrolled group (steady only).
+  /// Steady only: every thread computes every level
+  /// (TemporalPlan::EveryThreadComputes).
+  bool EveryThread = false;
 };
 
 /// Loads of the pair's input from level l - 1's ring; the rest from memory.
@@ -83,8 +86,13 @@ public:
   std::string_view loopPragma() const override { return "#pragma unroll"; }
   std::string printLoad(unsigned Param, const ir::Offset &Off,
                         const std::string &Memory) const override {
+    // Where every thread computes, one that does not need level l (off the
+    // arrays, too near the tile's edge) must not read memory: at an offset,
+    // or off the arrays, the address may be outside them.
     if (Param != P.In)
-      return Memory;
+      return Mode.EveryThread
+                 ? fmt::format("(stencilc_l <= stencilc_work ? {} : 0)", Memory)
+                 : Memory;
     const unsigned M = Dims - 1;
     // The thread's own column: level l - 1's queue of registers, which has
     // taken this plane's value already.
@@ -165,9 +173,8 @@ void printDeepest(CodeWriter &W, const TimePair &P, unsigned M) {
 /// is wanted on; the steady part needs only the column's tests.
 class PlanePrinter {
 public:
-  PlanePrinter(const ir::Stencil &S, const TimePair &P, int MaxSteps,
-               bool Every)
-      : S(S), P(P), MaxSteps(MaxSteps), Every(Every), Names(S), M(S.Dims - 1),
+  PlanePrinter(const ir::Stencil &S, const TimePair &P, int MaxSteps)
+      : S(S), P(P), MaxSteps(MaxSteps), Names(S), M(S.Dims - 1),
         Ty(elementType(S.Params[P.Out])), Stride(M == 2 ? "sz" : "sy"),
         Centre(fmt::format("stencilc_c0 - static_cast<long long>(stencilc_l "
                            "* {}) * {}",
@@ -241,7 +248,7 @@ private:
   /// takes the margin; level STEPS goes to memory at the tile's useful
   /// points.
   void printSteadyLevel(CodeWriter &W, PlaneMode Mode) const {
-    if (Every) {
+    if (Mode.EveryThread) {
       W.open("{");
       printCompute(W, Mode,
                    "if (stencilc_l == STEPS && stencilc_work == STEPS)");
@@ -325,7 +332,6 @@ private:
   const ir::Stencil &S;
   const TimePair &P;
   int MaxSteps;
-  bool Every; ///< TemporalPlan::EveryThreadComputes
   BodyNames Names;
   unsigned M;
   std::string Ty;
@@ -436,7 +442,7 @@ void printKernel(CodeWriter &W, const ir::Stencil &S, const TemporalPlan &T,
   printStrides(W, S.Dims);
   W.line("const long long stencilc_column_c = {};",
          M == 2 ? "i + j * sy" : "i");
-  const PlanePrinter Planes(S, P, T.MaxSteps, T.EveryThreadComputes);
+  const PlanePrinter Planes(S, P, T.MaxSteps);
   const long long Lo = P.Reach[M].Lo, Lag = Planes.lag();
   const unsigned Depth = P.RingDepth;
   // Level l runs a plane more than its reach behind level l - 1: it reads
@@ -502,7 +508,7 @@ void printKernel(CodeWriter &W, const ir::Stencil &S, const TemporalPlan &T,
          "known.",
          Depth);
   for (unsigned U = 0; U < Depth; ++U)
-    Planes.print(W, PlaneMode{true, U});
+    Planes.print(W, PlaneMode{true, U, T.EveryThreadComputes});
   W.line("stencilc_p += {};", Depth);
   W.line("continue;");
   W.close();

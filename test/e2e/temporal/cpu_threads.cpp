@@ -28,6 +28,9 @@
 #include <string>
 #include <vector>
 
+#include <sys/mman.h>
+#include <unistd.h>
+
 /// One-sided in x and z (rings of 3 planes), with a coefficient array read
 /// at the point: the body's other loads go to memory.
 struct STENCIL_KERNEL Upwind3F {
@@ -87,6 +90,34 @@ constexpr int FixedX3 = 12, FixedY3 = 10, FixedX2 = 40;
   }
 
 int Checks = 0, Failures = 0;
+
+/// An array whose last element ends where an unreadable page begins.
+template <typename T> class GuardedArray {
+public:
+  explicit GuardedArray(long long N) {
+    const std::size_t Page = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
+    const std::size_t Bytes = static_cast<std::size_t>(N) * sizeof(T);
+    Pages = (Bytes + Page - 1) / Page * Page;
+    Size = Pages + Page;
+    Base =
+        static_cast<unsigned char *>(mmap(nullptr, Size, PROT_READ | PROT_WRITE,
+                                          MAP_PRIVATE | MAP_ANONYMOUS, -1, 0));
+    if (Base == MAP_FAILED || mprotect(Base + Pages, Page, PROT_NONE) != 0) {
+      std::perror("cpu_threads: guarded array");
+      std::exit(2);
+    }
+    Data = reinterpret_cast<T *>(Base + Pages - Bytes);
+  }
+  GuardedArray(const GuardedArray &) = delete;
+  GuardedArray &operator=(const GuardedArray &) = delete;
+  ~GuardedArray() { munmap(Base, Size); }
+  T *data() const { return Data; }
+
+private:
+  unsigned char *Base = nullptr;
+  std::size_t Pages = 0, Size = 0;
+  T *Data = nullptr;
+};
 
 /// How far one step reads, both sides together, in x and in y (the tile
 /// loses this much a step, as the launcher computes).
@@ -187,6 +218,29 @@ auto passOf(Table Instance, int Steps, bool Fixed, Extra... X) {
   };
 }
 
+/// The one-sided stencil with a coefficient array (random, its margin too),
+/// which ends where a guard page begins: a read past its end (a thread off
+/// the arrays reading it) stops the test.
+void checkUpwind(const long long (&E3)[3], int Margin, int Steps, int Bx,
+                 int By, long long Chunk, unsigned Seed, bool Fixed,
+                 std::mt19937 &Rng) {
+  const long long N = E3[0] * E3[1] * E3[2];
+  GuardedArray<float> K(N);
+  std::uniform_int_distribution<int> Coefficient(0, 1000);
+  for (long long I = 0; I < N; ++I)
+    K.data()[I] = float(Coefficient(Rng)) / 4000.0f;
+  const float *const Kc = K.data();
+  check<float, 3>(
+      "upwind f32", E3, Margin, {1, 0}, Steps, Bx, By, Chunk, Seed,
+      [&](float *P, float *Q) {
+        stencil::Loop3D<stencil::HostLoopEngine3D> L(E3[0], Margin, Margin,
+                                                     E3[1], Margin, Margin,
+                                                     E3[2], Margin, Margin);
+        L.run(Upwind3F(), P, Kc, Q);
+      },
+      passOf(INSTANCES(Upwind3F, FixedX3, FixedY3), Steps, Fixed, Kc));
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -227,17 +281,7 @@ int main(int argc, char **argv) {
         "box27 f32", E3, Margin, {2, 2}, Steps, Bx, By, Chunk, S,
         Host3(Box3d1rF()),
         passOf(INSTANCES(Box3d1rF, FixedX3, FixedY3), Steps, Fixed));
-    {
-      // A coefficient array, its margin too (random, fixed for the pass).
-      long long N = E3[0] * E3[1] * E3[2];
-      std::vector<float> K(N);
-      for (float &V : K)
-        V = float(Pick(0, 1000)) / 4000.0f;
-      check<float, 3>("upwind f32", E3, Margin, {1, 0}, Steps, Bx, By, Chunk, S,
-                      Host3(Upwind3F(), static_cast<const float *>(K.data())),
-                      passOf(INSTANCES(Upwind3F, FixedX3, FixedY3), Steps,
-                             Fixed, static_cast<const float *>(K.data())));
-    }
+    checkUpwind(E3, Margin, Steps, Bx, By, Chunk, S, Fixed, Rng);
     // Radius 2: the tile loses 4 a step each way, the margin at least 2.
     const long long E13[3] = {E3[0] + 4, E3[1] + 4, E3[2] + 4};
     auto Host13 = [&](auto F) {
@@ -264,6 +308,13 @@ int main(int argc, char **argv) {
         },
         passOf(INSTANCES(J2d5ptF, FixedX2, 1), Steps, Fixed));
   }
+  // Hostile: tiles taller than the array (4 rows, a margin of 1). The
+  // threads past its last row are off the arrays; where they compute too,
+  // they must not read the coefficients.
+  for (int Steps = 1; Steps <= MostSteps; ++Steps)
+    for (const bool Fixed : {true, false})
+      checkUpwind({10, 4, 40}, 1, Steps, FixedX3, FixedY3 + (Fixed ? 0 : 2), 32,
+                  Seed, Fixed, Rng);
   std::printf("%s: %d passes checked, %d failed (seed %u)\n",
               Failures ? "FAIL" : "PASS", Checks, Failures, Seed);
   return Failures ? 1 : 0;
