@@ -390,7 +390,6 @@ void printKernel(CodeWriter &W, const ir::Stencil &S, const TemporalPlan &T,
       "*stencilc_margin1{}) {{",
       T.TwoBlocksUpTo, Name, Ty, Ty, kernelParameters(S, Names)));
   W.line("extern __shared__ __align__(16) unsigned char stencilc_shared[];");
-
   W.line("const int stencilc_tx = threadIdx.x;");
   W.line("const int stencilc_bx = BX ? BX : blockDim.x;");
   if (M == 2) {

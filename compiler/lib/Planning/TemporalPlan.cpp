@@ -42,7 +42,7 @@ static void chooseDefaults(TemporalPlan &P, const ir::Stencil &S,
   P.TwoBlocksUpTo = Bytes > 4 ? 3 : 4;
   // On an H100 (docs/performance.md, "Time loops") every thread computing
   // made the best f32 passes 3 to 8% faster, and the best f64 star's 9%
-  // slower: it computes a third more points of its 32 x 16 tile.
+  // slower (at 32 registers it spilled more).
   P.EveryThreadComputes = Bytes <= 4;
   const int Bx = P.DefaultBlock[0], By = P.DefaultBlock[1];
   P.ConstantTiles = {{Bx, By}};

@@ -65,8 +65,8 @@ struct TemporalPlan {
   int TwoBlocksUpTo = 0;
   /// Whether every thread computes every level in the steady part (no
   /// branch a level; the values no point needs are never read), or only
-  /// where a level is wanted (more of an f64 pass's instructions are its
-  /// arithmetic than an f32 one's).
+  /// where a level is wanted (f64 passes, which spilled more at 32
+  /// registers that way and were slower).
   bool EveryThreadComputes = false;
 };
 
