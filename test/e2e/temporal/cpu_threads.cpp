@@ -315,6 +315,24 @@ int main(int argc, char **argv) {
     for (const bool Fixed : {true, false})
       checkUpwind({10, 4, 40}, 1, Steps, FixedX3, FixedY3 + (Fixed ? 0 : 2), 32,
                   Seed, Fixed, Rng);
+  // Hostile: the smallest tiles a step leaves a point of (3 x 3 threads,
+  // runtime extents), where the rings' padding is wider than a row.
+  {
+    const long long E[3] = {9, 8, 20};
+    auto Host = [&](auto F) {
+      return [=](auto *P, auto *Q) {
+        stencil::Loop3D<stencil::HostLoopEngine3D> L(E[0], 1, 1, E[1], 1, 1,
+                                                     E[2], 1, 1);
+        L.run(F, P, Q);
+      };
+    };
+    check<float, 3>("star7 f32, 3 x 3", E, 1, {2, 2}, 1, 3, 3, 16, Seed,
+                    Host(Star3d1rF()),
+                    passOf(INSTANCES(Star3d1rF, FixedX3, FixedY3), 1, false));
+    check<float, 3>("box27 f32, 3 x 3", E, 1, {2, 2}, 1, 3, 3, 16, Seed,
+                    Host(Box3d1rF()),
+                    passOf(INSTANCES(Box3d1rF, FixedX3, FixedY3), 1, false));
+  }
   std::printf("%s: %d passes checked, %d failed (seed %u)\n",
               Failures ? "FAIL" : "PASS", Checks, Failures, Seed);
   return Failures ? 1 : 0;
