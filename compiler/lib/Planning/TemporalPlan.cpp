@@ -23,7 +23,8 @@ static long long widest(const analysis::Halo &R, unsigned Dims) {
 /// row of 256 with chunks of 128 rows in 2-D; the tiles compiled with
 /// constant extents.
 static void chooseDefaults(TemporalPlan &P, const ir::Stencil &S,
-                           unsigned Bytes) {
+                           const ir::Type &Ty) {
+  const unsigned Bytes = Ty.bytes();
   P.DefaultSteps = 1;
   if (S.Dims == 3) {
     P.DefaultBlock[0] = 32;
@@ -42,8 +43,10 @@ static void chooseDefaults(TemporalPlan &P, const ir::Stencil &S,
   P.TwoBlocksUpTo = Bytes > 4 ? 3 : 4;
   // On an H100 (docs/performance.md, "Time loops") every thread computing
   // made the best f32 passes 3 to 8% faster, and the best f64 star's 9%
-  // slower (at 32 registers it spilled more).
-  P.EveryThreadComputes = Bytes <= 4;
+  // slower (at 32 registers it spilled more). Floating point only: the
+  // values no point needs are arbitrary, and an integer division by one
+  // of them is undefined.
+  P.EveryThreadComputes = Bytes <= 4 && Ty.isFloat();
   const int Bx = P.DefaultBlock[0], By = P.DefaultBlock[1];
   P.ConstantTiles = {{Bx, By}};
   if (S.Dims == 2)
@@ -110,6 +113,6 @@ TemporalPlan planning::planTemporal(const ir::Stencil &S,
     return P;
   }
   P.MaxSteps = maxTimeSteps(S.Dims);
-  chooseDefaults(P, S, OutParam.Ty.bytes());
+  chooseDefaults(P, S, OutParam.Ty);
   return P;
 }

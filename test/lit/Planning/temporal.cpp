@@ -46,7 +46,16 @@ struct STENCIL_KERNEL Spread {
   }
 };
 
-void timeLoops(float *u, float *un, double *k, double *v, double *vn) {
+// Integers: a thread computes only the levels its point needs (an unneeded
+// value could be a zero it divides by).
+struct STENCIL_KERNEL IntDiv {
+  STENCIL_HD void operator()(const stencil::Index2D &idx, const int *a, int *b) const {
+    b[idx.ix()] = (a[idx.ix<-1, 0>()] + a[idx.ix<1, 0>()]) / (a[idx.ix()] + 1);
+  }
+};
+
+void timeLoops(float *u, float *un, double *k, double *v, double *vn, int *ia,
+               int *ib) {
   stencil::DomainLoop dl;
   dl.repeat(4, Spread(), stencil::previousLevel(u), stencil::nextLevel(un));
   stencil::Loop3D<> l3;
@@ -56,6 +65,7 @@ void timeLoops(float *u, float *un, double *k, double *v, double *vn) {
   l3.repeat(3, InPlace(), stencil::previousLevel(u), stencil::nextLevel(un));
   l2.repeat(3, partial, stencil::previousLevel(u), stencil::nextLevel(un));
   l3.run(Once(), u, un);
+  l2.repeat(3, IntDiv(), stencil::previousLevel(ia), stencil::nextLevel(ib));
 }
 
 // PLAN-LABEL: stencil Heat
@@ -79,6 +89,8 @@ void timeLoops(float *u, float *un, double *k, double *v, double *vn) {
 // PLAN-NOT: temporal (CUDA)
 // PLAN-LABEL: stencil Spread
 // PLAN: temporal (CUDA): u -> un, up to 8 steps per pass; reach x -1..+0 y -0..+0 z -0..+0; a ring of 2 planes per level
+// PLAN-LABEL: stencil IntDiv
+// PLAN: temporal steady part: a thread computes the levels wanted at its point
 
 // CUDA: template <int STEPS, int BX, int BY>
 // CUDA-NEXT: __global__ void __launch_bounds__(1024, STEPS <= 4 ? 2 : 1) stencilc_Heat_temporal0(const stencil::Grid g, const stencil::Region r, const long long stencilc_chunk, const float *stencilc_margin0, const float *stencilc_margin1, const float *__restrict__ u, float *__restrict__ un, float coef) {

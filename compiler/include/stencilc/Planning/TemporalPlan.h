@@ -66,7 +66,8 @@ struct TemporalPlan {
   /// Whether every thread computes every level in the steady part (no
   /// branch a level; the values no point needs are never read), or only
   /// where a level is wanted (f64 passes, which spilled more at 32
-  /// registers that way and were slower).
+  /// registers that way and were slower; integer ones, whose unneeded
+  /// values could divide by zero).
   bool EveryThreadComputes = false;
 };
 
