@@ -94,13 +94,15 @@ public:
                  ? fmt::format("(stencilc_l <= stencilc_work ? {} : 0)", Memory)
                  : Memory;
     const unsigned M = Dims - 1;
-    // The thread's own column: level l - 1's queue of registers, which has
-    // taken this plane's value already.
-    if (Off[0] == 0 && (M == 1 || Off[1] == 0))
-      return fmt::format("stencilc_q[stencilc_l - 1][{}]",
-                         queueSlot(P.Reach[M].Lo + Off[M]));
     std::string Index = fmt::format("{} * stencilc_plane + {}",
                                     slot(Off[M], P.RingDepth), Cell);
+    // The thread's own column: level l - 1's queue of registers, which has
+    // taken this plane's value already; level 0's from its ring (a few
+    // loads a plane for the registers of a queue).
+    if (Off[0] == 0 && (M == 1 || Off[1] == 0))
+      return fmt::format("(stencilc_l == 1 ? {}[{}] : stencilc_q[stencilc_l "
+                         "- 1][{}])",
+                         Ring, Index, queueSlot(P.Reach[M].Lo + Off[M]));
     Index += signedTerm(Off[0]);
     if (M == 2)
       Index += signedTerm(Off[1], " * stencilc_bx");
@@ -206,7 +208,6 @@ public:
     W.line("{}stencilc_rings[{} * stencilc_plane + {}] = stencilc_v;",
            Mode.Steady ? "" : "  ",
            Mode.Steady ? std::to_string(Mode.U) : "stencilc_s", Cell);
-    printQueuePush(W, "0", P.RingDepth, Mode);
     W.close();
     printLevels(W, Plane, Mode);
     W.line("__syncthreads();");
