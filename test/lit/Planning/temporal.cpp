@@ -94,8 +94,9 @@ void timeLoops(float *u, float *un, double *k, double *v, double *vn, int *ia,
 
 // CUDA: template <int STEPS, int BX, int BY>
 // CUDA-NEXT: __global__ void __launch_bounds__(1024, STEPS <= 4 ? 2 : 1) stencilc_Heat_temporal0(const stencil::Grid g, const stencil::Region r, const long long stencilc_chunk, const float *stencilc_margin0, const float *stencilc_margin1, const float *__restrict__ u, float *__restrict__ un, float coef) {
-// The level's own column from registers, its neighbours from the ring.
-// CUDA: stencilc_value = stencilc_q[stencilc_l - 1][0] + (coef * (((stencilc_ring[stencilc_sk * stencilc_plane + stencilc_cell + 1] + stencilc_ring[stencilc_sk * stencilc_plane + stencilc_cell - 1 * stencilc_bx]) + stencilc_q[stencilc_l - 1][2]) - (3.0f * stencilc_q[stencilc_l - 1][0])));
+// The level's own column from registers (level 0's from its ring), its
+// neighbours from the ring.
+// CUDA: stencilc_value = (stencilc_l == 1 ? stencilc_ring[stencilc_sk * stencilc_plane + stencilc_cell] : stencilc_q[stencilc_l - 1][1]) + (coef * (((stencilc_ring[stencilc_sk * stencilc_plane + stencilc_cell + 1] + stencilc_ring[stencilc_sk * stencilc_plane + stencilc_cell - 1 * stencilc_bx]) + (stencilc_l == 1 ? stencilc_ring[((stencilc_sk + 6) % 4) * stencilc_plane + stencilc_cell] : stencilc_q[stencilc_l - 1][3])) - (3.0f * (stencilc_l == 1 ? stencilc_ring[stencilc_sk * stencilc_plane + stencilc_cell] : stencilc_q[stencilc_l - 1][1]))));
 // The tuner's tiles get instances with constant extents, others the runtime's.
 // CUDA: static auto stencilc_Heat_temporal0_instance(const unsigned bx, const unsigned by) -> decltype(&stencilc_Heat_temporal0<STEPS, 0, 0>) {
 // CUDA-NEXT: if (bx == 32u && by == 32u)
