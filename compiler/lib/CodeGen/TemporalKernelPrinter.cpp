@@ -100,8 +100,7 @@ public:
     // taken this plane's value already; level 0's from its ring (a few
     // loads a plane for the registers of a queue).
     if (Off[0] == 0 && (M == 1 || Off[1] == 0))
-      return fmt::format("(stencilc_l <= STENCILC_RING_LEVELS(STEPS) ? {}[{}] "
-                         ": stencilc_q[stencilc_l "
+      return fmt::format("(stencilc_l == 1 ? {}[{}] : stencilc_q[stencilc_l "
                          "- 1][{}])",
                          Ring, Index, queueSlot(P.Reach[M].Lo + Off[M]));
     Index += signedTerm(Off[0]);
@@ -385,13 +384,12 @@ void printKernel(CodeWriter &W, const ir::Stencil &S, const TemporalPlan &T,
   BodyNames Names(S);
   W.line("// BX, BY: the tile's extents where constant (0: blockDim's).");
   W.line("template <int STEPS, int BX, int BY>");
-  W.open(
-      fmt::format("__global__ void __launch_bounds__(1024, STEPS <= "
-                  "STENCILC_TWO_BLOCKS_UP_TO({}) ? 2 : 1) {}(const "
-                  "stencil::Grid g, const stencil::Region r, const long long "
-                  "stencilc_chunk, const {} *stencilc_margin0, const {} "
-                  "*stencilc_margin1{}) {{",
-                  T.TwoBlocksUpTo, Name, Ty, Ty, kernelParameters(S, Names)));
+  W.open(fmt::format(
+      "__global__ void __launch_bounds__(1024, STEPS <= {} ? 2 : 1) {}(const "
+      "stencil::Grid g, const stencil::Region r, const long long "
+      "stencilc_chunk, const {} *stencilc_margin0, const {} "
+      "*stencilc_margin1{}) {{",
+      T.TwoBlocksUpTo, Name, Ty, Ty, kernelParameters(S, Names)));
   W.line("extern __shared__ __align__(16) unsigned char stencilc_shared[];");
   W.line("const int stencilc_tx = threadIdx.x;");
   W.line("const int stencilc_bx = BX ? BX : blockDim.x;");
@@ -689,13 +687,6 @@ void cuda::printTemporalCode(CodeWriter &W, const planning::StencilPlan &SP,
                              const std::string &Symbol) {
   const ir::Stencil &S = *SP.Stencil;
   const TemporalPlan &T = SP.Temporal;
-  // EXPERIMENT (branch only): knobs to time on the GPU machine with -D.
-  W.line("#ifndef STENCILC_RING_LEVELS");
-  W.line("#define STENCILC_RING_LEVELS(STEPS) 1");
-  W.line("#endif");
-  W.line("#ifndef STENCILC_TWO_BLOCKS_UP_TO");
-  W.line("#define STENCILC_TWO_BLOCKS_UP_TO(PLAN) (PLAN)");
-  W.line("#endif");
   for (unsigned I = 0; I < T.Pairs.size(); ++I) {
     const TimePair &P = T.Pairs[I];
     const std::string Name = kernelOf(Symbol, I);
