@@ -11,8 +11,9 @@
 /// the reach on every side, and marches a chunk of M. Per plane p of the
 /// pass's input (level 0, from memory) every level l runs the reach of M
 /// behind level l - 1, at plane p - l * (reach_hi(M) + 1), reading level l - 1
-/// from its ring in shared memory (its own column from a queue of registers); a
-/// point outside the region takes level l's
+/// from its ring in shared memory (its own column from a queue of registers
+/// in short passes: TimePair::RingColumnsFrom); a point outside the region
+/// takes level l's
 /// margin value (the array that holds level l when the steps run one at a
 /// time). Level STEPS goes to memory at the tile's useful points of the
 /// chunk. Each level reads only planes written before the barrier that
@@ -97,12 +98,13 @@ public:
     std::string Index = fmt::format("{} * stencilc_plane + {}",
                                     slot(Off[M], P.RingDepth), Cell);
     // The thread's own column: level l - 1's queue of registers, which has
-    // taken this plane's value already; level 0's from its ring (a few
-    // loads a plane for the registers of a queue).
+    // taken this plane's value already, or its ring (TimePair::
+    // RingColumnsFrom: level 0's always, every level's in long passes).
     if (Off[0] == 0 && (M == 1 || Off[1] == 0))
-      return fmt::format("(stencilc_l == 1 ? {}[{}] : stencilc_q[stencilc_l "
-                         "- 1][{}])",
-                         Ring, Index, queueSlot(P.Reach[M].Lo + Off[M]));
+      return fmt::format("(stencilc_l == 1 || STEPS >= {} ? {}[{}] : "
+                         "stencilc_q[stencilc_l - 1][{}])",
+                         P.RingColumnsFrom, Ring, Index,
+                         queueSlot(P.Reach[M].Lo + Off[M]));
     Index += signedTerm(Off[0]);
     if (M == 2)
       Index += signedTerm(Off[1], " * stencilc_bx");

@@ -120,7 +120,10 @@ static void printTemporal(std::string &Out, const StencilPlan &SP) {
              std::to_string(P.Reach[D].Lo) + "..+" +
              std::to_string(P.Reach[D].Hi);
     Out += "; a ring of " + std::to_string(P.RingDepth) + " " +
-           (S.Dims == 3 ? "planes" : "rows") + " per level\n";
+           (S.Dims == 3 ? "planes" : "rows") +
+           " per level; own columns from the rings from " +
+           std::to_string(P.RingColumnsFrom) +
+           " steps a pass (shorter: level 1's, the others' from registers)\n";
   }
   Out += "  temporal default: " + std::to_string(T.DefaultSteps) +
          (T.DefaultSteps == 1 ? " step (one by one); a pass: tile "

@@ -13,6 +13,17 @@ static long long widest(const analysis::Halo &R, unsigned Dims) {
   return W;
 }
 
+/// The steps a pass from which every level reads its own column from the
+/// ring: where the queues of levels 1 .. steps - 1 would take more than 8
+/// registers. On an H100 (docs/performance.md, "Own columns from the ring")
+/// reading them all from the ring made the best f64 star 1.30 times and the
+/// best 2-D 5-point 1.09 times as fast (passes of 3 and 9 steps), and the
+/// best f32 star of 3 steps, whose queues fit in 8 registers, 0.95 times.
+static int ringColumnsFrom(unsigned RingDepth, const ir::Type &Ty) {
+  const unsigned WordsALevel = RingDepth * ((Ty.bytes() + 3) / 4);
+  return static_cast<int>(8 / WordsALevel) + 2;
+}
+
 /// Defaults, before any tuning. Steps: one, so a time loop runs the
 /// single-step code: on an H200 (docs/performance.md, "Time loops") the best
 /// passes of AN5D's five stencils ran at 0.66 to 1.03 times the untuned
@@ -105,6 +116,7 @@ TemporalPlan planning::planTemporal(const ir::Stencil &S,
     T.Reach = A.Halo;
     const unsigned M = S.Dims - 1;
     T.RingDepth = static_cast<unsigned>(A.Halo[M].Lo + A.Halo[M].Hi + 2);
+    T.RingColumnsFrom = ringColumnsFrom(T.RingDepth, OutParam.Ty);
     P.Pairs.push_back(T);
   }
   if (P.Pairs.empty()) {

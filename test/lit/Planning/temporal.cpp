@@ -69,14 +69,14 @@ void timeLoops(float *u, float *un, double *k, double *v, double *vn, int *ia,
 }
 
 // PLAN-LABEL: stencil Heat
-// PLAN: temporal (CUDA): u -> un, up to 8 steps per pass; reach x -0..+1 y -1..+0 z -0..+2; a ring of 4 planes per level
+// PLAN: temporal (CUDA): u -> un, up to 8 steps per pass; reach x -0..+1 y -1..+0 z -0..+2; a ring of 4 planes per level; own columns from the rings from 4 steps a pass (shorter: level 1's, the others' from registers)
 // PLAN-NEXT: temporal default: 1 step (one by one); a pass: tile 32 x 32, chunk 64
 // PLAN-NEXT: temporal tiles with constant extents: 32 x 32, 64 x 16 (others: the kernel with runtime extents)
 // PLAN-NEXT: temporal registers: 32 a thread up to 4 steps per pass (two blocks of 1024 threads an SM), up to 64 above
 // PLAN-NEXT: temporal steady part: every thread computes every level
 // PLAN-LABEL: stencil VarCoef
-// PLAN: temporal (CUDA): k -> un, up to 16 steps per pass; reach x -0..+1 y -0..+0; a ring of 2 rows per level
-// PLAN-NEXT: temporal (CUDA): u -> un, up to 16 steps per pass; reach x -1..+0 y -0..+0; a ring of 2 rows per level
+// PLAN: temporal (CUDA): k -> un, up to 16 steps per pass; reach x -0..+1 y -0..+0; a ring of 2 rows per level; own columns from the rings from 4 steps a pass (shorter: level 1's, the others' from registers)
+// PLAN-NEXT: temporal (CUDA): u -> un, up to 16 steps per pass; reach x -1..+0 y -0..+0; a ring of 2 rows per level; own columns from the rings from 4 steps a pass (shorter: level 1's, the others' from registers)
 // PLAN-NEXT: temporal default: 1 step (one by one); a pass: tile 256, chunk 128
 // PLAN-NEXT: temporal tiles with constant extents: 256, 512 (others: the kernel with runtime extents)
 // PLAN-NEXT: temporal registers: 32 a thread up to 3 steps per pass (two blocks of 1024 threads an SM), up to 64 above
@@ -88,15 +88,15 @@ void timeLoops(float *u, float *un, double *k, double *v, double *vn, int *ia,
 // PLAN-LABEL: stencil Once
 // PLAN-NOT: temporal (CUDA)
 // PLAN-LABEL: stencil Spread
-// PLAN: temporal (CUDA): u -> un, up to 8 steps per pass; reach x -1..+0 y -0..+0 z -0..+0; a ring of 2 planes per level
+// PLAN: temporal (CUDA): u -> un, up to 8 steps per pass; reach x -1..+0 y -0..+0 z -0..+0; a ring of 2 planes per level; own columns from the rings from 6 steps a pass (shorter: level 1's, the others' from registers)
 // PLAN-LABEL: stencil IntDiv
 // PLAN: temporal steady part: a thread computes the levels wanted at its point
 
 // CUDA: template <int STEPS, int BX, int BY>
 // CUDA-NEXT: __global__ void __launch_bounds__(1024, STEPS <= 4 ? 2 : 1) stencilc_Heat_temporal0(const stencil::Grid g, const stencil::Region r, const long long stencilc_chunk, const float *stencilc_margin0, const float *stencilc_margin1, const float *__restrict__ u, float *__restrict__ un, float coef) {
-// The level's own column from registers (level 0's from its ring), its
-// neighbours from the ring.
-// CUDA: stencilc_value = (stencilc_l == 1 ? stencilc_ring[stencilc_sk * stencilc_plane + stencilc_cell] : stencilc_q[stencilc_l - 1][1]) + (coef * (((stencilc_ring[stencilc_sk * stencilc_plane + stencilc_cell + 1] + stencilc_ring[stencilc_sk * stencilc_plane + stencilc_cell - 1 * stencilc_bx]) + (stencilc_l == 1 ? stencilc_ring[((stencilc_sk + 6) % 4) * stencilc_plane + stencilc_cell] : stencilc_q[stencilc_l - 1][3])) - (3.0f * (stencilc_l == 1 ? stencilc_ring[stencilc_sk * stencilc_plane + stencilc_cell] : stencilc_q[stencilc_l - 1][1]))));
+// The level's own column from registers (level 0's, and every level's in
+// passes of 4 steps or more, from its ring), its neighbours from the ring.
+// CUDA: stencilc_value = (stencilc_l == 1 || STEPS >= 4 ? stencilc_ring[stencilc_sk * stencilc_plane + stencilc_cell] : stencilc_q[stencilc_l - 1][1]) + (coef * (((stencilc_ring[stencilc_sk * stencilc_plane + stencilc_cell + 1] + stencilc_ring[stencilc_sk * stencilc_plane + stencilc_cell - 1 * stencilc_bx]) + (stencilc_l == 1 || STEPS >= 4 ? stencilc_ring[((stencilc_sk + 6) % 4) * stencilc_plane + stencilc_cell] : stencilc_q[stencilc_l - 1][3])) - (3.0f * (stencilc_l == 1 || STEPS >= 4 ? stencilc_ring[stencilc_sk * stencilc_plane + stencilc_cell] : stencilc_q[stencilc_l - 1][1]))));
 // The tuner's tiles get instances with constant extents, others the runtime's.
 // CUDA: static auto stencilc_Heat_temporal0_instance(const unsigned bx, const unsigned by) -> decltype(&stencilc_Heat_temporal0<STEPS, 0, 0>) {
 // CUDA-NEXT: if (bx == 32u && by == 32u)

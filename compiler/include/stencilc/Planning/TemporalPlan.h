@@ -46,6 +46,11 @@ struct TimePair {
   /// level writes while the next reads the ones before it (one barrier a
   /// plane).
   unsigned RingDepth = 0;
+  /// From this many steps a pass up, every level reads its own column of
+  /// the level below from that level's ring, not from a queue of registers;
+  /// in shorter passes only level 1 does (level 0's queue would cost a
+  /// register a plane for a load a plane).
+  int RingColumnsFrom = 0;
 };
 
 struct TemporalPlan {
