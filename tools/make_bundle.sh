@@ -211,7 +211,8 @@ case $mode in
     mkdir -p "$out/runtime" "$out/tests/common" "$out/tests/temporal"
     cp -r "$root/runtime/include" "$out/runtime/include"
     cp "$root"/test/e2e/common/*.hpp "$out/tests/common/"
-    cp "$root/test/e2e/temporal/temporal.cpp" "$out/tests/temporal/"
+    cp "$root/test/e2e/temporal/temporal.cpp" "$root/test/e2e/temporal/divide_stencil.hpp" \
+      "$out/tests/temporal/"
     cp "$root/tools/benchmark/temporal_benchmark.cpp" "$root/tools/benchmark/an5d_stencils.hpp" "$out/"
     cp -r "$an5d" "$out/an5d"
     run_stencilc tests/temporal/temporal.cpp tests/temporal/gen cuda,cpu

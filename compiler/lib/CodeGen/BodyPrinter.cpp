@@ -81,6 +81,8 @@ BodyUses codegen::scanBody(const ir::Stencil &S) {
           Uses.MinMax = true;
         else
           Uses.MathCalls = true;
+      } else if (const auto *B = dyn_cast<ir::BinaryExpr>(&E)) {
+        Uses.ExactDivisions |= B->Reciprocal.has_value();
       }
     });
   };
@@ -265,6 +267,15 @@ std::string ExprPrinter::print(const ir::Expr &E, bool Top) const {
   }
   case ir::ExprKind::Binary: {
     const auto *B = cast<ir::BinaryExpr>(&E);
+    if (B->Reciprocal && Hooks.exactReciprocals()) {
+      const ir::Type F32(ir::ScalarKind::Float32);
+      return fmt::format("stencilc_divide({}, {}, {}, {}, {})",
+                         print(*B->LHS, /*Top=*/true),
+                         print(*B->RHS, /*Top=*/true),
+                         printConstant(F32, 0, B->Reciprocal->High),
+                         printConstant(F32, 0, B->Reciprocal->Low),
+                         printConstant(F32, 0, B->Reciprocal->Least));
+    }
     return wrap(fmt::format("{} {} {}", print(*B->LHS), ir::opSpelling(B->Op),
                             print(*B->RHS)),
                 Top);
@@ -695,6 +706,18 @@ std::string codegen::centreIndex(unsigned Dims) {
 void codegen::printPointIndex(CodeWriter &W, unsigned Dims) {
   printStrides(W, Dims);
   W.line("const long long c = {};", centreIndex(Dims));
+}
+
+void codegen::printDivideHelper(CodeWriter &W) {
+  W.line(
+      "// x / d for a float constant d, bit for bit: the product by d's split "
+      "reciprocal where");
+  W.line("// its quotient is at least 'least' (ExactReciprocal.h), the "
+         "division elsewhere.");
+  W.line("__device__ __forceinline__ float stencilc_divide(float x, float d, "
+         "float high, float low, float least) {{ const float q = "
+         "__fmaf_rn(x, high, __fmul_rn(x, low)); return fabsf(q) >= least ? "
+         "q : __fdiv_rn(x, d); }}");
 }
 
 void codegen::printMinMaxHelpers(CodeWriter &W, std::string_view Qualifiers) {

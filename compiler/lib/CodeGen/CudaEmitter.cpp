@@ -37,14 +37,6 @@ using namespace stencilc::codegen::cuda;
 
 namespace {
 
-class DeviceHooks : public BodyPrinterHooks {
-public:
-  std::string mathCallee(ir::MathFunc F, ir::Type Ty) const override {
-    return deviceMathCallee(F, Ty);
-  }
-  std::string_view loopPragma() const override { return "#pragma unroll"; }
-};
-
 class CudaEmitter : public Emitter {
 public:
   std::string emit(const planning::ModulePlan &Plan) const override;
@@ -476,9 +468,12 @@ void CudaEmitter::emitStep(CodeWriter &W, const planning::ModulePlan &Plan,
 }
 
 std::string CudaEmitter::emit(const planning::ModulePlan &Plan) const {
-  bool MinMax = false;
-  for (const planning::StencilPlan &SP : Plan.Stencils)
-    MinMax |= scanBody(*SP.Stencil).MinMax;
+  bool MinMax = false, ExactDivisions = false;
+  for (const planning::StencilPlan &SP : Plan.Stencils) {
+    const BodyUses Uses = scanBody(*SP.Stencil);
+    MinMax |= Uses.MinMax;
+    ExactDivisions |= Uses.ExactDivisions;
+  }
   // nvcc declares the math functions itself.
   std::vector<std::string> Includes = {"<stencil/generated.hpp>",
                                        "<stencil/cuda/device_ops.cuh>"};
@@ -503,6 +498,10 @@ std::string CudaEmitter::emit(const planning::ModulePlan &Plan) const {
   if (MinMax) {
     W.blank();
     printMinMaxHelpers(W, "__device__ __forceinline__");
+  }
+  if (ExactDivisions) {
+    W.blank();
+    printDivideHelper(W);
   }
 
   std::vector<std::string> Symbols = uniqueSymbolNames(Plan);

@@ -58,13 +58,9 @@ std::string memoryLoad(const std::string &Array, const std::string &Index) {
 }
 
 /// Prints each load of the body from the source its plan gives.
-class PlannedLoads : public BodyPrinterHooks {
+class PlannedLoads : public DeviceHooks {
 public:
   explicit PlannedLoads(const KernelPlan &K) : K(K) {}
-  std::string mathCallee(ir::MathFunc F, ir::Type Ty) const override {
-    return deviceMathCallee(F, Ty);
-  }
-  std::string_view loopPragma() const override { return "#pragma unroll"; }
   std::string printLoad(unsigned Param, const ir::Offset &Off,
                         const std::string &Memory) const override {
     const planning::PlannedLoad *L = planning::findLoad(K, Param, Off);

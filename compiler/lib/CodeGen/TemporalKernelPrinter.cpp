@@ -77,14 +77,10 @@ struct PlaneMode {
 };
 
 /// Loads of the pair's input from level l - 1's ring; the rest from memory.
-class RingLoads : public BodyPrinterHooks {
+class RingLoads : public DeviceHooks {
 public:
   RingLoads(const TimePair &P, unsigned Dims, PlaneMode Mode)
       : P(P), Dims(Dims), Mode(Mode) {}
-  std::string mathCallee(ir::MathFunc F, ir::Type Ty) const override {
-    return deviceMathCallee(F, Ty);
-  }
-  std::string_view loopPragma() const override { return "#pragma unroll"; }
   std::string printLoad(unsigned Param, const ir::Offset &Off,
                         const std::string &Memory) const override {
     // Where every thread computes, one that does not need level l (off the

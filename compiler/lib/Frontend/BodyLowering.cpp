@@ -272,6 +272,34 @@ ExprRef BodyLowering::castTo(ir::Type Ty, ExprRef E, clang::SourceRange R) {
   return std::make_shared<ir::CastExpr>(Ty, std::move(E), toIRRange(R));
 }
 
+/// The value of a float constant, of a negated one (`x / -0.1f`), or of a
+/// constant converted to float (the divisor of `x / 6`), as the conversion
+/// rounds it.
+static std::optional<float> floatConstant(const ir::Expr &E) {
+  const ir::Expr *Value = &E;
+  if (const auto *C = dyn_cast<ir::CastExpr>(Value);
+      C && C->type().kind() == ir::ScalarKind::Float32)
+    Value = C->Operand.get();
+  // Rounding is symmetric: the negated value converts to the negated float.
+  if (const auto *U = dyn_cast<ir::UnaryExpr>(Value);
+      U && U->Op == ir::UnaryOp::Neg)
+    if (std::optional<float> V = floatConstant(*U->Operand))
+      return -*V;
+  const auto *K = dyn_cast<ir::ConstantExpr>(Value);
+  if (!K)
+    return std::nullopt;
+  switch (K->type().kind()) {
+  case ir::ScalarKind::Float32:
+  case ir::ScalarKind::Float64:
+    return static_cast<float>(K->FloatValue);
+  case ir::ScalarKind::Int32:
+  case ir::ScalarKind::Int64:
+    return static_cast<float>(K->IntValue);
+  default:
+    return std::nullopt;
+  }
+}
+
 /// The dimensions an index method names: every one for "ix", those of its
 /// letters for "ix_z", "ix_xy", ... (x, y, z, w, each at most once, in
 /// order); 0 for any other name.
@@ -1217,8 +1245,13 @@ ExprRef BodyLowering::lowerBinary(const BinaryOperator *E, StmtList &Out) {
   if (!Ty || !L || !R)
     return nullptr;
   stencilc::SourceRange Range = toIRRange(E->getSourceRange());
-  if (RightOut.empty())
-    return std::make_shared<ir::BinaryExpr>(*Ty, *Op, L, R, Range);
+  if (RightOut.empty()) {
+    auto B = std::make_shared<ir::BinaryExpr>(*Ty, *Op, L, R, Range);
+    if (*Op == ir::BinaryOp::Div && Ty->kind() == ir::ScalarKind::Float32)
+      if (std::optional<float> D = floatConstant(*R))
+        B->Reciprocal = ir::exactReciprocal(*D);
+    return B;
+  }
   // bool v = L; if (v) { helpers; v = R; }   (if (!v) for ||)
   unsigned Local = addLocal("cond", *Ty);
   Out.push_back(std::make_shared<ir::LocalDeclStmt>(

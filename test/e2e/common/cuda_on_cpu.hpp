@@ -15,6 +15,7 @@
 
 #include <stencil/dsl.hpp>
 
+#include <cmath>
 #include <condition_variable>
 #include <cstdio>
 #include <cstdlib>
@@ -35,6 +36,10 @@ inline const char *cudaGetErrorString(cudaError_t) { return "CUDA error"; }
 #define __restrict__
 #define __shared__ static
 #define __syncthreads() cuda_on_cpu::syncThreads()
+// CUDA's correctly rounded operations (stencilc_divide's), unfused.
+inline float __fmaf_rn(float a, float b, float c) { return std::fma(a, b, c); }
+inline float __fmul_rn(float a, float b) { return a * b; }
+inline float __fdiv_rn(float a, float b) { return a / b; }
 
 namespace cuda_on_cpu {
 inline thread_local dim3 blockIdx, threadIdx;

@@ -16,8 +16,10 @@
 //   temporal_cpu_threads [--seed=N]
 #include <stencil/dsl.hpp>
 
+#include "../common/hostile_values.hpp"
 #include "../common/seed_option.hpp"
 #include "an5d_stencils.hpp" // tools/benchmark: AN5D's stencils
+#include "divide_stencil.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -52,6 +54,7 @@ void timeLoops(float *f, float *g, double *d, double *e, const float *k) {
   L.repeat(2, Upwind3F(), stencil::previousLevel(f), k, stencil::nextLevel(g));
   stencil::Loop2D<> P(9, 1, 1, 9, 1, 1);
   P.repeat(2, J2d5ptF(), stencil::previousLevel(f), stencil::nextLevel(g));
+  P.repeat(2, DivideF(), stencil::previousLevel(f), stencil::nextLevel(g));
 }
 
 #ifdef STENCILC_CPU_THREADS_KERNELS
@@ -127,11 +130,12 @@ struct Span {
 
 /// One pass of \p Steps steps over arrays of \p Ext points (a margin of \p
 /// Margin), tile (Bx, By) (By 1 in 2-D), chunk \p Chunk, against the host.
-/// \p Host runs one step; \p Pass runs a thread of the pass.
+/// \p Host runs one step; \p Pass runs a thread of the pass. \p Hostile:
+/// the input is e2e::hostileValue's (zeros, subnormals, infinities, NaNs).
 template <typename T, int Dims, typename HostF, typename PassF>
 void check(const char *Name, const long long (&Ext)[3], int Margin, Span Reach,
            int Steps, int Bx, int By, long long Chunk, unsigned Seed,
-           HostF Host, PassF Pass) {
+           HostF Host, PassF Pass, bool Hostile = false) {
   const int M = Dims - 1;
   long long N = 1;
   for (int D = 0; D < Dims; ++D)
@@ -140,7 +144,7 @@ void check(const char *Name, const long long (&Ext)[3], int Margin, Span Reach,
   std::uniform_real_distribution<double> U(1, 2);
   std::vector<T> A(N), B(N);
   for (T &V : A)
-    V = T(U(Rng));
+    V = Hostile ? e2e::hostileValue<T>(Rng) : T(U(Rng));
   for (T &V : B)
     V = T(U(Rng) + 3); // another margin: a level takes the right one
   stencil::Grid G;
@@ -170,7 +174,7 @@ void check(const char *Name, const long long (&Ext)[3], int Margin, Span Reach,
   std::vector<T> Out = B;
   for (long long I = 0; I < N; ++I)
     if (Inside(I))
-      Out[I] = T(NAN);
+      Out[I] = e2e::poison<T>();
   const long long Ux = Bx - Steps * static_cast<long long>(Reach.X);
   const long long Uy =
       Dims == 3 ? By - Steps * static_cast<long long>(Reach.Y) : 1;
@@ -196,7 +200,7 @@ void check(const char *Name, const long long (&Ext)[3], int Margin, Span Reach,
   ++Checks;
   long long Bad = 0;
   for (long long I = 0; I < N; ++I)
-    if (Inside(I) && std::memcmp(&Out[I], &P[I], sizeof(T)) != 0 && Bad++ == 0)
+    if (Inside(I) && !e2e::sameAsHost(Out[I], P[I]) && Bad++ == 0)
       std::printf("  %s point %lld: pass %.9g, host %.9g\n", Name, I,
                   double(Out[I]), double(P[I]));
   if (Bad) {
@@ -307,6 +311,15 @@ int main(int argc, char **argv) {
           L.run(J2d5ptF(), P, Q);
         },
         passOf(INSTANCES(J2d5ptF, FixedX2, 1), Steps, Fixed));
+    check<float, 2>(
+        "divisions f32, hostile values", E2, 1, {2, 0}, Steps, Bx2, 1,
+        Pick(1, 30), S,
+        [&](float *P, float *Q) {
+          stencil::Loop2D<stencil::HostLoopEngine2D> L(E2[0], 1, 1, E2[1], 1,
+                                                       1);
+          L.run(DivideF(), P, Q);
+        },
+        passOf(INSTANCES(DivideF, FixedX2, 1), Steps, Fixed), /*Hostile=*/true);
   }
   // Hostile: tiles taller than the array (4 rows, a margin of 1). The
   // threads past its last row are off the arrays; where they compute too,

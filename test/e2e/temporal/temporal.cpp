@@ -20,6 +20,8 @@
 #include <stencil/dsl.hpp>
 
 #include "../common/e2e_case.hpp"
+#include "../common/hostile_values.hpp"
+#include "divide_stencil.hpp"
 
 #include <array>
 #include <cmath>
@@ -111,6 +113,7 @@ struct STENCIL_KERNEL Jacobi2D {
   }
 };
 
+
 // 2-D, f64: an asymmetric reach and a branch that stores on both paths.
 STENCIL_KERNEL
 void upwind2d(const stencil::Index2D &idx, const double *q, double *qn,
@@ -162,8 +165,11 @@ int Failures = 0, Passes = 0;
 /// one extra input, run \p Steps steps by each engine.
 template <typename T, int Dims> class Case {
 public:
-  Case(const char *Name, unsigned Seed, const int (&Extent)[Dims], int Margin)
-      : Name(Name), Margin(Margin) {
+  /// \p Hostile: level 0 is e2e::hostileValue's (zeros, subnormals,
+  /// infinities, NaNs), and the GPU's levels must be the host's bit for bit.
+  Case(const char *Name, unsigned Seed, const int (&Extent)[Dims], int Margin,
+       bool Hostile = false)
+      : Name(Name), Margin(Margin), Hostile(Hostile) {
     std::size_t N = 1;
     for (int D = 0; D < Dims; ++D)
       N *= static_cast<std::size_t>(Ext[D] = Extent[D]);
@@ -173,12 +179,11 @@ public:
     Level1.resize(N);
     Extra.resize(N);
     for (std::size_t I = 0; I < N; ++I) {
-      Level0[I] = Dist(Rng);
+      Level0[I] = Hostile ? e2e::hostileValue<T>(Rng) : Dist(Rng);
       Extra[I] = Dist(Rng);
       // Level 1's region is overwritten by the first step; its margin is
       // another than level 0's.
-      Level1[I] =
-          inside(I) ? std::numeric_limits<T>::quiet_NaN() : T(3) + Dist(Rng);
+      Level1[I] = inside(I) ? e2e::poison<T>() : T(3) + Dist(Rng);
     }
   }
 
@@ -202,7 +207,7 @@ public:
     checkMargins(What, Ref[0], Swapped ? Level1 : Level0);
     checkMargins(What, Ref[1], Swapped ? Level0 : Level1);
     for (std::size_t I = 0; I < Ref[0].size(); ++I)
-      if (inside(I) && std::isnan(Ref[0][I]))
+      if (inside(I) && e2e::isPoison(Ref[0][I]))
         return fail(What, "a point of the region was not written");
     ++Passes;
     if (O.OpenMP)
@@ -323,7 +328,10 @@ private:
 
   void compareDevice(const std::string &What, const std::vector<T> &Last,
                      const std::vector<T> &Before) {
-    compareArrays(What, Last, Before, sizeof(T) == 4 ? 1e-6 : 1e-12);
+    compareArrays(What, Last, Before,
+                  Hostile          ? 0
+                  : sizeof(T) == 4 ? 1e-6
+                                   : 1e-12);
   }
 
   /// The last level and the one before, each against the reference's:
@@ -334,9 +342,11 @@ private:
     for (int L = 0; L < 2; ++L)
       for (std::size_t I = 0; I < Last.size(); ++I) {
         const T R = Ref[L][I], G = (*Got[L])[I];
-        // Both NaN (a region no step wrote) is a match too.
-        if (!e2e::sameBits(R, G) &&
-            !e2e::matches(R, G, Tolerance == 0 || !inside(I), Tolerance)) {
+        // Both NaN (a region no step wrote) is a match too; the poison
+        // where the host wrote is not.
+        if ((e2e::isPoison(G) && !e2e::isPoison(R)) ||
+            (!e2e::sameBits(R, G) &&
+             !e2e::matches(R, G, Tolerance == 0 || !inside(I), Tolerance))) {
           std::printf("FAIL %s: %s: %s level, point %zu (%s): host %.17g, "
                       "got %.17g\n",
                       What.c_str(), Name, L ? "the previous" : "the last", I,
@@ -351,6 +361,7 @@ private:
   const char *Name;
   int Ext[Dims] = {};
   int Margin;
+  bool Hostile;
   std::vector<T> Level0, Level1, Extra;
   std::vector<T> Ref[2]; ///< The last level and the one before.
 };
@@ -363,8 +374,9 @@ template <typename T, int Dims, typename CallF>
 void check(const Options &O, const char *Name, unsigned Seed,
            const int (&Ext)[Dims], int Margin, int MaxSteps,
            const std::array<int, 2> &Reach,
-           const std::vector<std::array<int, 3>> &Tiles, CallF Call) {
-  Case<T, Dims> C(Name, Seed, Ext, Margin);
+           const std::vector<std::array<int, 3>> &Tiles, CallF Call,
+           bool Hostile = false) {
+  Case<T, Dims> C(Name, Seed, Ext, Margin, Hostile);
   for (int Steps : {0, 1, 2, 5, 7, 12}) {
     C.run(O, Steps, Call);
     if (!O.Cuda)
@@ -480,6 +492,16 @@ int main(int Argc, char **Argv) {
                       Loop.repeat(N, Jacobi2D(), stencil::previousLevel(P),
                                   stencil::nextLevel(Q));
                     });
+  }
+  {
+    const int Ext[2] = {e2e::uniform(Rng, 40, 500), e2e::uniform(Rng, 11, 60)};
+    check<float, 2>(
+        O, "DivideF (hostile values)", O.Seed + 8, Ext, 1, 16, {2, 0}, Tiles2,
+        [](auto &Loop, int N, float *&P, float *&Q, const float *) {
+          Loop.repeat(N, DivideF(), stencil::previousLevel(P),
+                      stencil::nextLevel(Q));
+        },
+        /*Hostile=*/true);
   }
   {
     const int Ext[2] = {e2e::uniform(Rng, 40, 500), e2e::uniform(Rng, 17, 70)};

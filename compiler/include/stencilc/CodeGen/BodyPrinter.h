@@ -48,6 +48,10 @@ public:
   /// ("x = cond ? a : b;"): both sides are evaluated, the result is the same,
   /// and the loop around it has no control flow left (GCC vectorizes it).
   virtual bool selectsForIfs() const { return false; }
+  /// True to print a float division by a constant that has an exact split
+  /// reciprocal (ir::BinaryExpr::Reciprocal) as a call of stencilc_divide
+  /// (printDivideHelper): the GPU's backends, where a division is dear.
+  virtual bool exactReciprocals() const { return false; }
   /// What a store to array parameter \p Param assigns: \p Memory ("f[c]"),
   /// or a variable where the value is wanted instead (a step's
   /// recomputation of another stencil's output).
@@ -77,6 +81,8 @@ struct BodyUses {
   std::vector<bool> Params; ///< Parallel to Stencil::Params: read or written.
   bool MathCalls = false;   ///< Calls a math function other than min/max.
   bool MinMax = false;      ///< Calls min or max (needs printMinMaxHelpers).
+  /// Divides by a constant with an exact reciprocal (printDivideHelper).
+  bool ExactDivisions = false;
 };
 BodyUses scanBody(const ir::Stencil &S);
 
@@ -118,6 +124,10 @@ void printStrides(CodeWriter &W, unsigned Dims);
 std::string centreIndex(unsigned Dims);
 /// printStrides and the centre c of the point, as a body needs them.
 void printPointIndex(CodeWriter &W, unsigned Dims);
+
+/// Defines the CUDA function stencilc_divide, which computes a float
+/// division by a constant that has an exact split reciprocal.
+void printDivideHelper(CodeWriter &W);
 
 /// Defines stencilc_min and stencilc_max, which the body calls for min and
 /// max with std::min/std::max's exact semantics (operands evaluated once).

@@ -24,6 +24,18 @@ extern const char *const Axes[3];
 /// CUDA's math function for \p F on \p Ty ("sqrtf" for float).
 std::string deviceMathCallee(ir::MathFunc F, ir::Type Ty);
 
+/// What every CUDA kernel's body prints alike: CUDA's math functions,
+/// unrolled loops, divisions by constants as exact products. The kernels
+/// that load from registers or shared memory override printLoad.
+class DeviceHooks : public BodyPrinterHooks {
+public:
+  std::string mathCallee(ir::MathFunc F, ir::Type Ty) const override {
+    return deviceMathCallee(F, Ty);
+  }
+  std::string_view loopPragma() const override { return "#pragma unroll"; }
+  bool exactReciprocals() const override { return true; }
+};
+
 std::string kernelName(const std::string &Symbol, planning::VariantKind V);
 
 /// The element type of an array parameter: "const float *" -> "float".

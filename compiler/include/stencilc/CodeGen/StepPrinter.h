@@ -31,6 +31,7 @@ public:
   }
   std::string_view loopPragma() const override { return Base.loopPragma(); }
   bool selectsForIfs() const override { return Base.selectsForIfs(); }
+  bool exactReciprocals() const override { return Base.exactReciprocals(); }
 
 protected:
   const BodyPrinterHooks &Base;

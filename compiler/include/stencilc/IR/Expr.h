@@ -11,6 +11,7 @@
 #define STENCILC_IR_EXPR_H
 
 #include "stencilc/Basic/SourceLocation.h"
+#include "stencilc/IR/ExactReciprocal.h"
 #include "stencilc/IR/Type.h"
 #include <array>
 #include <cstdint>
@@ -144,6 +145,9 @@ public:
   static bool classof(const Expr *E) { return E->kind() == ExprKind::Binary; }
   BinaryOp Op;
   ExprRef LHS, RHS;
+  /// A float division by a constant: the split reciprocal that computes it
+  /// exactly as a product (ExactReciprocal.h), where one does.
+  std::optional<ExactReciprocal> Reciprocal;
 };
 
 /// Cond ? TrueValue : FalseValue (only the chosen side is evaluated).

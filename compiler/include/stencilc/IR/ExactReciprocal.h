@@ -1,0 +1,43 @@
+//===- ExactReciprocal.h - Division by a constant as a product -*- C++ -*-===//
+///
+/// \file
+/// A float division x / d by a constant d costs an IEEE division on the GPU
+/// (a reciprocal, its refinement and a range check with a slow path: about
+/// ten instructions). Where d's reciprocal split in two floats, High + Low,
+/// gives q = fma(x, High, x * Low) equal to the division's correctly rounded
+/// quotient for every x, the CUDA backend prints that product instead (two
+/// instructions) and keeps the division for the x it cannot vouch for.
+///
+/// Every x is checked, not a sample: in the range where no value involved is
+/// subnormal or infinite, scaling x by a power of two scales q and x / d
+/// alike, so the 2^23 significands of one binade decide for all of them.
+/// Outside it (|q| below Least: zeros, subnormals and the binades whose
+/// x * Low underflows; NaNs and infinities that the product turns into NaN)
+/// the code divides.
+///
+//===----------------------------------------------------------------------===//
+#ifndef STENCILC_IR_EXACTRECIPROCAL_H
+#define STENCILC_IR_EXACTRECIPROCAL_H
+
+#include <optional>
+
+namespace stencilc::ir {
+
+struct ExactReciprocal {
+  float High = 0; ///< 1 / d rounded to float.
+  float Low = 0;  ///< 1 / d - High, rounded.
+  /// The product stands where |q| >= Least (a power of two); below, and
+  /// where q is NaN, the code divides.
+  float Least = 0;
+};
+
+/// The split reciprocal of \p Divisor if fma(x, High, x * Low) equals the
+/// float x / Divisor for every x with |q| >= Least (checked for each
+/// significand); none for a power of two (the division is a product
+/// already), a divisor off [2^-60, 2^60] in magnitude or small enough that x *
+/// Low could overflow, or one that fails.
+std::optional<ExactReciprocal> exactReciprocal(float Divisor);
+
+} // namespace stencilc::ir
+
+#endif // STENCILC_IR_EXACTRECIPROCAL_H

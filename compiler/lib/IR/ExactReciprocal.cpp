@@ -1,0 +1,81 @@
+//===- ExactReciprocal.cpp - Division by a constant as a product ----------===//
+#include "stencilc/IR/ExactReciprocal.h"
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <map>
+#include <mutex>
+
+using namespace stencilc::ir;
+
+static std::uint32_t bitsOf(float F) {
+  std::uint32_t B;
+  std::memcpy(&B, &F, sizeof B);
+  return B;
+}
+
+/// What the GPU computes: the product rounded once, and x * Low before it.
+static float product(float X, const ExactReciprocal &R) {
+  const float XLow = X * R.Low;
+  return std::fma(X, R.High, XLow);
+}
+
+/// Whether the product equals the division for every significand of the
+/// binade [2^K, 2^(K + 1)) (bit for bit; the signs are symmetric).
+static bool everySignificandAgrees(float Divisor, const ExactReciprocal &R,
+                                   int K) {
+  const std::uint32_t Exponent = static_cast<std::uint32_t>(127 + K) << 23;
+  for (std::uint32_t M = 0; M < (1u << 23); ++M) {
+    float X;
+    const std::uint32_t Bits = Exponent | M;
+    std::memcpy(&X, &Bits, sizeof X);
+    if (bitsOf(product(X, R)) != bitsOf(X / Divisor))
+      return false;
+  }
+  return true;
+}
+
+static std::optional<ExactReciprocal> search(float Divisor) {
+  const float Magnitude = std::fabs(Divisor);
+  if (!(Magnitude >= 0x1p-60f && Magnitude <= 0x1p60f))
+    return std::nullopt;
+  int Exponent = 0;
+  if (std::frexp(Magnitude, &Exponent) == 0.5f)
+    return std::nullopt; // a power of two
+  ExactReciprocal R;
+  R.High = 1.0f / Divisor;
+  // 1 - d * High is exact (High is d's rounded reciprocal), so Low is the
+  // rest of the reciprocal rounded once more.
+  R.Low = std::fma(-Divisor, R.High, 1.0f) / Divisor;
+  // x * Low must not overflow where x is finite (a divisor below about 2^-24
+  // in magnitude would let it).
+  if (R.Low == 0.0f || std::fabs(R.Low) >= 0.5f)
+    return std::nullopt;
+  // Least: where |q| >= Least, |x| >= Least / |High| (with a little room)
+  // and x * Low is normal; q and x / d are then normal too.
+  const double Ratio = std::fabs(static_cast<double>(R.High) / R.Low);
+  const int Needed = static_cast<int>(std::ceil(std::log2(Ratio))) + 2 - 126;
+  if (Needed > -20)
+    return std::nullopt;
+  R.Least = std::ldexp(1.0f, Needed);
+  // The binade checked must itself keep every value normal: x * Low at
+  // least 2^-124, x * High far from overflowing.
+  const int K = std::max(
+      0, static_cast<int>(std::ceil(-124 - std::log2(std::fabs(R.Low)))));
+  if (K + 1 + std::log2(std::fabs(R.High)) > 120 ||
+      !everySignificandAgrees(Divisor, R, K))
+    return std::nullopt;
+  return R;
+}
+
+std::optional<ExactReciprocal> stencilc::ir::exactReciprocal(float Divisor) {
+  // A program divides by few constants, each check takes 2^23 divisions.
+  static std::mutex Lock;
+  static std::map<std::uint32_t, std::optional<ExactReciprocal>> Checked;
+  std::lock_guard<std::mutex> Guard(Lock);
+  auto [It, Inserted] = Checked.try_emplace(bitsOf(Divisor));
+  if (Inserted)
+    It->second = search(Divisor);
+  return It->second;
+}

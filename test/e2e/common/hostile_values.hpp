@@ -1,0 +1,71 @@
+// hostile_values.hpp - inputs a division's shortcuts trip on: zeros of both
+// signs, subnormals, the tiniest and largest normals, infinities, NaNs and
+// arbitrary bit patterns, mixed with ordinary values (a quarter).
+#ifndef STENCIL_E2E_HOSTILE_VALUES_HPP
+#define STENCIL_E2E_HOSTILE_VALUES_HPP
+
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <random>
+
+namespace e2e {
+
+/// One value of \p T (float or double) drawn from the classes above.
+template <typename T> T hostileValue(std::mt19937 &Rng) {
+  using Limits = std::numeric_limits<T>;
+  std::uniform_int_distribution<int> Class(0, 11);
+  std::uniform_real_distribution<T> Unit(T(1), T(2));
+  const T Sign = Rng() % 2 ? T(-1) : T(1);
+  switch (Class(Rng)) {
+  case 0:
+    return Sign * T(0);
+  case 1: // a subnormal
+    return Sign * Limits::denorm_min() * T(Rng() % 1000000 + 1);
+  case 2: // the smallest normals, whose quotients are subnormal
+    return Sign * Limits::min() * Unit(Rng) * T(Rng() % 4096 + 1);
+  case 3: // near the largest
+    return Sign * Limits::max() / Unit(Rng);
+  case 4:
+    return Sign * Limits::infinity();
+  case 5:
+    return Limits::quiet_NaN();
+  case 6:
+  case 7: { // any bits
+    std::uint64_t Bits = (std::uint64_t(Rng()) << 32) | Rng();
+    T V;
+    std::memcpy(&V, &Bits, sizeof V);
+    return V;
+  }
+  default:
+    return Sign * Unit(Rng);
+  }
+}
+
+/// The poison an output holds before a kernel writes it: a NaN whose
+/// payload no arithmetic makes from these inputs but by chance.
+template <typename T> T poison() {
+  const std::uint64_t Bits =
+      sizeof(T) == 4 ? 0x7fd2c5a1u : 0x7ffa5c3e2d1b0a97ull;
+  T V;
+  std::memcpy(&V, &Bits, sizeof V);
+  return V;
+}
+
+template <typename T> bool isPoison(T V) {
+  const T P = poison<T>();
+  return std::memcmp(&V, &P, sizeof(T)) == 0;
+}
+
+/// Whether \p Got stands for the host's \p Host: the same bits, or both
+/// NaN (which NaN an operation returns is not fixed: a compiler may swap
+/// the operands of a sum) but not the poison.
+template <typename T> bool sameAsHost(T Got, T Host) {
+  if (std::memcmp(&Got, &Host, sizeof(T)) == 0)
+    return true;
+  return Got != Got && Host != Host && !isPoison(Got);
+}
+
+} // namespace e2e
+
+#endif // STENCIL_E2E_HOSTILE_VALUES_HPP

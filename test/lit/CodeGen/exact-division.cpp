@@ -1,0 +1,33 @@
+// RUN: %stencilc %s --emit=cuda --no-line-directives -o - -- -I %mock_include | FileCheck %s --check-prefix=CUDA
+// RUN: %stencilc %s --emit=openmp --no-line-directives -o - -- -I %mock_include | FileCheck %s --check-prefix=OMP
+//
+// A float division by a constant whose split reciprocal is exact for every
+// input (IR/ExactReciprocal.h) is a product in CUDA, the division kept for
+// the quotients it cannot vouch for; the host's code divides. Powers of two,
+// divisors off its range, doubles and runtime divisors stay divisions.
+#include <stencil/dsl.hpp>
+
+struct STENCIL_KERNEL Divisions {
+  STENCIL_HD void operator()(const stencil::Index2D &idx, const float *a, float *b,
+                             float k) const {
+    b[idx.ix()] = a[idx.ix()] / 118.0f + a[idx.ix<1, 0>()] / 6 - a[idx.ix()] / -0.1f +
+                  a[idx.ix()] / 4.0f + a[idx.ix()] / 1e-10f + a[idx.ix()] / k;
+  }
+};
+STENCIL_KERNEL void divisionsF64(const stencil::Index2D &idx, const double *a, double *b) {
+  b[idx.ix()] = a[idx.ix()] / 118.0;
+}
+void run(float *a, float *b, double *c, double *d) {
+  stencil::Loop2D<> l;
+  l.run(Divisions(), a, b, 2.0f);
+  l.run(divisionsF64, c, d);
+}
+
+// CUDA: __device__ __forceinline__ float stencilc_divide(float x, float d, float high, float low, float least) { const float q = __fmaf_rn(x, high, __fmul_rn(x, low)); return fabsf(q) >= least ? q : __fdiv_rn(x, d); }
+// CUDA-LABEL: void stencilc_Divisions_grid(
+// CUDA: b[c] = ((((stencilc_divide(a[c], 118.0f, 0.008474576f, (-1.5785128e-11f), 2.524355e-29f) + stencilc_divide(a[c + 1], static_cast<float>(6), 0.16666667f, (-4.967054e-09f), 1.5777218e-30f)) - stencilc_divide(a[c], -0.1f, (-10.0f), 1.4901161e-07f, 3.1554436e-30f)) + (a[c] / 4.0f)) + (a[c] / 1e-10f)) + (a[c] / k_);
+// CUDA-LABEL: void stencilc_divisionsF64_grid(
+// CUDA: b[c] = a[c] / 118.0;
+
+// OMP-NOT: stencilc_divide
+// OMP: (a[c] / 118.0f) + (a[c + 1] / static_cast<float>(6))
