@@ -73,7 +73,10 @@ long long mismatches(float D, const ExactReciprocal &R,
 TEST(ExactReciprocal, EqualsTheDivisionOnEveryKindOfInput) {
   const std::vector<float> X = inputs();
   for (float D : {118.0f, 3.0f, 6.0f, 7.0f, 10.0f, 0.1f, -0.1f, -118.0f, 1.5f,
-                  0.3f, 3.14159265f, 12345.678f, 1e10f, 1e17f, 1e-6f}) {
+                  0.3f, 3.14159265f, 12345.678f, 1e10f, 1e17f, 1e-6f,
+                  // The most lopsided split (|High / Low| = 2^47) at a tiny
+                  // divisor; the largest divisor taken.
+                  0x1.43cb1ep-46f, 0x1.fffffep59f}) {
     const std::optional<ExactReciprocal> R = exactReciprocal(D);
     ASSERT_TRUE(R.has_value()) << D;
     EXPECT_EQ(R->High, 1.0f / D) << D;

@@ -1,6 +1,7 @@
 //===- ExactReciprocal.cpp - Division by a constant as a product ----------===//
 #include "stencilc/IR/ExactReciprocal.h"
 #include <algorithm>
+#include <cfloat>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -8,6 +9,10 @@
 #include <mutex>
 
 using namespace stencilc::ir;
+
+// The check runs the GPU's float operations on the host: each must round to
+// float once (no wider evaluation, as x87 code would do twice).
+static_assert(FLT_EVAL_METHOD == 0, "float arithmetic must round to float");
 
 static std::uint32_t bitsOf(float F) {
   std::uint32_t B;
@@ -53,7 +58,10 @@ static std::optional<ExactReciprocal> search(float Divisor) {
   if (R.Low == 0.0f || std::fabs(R.Low) >= 0.5f)
     return std::nullopt;
   // Least: where |q| >= Least, |x| >= Least / |High| (with a little room)
-  // and x * Low is normal; q and x / d are then normal too.
+  // and x * Low is normal; q and x / d are then normal too. (|High / Low|
+  // is at most about 2^48, 1 - d * High being a multiple of 2^-48 of it, so
+  // this and the binade's bounds below never refuse; they keep the
+  // argument's conditions in sight.)
   const double Ratio = std::fabs(static_cast<double>(R.High) / R.Low);
   const int Needed = static_cast<int>(std::ceil(std::log2(Ratio))) + 2 - 126;
   if (Needed > -20)

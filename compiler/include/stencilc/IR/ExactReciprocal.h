@@ -34,8 +34,9 @@ struct ExactReciprocal {
 /// The split reciprocal of \p Divisor if fma(x, High, x * Low) equals the
 /// float x / Divisor for every x with |q| >= Least (checked for each
 /// significand); none for a power of two (the division is a product
-/// already), a divisor off [2^-60, 2^60] in magnitude or small enough that x *
-/// Low could overflow, or one that fails.
+/// already), a divisor off [2^-60, 2^60] in magnitude, one whose Low is 1/2
+/// or more (x * Low could overflow: most divisors below 2^-23, all below
+/// about 2^-46), or one that fails.
 std::optional<ExactReciprocal> exactReciprocal(float Divisor);
 
 } // namespace stencilc::ir
