@@ -300,6 +300,16 @@ static std::optional<float> floatConstant(const ir::Expr &E) {
   }
 }
 
+/// L Op R; a float division by a constant carries its exact reciprocal.
+static ExprRef binary(ir::Type Ty, ir::BinaryOp Op, ExprRef L, ExprRef R,
+                      stencilc::SourceRange Range) {
+  auto B = std::make_shared<ir::BinaryExpr>(Ty, Op, std::move(L), R, Range);
+  if (Op == ir::BinaryOp::Div && Ty.kind() == ir::ScalarKind::Float32)
+    if (std::optional<float> D = floatConstant(*R))
+      B->Reciprocal = ir::exactReciprocal(*D);
+  return B;
+}
+
 /// The dimensions an index method names: every one for "ix", those of its
 /// letters for "ix_z", "ix_xy", ... (x, y, z, w, each at most once, in
 /// order); 0 for any other name.
@@ -978,9 +988,9 @@ void BodyLowering::lowerAssign(const Expr *LHS, const Expr *Op, ExprRef Value,
     for (const auto &P : Ops)
       if (P.first == CA->getOpcode())
         IROp = P.second;
-    ExprRef Combined = std::make_shared<ir::BinaryExpr>(
-        *ResTy, IROp, castTo(*LhsTy, Current, Op->getSourceRange()),
-        castTo(*ResTy, Value, Op->getSourceRange()), R);
+    ExprRef Combined =
+        binary(*ResTy, IROp, castTo(*LhsTy, Current, Op->getSourceRange()),
+               castTo(*ResTy, Value, Op->getSourceRange()), R);
     Value = castTo(Ty, Combined, Op->getSourceRange());
   } else {
     Value = castTo(Ty, Value, Op->getSourceRange());
@@ -1245,13 +1255,8 @@ ExprRef BodyLowering::lowerBinary(const BinaryOperator *E, StmtList &Out) {
   if (!Ty || !L || !R)
     return nullptr;
   stencilc::SourceRange Range = toIRRange(E->getSourceRange());
-  if (RightOut.empty()) {
-    auto B = std::make_shared<ir::BinaryExpr>(*Ty, *Op, L, R, Range);
-    if (*Op == ir::BinaryOp::Div && Ty->kind() == ir::ScalarKind::Float32)
-      if (std::optional<float> D = floatConstant(*R))
-        B->Reciprocal = ir::exactReciprocal(*D);
-    return B;
-  }
+  if (RightOut.empty())
+    return binary(*Ty, *Op, L, R, Range);
   // bool v = L; if (v) { helpers; v = R; }   (if (!v) for ||)
   unsigned Local = addLocal("cond", *Ty);
   Out.push_back(std::make_shared<ir::LocalDeclStmt>(

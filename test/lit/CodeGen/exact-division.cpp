@@ -17,10 +17,16 @@ struct STENCIL_KERNEL Divisions {
 STENCIL_KERNEL void divisionsF64(const stencil::Index2D &idx, const double *a, double *b) {
   b[idx.ix()] = a[idx.ix()] / 118.0;
 }
+STENCIL_KERNEL void compound(const stencil::Index2D &idx, const float *a, float *b) {
+  float s = a[idx.ix()];
+  s /= 7.0f;
+  b[idx.ix()] = s;
+}
 void run(float *a, float *b, double *c, double *d) {
   stencil::Loop2D<> l;
   l.run(Divisions(), a, b, 2.0f);
   l.run(divisionsF64, c, d);
+  l.run(compound, a, b);
 }
 
 // CUDA: __device__ __forceinline__ float stencilc_divide(float x, float d, float high, float low, float least) { const float q = __fmaf_rn(x, high, __fmul_rn(x, low)); return fabsf(q) >= least ? q : __fdiv_rn(x, d); }
@@ -28,6 +34,8 @@ void run(float *a, float *b, double *c, double *d) {
 // CUDA: b[c] = ((((stencilc_divide(a[c], 118.0f, 0.008474576f, (-1.5785128e-11f), 2.524355e-29f) + stencilc_divide(a[c + 1], static_cast<float>(6), 0.16666667f, (-4.967054e-09f), 1.5777218e-30f)) - stencilc_divide(a[c], -0.1f, (-10.0f), 1.4901161e-07f, 3.1554436e-30f)) + (a[c] / 4.0f)) + (a[c] / 1e-10f)) + (a[c] / k_);
 // CUDA-LABEL: void stencilc_divisionsF64_grid(
 // CUDA: b[c] = a[c] / 118.0;
-
+// A compound assignment divides as its expansion does.
+// CUDA-LABEL: void stencilc_compound_grid(
+// CUDA: s = stencilc_divide(s, 7.0f, 
 // OMP-NOT: stencilc_divide
 // OMP: (a[c] / 118.0f) + (a[c + 1] / static_cast<float>(6))
