@@ -192,7 +192,8 @@ const char *fakeLimits(int *Threads, int *Registers, long long *Shared) {
 
 const unsigned Axes[] = {7u, 7u};
 
-/// Passes of up to \p MaxSteps, default tile 16 x \p By, chunk 8.
+/// Passes of up to \p MaxSteps, default tile 16 x \p By, chunk 8; the
+/// tuner's tiles that and 32 x \p By / 2.
 template <typename StencilT>
 void registerFake(const char *Name, const char *IrHash, GeneratedLaunchFn Step,
                   GeneratedTemporalFn Pass,
@@ -233,6 +234,12 @@ void registerFake(const char *Name, const char *IrHash, GeneratedLaunchFn Step,
   T.defaultBlock[0] = 16;
   T.defaultBlock[1] = By;
   T.defaultBlock[2] = 8;
+  // The plan's tiles: the default and one twice as wide, half as high.
+  T.tiles[0][0] = 16;
+  T.tiles[0][1] = By;
+  T.tiles[1][0] = 32;
+  T.tiles[1][1] = By / 2;
+  T.tileCount = 2;
   T.irHash = IrHash;
   T.unit = "fake.cu";
   registerGeneratedTemporal(GeneratedAbiVersion, T);
@@ -349,6 +356,36 @@ TEST(TemporalTuning, CandidatesArePrunedByTileAndRegisters) {
   for (const TemporalConfig &X : D)
     EXPECT_LT(X.block[2], 8);
   EXPECT_EQ(Pruned["chunk longer than the region"], 4);
+}
+
+// The tuner tries the tiles the plan lists, in its order, each at every
+// steps per pass; the default tile alone where the plan lists none.
+TEST(TemporalTuning, CandidatesTakeThePlansTiles) {
+  GeneratedTemporal T{};
+  T.maxSteps = 3;
+  for (int D = 0; D < 3; ++D)
+    T.reach[D][0] = T.reach[D][1] = 1;
+  T.defaultBlock[0] = 32;
+  T.defaultBlock[1] = 16;
+  T.defaultBlock[2] = 64;
+  const Region Box{{1, 1, 1, 0}, {513, 513, 513, 1}};
+  auto TilesTried = [&] {
+    std::vector<std::array<int, 2>> Tried;
+    for (const TemporalConfig &C :
+         tuning::temporalCandidates(T, 3, Box, nullptr, {}, nullptr))
+      if (C.steps == 3 && C.block[2] == 64)
+        Tried.push_back({C.block[0], C.block[1]});
+    return Tried;
+  };
+  EXPECT_EQ(TilesTried(), (std::vector<std::array<int, 2>>{{32, 16}}));
+  const int Tiles[3][2] = {{32, 16}, {64, 8}, {32, 32}};
+  for (int I = 0; I < 3; ++I) {
+    T.tiles[I][0] = Tiles[I][0];
+    T.tiles[I][1] = Tiles[I][1];
+  }
+  T.tileCount = 3;
+  EXPECT_EQ(TilesTried(),
+            (std::vector<std::array<int, 2>>{{32, 16}, {64, 8}, {32, 32}}));
 }
 
 // 2-D passes are tried up to 12 steps, 3-D ones up to 8, whatever more the

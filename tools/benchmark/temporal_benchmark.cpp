@@ -186,8 +186,7 @@ public:
     if (O.Quick) {
       // The tiles the tuner tries (compiled with constant extents), the
       // plan's chunk.
-      const int Bx = TE->defaultBlock[0], By = TE->defaultBlock[1];
-      Tiles = {{Bx, By}, {2 * Bx, Dims == 2 ? 1 : By / 2}};
+      Tiles = stencil::tuning::temporalTiles(*TE);
       Chunks = {TE->defaultBlock[2]};
     }
     for (int PerPass = 2; PerPass <= TE->maxSteps; ++PerPass)

@@ -280,6 +280,11 @@ void codegen::printTemporalRegistration(CodeWriter &W, const ir::Stencil &S,
   W.line("/*defaultSteps=*/{},", T.DefaultSteps);
   W.line("/*defaultBlock=*/{{{}, {}, {}}},", T.DefaultBlock[0],
          T.DefaultBlock[1], T.DefaultBlock[2]);
+  std::string Tiles;
+  for (const auto &[Bx, By] : T.ConstantTiles)
+    Tiles += fmt::format("{}{{{}, {}}}", Tiles.empty() ? "" : ", ", Bx, By);
+  W.line("/*tiles=*/{{{}}},", Tiles);
+  W.line("/*tileCount=*/{},", T.ConstantTiles.size());
   W.line("/*irHash=*/{},", cStringLiteral(ir::hashStencil(S)));
   W.line("/*unit=*/__FILE__}});");
   W.dedent();

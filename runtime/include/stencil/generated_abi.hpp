@@ -17,7 +17,7 @@
 namespace stencil {
 
 /// The version of this interface that generated code is written against.
-inline constexpr int GeneratedAbiVersion = 8;
+inline constexpr int GeneratedAbiVersion = 9;
 
 /// Where the arrays of one launch live: every array of a stencil has the same
 /// extents (halo included), x contiguous.
@@ -161,6 +161,11 @@ struct GeneratedTemporal {
   /// What a pass launches without tuning: steps, and (bx, by, chunk).
   int defaultSteps;
   int defaultBlock[3];
+  /// The tiles (bx, by) the tuner tries, the kernel compiled for them with
+  /// constant extents (stencilc's TemporalPlan::ConstantTiles): the first
+  /// tileCount of these. (Version 9.)
+  int tiles[4][2];
+  int tileCount;
   const char *irHash;
   const char *unit;
 };

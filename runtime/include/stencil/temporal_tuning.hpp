@@ -14,6 +14,7 @@
 #include <stencil/tuning_search_space.hpp>
 
 #include <algorithm>
+#include <array>
 #include <cstdio>
 #include <functional>
 #include <map>
@@ -44,15 +45,26 @@ inline std::string temporalText(const TemporalConfig &C) {
          ", chunk " + std::to_string(C.block[2]);
 }
 
+/// The tiles (bx, by) the tuner tries: the plan's (GeneratedTemporal::tiles,
+/// compiled with constant extents), or its default tile where it lists none.
+inline std::vector<std::array<int, 2>>
+temporalTiles(const GeneratedTemporal &T) {
+  std::vector<std::array<int, 2>> Tiles;
+  for (int I = 0; I < T.tileCount && I < 4; ++I)
+    Tiles.push_back({T.tiles[I][0], T.tiles[I][1]});
+  if (Tiles.empty())
+    Tiles.push_back({T.defaultBlock[0], T.defaultBlock[1]});
+  return Tiles;
+}
+
 /// The configurations worth timing for passes of \p T over \p Box (\p Dims
 /// dimensions): first one step at a time (steps 1), then for 2 to
-/// min(maxSteps, mostTunedSteps(Dims)) steps the plan's tile and chunk and
-/// their neighbours (a tile twice as wide and half as tall, half or twice the
-/// chunk). Pruned, with the count per reason in \p Pruned: a tile that the
-/// steps' recomputed halo leaves empty, a chunk longer than twice the
-/// marching extent, and what \p Query says exceeds \p L (threads,
-/// registers). Shared memory beyond what a block may opt in to is left to
-/// the launch, which refuses it by name.
+/// min(maxSteps, mostTunedSteps(Dims)) steps the plan's tiles
+/// (temporalTiles) and chunk, half and twice the chunk. Pruned, with the count
+/// per reason in \p Pruned: a tile that the steps' recomputed halo leaves
+/// empty, a chunk longer than twice the marching extent, and what \p Query says
+/// exceeds \p L (threads, registers). Shared memory beyond what a block may opt
+/// in to is left to the launch, which refuses it by name.
 inline std::vector<TemporalConfig>
 temporalCandidates(const GeneratedTemporal &T, int Dims, const Region &Box,
                    const TemporalQuery &Query, const DeviceLimits &L,
@@ -61,13 +73,8 @@ temporalCandidates(const GeneratedTemporal &T, int Dims, const Region &Box,
   Out[0].steps = 1;
   const int M = Dims - 1; // the marching dimension
   const long long March = Box.hi[M] - Box.lo[M];
-  const int Bx = T.defaultBlock[0], By = T.defaultBlock[1],
-            Chunk = T.defaultBlock[2];
-  std::vector<std::pair<int, int>> Tiles = {{Bx, By}};
-  if (Dims == 3 && By >= 2)
-    Tiles.push_back({2 * Bx, By / 2});
-  else if (Dims == 2)
-    Tiles.push_back({2 * Bx, 1});
+  const int Chunk = T.defaultBlock[2];
+  const std::vector<std::array<int, 2>> Tiles = temporalTiles(T);
   std::vector<int> Chunks = {Chunk};
   if (Chunk >= 2)
     Chunks.push_back(Chunk / 2);

@@ -54,8 +54,16 @@ struct STENCIL_KERNEL IntDiv {
   }
 };
 
+// f64: tiles of 512 threads by default, so the tuner also tries one twice
+// as high (1024 threads).
+struct STENCIL_KERNEL Heat64 {
+  STENCIL_HD void operator()(const stencil::Index3D &idx, const double *u, double *un) const {
+    un[idx.ix()] = 0.5 * u[idx.ix()] + 0.25 * (u[idx.ix<0, 1, 0>()] + u[idx.ix<0, 0, -1>()]);
+  }
+};
+
 void timeLoops(float *u, float *un, double *k, double *v, double *vn, int *ia,
-               int *ib) {
+               int *ib, double *w, double *wn) {
   stencil::DomainLoop dl;
   dl.repeat(4, Spread(), stencil::previousLevel(u), stencil::nextLevel(un));
   stencil::Loop3D<> l3;
@@ -66,6 +74,7 @@ void timeLoops(float *u, float *un, double *k, double *v, double *vn, int *ia,
   l2.repeat(3, partial, stencil::previousLevel(u), stencil::nextLevel(un));
   l3.run(Once(), u, un);
   l2.repeat(3, IntDiv(), stencil::previousLevel(ia), stencil::nextLevel(ib));
+  l3.repeat(5, Heat64(), stencil::previousLevel(w), stencil::nextLevel(wn));
 }
 
 // PLAN-LABEL: stencil Heat
@@ -91,6 +100,9 @@ void timeLoops(float *u, float *un, double *k, double *v, double *vn, int *ia,
 // PLAN: temporal (CUDA): u -> un, up to 8 steps per pass; reach x -1..+0 y -0..+0 z -0..+0; a ring of 2 planes per level; own columns from the rings from 6 steps a pass (shorter: level 1's, the others' from registers)
 // PLAN-LABEL: stencil IntDiv
 // PLAN: temporal steady part: a thread computes the levels wanted at its point
+// PLAN-LABEL: stencil Heat64
+// PLAN: temporal default: 1 step (one by one); a pass: tile 32 x 16, chunk 128
+// PLAN-NEXT: temporal tiles with constant extents: 32 x 16, 64 x 8, 32 x 32 (others: the kernel with runtime extents)
 
 // CUDA: template <int STEPS, int BX, int BY>
 // CUDA-NEXT: __global__ void __launch_bounds__(1024, STEPS <= 4 ? 2 : 1) stencilc_Heat_temporal0(const stencil::Grid g, const stencil::Region r, const long long stencilc_chunk, const float *stencilc_margin0, const float *stencilc_margin1, const float *__restrict__ u, float *__restrict__ un, float coef) {
@@ -106,12 +118,15 @@ void timeLoops(float *u, float *un, double *k, double *v, double *vn, int *ia,
 // CUDA-NEXT: return stencilc_Heat_temporal0<STEPS, 0, 0>;
 // CUDA: static const char *stencilc_Heat_temporal0_cuda_launch(const stencil::Grid &g, const stencil::Region &r, const stencil::LaunchConfig &cfg, int steps, const void *const *margins, void *const *args) {
 // CUDA: case 8: return stencilc_Heat_temporal0_run<8>(
-// CUDA: stencil::registerGeneratedTemporal(/*abiVersion=*/8, {
+// CUDA: stencil::registerGeneratedTemporal(/*abiVersion=*/9, {
 // CUDA: /*timeInput=*/0,
 // CUDA-NEXT: /*timeOutput=*/1,
 // CUDA-NEXT: /*reach=*/{{[{][{]}}0, 1}, {1, 0}, {0, 2}, {0, 0}},
 // CUDA-NEXT: /*maxSteps=*/8,
 // CUDA-NEXT: /*defaultSteps=*/1,
+// CUDA-NEXT: /*defaultBlock=*/{32, 32, 64},
+// CUDA-NEXT: /*tiles=*/{{[{][{]}}32, 32}, {64, 16}},
+// CUDA-NEXT: /*tileCount=*/2,
 // CUDA: stencilc_VarCoef_temporal0_cuda_launch
 // CUDA: stencilc_VarCoef_temporal1_cuda_launch
 // CUDA-NOT: stencilc_InPlace_temporal
@@ -120,3 +135,8 @@ void timeLoops(float *u, float *un, double *k, double *v, double *vn, int *ia,
 // CUDA: stencilc_registered_Spread =
 // CUDA: /*coordinates=*/4u});
 // CUDA: stencilc_Spread_temporal0_cuda_launch
+// The tuner's tiles, the plan's, with constant extents.
+// CUDA: if (bx == 32u && by == 32u)
+// CUDA-NEXT: return stencilc_Heat64_temporal0<STEPS, 32, 32>;
+// CUDA: /*tiles=*/{{[{][{]}}32, 16}, {64, 8}, {32, 32}},
+// CUDA-NEXT: /*tileCount=*/3,

@@ -35,6 +35,9 @@ constexpr int maxTimeSteps(unsigned Dims) { return Dims == 2 ? 16 : 8; }
 /// tile of recomputation only.
 constexpr long long MaxTemporalReach = 4;
 
+/// The most threads a block of a pass has (one a point of its tile).
+constexpr int MaxTileThreads = 1024;
+
 /// One way the stencil's arrays can trade places between steps: In is read
 /// as the previous level, Out written as the next.
 struct TimePair {
@@ -62,8 +65,9 @@ struct TemporalPlan {
   int DefaultBlock[3] = {0, 0, 0};
   /// Tiles (bx, by) the kernel is also compiled for with constant extents,
   /// so that its ring offsets are immediates: the ones the tuner tries
-  /// (stencil::tuning::temporalCandidates: the default tile and one twice as
-  /// wide, half as high). Other tiles run the kernel with runtime extents.
+  /// (GeneratedTemporal::tiles; the default tile, one twice as wide and half
+  /// as high, in 3-D one twice as high of at most MaxTileThreads). Other
+  /// tiles run the kernel with runtime extents. At most four.
   std::vector<std::array<int, 2>> ConstantTiles;
   /// Passes of up to this many steps are compiled to fit two blocks of 1024
   /// threads on an SM (32 registers a thread); longer ones may take 64.
