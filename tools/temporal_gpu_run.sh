@@ -19,7 +19,9 @@
 # before a change: temporal_benchmark and, with FAST_MATH=1,
 # temporal_benchmark_fast) with the same arguments, BEFORE_CASES for CASES;
 # BUILD_ONLY=1 builds into BUNDLE_DIR/bin and stops (where nvcc is but no
-# GPU), and a later run takes the binaries from there.
+# GPU), and a later run takes the binaries from there; PROFILE (ncu
+# regexes on mangled names; PROFILE_COUNT launches each, PROFILE_CASES)
+# profiles those pass kernels.
 set -uo pipefail
 # shellcheck source-path=SCRIPTDIR source=gpu_common.sh
 source "$(dirname "${BASH_SOURCE[0]}")/gpu_common.sh"
@@ -108,6 +110,28 @@ if [[ -x $work/temporal_benchmark ]]; then
     echo "== stencilc time loops built with AN5D's flags (--use_fast_math)"
     "$work/temporal_benchmark_fast" "${args[@]}" || gpu_fail
   fi
+fi
+
+if [[ -n ${PROFILE:-} && -x $work/temporal_benchmark ]]; then
+  # What limits a pass: for each ncu regex in PROFILE (on mangled names, e.g.
+  # Star3d1rD_temporal0ILi3ELi32ELi32E for 3 steps on 32 x 32) the first
+  # PROFILE_COUNT launches, during the quick search of PROFILE_CASES
+  # (default CASES).
+  ncu=${NCU:-ncu}
+  command -v "$ncu" >/dev/null || ncu=/usr/local/cuda/bin/ncu
+  args=(--quick --steps="${STEPS:-8}")
+  cases=${PROFILE_CASES:-${CASES:-}}
+  [[ -n $cases ]] && args+=("--cases=$cases")
+  for kernel in $PROFILE; do
+    echo "== profile of $kernel"
+    "$ncu" --kernel-name-base mangled --kernel-name "regex:$kernel" \
+      --launch-count "${PROFILE_COUNT:-1}" \
+      --section SpeedOfLight --section ComputeWorkloadAnalysis \
+      --section MemoryWorkloadAnalysis --section MemoryWorkloadAnalysis_Tables \
+      --section WarpStateStats --section SchedulerStats --section Occupancy \
+      --section LaunchStats --section InstructionStats \
+      "$work/temporal_benchmark" "${args[@]}" | grep -v " GCells/s" || gpu_fail
+  done
 fi
 
 if [[ ${SKIP_AN5D:-0} != 1 ]]; then
