@@ -5,10 +5,12 @@
 // own kernels in the same run).
 //
 //   temporal_benchmark [--cases=a,b] [--steps=N] [--quick] [--decayed]
+//                      [--passes=T,U] [--chunks=C,D]
 //
 // Per case: one step at a time (the plan's single-step variant), the plan's
 // default pass, a search over steps per pass, tiles and chunks (--quick:
-// the tuner's two tiles and the plan's chunk), and the tuner's choice
+// the tuner's tiles and the plan's chunk; --passes and --chunks: only those
+// steps per pass, those chunks), and the tuner's choice
 // (DeviceAutoTuningLoopEngine, no cache: its time loops repeated until it has
 // chosen, then timed); each the median of three runs of N steps after one
 // warm-up run. Prints one line per configuration and a summary line per case,
@@ -47,7 +49,31 @@ struct Options {
   int Steps = 0; // 0: per case
   bool Quick = false;
   bool Decayed = false; // runs go on from the last run's field
+  std::vector<int> Passes, Chunks; // empty: all steps per pass, per case
 };
+
+/// "a,b,c" split at its commas.
+std::vector<std::string> splitList(const std::string &List) {
+  std::vector<std::string> Out;
+  for (std::size_t At = 0; At <= List.size();) {
+    const std::size_t Comma = std::min(List.find(',', At), List.size());
+    Out.push_back(List.substr(At, Comma - At));
+    At = Comma + 1;
+  }
+  return Out;
+}
+
+/// "2,3" as numbers, each at least 1; false where one is not.
+bool numberList(const std::string &List, std::vector<int> *Out) {
+  for (const std::string &Item : splitList(List)) {
+    char *End = nullptr;
+    const long V = std::strtol(Item.c_str(), &End, 10);
+    if (Item.empty() || *End != '\0' || V < 1 || V > 1 << 20)
+      return false;
+    Out->push_back(static_cast<int>(V));
+  }
+  return true;
+}
 
 bool wanted(const Options &O, const std::string &Name) {
   return O.Cases.empty() ||
@@ -189,9 +215,14 @@ public:
       Tiles = stencil::tuning::temporalTiles(*TE);
       Chunks = {TE->defaultBlock[2]};
     }
+    if (!O.Chunks.empty())
+      Chunks = O.Chunks;
     for (int PerPass = 2; PerPass <= TE->maxSteps; ++PerPass)
       for (const auto &Tile : Tiles)
         for (int Chunk : Chunks) {
+          if (!O.Passes.empty() && std::find(O.Passes.begin(), O.Passes.end(),
+                                             PerPass) == O.Passes.end())
+            continue;
           const double Rate = row("pass", PerPass, Tile[0], Tile[1], Chunk);
           if (Rate > Best) {
             Best = Rate;
@@ -239,13 +270,13 @@ int main(int Argc, char **Argv) {
   Options O;
   for (int I = 1; I < Argc; ++I) {
     const std::string Arg = Argv[I];
+    bool Bad = false;
     if (Arg.rfind("--cases=", 0) == 0) {
-      std::string List = Arg.substr(8);
-      for (std::size_t At = 0; At <= List.size();) {
-        const std::size_t Comma = std::min(List.find(',', At), List.size());
-        O.Cases.push_back(List.substr(At, Comma - At));
-        At = Comma + 1;
-      }
+      O.Cases = splitList(Arg.substr(8));
+    } else if (Arg.rfind("--passes=", 0) == 0) {
+      Bad = !numberList(Arg.substr(9), &O.Passes);
+    } else if (Arg.rfind("--chunks=", 0) == 0) {
+      Bad = !numberList(Arg.substr(9), &O.Chunks);
     } else if (Arg.rfind("--steps=", 0) == 0) {
       O.Steps = std::atoi(Arg.c_str() + 8);
     } else if (Arg == "--quick") {
@@ -253,9 +284,13 @@ int main(int Argc, char **Argv) {
     } else if (Arg == "--decayed") {
       O.Decayed = true;
     } else {
-      std::fprintf(
-          stderr, "usage: %s [--cases=a,b] [--steps=N] [--quick] [--decayed]\n",
-          Argv[0]);
+      Bad = true;
+    }
+    if (Bad) {
+      std::fprintf(stderr,
+                   "usage: %s [--cases=a,b] [--steps=N] [--quick] [--decayed] "
+                   "[--passes=T,U] [--chunks=C,D]\n",
+                   Argv[0]);
       return 2;
     }
   }

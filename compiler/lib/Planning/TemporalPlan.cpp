@@ -61,7 +61,7 @@ static void chooseDefaults(TemporalPlan &P, const ir::Stencil &S,
   // The tiles the tuner tries: the default, one twice as wide (and half as
   // high), and in 3-D one twice as high where it stays a block of at most
   // 1024 threads: on an H100 the f64 star's best pass (3 steps) ran at
-  // 254.4 GCells/s on 32 x 32 against 247.3 on 32 x 16, which recomputes
+  // 258.0 GCells/s on 32 x 32 against 247.2 on 32 x 16, which recomputes
   // more of its tile (docs/performance.md, "Tiles twice as high").
   const int Bx = P.DefaultBlock[0], By = P.DefaultBlock[1];
   P.ConstantTiles = {{Bx, By}};
