@@ -3,6 +3,7 @@
 #include "stencilc/Planning/StepPlan.h"
 #include "stencilc/Basic/Version.h"
 #include "stencilc/IR/StencilHash.h"
+#include <cassert>
 #include <map>
 #include <set>
 // The runtime's ABI definition: its version is printed into every
@@ -280,6 +281,8 @@ void codegen::printTemporalRegistration(CodeWriter &W, const ir::Stencil &S,
   W.line("/*defaultSteps=*/{},", T.DefaultSteps);
   W.line("/*defaultBlock=*/{{{}, {}, {}}},", T.DefaultBlock[0],
          T.DefaultBlock[1], T.DefaultBlock[2]);
+  // GeneratedTemporal::tiles holds four.
+  assert(T.ConstantTiles.size() <= 4 && "more tiles than the ABI holds");
   std::string Tiles;
   for (const auto &[Bx, By] : T.ConstantTiles)
     Tiles += fmt::format("{}{{{}, {}}}", Tiles.empty() ? "" : ", ", Bx, By);
