@@ -272,40 +272,12 @@ ExprRef BodyLowering::castTo(ir::Type Ty, ExprRef E, clang::SourceRange R) {
   return std::make_shared<ir::CastExpr>(Ty, std::move(E), toIRRange(R));
 }
 
-/// The value of a float constant, of a negated one (`x / -0.1f`), or of a
-/// constant converted to float (the divisor of `x / 6`), as the conversion
-/// rounds it.
-static std::optional<float> floatConstant(const ir::Expr &E) {
-  const ir::Expr *Value = &E;
-  if (const auto *C = dyn_cast<ir::CastExpr>(Value);
-      C && C->type().kind() == ir::ScalarKind::Float32)
-    Value = C->Operand.get();
-  // Rounding is symmetric: the negated value converts to the negated float.
-  if (const auto *U = dyn_cast<ir::UnaryExpr>(Value);
-      U && U->Op == ir::UnaryOp::Neg)
-    if (std::optional<float> V = floatConstant(*U->Operand))
-      return -*V;
-  const auto *K = dyn_cast<ir::ConstantExpr>(Value);
-  if (!K)
-    return std::nullopt;
-  switch (K->type().kind()) {
-  case ir::ScalarKind::Float32:
-  case ir::ScalarKind::Float64:
-    return static_cast<float>(K->FloatValue);
-  case ir::ScalarKind::Int32:
-  case ir::ScalarKind::Int64:
-    return static_cast<float>(K->IntValue);
-  default:
-    return std::nullopt;
-  }
-}
-
 /// L Op R; a float division by a constant carries its exact reciprocal.
 static ExprRef binary(ir::Type Ty, ir::BinaryOp Op, ExprRef L, ExprRef R,
                       stencilc::SourceRange Range) {
   auto B = std::make_shared<ir::BinaryExpr>(Ty, Op, std::move(L), R, Range);
   if (Op == ir::BinaryOp::Div && Ty.kind() == ir::ScalarKind::Float32)
-    if (std::optional<float> D = floatConstant(*R))
+    if (std::optional<float> D = ir::floatConstantValue(*R))
       B->Reciprocal = ir::exactReciprocal(*D);
   return B;
 }

@@ -100,3 +100,28 @@ const char *stencilc::ir::opSpelling(UnaryOp Op) {
   }
   return "?";
 }
+
+std::optional<float> stencilc::ir::floatConstantValue(const Expr &E) {
+  const Expr *Value = &E;
+  if (const auto *C = llvm::dyn_cast<CastExpr>(Value);
+      C && C->type().kind() == ScalarKind::Float32)
+    Value = C->Operand.get();
+  // Rounding is symmetric: the negated value converts to the negated float.
+  if (const auto *U = llvm::dyn_cast<UnaryExpr>(Value);
+      U && U->Op == UnaryOp::Neg)
+    if (std::optional<float> V = floatConstantValue(*U->Operand))
+      return -*V;
+  const auto *K = llvm::dyn_cast<ConstantExpr>(Value);
+  if (!K)
+    return std::nullopt;
+  switch (K->type().kind()) {
+  case ScalarKind::Float32:
+  case ScalarKind::Float64:
+    return static_cast<float>(K->FloatValue);
+  case ScalarKind::Int32:
+  case ScalarKind::Int64:
+    return static_cast<float>(K->IntValue);
+  default:
+    return std::nullopt;
+  }
+}

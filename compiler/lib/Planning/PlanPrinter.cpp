@@ -3,13 +3,19 @@
 /// \file
 /// One block per stencil: the CUDA default launch, each variant's kernel
 /// (thread mapping; for marching variants the queues, the tile and where
-/// every load comes from) and the OpenMP loop blocking. The wording is
+/// every load comes from), the float divisions by constants, and the OpenMP
+/// loop blocking. The wording is
 /// stable: FileCheck tests read it.
 ///
 //===----------------------------------------------------------------------===//
 #include "stencilc/IR/IRPrinter.h"
+#include "stencilc/IR/Stmt.h"
 #include "stencilc/Planning/KernelPlan.h"
+#include <algorithm>
+#include <charconv>
+#include <cstring>
 #include <string>
+#include <vector>
 
 using namespace stencilc;
 using namespace stencilc::planning;
@@ -146,6 +152,59 @@ static void printTemporal(std::string &Out, const StencilPlan &SP) {
               : "a thread computes the levels wanted at its point\n");
 }
 
+/// The float divisions by constants, by divisor: how many CUDA computes as
+/// exact products (BinaryExpr::Reciprocal), how many it keeps.
+static void printDivisions(std::string &Out, const ir::Stencil &S) {
+  struct Divisor {
+    float Value;
+    int Exact = 0, Kept = 0;
+  };
+  // In the order they first appear; told apart by their bits (-0 from 0,
+  // any NaN from the others).
+  std::vector<Divisor> Divisors;
+  auto OnExpr = [&Divisors](const ir::Expr &Top) {
+    ir::walkExpr(Top, [&Divisors](const ir::Expr &E) {
+      const auto *B = llvm::dyn_cast<ir::BinaryExpr>(&E);
+      if (!B || B->Op != ir::BinaryOp::Div ||
+          B->type().kind() != ir::ScalarKind::Float32)
+        return;
+      const std::optional<float> D = ir::floatConstantValue(*B->RHS);
+      if (!D)
+        return;
+      auto Same = [&D](const Divisor &X) {
+        return std::memcmp(&X.Value, &*D, sizeof(float)) == 0;
+      };
+      auto It = std::find_if(Divisors.begin(), Divisors.end(), Same);
+      if (It == Divisors.end())
+        It = Divisors.insert(Divisors.end(), Divisor{*D});
+      ++(B->Reciprocal ? It->Exact : It->Kept);
+    });
+  };
+  if (S.Body)
+    ir::walkStmt(
+        *S.Body, [](const ir::Stmt &) {}, OnExpr);
+  if (Divisors.empty())
+    return;
+  Out += "  float divisions by constants (CUDA):";
+  const char *Separator = " ";
+  for (const Divisor &D : Divisors) {
+    char Text[64];
+    const std::to_chars_result R =
+        std::to_chars(Text, Text + sizeof(Text), D.Value);
+    const std::string By = "by " + std::string(Text, R.ptr);
+    if (D.Exact) {
+      Out += Separator + By + " as an exact product (" +
+             std::to_string(D.Exact) + ")";
+      Separator = ", ";
+    }
+    if (D.Kept)
+      Out += Separator + By + " kept as a division (" + std::to_string(D.Kept) +
+             ")";
+    Separator = "; ";
+  }
+  Out += "\n";
+}
+
 static void printStencil(std::string &Out, const StencilPlan &SP) {
   const ir::Stencil &S = *SP.Stencil;
   Out += "stencil " + S.qualifiedName() + " (" + S.Loc.File + ":" +
@@ -166,6 +225,7 @@ static void printStencil(std::string &Out, const StencilPlan &SP) {
     }
     printKernel(Out, S, planKernel(SP, V));
   }
+  printDivisions(Out, S);
   const CpuLoopPlan &C = SP.Cpu;
   if (!C.SimdRows)
     Out += "  openmp: x loop not vectorised (a written array is read along "

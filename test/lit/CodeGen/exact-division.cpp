@@ -1,5 +1,6 @@
 // RUN: %stencilc %s --emit=cuda --no-line-directives -o - -- -I %mock_include | FileCheck %s --check-prefix=CUDA
 // RUN: %stencilc %s --emit=openmp --no-line-directives -o - -- -I %mock_include | FileCheck %s --check-prefix=OMP
+// RUN: %stencilc %s --emit=plan -o - -- -I %mock_include | FileCheck %s --check-prefix=PLAN
 //
 // A float division by a constant whose split reciprocal is exact for every
 // input (IR/ExactReciprocal.h) is a product in CUDA, the division kept for
@@ -11,7 +12,8 @@ struct STENCIL_KERNEL Divisions {
   STENCIL_HD void operator()(const stencil::Index2D &idx, const float *a, float *b,
                              float k) const {
     b[idx.ix()] = a[idx.ix()] / 118.0f + a[idx.ix<1, 0>()] / 6 - a[idx.ix()] / -0.1f +
-                  a[idx.ix()] / 4.0f + a[idx.ix()] / 1e-10f + a[idx.ix()] / k;
+                  a[idx.ix()] / 4.0f + a[idx.ix()] / 1e-10f + a[idx.ix()] / k +
+                  a[idx.ix<0, 1>()] / 118.0f;
   }
 };
 STENCIL_KERNEL void divisionsF64(const stencil::Index2D &idx, const double *a, double *b) {
@@ -31,7 +33,7 @@ void run(float *a, float *b, double *c, double *d) {
 
 // CUDA: __device__ __forceinline__ float stencilc_divide(float x, float d, float high, float low, float least) { const float q = __fmaf_rn(x, high, __fmul_rn(x, low)); return fabsf(q) >= least ? q : __fdiv_rn(x, d); }
 // CUDA-LABEL: void stencilc_Divisions_grid(
-// CUDA: b[c] = ((((stencilc_divide(a[c], 118.0f, 0.008474576f, (-1.5785128e-11f), 2.524355e-29f) + stencilc_divide(a[c + 1], static_cast<float>(6), 0.16666667f, (-4.967054e-09f), 1.5777218e-30f)) - stencilc_divide(a[c], -0.1f, (-10.0f), 1.4901161e-07f, 3.1554436e-30f)) + (a[c] / 4.0f)) + (a[c] / 1e-10f)) + (a[c] / k_);
+// CUDA: b[c] = (((((stencilc_divide(a[c], 118.0f, 0.008474576f, (-1.5785128e-11f), 2.524355e-29f) + stencilc_divide(a[c + 1], static_cast<float>(6), 0.16666667f, (-4.967054e-09f), 1.5777218e-30f)) - stencilc_divide(a[c], -0.1f, (-10.0f), 1.4901161e-07f, 3.1554436e-30f)) + (a[c] / 4.0f)) + (a[c] / 1e-10f)) + (a[c] / k_)) + stencilc_divide(a[c + sy], 118.0f,
 // CUDA-LABEL: void stencilc_divisionsF64_grid(
 // CUDA: b[c] = a[c] / 118.0;
 // A compound assignment divides as its expansion does.
@@ -39,3 +41,11 @@ void run(float *a, float *b, double *c, double *d) {
 // CUDA: s = stencilc_divide(s, 7.0f, 
 // OMP-NOT: stencilc_divide
 // OMP: (a[c] / 118.0f) + (a[c + 1] / static_cast<float>(6))
+// The plan lists them by divisor, in the order they appear; runtime divisors
+// and doubles are not listed.
+// PLAN-LABEL: stencil Divisions
+// PLAN: float divisions by constants (CUDA): by 118 as an exact product (2); by 6 as an exact product (1); by -0.1 as an exact product (1); by 4 kept as a division (1); by 1e-10 kept as a division (1)
+// PLAN-LABEL: stencil divisionsF64
+// PLAN-NOT: divisions by constants
+// PLAN-LABEL: stencil compound
+// PLAN: float divisions by constants (CUDA): by 7 as an exact product (1)

@@ -227,6 +227,12 @@ bool isComparisonOrLogical(BinaryOp Op);
 const char *opSpelling(BinaryOp Op);
 const char *opSpelling(UnaryOp Op);
 
+/// The value as a float of a constant, of a negated one (`-0.1f`), or of a
+/// constant converted to float (the divisor of `x / 6` in float), as the
+/// conversion rounds it; nothing for any other expression. A float division
+/// by such a value is what BinaryExpr::Reciprocal is sought for.
+std::optional<float> floatConstantValue(const Expr &E);
+
 /// Calls \p Fn on \p E and every sub-expression, parents first.
 template <typename Fn> void walkExpr(const Expr &E, Fn &&Callback);
 
