@@ -1,5 +1,6 @@
 //===- Expr.cpp - Expressions of the stencil IR ---------------------------===//
 #include "stencilc/IR/Expr.h"
+#include <cstdint>
 
 using namespace stencilc::ir;
 
@@ -118,10 +119,14 @@ std::optional<float> stencilc::ir::floatConstantValue(const Expr &E) {
   case ScalarKind::Float32:
   case ScalarKind::Float64:
     return static_cast<float>(K->FloatValue);
+  case ScalarKind::Bool:
   case ScalarKind::Int32:
   case ScalarKind::Int64:
     return static_cast<float>(K->IntValue);
-  default:
-    return std::nullopt;
+  case ScalarKind::UInt32:
+  case ScalarKind::UInt64:
+    // Held in IntValue's bits: 2^64 - 1 is -1 there.
+    return static_cast<float>(static_cast<std::uint64_t>(K->IntValue));
   }
+  return std::nullopt;
 }

@@ -24,11 +24,18 @@ STENCIL_KERNEL void compound(const stencil::Index2D &idx, const float *a, float 
   s /= 7.0f;
   b[idx.ix()] = s;
 }
+// Unsigned divisors too; a divisor converted twice (through another
+// integer type) is neither a product nor listed.
+STENCIL_KERNEL void unsignedDivisors(const stencil::Index2D &idx, const float *a, float *b) {
+  b[idx.ix()] = a[idx.ix()] / 3u + a[idx.ix()] / 2147483648u +
+                a[idx.ix()] / (unsigned long)5;
+}
 void run(float *a, float *b, double *c, double *d) {
   stencil::Loop2D<> l;
   l.run(Divisions(), a, b, 2.0f);
   l.run(divisionsF64, c, d);
   l.run(compound, a, b);
+  l.run(unsignedDivisors, a, b);
 }
 
 // CUDA: __device__ __forceinline__ float stencilc_divide(float x, float d, float high, float low, float least) { const float q = __fmaf_rn(x, high, __fmul_rn(x, low)); return fabsf(q) >= least ? q : __fdiv_rn(x, d); }
@@ -49,3 +56,7 @@ void run(float *a, float *b, double *c, double *d) {
 // PLAN-NOT: divisions by constants
 // PLAN-LABEL: stencil compound
 // PLAN: float divisions by constants (CUDA): by 7 as an exact product (1)
+// PLAN-LABEL: stencil unsignedDivisors
+// PLAN: float divisions by constants (CUDA): by 3 as an exact product (1); by 2147483648 kept as a division (1)
+// CUDA-LABEL: void stencilc_unsignedDivisors_grid(
+// CUDA: b[c] = (stencilc_divide(a[c], static_cast<float>(3U), 0.33333334f, (-9.934108e-09f), 1.5777218e-30f) + (a[c] / static_cast<float>(2147483648U))) + (a[c] / static_cast<float>(static_cast<unsigned long long>(5)));
