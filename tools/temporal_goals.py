@@ -11,7 +11,9 @@ many goals are met. --plot also draws it (needs matplotlib; CI runs the table
 only): left, GCells/s per step of one step at a time, tuned, AN5D and the goal;
 right, the best pass per steps a pass as a fraction of AN5D.
 
-Where the log times a benchmark twice (a "before" binary first), the last
+A pass row counts for the longest pass it ran where the log prints the
+schedule (the steps of a case run as passes as even as can be); older logs
+count it for its steps/pass. Where the log times a benchmark twice (a "before" binary first), the last
 timing of a case counts.
 """
 import re
@@ -30,6 +32,7 @@ TYPES = {"float": "f32", "double": "f64"}
 PASS = re.compile(
     r"^(\S+) pass steps/pass (\d+) tile (\d+)x(\d+) chunk (\d+): ([\d.]+) GCells/s")
 SINGLE = re.compile(r"^(\S+) single steps/pass 1 .*: ([\d.]+) GCells/s")
+SCHEDULE = re.compile(r", passes ((?:\d+x\d+(?: \+ )?)+)")
 TUNED = re.compile(r"^(\S+) tuned: ([\d.]+) GCells/s \((.*)\)$")
 AN5D = re.compile(
     r"^(float|double) (\w+)-[\dx]+-\d+-\d+ size \S+, \d+ steps: [\d.]+ ms => ([\d.]+) GCells/s")
@@ -50,6 +53,10 @@ def parse(lines):
             case(m[1]).update(single=float(m[2]), passes={})
         elif m := PASS.match(line):
             steps, rate = int(m[2]), float(m[6])
+            # The longest pass that ran (the benchmark prints its schedule:
+            # a row of 8 over 60 steps runs passes of 7 and 6).
+            if sched := SCHEDULE.search(line):
+                steps = max(int(x) for x in re.findall(r"\d+x(\d+)", sched[1]))
             passes = case(m[1])["passes"]
             passes[steps] = max(passes.get(steps, 0.0), rate)
         elif m := TUNED.match(line):

@@ -125,7 +125,8 @@ if [[ -n ${PROFILE:-} && -x $work/temporal_benchmark ]]; then
   args=(--quick --steps="${STEPS:-8}")
   cases=${PROFILE_CASES:-${CASES:-}}
   [[ -n $cases ]] && args+=("--cases=$cases")
-  for kernel in $PROFILE; do
+  read -r -a kernels <<<"$PROFILE" # split at spaces, never globbed
+  for kernel in "${kernels[@]}"; do
     echo "== profile of $kernel"
     "$ncu" --kernel-name-base mangled --kernel-name "regex:$kernel" \
       --launch-count "${PROFILE_COUNT:-1}" \

@@ -7,6 +7,10 @@
 //   temporal_benchmark [--cases=a,b] [--steps=N] [--quick] [--decayed]
 //                      [--passes=T,U] [--chunks=C,D]
 //
+// A pass row's steps/pass is the most a pass takes: the N steps run as
+// passes as even as can be and one step alone (the schedule is printed), as
+// a time loop of N steps runs them.
+//
 // Per case: one step at a time (the plan's single-step variant), the plan's
 // default pass, a search over steps per pass, tiles and chunks (--quick:
 // the tuner's tiles and the plan's chunk; --passes and --chunks: only those
@@ -164,6 +168,21 @@ public:
     return Cells * Steps / Times[1] / 1e9;
   }
 
+  /// How the Steps steps run at \p PerPass a pass: passes as even as can
+  /// be, so some may be shorter ("passes 17x3 + 4x2, 1 step alone").
+  std::string scheduleText(int PerPass) const {
+    std::vector<std::pair<int, int>> Runs; // (steps a pass, passes)
+    for (int P : stencil::detail::passSchedule(Steps, PerPass)) {
+      if (Runs.empty() || Runs.back().first != P)
+        Runs.push_back({P, 0});
+      ++Runs.back().second;
+    }
+    std::string Text = "passes";
+    for (std::size_t I = 0; I < Runs.size(); ++I)
+      Text += (I ? " + " : " ") + std::to_string(Runs[I].second) + "x" +
+              std::to_string(Runs[I].first);
+    return Text + ", 1 step alone";
+  }
   /// Prints and returns the rate, or 0 where the configuration fails.
   double row(const char *Kind, int PerPass, int Bx, int By, int Chunk) {
     double Rate = 0;
@@ -180,6 +199,8 @@ public:
     if (Temporal && PerPass > 1 && !Temporal->query(Bx, By, PerPass, &K))
       Resources = ", " + std::to_string(K.registers) + " registers, " +
                   std::to_string(K.sharedBytes / 1024) + " KiB shared";
+    if (PerPass > 1)
+      Resources += ", " + scheduleText(PerPass);
     std::printf("%s %s steps/pass %d tile %dx%d chunk %d: %.1f GCells/s%s\n",
                 Name, Kind, PerPass, Bx, By, Chunk, Rate, Resources.c_str());
     std::fflush(stdout);
@@ -217,6 +238,10 @@ public:
     }
     if (!O.Chunks.empty())
       Chunks = O.Chunks;
+    for (int PerPass : O.Passes)
+      if (PerPass < 2 || PerPass > TE->maxSteps)
+        std::printf("%s: no passes of %d steps (stencilc's take 2 to %d)\n",
+                    Name, PerPass, TE->maxSteps);
     for (int PerPass = 2; PerPass <= TE->maxSteps; ++PerPass)
       for (const auto &Tile : Tiles)
         for (int Chunk : Chunks) {
