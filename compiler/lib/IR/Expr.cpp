@@ -108,8 +108,9 @@ std::optional<float> stencilc::ir::floatConstantValue(const Expr &E) {
       C && C->type().kind() == ScalarKind::Float32)
     Value = C->Operand.get();
   // Rounding is symmetric: the negated value converts to the negated float.
+  // Not so an unsigned negation, which wraps (-3u is 2^32 - 3).
   if (const auto *U = llvm::dyn_cast<UnaryExpr>(Value);
-      U && U->Op == UnaryOp::Neg)
+      U && U->Op == UnaryOp::Neg && U->type().isSigned())
     if (std::optional<float> V = floatConstantValue(*U->Operand))
       return -*V;
   const auto *K = llvm::dyn_cast<ConstantExpr>(Value);

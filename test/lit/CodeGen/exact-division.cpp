@@ -30,12 +30,18 @@ STENCIL_KERNEL void unsignedDivisors(const stencil::Index2D &idx, const float *a
   b[idx.ix()] = a[idx.ix()] / 3u + a[idx.ix()] / 2147483648u +
                 a[idx.ix()] / (unsigned long)5;
 }
+// An unsigned negation wraps: -3u is 2^32 - 3, not -3 (a division kept);
+// a signed one is the negated divisor.
+STENCIL_KERNEL void negatedDivisors(const stencil::Index2D &idx, const float *a, float *b) {
+  b[idx.ix()] = a[idx.ix()] / -3u + a[idx.ix()] / -(3ul) + a[idx.ix()] / -3;
+}
 void run(float *a, float *b, double *c, double *d) {
   stencil::Loop2D<> l;
   l.run(Divisions(), a, b, 2.0f);
   l.run(divisionsF64, c, d);
   l.run(compound, a, b);
   l.run(unsignedDivisors, a, b);
+  l.run(negatedDivisors, a, b);
 }
 
 // CUDA: __device__ __forceinline__ float stencilc_divide(float x, float d, float high, float low, float least) { const float q = __fmaf_rn(x, high, __fmul_rn(x, low)); return fabsf(q) >= least ? q : __fdiv_rn(x, d); }
@@ -60,3 +66,7 @@ void run(float *a, float *b, double *c, double *d) {
 // PLAN: float divisions by constants (CUDA): by 3 as an exact product (1); by 2147483648 kept as a division (1)
 // CUDA-LABEL: void stencilc_unsignedDivisors_grid(
 // CUDA: b[c] = (stencilc_divide(a[c], static_cast<float>(3U), 0.33333334f, (-9.934108e-09f), 1.5777218e-30f) + (a[c] / static_cast<float>(2147483648U))) + (a[c] / static_cast<float>(static_cast<unsigned long long>(5)));
+// PLAN-LABEL: stencil negatedDivisors
+// PLAN: float divisions by constants (CUDA): by -3 as an exact product (1)
+// CUDA-LABEL: void stencilc_negatedDivisors_grid(
+// CUDA: b[c] = ((a[c] / static_cast<float>(-3U)) + (a[c] / static_cast<float>(-3ULL))) + stencilc_divide(a[c], static_cast<float>(-3), (-0.33333334f),
