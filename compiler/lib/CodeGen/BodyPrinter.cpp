@@ -269,12 +269,14 @@ std::string ExprPrinter::print(const ir::Expr &E, bool Top) const {
     const auto *B = cast<ir::BinaryExpr>(&E);
     if (B->Reciprocal && Hooks.exactReciprocals()) {
       const ir::Type F32(ir::ScalarKind::Float32);
-      return fmt::format("stencilc_divide({}, {}, {}, {}, {})",
-                         print(*B->LHS, /*Top=*/true),
-                         print(*B->RHS, /*Top=*/true),
-                         printConstant(F32, 0, B->Reciprocal->High),
-                         printConstant(F32, 0, B->Reciprocal->Low),
-                         printConstant(F32, 0, B->Reciprocal->Least));
+      const std::string Flag = Hooks.inexactFlag();
+      return fmt::format(
+          "stencilc_divide{}({}, {}, {}, {}, {}{})", Flag.empty() ? "" : "_or",
+          print(*B->LHS, /*Top=*/true), print(*B->RHS, /*Top=*/true),
+          printConstant(F32, 0, B->Reciprocal->High),
+          printConstant(F32, 0, B->Reciprocal->Low),
+          printConstant(F32, 0, B->Reciprocal->Least),
+          Flag.empty() ? "" : ", " + Flag);
     }
     return wrap(fmt::format("{} {} {}", print(*B->LHS), ir::opSpelling(B->Op),
                             print(*B->RHS)),
@@ -708,7 +710,7 @@ void codegen::printPointIndex(CodeWriter &W, unsigned Dims) {
   W.line("const long long c = {};", centreIndex(Dims));
 }
 
-void codegen::printDivideHelper(CodeWriter &W) {
+void codegen::printDivideHelper(CodeWriter &W, bool CheckedProducts) {
   W.line(
       "// x / d for a float constant d, bit for bit: the product by d's split "
       "reciprocal where");
@@ -718,6 +720,14 @@ void codegen::printDivideHelper(CodeWriter &W) {
          "float high, float low, float least) {{ const float q = "
          "__fmaf_rn(x, high, __fmul_rn(x, low)); return fabsf(q) >= least ? "
          "q : __fdiv_rn(x, d); }}");
+  if (!CheckedProducts)
+    return;
+  W.line("// The product alone; 'inexact' set where it may not be x / d (a "
+         "zero x's is).");
+  W.line("__device__ __forceinline__ float stencilc_divide_or(float x, float "
+         "d, float high, float low, float least, bool &inexact) {{ (void)d; "
+         "const float q = __fmaf_rn(x, high, __fmul_rn(x, low)); inexact |= "
+         "!(fabsf(q) >= least) && x != 0.0f; return q; }}");
 }
 
 void codegen::printMinMaxHelpers(CodeWriter &W, std::string_view Qualifiers) {

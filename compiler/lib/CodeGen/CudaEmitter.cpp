@@ -468,11 +468,13 @@ void CudaEmitter::emitStep(CodeWriter &W, const planning::ModulePlan &Plan,
 }
 
 std::string CudaEmitter::emit(const planning::ModulePlan &Plan) const {
-  bool MinMax = false, ExactDivisions = false;
+  bool MinMax = false, ExactDivisions = false, CheckedProducts = false;
   for (const planning::StencilPlan &SP : Plan.Stencils) {
     const BodyUses Uses = scanBody(*SP.Stencil);
     MinMax |= Uses.MinMax;
     ExactDivisions |= Uses.ExactDivisions;
+    CheckedProducts |=
+        !SP.Temporal.Pairs.empty() && SP.Temporal.DivisionsCheckedAPlane;
   }
   // nvcc declares the math functions itself.
   std::vector<std::string> Includes = {"<stencil/generated.hpp>",
@@ -501,7 +503,7 @@ std::string CudaEmitter::emit(const planning::ModulePlan &Plan) const {
   }
   if (ExactDivisions) {
     W.blank();
-    printDivideHelper(W);
+    printDivideHelper(W, CheckedProducts);
   }
 
   std::vector<std::string> Symbols = uniqueSymbolNames(Plan);

@@ -29,7 +29,11 @@
 /// are template instances with constant extents (TemporalPlan::
 /// ConstantTiles), which make the ring offsets immediates; plane positions
 /// are kept by adding; and short passes are compiled for two blocks of 1024
-/// threads an SM (TemporalPlan::TwoBlocksUpTo).
+/// threads an SM (TemporalPlan::TwoBlocksUpTo). Where the plan says so the
+/// steady part has no branch a level: a copy of it for the blocks with no
+/// point of the margin (TemporalPlan::InteriorSteadyPart), and exact
+/// divisions as products checked once a plane (TemporalPlan::
+/// DivisionsCheckedAPlane).
 ///
 //===----------------------------------------------------------------------===//
 #include "stencilc/CodeGen/CudaKernels.h"
@@ -74,6 +78,12 @@ struct PlaneMode {
   /// Steady only: every thread computes every level
   /// (TemporalPlan::EveryThreadComputes).
   bool EveryThread = false;
+  /// Steady only: no thread of the block holds the margin
+  /// (TemporalPlan::InteriorSteadyPart).
+  bool Interior = false;
+  /// Steady only: exact divisions take the product and set stencilc_inexact
+  /// (TemporalPlan::DivisionsCheckedAPlane).
+  bool ProductsOnly = false;
 };
 
 /// Loads of the pair's input from level l - 1's ring; the rest from memory.
@@ -109,6 +119,9 @@ public:
   std::string storeTarget(unsigned Param,
                           const std::string &Memory) const override {
     return Param == P.Out ? Value : Memory;
+  }
+  std::string inexactFlag() const override {
+    return Mode.ProductsOnly ? "stencilc_inexact" : "";
   }
 
 private:
@@ -207,7 +220,21 @@ public:
            Mode.Steady ? "" : "  ",
            Mode.Steady ? std::to_string(Mode.U) : "stencilc_s", Cell);
     W.close();
-    printLevels(W, Plane, Mode);
+    if (Mode.ProductsOnly) {
+      W.open("{");
+      W.line("bool stencilc_inexact = false;");
+      printLevels(W, Plane, Mode);
+      W.line("// Where a product may not be the quotient: every level again, "
+             "with the division.");
+      W.open("if (stencilc_inexact) {");
+      PlaneMode Exact = Mode;
+      Exact.ProductsOnly = false;
+      printLevels(W, Plane, Exact);
+      W.close();
+      W.close();
+    } else {
+      printLevels(W, Plane, Mode);
+    }
     W.line("__syncthreads();");
     W.line("stencilc_c0 += {};", Stride);
   }
@@ -252,15 +279,17 @@ private:
       printCompute(W, Mode,
                    "if (stencilc_l == STEPS && stencilc_work == STEPS)");
       W.close();
-      W.open("if (stencilc_l < STEPS && stencilc_edge) {");
     } else {
       W.open("if (stencilc_l <= stencilc_work) {");
       printCompute(W, Mode, "if (stencilc_l == STEPS)");
       W.close();
-      W.open("else if (stencilc_l < STEPS && stencilc_edge) {");
     }
-    printMargin(W);
-    W.close();
+    if (!Mode.Interior) {
+      W.open(fmt::format("{}if (stencilc_l < STEPS && stencilc_edge) {{",
+                         Mode.EveryThread ? "" : "else "));
+      printMargin(W);
+      W.close();
+    }
     W.line("if (stencilc_l < STEPS)");
     printRingStore(W, "  ");
   }
@@ -459,6 +488,11 @@ void printKernel(CodeWriter &W, const ir::Stencil &S, const TemporalPlan &T,
   W.line("const int stencilc_work = stencilc_column && stencilc_inside ? "
          "stencilc_deepest : 0;");
   W.line("const bool stencilc_edge = stencilc_column && !stencilc_inside;");
+  if (T.InteriorSteadyPart) {
+    W.line("// Whether a thread of the block holds the margin (every thread "
+           "is here).");
+    W.line("const bool stencilc_edge_block = __syncthreads_or(stencilc_edge);");
+  }
   W.line("// From plane p of the input on, every level works inside the "
          "chunk.");
   W.line("const int stencilc_steady = stencilc_first + STEPS * {};", Lag);
@@ -505,8 +539,20 @@ void printKernel(CodeWriter &W, const ir::Stencil &S, const TemporalPlan &T,
   W.line("// {} planes from ring slot 0: every slot and queue register is "
          "known.",
          Depth);
-  for (unsigned U = 0; U < Depth; ++U)
-    Planes.print(W, PlaneMode{true, U, T.EveryThreadComputes});
+  auto SteadyPlanes = [&](bool Interior) {
+    for (unsigned U = 0; U < Depth; ++U)
+      Planes.print(W, PlaneMode{true, U, T.EveryThreadComputes, Interior,
+                                T.DivisionsCheckedAPlane});
+  };
+  if (T.InteriorSteadyPart) {
+    W.open("if (!stencilc_edge_block) {");
+    SteadyPlanes(true);
+    W.close();
+    W.open("else {");
+  }
+  SteadyPlanes(false);
+  if (T.InteriorSteadyPart)
+    W.close();
   W.line("stencilc_p += {};", Depth);
   W.line("continue;");
   W.close();

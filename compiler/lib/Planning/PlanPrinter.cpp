@@ -148,8 +148,15 @@ static void printTemporal(std::string &Out, const StencilPlan &SP) {
          "above\n";
   Out += std::string("  temporal steady part: ") +
          (T.EveryThreadComputes
-              ? "every thread computes every level\n"
-              : "a thread computes the levels wanted at its point\n");
+              ? "every thread computes every level"
+              : "a thread computes the levels wanted at its point") +
+         (T.InteriorSteadyPart
+              ? "; printed again for blocks with no point of the margin"
+              : "") +
+         (T.DivisionsCheckedAPlane
+              ? "; exact divisions as products, checked once a plane"
+              : "") +
+         "\n";
 }
 
 /// The float divisions by constants, by divisor: how many CUDA computes as

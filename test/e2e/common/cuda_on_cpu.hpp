@@ -36,6 +36,7 @@ inline const char *cudaGetErrorString(cudaError_t) { return "CUDA error"; }
 #define __restrict__
 #define __shared__ static
 #define __syncthreads() cuda_on_cpu::syncThreads()
+#define __syncthreads_or(v) cuda_on_cpu::syncThreadsOr(v)
 // CUDA's correctly rounded operations (stencilc_divide's), unfused.
 inline float __fmaf_rn(float a, float b, float c) { return std::fma(a, b, c); }
 inline float __fmul_rn(float a, float b) { return a * b; }
@@ -53,16 +54,24 @@ inline long long Launches = 0, Staged = 0;
 class Barrier {
 public:
   explicit Barrier(unsigned N) : N(N) {}
-  void wait() {
+  void wait() { waitOr(false); }
+  /// Waits as wait(), then says whether any thread brought true.
+  bool waitOr(bool Value) {
     std::unique_lock<std::mutex> Lock(M);
     const unsigned long long G = Generation;
+    Any |= Value;
     if (++Arrived == N) {
       Arrived = 0;
+      Result = Any;
+      Any = false;
       ++Generation;
       C.notify_all();
-      return;
+      return Result;
     }
     C.wait(Lock, [&] { return Generation != G; });
+    // Read under the lock: the next generation cannot end before this
+    // thread arrives at it.
+    return Result;
   }
 
 private:
@@ -70,9 +79,11 @@ private:
   std::condition_variable C;
   unsigned N, Arrived = 0;
   unsigned long long Generation = 0;
+  bool Any = false, Result = false;
 };
 inline Barrier *Block = nullptr;
 inline void syncThreads() { Block->wait(); }
+inline int syncThreadsOr(bool Value) { return Block->waitOr(Value); }
 
 /// Exits on a grid or block the GPU would refuse; counts the launch.
 inline void checkLaunch(const dim3 &Grid, const dim3 &Threads) {

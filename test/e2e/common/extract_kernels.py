@@ -30,7 +30,7 @@ STEP = re.compile(r"^(__device__ __forceinline__ [\w ]+ stencilc_step_\w+_recomp
                   re.MULTILINE)
 # One line each: min and max, the division by a constant.
 HELPER = re.compile(r"^(?:template <typename T> )?__device__ __forceinline__ \w+ "
-                    r"stencilc_(?:min|max|divide)\(.*$", re.MULTILINE)
+                    r"stencilc_(?:min|max|divide|divide_or)\(.*$", re.MULTILINE)
 KEY = re.compile(r"/\*functionKey=\*/(.*),$", re.MULTILINE)
 GROUPS = re.compile(r"/\*launchGroup=\*/&(\w+),")
 ROUNDS = re.compile(r"/\*rounds=\*/(\w+),")

@@ -62,6 +62,14 @@ struct STENCIL_KERNEL Heat64 {
   }
 };
 
+// A division by a constant: the steady part takes its exact product and
+// checks it once a plane (the division again where it may differ).
+struct STENCIL_KERNEL Mean {
+  STENCIL_HD void operator()(const stencil::Index2D &idx, const float *u, float *un) const {
+    un[idx.ix()] = (u[idx.ix<-1, 0>()] + u[idx.ix<0, 1>()]) / 118.0f;
+  }
+};
+
 void timeLoops(float *u, float *un, double *k, double *v, double *vn, int *ia,
                int *ib, double *w, double *wn) {
   stencil::DomainLoop dl;
@@ -75,6 +83,7 @@ void timeLoops(float *u, float *un, double *k, double *v, double *vn, int *ia,
   l3.run(Once(), u, un);
   l2.repeat(3, IntDiv(), stencil::previousLevel(ia), stencil::nextLevel(ib));
   l3.repeat(5, Heat64(), stencil::previousLevel(w), stencil::nextLevel(wn));
+  l2.repeat(4, Mean(), stencil::previousLevel(u), stencil::nextLevel(un));
 }
 
 // PLAN-LABEL: stencil Heat
@@ -82,7 +91,7 @@ void timeLoops(float *u, float *un, double *k, double *v, double *vn, int *ia,
 // PLAN-NEXT: temporal default: 1 step (one by one); a pass: tile 32 x 32, chunk 64
 // PLAN-NEXT: temporal tiles with constant extents: 32 x 32, 64 x 16 (others: the kernel with runtime extents)
 // PLAN-NEXT: temporal registers: 32 a thread up to 4 steps per pass (two blocks of 1024 threads an SM), up to 64 above
-// PLAN-NEXT: temporal steady part: every thread computes every level
+// PLAN-NEXT: temporal steady part: every thread computes every level{{$}}
 // PLAN-LABEL: stencil VarCoef
 // PLAN: temporal (CUDA): k -> un, up to 16 steps per pass; reach x -0..+1 y -0..+0; a ring of 2 rows per level; own columns from the rings from 4 steps a pass (shorter: level 1's, the others' from registers)
 // PLAN-NEXT: temporal (CUDA): u -> un, up to 16 steps per pass; reach x -1..+0 y -0..+0; a ring of 2 rows per level; own columns from the rings from 4 steps a pass (shorter: level 1's, the others' from registers)
@@ -103,7 +112,11 @@ void timeLoops(float *u, float *un, double *k, double *v, double *vn, int *ia,
 // PLAN-LABEL: stencil Heat64
 // PLAN: temporal default: 1 step (one by one); a pass: tile 32 x 16, chunk 128
 // PLAN-NEXT: temporal tiles with constant extents: 32 x 16, 64 x 8, 32 x 32 (others: the kernel with runtime extents)
+// PLAN-LABEL: stencil Mean
+// PLAN: temporal steady part: every thread computes every level; printed again for blocks with no point of the margin; exact divisions as products, checked once a plane
 
+// Mean's division (below): its product and whether it may differ.
+// CUDA: __device__ __forceinline__ float stencilc_divide_or(
 // CUDA: template <int STEPS, int BX, int BY>
 // CUDA-NEXT: __global__ void __launch_bounds__(1024, STEPS <= 4 ? 2 : 1) stencilc_Heat_temporal0(const stencil::Grid g, const stencil::Region r, const long long stencilc_chunk, const float *stencilc_margin0, const float *stencilc_margin1, const float *__restrict__ u, float *__restrict__ un, float coef) {
 // The level's own column from registers (level 0's, and every level's in
@@ -140,3 +153,15 @@ void timeLoops(float *u, float *un, double *k, double *v, double *vn, int *ia,
 // CUDA-NEXT: return stencilc_Heat64_temporal0<STEPS, 32, 32>;
 // CUDA: /*tiles=*/{{[{][{]}}32, 16}, {64, 8}, {32, 32}},
 // CUDA-NEXT: /*tileCount=*/3,
+// Blocks with no point of the margin run a steady part with no branch a level
+// for it; there Mean's divisions are products, checked once a plane.
+// CUDA: stencilc_Mean_temporal0(
+// CUDA: const bool stencilc_edge_block = __syncthreads_or(stencilc_edge);
+// CUDA: if (!stencilc_edge_block) {
+// CUDA: bool stencilc_inexact = false;
+// CUDA: stencilc_value = stencilc_divide_or(
+// CUDA-SAME: , 118.0f, {{.*}}, stencilc_inexact);
+// CUDA: if (stencilc_inexact) {
+// CUDA: stencilc_value = stencilc_divide(
+// CUDA: else {
+// CUDA: if (stencilc_l < STEPS && stencilc_edge) {

@@ -52,6 +52,10 @@ public:
   /// reciprocal (ir::BinaryExpr::Reciprocal) as a call of stencilc_divide
   /// (printDivideHelper): the GPU's backends, where a division is dear.
   virtual bool exactReciprocals() const { return false; }
+  /// With exactReciprocals: the bool that such a division sets where its
+  /// product may not be the quotient (stencilc_divide_or), which the caller
+  /// then computes again; empty for the division itself (stencilc_divide).
+  virtual std::string inexactFlag() const { return ""; }
   /// What a store to array parameter \p Param assigns: \p Memory ("f[c]"),
   /// or a variable where the value is wanted instead (a step's
   /// recomputation of another stencil's output).
@@ -126,8 +130,11 @@ std::string centreIndex(unsigned Dims);
 void printPointIndex(CodeWriter &W, unsigned Dims);
 
 /// Defines the CUDA function stencilc_divide, which computes a float
-/// division by a constant that has an exact split reciprocal.
-void printDivideHelper(CodeWriter &W);
+/// division by a constant that has an exact split reciprocal, and with \p
+/// CheckedProducts stencilc_divide_or, its product alone and whether that
+/// may differ (a temporal pass's steady part: TemporalPlan::
+/// DivisionsCheckedAPlane).
+void printDivideHelper(CodeWriter &W, bool CheckedProducts);
 
 /// Defines stencilc_min and stencilc_max, which the body calls for min and
 /// max with std::min/std::max's exact semantics (operands evaluated once).

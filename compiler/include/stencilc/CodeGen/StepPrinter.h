@@ -32,6 +32,7 @@ public:
   std::string_view loopPragma() const override { return Base.loopPragma(); }
   bool selectsForIfs() const override { return Base.selectsForIfs(); }
   bool exactReciprocals() const override { return Base.exactReciprocals(); }
+  std::string inexactFlag() const override { return Base.inexactFlag(); }
 
 protected:
   const BodyPrinterHooks &Base;

@@ -78,6 +78,16 @@ struct TemporalPlan {
   /// registers that way and were slower; integer ones, whose unneeded
   /// values could divide by zero).
   bool EveryThreadComputes = false;
+  /// Whether the steady part is printed twice: for the blocks with a thread
+  /// that holds the margin, and for the others with no branch a level for
+  /// it (a branch ends what the compiler may interleave of the levels).
+  bool InteriorSteadyPart = false;
+  /// Whether the steady part's exact float divisions by constants take the
+  /// product alone and check it once a plane: where one may differ from the
+  /// quotient, every level of that plane is computed again with the
+  /// division (a level's inputs are all from planes before it). Only where
+  /// the body has such a division.
+  bool DivisionsCheckedAPlane = false;
 };
 
 /// The temporal plan of \p S (2-D and 3-D stencils only).
