@@ -404,6 +404,23 @@ void printRings(CodeWriter &W, const TemporalPlan &T, const TimePair &P,
   W.close();
 }
 
+/// Defines STENCILC_PASS_REGISTERS(TWO, MOST), a pass's bound on its
+/// registers (TemporalPlan::RegistersAbove): 32 where TWO, else MOST.
+void printRegisterBound(CodeWriter &W) {
+  W.line("#ifndef STENCILC_PASS_REGISTERS");
+  W.line("// __maxnreg__ from nvcc 12.4 on; before it, the most that one or "
+         "two blocks of 1024 threads an SM leave.");
+  W.line("#if __CUDACC_VER_MAJOR__ > 12 || (__CUDACC_VER_MAJOR__ == 12 && "
+         "__CUDACC_VER_MINOR__ >= 4)");
+  W.line("#define STENCILC_PASS_REGISTERS(TWO, MOST) __maxnreg__((TWO) ? 32 "
+         ": (MOST))");
+  W.line("#else");
+  W.line("#define STENCILC_PASS_REGISTERS(TWO, MOST) __launch_bounds__(1024, "
+         "(TWO) ? 2 : 1)");
+  W.line("#endif");
+  W.line("#endif");
+}
+
 void printKernel(CodeWriter &W, const ir::Stencil &S, const TemporalPlan &T,
                  const TimePair &P, const std::string &Name) {
   const unsigned M = S.Dims - 1;
@@ -411,12 +428,16 @@ void printKernel(CodeWriter &W, const ir::Stencil &S, const TemporalPlan &T,
   BodyNames Names(S);
   W.line("// BX, BY: the tile's extents where constant (0: blockDim's).");
   W.line("template <int STEPS, int BX, int BY>");
-  W.open(fmt::format(
-      "__global__ void __launch_bounds__(1024, STEPS <= {} ? 2 : 1) {}(const "
-      "stencil::Grid g, const stencil::Region r, const long long "
-      "stencilc_chunk, const {} *stencilc_margin0, const {} "
-      "*stencilc_margin1{}) {{",
-      T.TwoBlocksUpTo, Name, Ty, Ty, kernelParameters(S, Names)));
+  const std::string Bound =
+      T.RegistersAbove
+          ? fmt::format("STENCILC_PASS_REGISTERS(STEPS <= {}, {})",
+                        T.TwoBlocksUpTo, T.RegistersAbove)
+          : fmt::format("__launch_bounds__(1024, STEPS <= {} ? 2 : 1)",
+                        T.TwoBlocksUpTo);
+  W.open(fmt::format("__global__ void {} {}(const stencil::Grid g, const "
+                     "stencil::Region r, const long long stencilc_chunk, const "
+                     "{} *stencilc_margin0, const {} *stencilc_margin1{}) {{",
+                     Bound, Name, Ty, Ty, kernelParameters(S, Names)));
   W.line("extern __shared__ __align__(16) unsigned char stencilc_shared[];");
   W.line("const int stencilc_tx = threadIdx.x;");
   W.line("const int stencilc_bx = BX ? BX : blockDim.x;");
@@ -738,6 +759,8 @@ void cuda::printTemporalCode(CodeWriter &W, const planning::StencilPlan &SP,
     W.line("// Stencil '{}': up to {} steps per pass, {} -> {}.",
            commentText(S.qualifiedName()), T.MaxSteps,
            commentText(S.Params[P.In].Name), commentText(S.Params[P.Out].Name));
+    if (T.RegistersAbove)
+      printRegisterBound(W);
     printKernel(W, S, T, P, Name);
     W.blank();
     printInstance(W, S, T, Name);

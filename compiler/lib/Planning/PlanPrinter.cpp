@@ -144,8 +144,11 @@ static void printTemporal(std::string &Out, const StencilPlan &SP) {
   Out += " (others: the kernel with runtime extents)\n";
   Out += "  temporal registers: 32 a thread up to " +
          std::to_string(T.TwoBlocksUpTo) +
-         " steps per pass (two blocks of 1024 threads an SM), up to 64 "
-         "above\n";
+         " steps per pass (two blocks of 1024 threads an SM), up to " +
+         (T.RegistersAbove ? std::to_string(T.RegistersAbove) +
+                                 " above (where nvcc can bound them so; 64 "
+                                 "before 12.4)\n"
+                           : std::string("64 above\n"));
   Out += std::string("  temporal steady part: ") +
          (T.EveryThreadComputes
               ? "every thread computes every level"

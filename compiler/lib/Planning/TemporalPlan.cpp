@@ -69,6 +69,10 @@ static void chooseDefaults(TemporalPlan &P, const ir::Stencil &S,
   // star (0.7), and slower for all at 6 or more, where it spills the
   // levels' queues.
   P.TwoBlocksUpTo = Bytes > 4 ? 3 : 4;
+  // On an H200 (docs/performance.md, "Steady parts without a branch a
+  // level") j2d5pt's tuned pass (7 steps, 256 threads) was 1.06 times as
+  // fast at 48 registers as at 64, 1.03 at 40 (which spilled).
+  P.RegistersAbove = S.Dims == 2 ? 48 : 0;
   // On an H100 (docs/performance.md, "Time loops") every thread computing
   // made the best f32 passes 3 to 8% faster, and the best f64 star's 9%
   // slower (at 32 registers it spilled more). Floating point only: the

@@ -22,8 +22,10 @@ groups.
 import re
 import sys
 
-TEMPORAL = re.compile(r"template <int STEPS, int BX, int BY>\n__global__ void "
-                      r"__launch_bounds__\([^)]*\) (stencilc_\w+_temporal\d+)\(")
+# A pass's register bound: __launch_bounds__ or the generated file's macro.
+BOUND = r"(?:__launch_bounds__|STENCILC_PASS_REGISTERS)\([^)]*\)"
+TEMPORAL = re.compile(r"template <int STEPS, int BX, int BY>\n__global__ void " +
+                      BOUND + r" (stencilc_\w+_temporal\d+)\(")
 STEP = re.compile(r"^(__device__ __forceinline__ [\w ]+ stencilc_step_\w+_recompute\d+\(|"
                   r"__global__ void __launch_bounds__\([^)]*\) stencilc_step_\w+_g\d+(_alt)?\(|"
                   r"static const char \*stencilc_step_\w+_cuda_launch_group\()",
@@ -47,7 +49,7 @@ def functions(source, pattern):
 
 
 def temporal(text):
-    text = re.sub(r"__global__ void __launch_bounds__\([^)]*\)", "void", text)
+    text = re.sub(r"__global__ void " + BOUND, "void", text)
     return text.replace(
         "extern __shared__ __align__(16) unsigned char stencilc_shared[];",
         "unsigned char *stencilc_shared = cpu_threads::shared;")

@@ -97,7 +97,7 @@ void timeLoops(float *u, float *un, double *k, double *v, double *vn, int *ia,
 // PLAN-NEXT: temporal (CUDA): u -> un, up to 16 steps per pass; reach x -1..+0 y -0..+0; a ring of 2 rows per level; own columns from the rings from 4 steps a pass (shorter: level 1's, the others' from registers)
 // PLAN-NEXT: temporal default: 1 step (one by one); a pass: tile 256, chunk 128
 // PLAN-NEXT: temporal tiles with constant extents: 256, 512 (others: the kernel with runtime extents)
-// PLAN-NEXT: temporal registers: 32 a thread up to 3 steps per pass (two blocks of 1024 threads an SM), up to 64 above
+// PLAN-NEXT: temporal registers: 32 a thread up to 3 steps per pass (two blocks of 1024 threads an SM), up to 48 above (where nvcc can bound them so; 64 before 12.4)
 // PLAN-NEXT: temporal steady part: a thread computes the levels wanted at its point
 // PLAN-LABEL: stencil InPlace
 // PLAN: temporal (CUDA): none: it reads the array it writes ('un')
@@ -140,6 +140,10 @@ void timeLoops(float *u, float *un, double *k, double *v, double *vn, int *ia,
 // CUDA-NEXT: /*defaultBlock=*/{32, 32, 64},
 // CUDA-NEXT: /*tiles=*/{{[{][{]}}32, 32}, {64, 16}},
 // CUDA-NEXT: /*tileCount=*/2,
+// 2-D passes: 48 registers above two blocks' steps, where nvcc can say so.
+// CUDA: #define STENCILC_PASS_REGISTERS(TWO, MOST) __maxnreg__((TWO) ? 32 : (MOST))
+// CUDA: #define STENCILC_PASS_REGISTERS(TWO, MOST) __launch_bounds__(1024, (TWO) ? 2 : 1)
+// CUDA: __global__ void STENCILC_PASS_REGISTERS(STEPS <= 3, 48) stencilc_VarCoef_temporal0(
 // CUDA: stencilc_VarCoef_temporal0_cuda_launch
 // CUDA: stencilc_VarCoef_temporal1_cuda_launch
 // CUDA-NOT: stencilc_InPlace_temporal
@@ -155,7 +159,7 @@ void timeLoops(float *u, float *un, double *k, double *v, double *vn, int *ia,
 // CUDA-NEXT: /*tileCount=*/3,
 // Blocks with no point of the margin run a steady part with no branch a level
 // for it; there Mean's divisions are products, checked once a plane.
-// CUDA: stencilc_Mean_temporal0(
+// CUDA: __global__ void STENCILC_PASS_REGISTERS(STEPS <= 4, 48) stencilc_Mean_temporal0(
 // CUDA: const bool stencilc_edge_block = __syncthreads_or(stencilc_edge);
 // CUDA: if (!stencilc_edge_block) {
 // CUDA: bool stencilc_inexact = false;

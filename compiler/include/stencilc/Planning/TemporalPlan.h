@@ -72,6 +72,10 @@ struct TemporalPlan {
   /// Passes of up to this many steps are compiled to fit two blocks of 1024
   /// threads on an SM (32 registers a thread); longer ones may take 64.
   int TwoBlocksUpTo = 0;
+  /// Longer passes are held to this many registers a thread (__maxnreg__,
+  /// where nvcc has it); 0: to 64, what one block of 1024 threads an SM
+  /// leaves.
+  int RegistersAbove = 0;
   /// Whether every thread computes every level in the steady part (no
   /// branch a level; the values no point needs are never read), or only
   /// where a level is wanted (f64 passes, which spilled more at 32
