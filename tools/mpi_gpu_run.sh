@@ -21,7 +21,8 @@
 # 2 ranks and the 2-GPU timings, with and without STENCIL_MPI_PACK_FIRST),
 # TIME_LOOP=1 (instead: time loops with deep halos, DomainLoop::repeat:
 # mpi_test on 1 and 2 ranks, diffusion3d_mpi --mode=time-loop checksums on
-# 1 and 2 GPUs, and its timings at 512^3 per GPU, 1 and 2 GPUs, for each
+# 1 and 2 GPUs, and its timings at 512^3 per GPU, 1 and 2 GPUs (2 also
+# without overlapping the exchanges, --no-repeat-overlap), for each
 # steps per exchange of PER_EXCHANGE, default 1,2,3,4,0 (0: timed); on a
 # machine of four GPUs or more also mpi_test on 4 ranks, checksums on 4
 # GPUs and timings on 4 (split in z); with CASE=TEXT only mpi_test's cases
@@ -112,6 +113,7 @@ if [[ ${TIME_LOOP:-0} == 1 ]]; then
   echo "== time loops: timings, 512^3 per GPU (weak scaling, split in z), $steps steps"
   run 1 auto "${d3[@]}" --size=512,512,512 --steps="$steps" --per-exchange=$per
   run 2 auto "${d3[@]}" --size=512,512,1024 --steps="$steps" --procs=1,1,2 --per-exchange=$per
+  run 2 auto "${d3[@]}" --size=512,512,1024 --steps="$steps" --procs=1,1,2 --per-exchange=$per --no-repeat-overlap
   run 2 staged "${d3[@]}" --size=512,512,1024 --steps="$steps" --procs=1,1,2 --per-exchange=$per
   ((gpus >= 4)) && run 4 auto "${d3[@]}" --size=512,512,2048 --steps="$steps" --procs=1,1,4 --per-exchange=$per
   echo "== single steps for reference (zmarch:128,2,4), 512^3 per GPU"

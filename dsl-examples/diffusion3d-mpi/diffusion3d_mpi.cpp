@@ -5,7 +5,7 @@
 //   mpirun -np P diffusion3d_mpi [--size=X,Y,Z] [--procs=A,B,C] [--periodic]
 //       [--steps=N] [--memory=host|device] [--mode=check|bench|time-loop]
 //       [--block=X,Y,Z] [--variant=grid|zmarch|zmarch2|smem]
-//       [--per-exchange=K,...] [--pass=BX,BY,CHUNK]
+//       [--per-exchange=K,...] [--pass=BX,BY,CHUNK] [--no-repeat-overlap]
 //
 // --variant     the variant of stencilc's CUDA code (default grid); for the
 //               marching ones --block's third number is the z chunk, e.g.
@@ -27,6 +27,8 @@
 //               the checksum of both levels (identical for every rank count
 //               and decomposition at one K). K = 0: the loop times each K
 //               the halo allows (chooseStepsByTiming) and keeps the fastest.
+//               Each exchange overlaps the steps (or the pass) of the
+//               interior; --no-repeat-overlap: not (setRepeatOverlap).
 #include <stencil/dsl.hpp>
 #include <stencil/mpi.hpp>
 
@@ -63,6 +65,7 @@ struct Options {
   std::string variant = "grid";
   std::vector<long long> perExchange = {1, 2, 3, 4};
   int pass[3] = {0, 0, 0};
+  bool repeatOverlap = true;
 };
 
 std::vector<long long> numbers(const std::string &Text) {
@@ -98,6 +101,8 @@ Options parse(int argc, char **argv) {
               "--per-exchange takes steps from 1 to 16, or 0 (timed)");
     } else if (A == "--periodic") {
       O.periodic = true;
+    } else if (A == "--no-repeat-overlap") {
+      O.repeatOverlap = false;
     } else if (A.rfind("--steps=", 0) == 0) {
       O.steps = std::atoi(V.c_str());
     } else if (A.rfind("--memory=", 0) == 0) {
@@ -113,7 +118,8 @@ Options parse(int argc, char **argv) {
           "usage: diffusion3d_mpi [--size=X,Y,Z] [--procs=A,B,C] "
           "[--periodic] [--steps=N] [--memory=host|device] "
           "[--mode=check|bench|time-loop] [--block=X,Y,Z] [--variant=NAME] "
-          "[--per-exchange=K,...] [--pass=BX,BY,CHUNK] (got '" +
+          "[--per-exchange=K,...] [--pass=BX,BY,CHUNK] "
+          "[--no-repeat-overlap] (got '" +
           A + "')");
     }
   }
@@ -156,6 +162,7 @@ void timeLoops(const stencil::Domain &D, const Options &O) {
   stencil::DomainLoop Loop(D);
   Loop.setBlock(O.block[0], O.block[1], O.block[2]);
   Loop.setVariant(O.variant);
+  Loop.setRepeatOverlap(O.repeatOverlap);
   const float Ce = 0.1f, Cc = 1.0f - 6.0f * Ce;
   const double Points = double(O.size[0]) * O.size[1] * O.size[2];
   for (long long K : O.perExchange) {
@@ -188,15 +195,15 @@ void timeLoops(const stencil::Domain &D, const Options &O) {
     const std::vector<float> Before = Un.gather();
     Both.insert(Both.end(), Before.begin(), Before.end());
     if (D.rank() == 0)
-      std::printf("time-loop: ranks %d (%s) steps %d per-exchange %lld%s "
-                  "ms/step %.4f GCells/s %.1f checksum: %016llx\n",
-                  D.size(), D.procsText().c_str(), O.steps, K,
-                  K ? ""
-                    : (" (timed: " +
-                       std::to_string(Loop.lastStepsPerExchange()) + ")")
-                          .c_str(),
-                  Ms, Points / (Ms * 1e-3) / 1e9,
-                  static_cast<unsigned long long>(fnv1a(Both)));
+      std::printf(
+          "time-loop: ranks %d (%s) steps %d per-exchange %lld%s "
+          "overlap %s ms/step %.4f GCells/s %.1f checksum: %016llx\n",
+          D.size(), D.procsText().c_str(), O.steps, K,
+          K ? ""
+            : (" (timed: " + std::to_string(Loop.lastStepsPerExchange()) + ")")
+                  .c_str(),
+          O.repeatOverlap ? "on" : "off", Ms, Points / (Ms * 1e-3) / 1e9,
+          static_cast<unsigned long long>(fnv1a(Both)));
   }
 }
 

@@ -246,6 +246,76 @@ enum class PerExchangeFrom {
   Timing,    ///< chooseStepsByTiming, the loop run in two parts
 };
 
+/// Time loops whose overlapped passes' parts (DeepRegions::passParts) broke
+/// a rule below.
+int PassPartsChecks = 0, PassPartsFailures = 0;
+
+/// The parts of an overlapped pass of 1 to \p Deepest steps on this rank, for
+/// a stencil reading \p Reads: their stores are disjoint and cover the own
+/// points; each store, widened by steps - 1 reaches, is computed (inside its
+/// region); no region reads beyond what the exchange fills (steps reaches);
+/// the interior's reads none of the halo. Widening is only towards a
+/// neighbour. Collective.
+void checkPassParts(const Domain &D, const stencil::Halo &H,
+                    const stencil::Halo &Reads, int Deepest) {
+  const stencil::Region Own = stencil::detail::ownRegion(D, H);
+  const stencil::detail::DeepRegions Regions(D, Own, Reads);
+  auto Widened = [&](stencil::Region R, long long By) {
+    for (int X = 0; X < D.dims(); ++X) {
+      stencil::Direction Low, High;
+      Low.d[X] = -1;
+      High.d[X] = 1;
+      if (D.exchanges(X) && D.neighbour(Low) >= 0)
+        R.lo[X] -= By * Reads.lo[X];
+      if (D.exchanges(X) && D.neighbour(High) >= 0)
+        R.hi[X] += By * Reads.hi[X];
+    }
+    return R;
+  };
+  auto Inside = [&](const stencil::Region &A, const stencil::Region &B) {
+    for (int X = 0; X < D.dims(); ++X)
+      if (A.lo[X] < B.lo[X] || A.hi[X] > B.hi[X])
+        return false;
+    return true;
+  };
+  auto Count = [&](const stencil::Region &R) {
+    long long N = 1;
+    for (int X = 0; X < D.dims(); ++X)
+      N *= std::max(0LL, R.hi[X] - R.lo[X]);
+    return N;
+  };
+  int Bad = 0;
+  for (int Steps = 1; Steps <= Deepest; ++Steps) {
+    const auto Parts = Regions.passParts(Steps);
+    long long Stored = 0;
+    for (std::size_t I = 0; I < Parts.size(); ++I) {
+      const auto &P = Parts[I];
+      Stored += Count(P.store);
+      Bad += !Inside(P.store, Own);
+      Bad += !Inside(Widened(P.store, Steps - 1), P.region);
+      Bad += !Inside(Widened(P.region, 1), Widened(Own, Steps));
+      if (P.interior)
+        Bad += !Inside(Widened(P.region, 1), Own) || I != 0;
+      for (std::size_t J = 0; J < I; ++J) {
+        stencil::Region Both = P.store;
+        for (int X = 0; X < D.dims(); ++X) {
+          Both.lo[X] = std::max(Both.lo[X], Parts[J].store.lo[X]);
+          Both.hi[X] = std::min(Both.hi[X], Parts[J].store.hi[X]);
+        }
+        Bad += Count(Both) > 0;
+      }
+    }
+    Bad += Stored != Count(Own);
+  }
+  MPI_Allreduce(MPI_IN_PLACE, &Bad, 1, MPI_INT, MPI_SUM, D.comm());
+  ++PassPartsChecks;
+  if (Bad) {
+    ++PassPartsFailures;
+    if (D.rank() == 0)
+      std::printf("overlapped passes' parts: %d rules broken: DIFFERS\n", Bad);
+  }
+}
+
 /// A time loop, DomainLoop::repeat: 2 * steps + 1 steps (not a multiple of
 /// 2 or 3) of \p St, in halos \p PerExchange steps deep, with as many steps
 /// between exchanges as \p From says; the overlap mode overlaps each
@@ -275,6 +345,8 @@ Result runRepeat(MPI_Comm Comm, const std::vector<long long> &Extents,
                                                           : 0;
     Loop.setTemporal(Temporal);
     Loop.setRepeatOverlap(M == Mode::Overlap);
+    if (M == Mode::Overlap)
+      checkPassParts(D, H, stencil::haloOf(D.backend(), St), PerExchange);
     Loop.chooseStepsByTiming(From == PerExchangeFrom::Timing, "");
     // Timed: the choice is made once, on copies, and kept for the second
     // part; the two parts make the same loop.
@@ -711,8 +783,8 @@ int runChecks(const Settings &S) {
         }
       }
     }
-  Checks += DiagonalHaloChecks;
-  Failures += DiagonalHaloFailures;
+  Checks += DiagonalHaloChecks + PassPartsChecks;
+  Failures += DiagonalHaloFailures + PassPartsFailures;
   if (S.only.empty() || std::string("time loop's timed choice").find(S.only) !=
                             std::string::npos) {
     ++Checks;

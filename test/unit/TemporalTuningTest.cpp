@@ -104,9 +104,9 @@ double passUs(int UsPerStep, int Steps) {
 std::map<std::array<long long, 4>, std::vector<float>> FirstInputs;
 
 template <int UsPerStep>
-const char *passLaunch(const Grid &, const Region &R, const LaunchConfig &C,
-                       int Steps, const void *const *Margins,
-                       void *const *Args) {
+const char *passLaunch(const Grid &, const Region &R, const Region &Store,
+                       const LaunchConfig &C, int Steps,
+                       const void *const *Margins, void *const *Args) {
   if (C.block[2] == 16)
     return "the rings of this many steps and this tile need more shared "
            "memory than a block of this GPU has";
@@ -128,7 +128,7 @@ const char *passLaunch(const Grid &, const Region &R, const LaunchConfig &C,
     Cur.swap(Next);
   }
   for (std::size_t I = 0; I < N; ++I)
-    if (inRegion(I, R))
+    if (inRegion(I, Store))
       B[I] = Cur[I];
   spend(passUs(UsPerStep, Steps) / 1000.0 * Steps);
   return nullptr;

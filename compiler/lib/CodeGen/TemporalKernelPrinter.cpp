@@ -8,7 +8,10 @@
 ///
 /// A block of (bx, by) threads (3-D; (bx, 1) in 2-D) covers a tile of the
 /// plane below the marching dimension M, its useful points plus STEPS times
-/// the reach on every side, and marches a chunk of M. Per plane p of the
+/// the reach on every side, and marches a chunk of M; the useful points and
+/// the chunks cover the store region s, inside the region r where the
+/// levels are computed (a rank's interior, or a boundary slab, computed
+/// over a wider region while the halo is exchanged). Per plane p of the
 /// pass's input (level 0, from memory) every level l runs the reach of M
 /// behind level l - 1, at plane p - l * (reach_hi(M) + 1), reading level l - 1
 /// from its ring in shared memory (its own column from a queue of registers
@@ -16,8 +19,8 @@
 /// takes level l's
 /// margin value (the array that holds level l when the steps run one at a
 /// time). Level STEPS goes to memory at the tile's useful points of the
-/// chunk. Each level reads only planes written before the barrier that
-/// ends every plane p: the one barrier a plane.
+/// chunk, those in s. Each level reads only planes written before the barrier
+/// that ends every plane p: the one barrier a plane.
 ///
 /// Most of a pass's instructions were its checks and ring arithmetic (an
 /// H200's profile: issue-bound at 3.5 instructions a cycle), so: the next
@@ -276,12 +279,11 @@ private:
   void printSteadyLevel(CodeWriter &W, PlaneMode Mode) const {
     if (Mode.EveryThread) {
       W.open("{");
-      printCompute(W, Mode,
-                   "if (stencilc_l == STEPS && stencilc_work == STEPS)");
+      printCompute(W, Mode, "if (stencilc_l == STEPS && stencilc_keep)");
       W.close();
     } else {
       W.open("if (stencilc_l <= stencilc_work) {");
-      printCompute(W, Mode, "if (stencilc_l == STEPS)");
+      printCompute(W, Mode, "if (stencilc_l == STEPS && stencilc_keep)");
       W.close();
     }
     if (!Mode.Interior) {
@@ -312,8 +314,8 @@ private:
     W.line("// Nearer the tile's edge, level l is never read.");
     W.open("else if (stencilc_l <= stencilc_deepest) {");
     printCompute(W, PlaneMode{},
-                 "if (stencilc_l == STEPS && stencilc_k >= stencilc_first && "
-                 "stencilc_k < stencilc_end)");
+                 "if (stencilc_l == STEPS && stencilc_keep && stencilc_k >= "
+                 "stencilc_first && stencilc_k < stencilc_end)");
     W.close();
     W.line("if (stencilc_l < STEPS)");
     printRingStore(W, "  ");
@@ -435,7 +437,8 @@ void printKernel(CodeWriter &W, const ir::Stencil &S, const TemporalPlan &T,
           : fmt::format("__launch_bounds__(1024, STEPS <= {} ? 2 : 1)",
                         T.TwoBlocksUpTo);
   W.open(fmt::format("__global__ void {} {}(const stencil::Grid g, const "
-                     "stencil::Region r, const long long stencilc_chunk, const "
+                     "stencil::Region r, const stencil::Region s, const long "
+                     "long stencilc_chunk, const "
                      "{} *stencilc_margin0, const {} *stencilc_margin1{}) {{",
                      Bound, Name, Ty, Ty, kernelParameters(S, Names)));
   W.line("extern __shared__ __align__(16) unsigned char stencilc_shared[];");
@@ -450,13 +453,13 @@ void printKernel(CodeWriter &W, const ir::Stencil &S, const TemporalPlan &T,
   W.line("const int {} = {};", Cell,
          M == 2 ? "stencilc_ty * stencilc_bx + stencilc_tx" : "stencilc_tx");
   printRings(W, T, P, M, Ty);
-  W.line("// The tile: the block's useful points and STEPS times the reach "
-         "around them.");
+  W.line("// The tile: the block's useful points (in the store region s) and "
+         "STEPS times the reach around them.");
   static const char *const Block[] = {"x", "y"};
   static const char *const Thread[] = {"stencilc_tx", "stencilc_ty"};
   static const char *const Extent[] = {"stencilc_bx", "stencilc_by"};
   for (unsigned D = 0; D < M; ++D)
-    W.line("const long long {0} = r.lo[{1}] + blockIdx.{2} * "
+    W.line("const long long {0} = s.lo[{1}] + blockIdx.{2} * "
            "static_cast<long long>({3} - STEPS * {4}) - STEPS * {5} + {6};",
            Positions[D], D, Block[D], Extent[D], P.Reach[D].Lo + P.Reach[D].Hi,
            P.Reach[D].Lo, Thread[D]);
@@ -471,11 +474,11 @@ void printKernel(CodeWriter &W, const ir::Stencil &S, const TemporalPlan &T,
   W.line("// Planes in 32 bits (a loop's extents are ints): the checks of "
          "every level and plane are most of the checked loop's "
          "instructions.");
-  W.line("const int stencilc_first = static_cast<int>(r.lo[{0}] + blockIdx.{1} "
+  W.line("const int stencilc_first = static_cast<int>(s.lo[{0}] + blockIdx.{1} "
          "* stencilc_chunk);",
          M, M == 2 ? "z" : "y");
   W.line("const int stencilc_end = static_cast<int>(min(stencilc_first + "
-         "stencilc_chunk, r.hi[{}]));",
+         "stencilc_chunk, s.hi[{}]));",
          M);
   W.line("// The planes of this column in the arrays and in the region "
          "(none off them).");
@@ -504,6 +507,12 @@ void printKernel(CodeWriter &W, const ir::Stencil &S, const TemporalPlan &T,
          "level L + 1 reads.");
   W.line("{} stencilc_q[STEPS + 1][{}] = {{}};", Ty, Depth);
   printDeepest(W, P, M);
+  W.line("// Whether level STEPS goes to memory at this column: a useful "
+         "point of the tile, in the store region.");
+  W.line("const bool stencilc_keep = stencilc_deepest == STEPS && {};",
+         inPlane(
+             M, [](unsigned D) { return fmt::format("s.lo[{}]", D); },
+             [](unsigned D) { return fmt::format("s.hi[{}]", D); }));
   W.line("// In the steady part: the levels this thread computes, and whether "
          "it holds the margin.");
   W.line("const int stencilc_work = stencilc_column && stencilc_inside ? "
@@ -625,8 +634,8 @@ void printRun(CodeWriter &W, const ir::Stencil &S, const TimePair &P,
   W.open(fmt::format(
       "static const char *{}_run(const dim3 grid, const dim3 block, const "
       "unsigned long long shared, const cudaStream_t stream, const "
-      "stencil::Grid &g, const stencil::Region &r, const long long chunk, "
-      "const {} *m0, const {} *m1{}) {{",
+      "stencil::Grid &g, const stencil::Region &r, const stencil::Region &s, "
+      "const long long chunk, const {} *m0, const {} *m1{}) {{",
       Name, Ty, Ty, kernelParameters(S, Names)));
   W.line("const auto kernel = {}_instance<STEPS>(block.x, block.y);", Name);
   W.open("if (shared > 48u * 1024u) {");
@@ -642,7 +651,7 @@ void printRun(CodeWriter &W, const ir::Stencil &S, const TimePair &P,
   std::string Args;
   for (unsigned I = 1; I < S.Params.size(); ++I)
     Args += ", " + Names.param(I);
-  W.line("kernel<<<grid, block, shared, stream>>>(g, r, chunk, m0, m1{});",
+  W.line("kernel<<<grid, block, shared, stream>>>(g, r, s, chunk, m0, m1{});",
          Args);
   W.line("const cudaError_t err = cudaGetLastError();");
   W.line("return err == cudaSuccess ? nullptr : cudaGetErrorString(err);");
@@ -655,17 +664,22 @@ void printLauncher(CodeWriter &W, const ir::Stencil &S, const TemporalPlan &T,
   const unsigned M = S.Dims - 1;
   const std::string Ty = elementType(S.Params[P.Out]);
   W.open(fmt::format("static const char *{}_cuda_launch(const stencil::Grid "
-                     "&g, const stencil::Region &r, const "
-                     "stencil::LaunchConfig &cfg, int steps, const void "
+                     "&g, const stencil::Region &r, const stencil::Region &s, "
+                     "const stencil::LaunchConfig &cfg, int steps, const void "
                      "*const *margins, void *const *args) {{",
                      Name));
   W.line("if (steps < 1 || steps > {})", T.MaxSteps);
   W.line("  return \"steps per pass out of range\";");
-  std::string Empty;
-  for (unsigned D = 0; D < S.Dims; ++D)
-    Empty += fmt::format("{0}r.hi[{1}] <= r.lo[{1}]", D ? " || " : "", D);
+  std::string Empty, Outside;
+  for (unsigned D = 0; D < S.Dims; ++D) {
+    Empty += fmt::format("{0}s.hi[{1}] <= s.lo[{1}]", D ? " || " : "", D);
+    Outside += fmt::format("{0}s.lo[{1}] < r.lo[{1}] || s.hi[{1}] > r.hi[{1}]",
+                           D ? " || " : "", D);
+  }
   W.line("if ({})", Empty);
   W.line("  return nullptr;");
+  W.line("if ({})", Outside);
+  W.line("  return \"the store region is not inside the region\";");
   W.line("if (cfg.block[0] <= 0 || cfg.block[1] <= 0 || cfg.block[2] <= 0)");
   W.line("  return \"invalid CUDA block size\";");
   W.line("// Each block computes its tile less steps times the reach on "
@@ -676,14 +690,15 @@ void printLauncher(CodeWriter &W, const ir::Stencil &S, const TemporalPlan &T,
            P.Reach[D].Lo + P.Reach[D].Hi);
   W.line("if ({}{})", "stencilc_ux <= 0", M == 2 ? " || stencilc_uy <= 0" : "");
   W.line("  return \"tile too small for this many steps\";");
-  W.line("const long long gx = (r.hi[0] - r.lo[0] + stencilc_ux - 1) / "
+  W.line("// The tiles and chunks cover the store region.");
+  W.line("const long long gx = (s.hi[0] - s.lo[0] + stencilc_ux - 1) / "
          "stencilc_ux;");
   if (M == 2)
-    W.line("const long long gy = (r.hi[1] - r.lo[1] + stencilc_uy - 1) / "
+    W.line("const long long gy = (s.hi[1] - s.lo[1] + stencilc_uy - 1) / "
            "stencilc_uy;");
   else
     W.line("const long long gy = 1;");
-  W.line("const long long gm = (r.hi[{0}] - r.lo[{0}] + cfg.block[2] - 1) / "
+  W.line("const long long gm = (s.hi[{0}] - s.lo[{0}] + cfg.block[2] - 1) / "
          "cfg.block[2];",
          M);
   W.line("if (gx > 2147483647LL || gy > 65535 || gm > 65535)");
@@ -714,7 +729,7 @@ void printLauncher(CodeWriter &W, const ir::Stencil &S, const TemporalPlan &T,
   W.open("switch (steps) {");
   for (int N = 1; N <= T.MaxSteps; ++N)
     W.line("case {0}: return {1}_run<{0}>(grid, block, shared, stream, g, r, "
-           "cfg.block[2], m0, m1{2});",
+           "s, cfg.block[2], m0, m1{2});",
            N, Name, Args);
   W.close();
   W.line("return \"steps per pass out of range\";");

@@ -147,6 +147,30 @@ public:
     return boxDifference(step(S, Steps), interior(S), dims_);
   }
 
+  /// One pass of a block: computed over region, its last level stored
+  /// inside store; the interior's needs no halo.
+  struct PassPart {
+    Region region, store;
+    bool interior;
+  };
+
+  /// A pass of \p Steps steps after one exchange, exact on the own points,
+  /// as parts whose stores are disjoint and cover them. A level computed
+  /// over a region is exact where none of the levels before it was read
+  /// from the margin, Steps - 1 reaches inside the region. The interior's
+  /// first level is computed over the own points less a reach, so it reads
+  /// only own points: its last is exact on interior(Steps). Each boundary
+  /// slab is computed over step(1, Steps) as the whole pass would be.
+  std::vector<PassPart> passParts(int Steps) const {
+    std::vector<PassPart> Parts;
+    const Region Inner = interior(Steps);
+    if (!emptyRegion(Inner, dims_))
+      Parts.push_back({interior(1), Inner, true});
+    for (const Region &Slab : boxDifference(own_, Inner, dims_))
+      Parts.push_back({step(1, Steps), Slab, false});
+    return Parts;
+  }
+
 private:
   Region own_;
   int dims_;

@@ -336,8 +336,10 @@ public:
   /// walls' margins excepted, which it never writes). On the host, and on a
   /// GPU without stencilc's passes for S, each exchange overlaps the points
   /// of the K steps that need no halo (setRepeatOverlap(false): not); on a
-  /// GPU with them, each exchange is followed by one pass of K steps (K - 1
-  /// for an even K: passes take an odd number). Collective.
+  /// GPU with them, each exchange comes with one pass of K steps (K - 1 for
+  /// an even K: passes take an odd number), overlapped likewise: a pass over
+  /// the interior during the exchange, then passes storing the boundary's
+  /// slabs. Collective.
   template <typename StencilT, typename... Args>
   void repeat(long long Steps, const StencilT &S, Args &&...A) {
     using Levels = detail::TimeLevels<std::decay_t<Args>...>;
@@ -480,11 +482,8 @@ private:
       // the newest level, as that many steps do), then the last step
       // alone: both fields exact.
       for (int InPass : detail::oddPassSchedule(Steps, PerPass)) {
-        if (exchangesAny())
-          Level.transfer(stream_);
-        const void *const Margins[2] = {Previous.data(), Next.data()};
-        runPass(typename detail::StencilTraits<StencilT>::Params(), B, *Passes,
-                Regions.step(1, InPass), InPass, Margins, Previous, A...);
+        runPassBlock(typename detail::StencilTraits<StencilT>::Params(), B,
+                     *Passes, Regions, InPass, Level, Previous, Next, A...);
         Previous.swap(Next);
       }
       Steps = 1;
@@ -690,14 +689,51 @@ private:
     }
   }
 
-  /// One pass of \p Steps steps over \p R with the arguments \p A as the
-  /// stencil's parameters \p P: level l of the pass reads its margin from
-  /// \p Margins[l % 2], the array that holds it one step at a time.
+  /// One exchange of \p Level and a pass of \p Steps steps (odd) from
+  /// \p Previous into \p Next, exact on the own points. Overlapped, a pass
+  /// over the interior, whose last level needs no halo, runs while the
+  /// exchange is in flight, and passes storing the boundary's slabs after
+  /// it (DeepRegions::passParts).
+  template <typename Params, typename T, typename... Args>
+  void runPassBlock(Params, const BoundStencil &B,
+                    const GeneratedTemporal &Passes,
+                    const detail::DeepRegions &Regions, int Steps,
+                    HaloExchange &Level, Field<T> &Previous, Field<T> &Next,
+                    Args &...A) {
+    const void *const Margins[2] = {Previous.data(), Next.data()};
+    const Region Widened = Regions.step(1, Steps);
+    if (!exchangesAny() || !repeatOverlap_ || !Regions.widens()) {
+      if (exchangesAny())
+        Level.transfer(stream_);
+      runPass(Params(), B, Passes, Widened, Widened, Steps, Margins, Previous,
+              A...);
+      return;
+    }
+    // The pass packed after it: launched first, it would take every SM and
+    // hold the pack, and the whole exchange, behind it.
+    Level.start(stream_, /*HoldStream=*/true);
+    const std::vector<detail::DeepRegions::PassPart> Parts =
+        Regions.passParts(Steps);
+    for (const auto &P : Parts)
+      if (P.interior)
+        runPass(Params(), B, Passes, P.region, P.store, Steps, Margins,
+                Previous, A...);
+    Level.wait(stream_);
+    for (const auto &P : Parts)
+      if (!P.interior)
+        runPass(Params(), B, Passes, P.region, P.store, Steps, Margins,
+                Previous, A...);
+  }
+
+  /// One pass of \p Steps steps over \p R, stored inside \p Store, with the
+  /// arguments \p A as the stencil's parameters \p P: level l of the pass
+  /// reads its margin from \p Margins[l % 2], the array that holds it one
+  /// step at a time.
   template <typename... P, typename T, typename... Args>
   void runPass(detail::ParamList<P...>, const BoundStencil &B,
-               const GeneratedTemporal &Passes, const Region &R, int Steps,
-               const void *const (&Margins)[2], const Field<T> &Previous,
-               Args &...A) const {
+               const GeneratedTemporal &Passes, const Region &R,
+               const Region &Store, int Steps, const void *const (&Margins)[2],
+               const Field<T> &Previous, Args &...A) const {
     std::tuple<P...> Values(detail::argumentValue(detail::levelValue(A))...);
     LaunchConfig C = config_;
     for (int X = 0; X < 3; ++X)
@@ -705,7 +741,7 @@ private:
           temporal_.block[X] > 0 ? temporal_.block[X] : Passes.defaultBlock[X];
     detail::launchTemporalPass(*B.entry, Passes, Values,
                                std::index_sequence_for<Args...>(),
-                               Previous.grid(), R, C, Steps, Margins);
+                               Previous.grid(), R, Store, C, Steps, Margins);
   }
 
   /// The entry of setVariant's variant among \p First's.

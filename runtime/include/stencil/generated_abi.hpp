@@ -17,7 +17,7 @@
 namespace stencil {
 
 /// The version of this interface that generated code is written against.
-inline constexpr int GeneratedAbiVersion = 9;
+inline constexpr int GeneratedAbiVersion = 10;
 
 /// Where the arrays of one launch live: every array of a stencil has the same
 /// extents (halo included), x contiguous.
@@ -119,14 +119,18 @@ struct GeneratedStencil {
 /// Runs \p Steps time steps of a stencil over \p R in one pass (temporal
 /// blocking, Version 5): \p Args as GeneratedLaunchFn's, where the array at
 /// GeneratedTemporal::timeInput holds time level s inside \p R and the one at
-/// timeOutput receives level s + Steps inside \p R (the two never alias;
-/// nothing else is written). The levels between stay on chip. Points outside
-/// \p R are never written (the margin): level s + l reads them from
-/// \p Margins[l % 2], the array that holds level s + l when the steps run one
-/// at a time. C.block is (bx, by, chunk) in 3-D (a tile of bx * by threads
-/// marching chunk planes of z) and (bx, 1, chunk) in 2-D (chunk rows of y).
-/// Returns null or an error text.
+/// timeOutput receives level s + Steps inside \p Store, a box inside \p R
+/// (the two arrays never alias; nothing else is written). The levels between
+/// stay on chip, computed on the points of \p R that \p Store's values
+/// need. Points outside \p R are never computed (the margin): level s + l
+/// reads them from \p Margins[l % 2], the array that holds level s + l when
+/// the steps run one at a time. A Store smaller than R lets a pass write
+/// only some of the points it computes exactly: the interior or a boundary
+/// slab of a rank (Version 10). C.block is (bx, by, chunk) in 3-D (a tile
+/// of bx * by threads marching chunk planes of z) and (bx, 1, chunk) in 2-D
+/// (chunk rows of y). Returns null or an error text.
 using GeneratedTemporalFn = const char *(*)(const Grid &G, const Region &R,
+                                            const Region &Store,
                                             const LaunchConfig &C, int Steps,
                                             const void *const *Margins,
                                             void *const *Args);

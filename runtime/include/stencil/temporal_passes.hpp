@@ -77,17 +77,19 @@ inline std::vector<int> oddPassSchedule(long long Total, int PerPass) {
 
 /// Launches one pass of \p Steps steps of \p T over \p R with the stencil's
 /// arguments \p Values (the time levels' arrays at their places), level l
-/// reading its margin from \p Margins[l % 2]; throws naming the stencil on a
-/// launch error.
+/// reading its margin from \p Margins[l % 2], the last level stored inside
+/// \p Store (a box inside \p R); throws naming the stencil on a launch
+/// error.
 template <typename... P, std::size_t... I>
 void launchTemporalPass(const GeneratedStencil &E, const GeneratedTemporal &T,
                         std::tuple<P...> &Values, std::index_sequence<I...>,
-                        const Grid &G, const Region &R, const LaunchConfig &C,
-                        int Steps, const void *const (&Margins)[2]) {
+                        const Grid &G, const Region &R, const Region &Store,
+                        const LaunchConfig &C, int Steps,
+                        const void *const (&Margins)[2]) {
   checkArrays(E, Values, std::index_sequence<I...>());
   checkMargins(E, G, R);
   void *ArgPointers[] = {static_cast<void *>(&std::get<I>(Values))..., nullptr};
-  if (const char *Error = T.launch(G, R, C, Steps, Margins, ArgPointers))
+  if (const char *Error = T.launch(G, R, Store, C, Steps, Margins, ArgPointers))
     throw std::runtime_error(std::string("stencil: ") + E.name + " (cuda, " +
                              std::to_string(Steps) +
                              " steps per pass): " + Error);
@@ -114,7 +116,7 @@ void runTemporalPasses(const GeneratedStencil &E, const GeneratedTemporal &T,
     std::get<Levels::Next>(Values) = Other;
     const void *const Margins[2] = {Level % 2 ? Odd : Even,
                                     Level % 2 ? Even : Odd};
-    launchTemporalPass(E, T, Values, Is, G, R, C, Steps, Margins);
+    launchTemporalPass(E, T, Values, Is, G, R, R, C, Steps, Margins);
     Level += Steps;
     std::swap(Holder, Other);
   }
