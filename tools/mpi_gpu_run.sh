@@ -23,7 +23,8 @@
 # mpi_test on 1 and 2 ranks, diffusion3d_mpi --mode=time-loop checksums on
 # 1 and 2 GPUs, and its timings at 512^3 per GPU, 1 and 2 GPUs (2 also
 # without overlapping the exchanges, --no-repeat-overlap), for each
-# steps per exchange of PER_EXCHANGE, default 1,2,3,4,0 (0: timed); on a
+# steps per exchange of PER_EXCHANGE, default 1,2,3,4,0 (0: timed), the
+# passes' tile and chunk PASS (BX,BY,CHUNK; default the plan's); on a
 # machine of four GPUs or more also mpi_test on 4 ranks, checksums on 4
 # GPUs and timings on 4 (split in z); with CASE=TEXT only mpi_test's cases
 # named so, on 1 and 2 ranks, their differences shown).
@@ -73,7 +74,7 @@ run() { # run RANKS TRANSPORT PROGRAM ARGS...
 }
 
 if [[ ${TIME_LOOP:-0} == 1 ]]; then
-  d3=("$work/diffusion3d_mpi" --memory=device --mode=time-loop --variant=zmarch --block=128,2,4)
+  d3=("$work/diffusion3d_mpi" --memory=device --mode=time-loop --variant=zmarch --block=128,2,4 ${PASS:+--pass=$PASS})
   per=${PER_EXCHANGE:-1,2,3,4,0}
   if [[ -n ${CASE:-} ]]; then # one case of mpi_test, its differences shown
     export STENCIL_TEST_VERBOSE=1

@@ -515,8 +515,9 @@ void printKernel(CodeWriter &W, const ir::Stencil &S, const TemporalPlan &T,
              [](unsigned D) { return fmt::format("s.hi[{}]", D); }));
   W.line("// In the steady part: the levels this thread computes, and whether "
          "it holds the margin.");
-  W.line("const int stencilc_work = stencilc_column && stencilc_inside ? "
-         "stencilc_deepest : 0;");
+  // Where every thread computes, only a body with other arrays reads it.
+  W.line("[[maybe_unused]] const int stencilc_work = stencilc_column && "
+         "stencilc_inside ? stencilc_deepest : 0;");
   W.line("const bool stencilc_edge = stencilc_column && !stencilc_inside;");
   if (T.InteriorSteadyPart) {
     W.line("// Whether a thread of the block holds the margin (every thread "
