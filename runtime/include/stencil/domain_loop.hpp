@@ -706,23 +706,29 @@ private:
       if (exchangesAny())
         Level.transfer(stream_);
       runPass(Params(), B, Passes, Widened, Widened, Steps, Margins, Previous,
-              A...);
+              stream_, A...);
       return;
     }
     // The pass packed after it: launched first, it would take every SM and
     // hold the pack, and the whole exchange, behind it.
     Level.start(stream_, /*HoldStream=*/true);
+    // The slabs' passes go on the side stream, after the exchange: they run
+    // beside the interior's pass (in its last wave) rather than after it.
+    // They write other points of Next, and read it only beyond the widened
+    // region, which the interior's pass does not write.
+    fork();
     const std::vector<detail::DeepRegions::PassPart> Parts =
         Regions.passParts(Steps);
     for (const auto &P : Parts)
       if (P.interior)
         runPass(Params(), B, Passes, P.region, P.store, Steps, Margins,
-                Previous, A...);
-    Level.wait(stream_);
+                Previous, stream_, A...);
+    Level.wait(side_);
     for (const auto &P : Parts)
       if (!P.interior)
         runPass(Params(), B, Passes, P.region, P.store, Steps, Margins,
-                Previous, A...);
+                Previous, side_, A...);
+    join();
   }
 
   /// One pass of \p Steps steps over \p R, stored inside \p Store, with the
@@ -733,9 +739,10 @@ private:
   void runPass(detail::ParamList<P...>, const BoundStencil &B,
                const GeneratedTemporal &Passes, const Region &R,
                const Region &Store, int Steps, const void *const (&Margins)[2],
-               const Field<T> &Previous, Args &...A) const {
+               const Field<T> &Previous, void *Stream, Args &...A) const {
     std::tuple<P...> Values(detail::argumentValue(detail::levelValue(A))...);
     LaunchConfig C = config_;
+    C.stream = Stream;
     for (int X = 0; X < 3; ++X)
       C.block[X] =
           temporal_.block[X] > 0 ? temporal_.block[X] : Passes.defaultBlock[X];
