@@ -47,6 +47,7 @@ def runs_of(log):
             per = [int(v) for v in re.search(r"--per-exchange=([\d,]+)", args).group(1).split(",")]
             header = (int(m.group(1)), procs, m.group(2), size, per, "--periodic" in args)
             continue
+        # The overlapped runs only (older logs say nothing of overlap).
         m = re.match(r"time-loop: .* per-exchange (\d+) (?:overlap on )?ms/step ([\d.]+)", line)
         if m and header:
             runs.append(header + (int(m.group(1)), float(m.group(2))))

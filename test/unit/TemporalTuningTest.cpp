@@ -87,7 +87,7 @@ const char *stepLaunch(const Grid &, const Region &R, const LaunchConfig &,
 }
 
 /// A pass as the ABI says: level l's margin from Margins[l % 2], only level
-/// Steps written, inside R. Chunk 16 is refused as the real launcher
+/// Steps written, inside Store. Chunk 16 is refused as the real launcher
 /// refuses rings too big for a block.
 /// The pass's time a step: \p UsPerStep, or for LengthPasses by the steps
 /// the pass takes (UsPerStep 0): ten times apart, more than a loaded host's

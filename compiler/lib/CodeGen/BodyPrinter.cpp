@@ -28,11 +28,11 @@ std::string BodyPrinterHooks::printLoad(unsigned /*Param*/,
 /// user names that equal one of them get renamed.
 static const char *const ReservedNames[] = {
     // Kernel, loop nest and launcher.
-    "g", "r", "v", "cfg", "args", "c", "i", "j", "k", "w", "sy", "sz", "sw", "nx",
-    "ny", "nz", "nw", "gx", "gy", "gz", "zblocks", "block", "grid", "err",
-    // A temporal pass's kernel and launchers.
-    "s", "gm", "m0", "m1", "chunk", "steps", "margins", "shared", "stream",
-    "kernel",
+    "g", "r", "v", "cfg", "args", "c", "i", "j", "k", "w", "sy", "sz", "sw",
+    "nx", "ny", "nz", "nw", "gx", "gy", "gz", "zblocks", "block", "grid", "err",
+    // A temporal pass's kernel (its template parameters too) and launchers.
+    "STEPS", "BX", "BY", "gm", "m0", "m1", "chunk", "steps", "margins",
+    "shared", "stream", "kernel",
     // Namespaces, helpers and CUDA built-ins the generated code names.
     "std", "stencil", "stencilc_generated", "stencilc_min", "stencilc_max",
     "threadIdx", "blockIdx", "blockDim", "gridDim", "dim3", "cudaStream_t",

@@ -9,18 +9,18 @@
 /// A block of (bx, by) threads (3-D; (bx, 1) in 2-D) covers a tile of the
 /// plane below the marching dimension M, its useful points plus STEPS times
 /// the reach on every side, and marches a chunk of M; the useful points and
-/// the chunks cover the store region s, inside the region r where the
-/// levels are computed (a rank's interior, or a boundary slab, computed
-/// over a wider region while the halo is exchanged). Per plane p of the
-/// pass's input (level 0, from memory) every level l runs the reach of M
+/// the chunks cover the store region (stencilc_store), inside the region r
+/// where the levels are computed (a rank's interior, or a boundary slab,
+/// computed over a wider region while the halo is exchanged). Per plane p of
+/// the pass's input (level 0, from memory) every level l runs the reach of M
 /// behind level l - 1, at plane p - l * (reach_hi(M) + 1), reading level l - 1
 /// from its ring in shared memory (its own column from a queue of registers
 /// in short passes: TimePair::RingColumnsFrom); a point outside the region
 /// takes level l's
 /// margin value (the array that holds level l when the steps run one at a
 /// time). Level STEPS goes to memory at the tile's useful points of the
-/// chunk, those in s. Each level reads only planes written before the barrier
-/// that ends every plane p: the one barrier a plane.
+/// chunk, those in the store region. Each level reads only planes written
+/// before the barrier that ends every plane p: the one barrier a plane.
 ///
 /// Most of a pass's instructions were its checks and ring arithmetic (an
 /// H200's profile: issue-bound at 3.5 instructions a cycle), so: the next
@@ -437,8 +437,8 @@ void printKernel(CodeWriter &W, const ir::Stencil &S, const TemporalPlan &T,
           : fmt::format("__launch_bounds__(1024, STEPS <= {} ? 2 : 1)",
                         T.TwoBlocksUpTo);
   W.open(fmt::format("__global__ void {} {}(const stencil::Grid g, const "
-                     "stencil::Region r, const stencil::Region s, const long "
-                     "long stencilc_chunk, const "
+                     "stencil::Region r, const stencil::Region stencilc_store, "
+                     "const long long stencilc_chunk, const "
                      "{} *stencilc_margin0, const {} *stencilc_margin1{}) {{",
                      Bound, Name, Ty, Ty, kernelParameters(S, Names)));
   W.line("extern __shared__ __align__(16) unsigned char stencilc_shared[];");
@@ -453,13 +453,13 @@ void printKernel(CodeWriter &W, const ir::Stencil &S, const TemporalPlan &T,
   W.line("const int {} = {};", Cell,
          M == 2 ? "stencilc_ty * stencilc_bx + stencilc_tx" : "stencilc_tx");
   printRings(W, T, P, M, Ty);
-  W.line("// The tile: the block's useful points (in the store region s) and "
+  W.line("// The tile: the block's useful points (in the store region) and "
          "STEPS times the reach around them.");
   static const char *const Block[] = {"x", "y"};
   static const char *const Thread[] = {"stencilc_tx", "stencilc_ty"};
   static const char *const Extent[] = {"stencilc_bx", "stencilc_by"};
   for (unsigned D = 0; D < M; ++D)
-    W.line("const long long {0} = s.lo[{1}] + blockIdx.{2} * "
+    W.line("const long long {0} = stencilc_store.lo[{1}] + blockIdx.{2} * "
            "static_cast<long long>({3} - STEPS * {4}) - STEPS * {5} + {6};",
            Positions[D], D, Block[D], Extent[D], P.Reach[D].Lo + P.Reach[D].Hi,
            P.Reach[D].Lo, Thread[D]);
@@ -474,11 +474,12 @@ void printKernel(CodeWriter &W, const ir::Stencil &S, const TemporalPlan &T,
   W.line("// Planes in 32 bits (a loop's extents are ints): the checks of "
          "every level and plane are most of the checked loop's "
          "instructions.");
-  W.line("const int stencilc_first = static_cast<int>(s.lo[{0}] + blockIdx.{1} "
+  W.line("const int stencilc_first = static_cast<int>(stencilc_store.lo[{0}] + "
+         "blockIdx.{1} "
          "* stencilc_chunk);",
          M, M == 2 ? "z" : "y");
   W.line("const int stencilc_end = static_cast<int>(min(stencilc_first + "
-         "stencilc_chunk, s.hi[{}]));",
+         "stencilc_chunk, stencilc_store.hi[{}]));",
          M);
   W.line("// The planes of this column in the arrays and in the region "
          "(none off them).");
@@ -509,10 +510,11 @@ void printKernel(CodeWriter &W, const ir::Stencil &S, const TemporalPlan &T,
   printDeepest(W, P, M);
   W.line("// Whether level STEPS goes to memory at this column: a useful "
          "point of the tile, in the store region.");
-  W.line("const bool stencilc_keep = stencilc_deepest == STEPS && {};",
-         inPlane(
-             M, [](unsigned D) { return fmt::format("s.lo[{}]", D); },
-             [](unsigned D) { return fmt::format("s.hi[{}]", D); }));
+  W.line(
+      "const bool stencilc_keep = stencilc_deepest == STEPS && {};",
+      inPlane(
+          M, [](unsigned D) { return fmt::format("stencilc_store.lo[{}]", D); },
+          [](unsigned D) { return fmt::format("stencilc_store.hi[{}]", D); }));
   W.line("// In the steady part: the levels this thread computes, and whether "
          "it holds the margin.");
   // Where every thread computes, only a body with other arrays reads it.
@@ -635,7 +637,8 @@ void printRun(CodeWriter &W, const ir::Stencil &S, const TimePair &P,
   W.open(fmt::format(
       "static const char *{}_run(const dim3 grid, const dim3 block, const "
       "unsigned long long shared, const cudaStream_t stream, const "
-      "stencil::Grid &g, const stencil::Region &r, const stencil::Region &s, "
+      "stencil::Grid &g, const stencil::Region &r, const stencil::Region "
+      "&stencilc_store, "
       "const long long chunk, const {} *m0, const {} *m1{}) {{",
       Name, Ty, Ty, kernelParameters(S, Names)));
   W.line("const auto kernel = {}_instance<STEPS>(block.x, block.y);", Name);
@@ -652,7 +655,8 @@ void printRun(CodeWriter &W, const ir::Stencil &S, const TimePair &P,
   std::string Args;
   for (unsigned I = 1; I < S.Params.size(); ++I)
     Args += ", " + Names.param(I);
-  W.line("kernel<<<grid, block, shared, stream>>>(g, r, s, chunk, m0, m1{});",
+  W.line("kernel<<<grid, block, shared, stream>>>(g, r, stencilc_store, chunk, "
+         "m0, m1{});",
          Args);
   W.line("const cudaError_t err = cudaGetLastError();");
   W.line("return err == cudaSuccess ? nullptr : cudaGetErrorString(err);");
@@ -665,7 +669,8 @@ void printLauncher(CodeWriter &W, const ir::Stencil &S, const TemporalPlan &T,
   const unsigned M = S.Dims - 1;
   const std::string Ty = elementType(S.Params[P.Out]);
   W.open(fmt::format("static const char *{}_cuda_launch(const stencil::Grid "
-                     "&g, const stencil::Region &r, const stencil::Region &s, "
+                     "&g, const stencil::Region &r, const stencil::Region "
+                     "&stencilc_store, "
                      "const stencil::LaunchConfig &cfg, int steps, const void "
                      "*const *margins, void *const *args) {{",
                      Name));
@@ -673,8 +678,10 @@ void printLauncher(CodeWriter &W, const ir::Stencil &S, const TemporalPlan &T,
   W.line("  return \"steps per pass out of range\";");
   std::string Empty, Outside;
   for (unsigned D = 0; D < S.Dims; ++D) {
-    Empty += fmt::format("{0}s.hi[{1}] <= s.lo[{1}]", D ? " || " : "", D);
-    Outside += fmt::format("{0}s.lo[{1}] < r.lo[{1}] || s.hi[{1}] > r.hi[{1}]",
+    Empty += fmt::format("{0}stencilc_store.hi[{1}] <= stencilc_store.lo[{1}]",
+                         D ? " || " : "", D);
+    Outside += fmt::format("{0}stencilc_store.lo[{1}] < r.lo[{1}] || "
+                           "stencilc_store.hi[{1}] > r.hi[{1}]",
                            D ? " || " : "", D);
   }
   W.line("if ({})", Empty);
@@ -692,14 +699,17 @@ void printLauncher(CodeWriter &W, const ir::Stencil &S, const TemporalPlan &T,
   W.line("if ({}{})", "stencilc_ux <= 0", M == 2 ? " || stencilc_uy <= 0" : "");
   W.line("  return \"tile too small for this many steps\";");
   W.line("// The tiles and chunks cover the store region.");
-  W.line("const long long gx = (s.hi[0] - s.lo[0] + stencilc_ux - 1) / "
+  W.line("const long long gx = (stencilc_store.hi[0] - stencilc_store.lo[0] + "
+         "stencilc_ux - 1) / "
          "stencilc_ux;");
   if (M == 2)
-    W.line("const long long gy = (s.hi[1] - s.lo[1] + stencilc_uy - 1) / "
+    W.line("const long long gy = (stencilc_store.hi[1] - stencilc_store.lo[1] "
+           "+ stencilc_uy - 1) / "
            "stencilc_uy;");
   else
     W.line("const long long gy = 1;");
-  W.line("const long long gm = (s.hi[{0}] - s.lo[{0}] + cfg.block[2] - 1) / "
+  W.line("const long long gm = (stencilc_store.hi[{0}] - "
+         "stencilc_store.lo[{0}] + cfg.block[2] - 1) / "
          "cfg.block[2];",
          M);
   W.line("if (gx > 2147483647LL || gy > 65535 || gm > 65535)");
@@ -730,7 +740,7 @@ void printLauncher(CodeWriter &W, const ir::Stencil &S, const TemporalPlan &T,
   W.open("switch (steps) {");
   for (int N = 1; N <= T.MaxSteps; ++N)
     W.line("case {0}: return {1}_run<{0}>(grid, block, shared, stream, g, r, "
-           "s, cfg.block[2], m0, m1{2});",
+           "stencilc_store, cfg.block[2], m0, m1{2});",
            N, Name, Args);
   W.close();
   W.line("return \"steps per pass out of range\";");

@@ -118,7 +118,7 @@ void timeLoops(float *u, float *un, double *k, double *v, double *vn, int *ia,
 // Mean's division (below): its product and whether it may differ.
 // CUDA: __device__ __forceinline__ float stencilc_divide_or(
 // CUDA: template <int STEPS, int BX, int BY>
-// CUDA-NEXT: __global__ void __launch_bounds__(1024, STEPS <= 4 ? 2 : 1) stencilc_Heat_temporal0(const stencil::Grid g, const stencil::Region r, const stencil::Region s, const long long stencilc_chunk, const float *stencilc_margin0, const float *stencilc_margin1, const float *__restrict__ u, float *__restrict__ un, float coef) {
+// CUDA-NEXT: __global__ void __launch_bounds__(1024, STEPS <= 4 ? 2 : 1) stencilc_Heat_temporal0(const stencil::Grid g, const stencil::Region r, const stencil::Region stencilc_store, const long long stencilc_chunk, const float *stencilc_margin0, const float *stencilc_margin1, const float *__restrict__ u, float *__restrict__ un, float coef) {
 // The level's own column from registers (level 0's, and every level's in
 // passes of 4 steps or more, from its ring), its neighbours from the ring.
 // CUDA: stencilc_value = (stencilc_l == 1 || STEPS >= 4 ? stencilc_ring[stencilc_sk * stencilc_plane + stencilc_cell] : stencilc_q[stencilc_l - 1][1]) + (coef * (((stencilc_ring[stencilc_sk * stencilc_plane + stencilc_cell + 1] + stencilc_ring[stencilc_sk * stencilc_plane + stencilc_cell - 1 * stencilc_bx]) + (stencilc_l == 1 || STEPS >= 4 ? stencilc_ring[((stencilc_sk + 6) % 4) * stencilc_plane + stencilc_cell] : stencilc_q[stencilc_l - 1][3])) - (3.0f * (stencilc_l == 1 || STEPS >= 4 ? stencilc_ring[stencilc_sk * stencilc_plane + stencilc_cell] : stencilc_q[stencilc_l - 1][1]))));
@@ -129,12 +129,12 @@ void timeLoops(float *u, float *un, double *k, double *v, double *vn, int *ia,
 // CUDA-NEXT: if (bx == 64u && by == 16u)
 // CUDA-NEXT: return stencilc_Heat_temporal0<STEPS, 64, 16>;
 // CUDA-NEXT: return stencilc_Heat_temporal0<STEPS, 0, 0>;
-// CUDA: static const char *stencilc_Heat_temporal0_cuda_launch(const stencil::Grid &g, const stencil::Region &r, const stencil::Region &s, const stencil::LaunchConfig &cfg, int steps, const void *const *margins, void *const *args) {
-// CUDA: if (s.hi[0] <= s.lo[0] || s.hi[1] <= s.lo[1] || s.hi[2] <= s.lo[2])
+// CUDA: static const char *stencilc_Heat_temporal0_cuda_launch(const stencil::Grid &g, const stencil::Region &r, const stencil::Region &stencilc_store, const stencil::LaunchConfig &cfg, int steps, const void *const *margins, void *const *args) {
+// CUDA: if (stencilc_store.hi[0] <= stencilc_store.lo[0] || stencilc_store.hi[1] <= stencilc_store.lo[1] || stencilc_store.hi[2] <= stencilc_store.lo[2])
 // CUDA-NEXT: return nullptr;
-// CUDA-NEXT: if (s.lo[0] < r.lo[0] || s.hi[0] > r.hi[0] || s.lo[1] < r.lo[1] || s.hi[1] > r.hi[1] || s.lo[2] < r.lo[2] || s.hi[2] > r.hi[2])
+// CUDA-NEXT: if (stencilc_store.lo[0] < r.lo[0] || stencilc_store.hi[0] > r.hi[0] || stencilc_store.lo[1] < r.lo[1] || stencilc_store.hi[1] > r.hi[1] || stencilc_store.lo[2] < r.lo[2] || stencilc_store.hi[2] > r.hi[2])
 // CUDA-NEXT: return "the store region is not inside the region";
-// CUDA: const long long gx = (s.hi[0] - s.lo[0] + stencilc_ux - 1) / stencilc_ux;
+// CUDA: const long long gx = (stencilc_store.hi[0] - stencilc_store.lo[0] + stencilc_ux - 1) / stencilc_ux;
 // CUDA: case 8: return stencilc_Heat_temporal0_run<8>(
 // CUDA: stencil::registerGeneratedTemporal(/*abiVersion=*/10, {
 // CUDA: /*timeInput=*/0,
