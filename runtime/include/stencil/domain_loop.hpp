@@ -715,7 +715,9 @@ private:
     // The slabs' passes go on the side stream, after the exchange: they run
     // beside the interior's pass (in its last wave) rather than after it.
     // They write other points of Next, and read it only beyond the widened
-    // region, which the interior's pass does not write.
+    // region, which the interior's pass does not write. That pass reads the
+    // slabs' points of Next as its margin while they are written: no value
+    // it stores depends on them (DeepRegions::passParts).
     fork();
     const std::vector<detail::DeepRegions::PassPart> Parts =
         Regions.passParts(Steps);
