@@ -149,6 +149,16 @@ std::uint64_t fnv1a(const std::vector<float> &V) {
   return H;
 }
 
+/// " (timed: K)", and the passes' tile and chunk where timed with them.
+std::string timedText(const stencil::TemporalConfig &C) {
+  std::string Text = " (timed: " + std::to_string(C.steps);
+  if (C.block[0] > 0)
+    Text += ", tile " + std::to_string(C.block[0]) + "x" +
+            std::to_string(C.block[1]) + ", chunk " +
+            std::to_string(C.block[2]);
+  return Text + ")";
+}
+
 /// --mode=time-loop: for each K, the steps as one DomainLoop::repeat,
 /// exchanging every K steps; ms per step (the slowest rank's) and the
 /// checksum of both levels.
@@ -195,15 +205,13 @@ void timeLoops(const stencil::Domain &D, const Options &O) {
     const std::vector<float> Before = Un.gather();
     Both.insert(Both.end(), Before.begin(), Before.end());
     if (D.rank() == 0)
-      std::printf(
-          "time-loop: ranks %d (%s) steps %d per-exchange %lld%s "
-          "overlap %s ms/step %.4f GCells/s %.1f checksum: %016llx\n",
-          D.size(), D.procsText().c_str(), O.steps, K,
-          K ? ""
-            : (" (timed: " + std::to_string(Loop.lastStepsPerExchange()) + ")")
-                  .c_str(),
-          O.repeatOverlap ? "on" : "off", Ms, Points / (Ms * 1e-3) / 1e9,
-          static_cast<unsigned long long>(fnv1a(Both)));
+      std::printf("time-loop: ranks %d (%s) steps %d per-exchange %lld%s "
+                  "overlap %s ms/step %.4f GCells/s %.1f checksum: %016llx\n",
+                  D.size(), D.procsText().c_str(), O.steps, K,
+                  K ? "" : timedText(Loop.lastTemporal()).c_str(),
+                  O.repeatOverlap ? "on" : "off", Ms,
+                  Points / (Ms * 1e-3) / 1e9,
+                  static_cast<unsigned long long>(fnv1a(Both)));
   }
 }
 

@@ -108,6 +108,15 @@ int selectDevice(int LocalRank) {
   return Device;
 }
 
+int maxSharedPerBlock() {
+  int Device = 0, Bytes = 0;
+  check(cudaGetDevice(&Device), "cudaGetDevice");
+  check(cudaDeviceGetAttribute(&Bytes, cudaDevAttrMaxSharedMemoryPerBlockOptin,
+                               Device),
+        "cudaDeviceGetAttribute");
+  return Bytes;
+}
+
 void *allocateDevice(std::size_t Bytes) {
   void *P = nullptr;
   check(cudaMalloc(&P, Bytes), "cudaMalloc");

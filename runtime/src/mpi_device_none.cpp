@@ -15,6 +15,7 @@ namespace {
 
 bool available() { return false; }
 int selectDevice(int) { noCuda(); }
+int maxSharedPerBlock() { noCuda(); }
 void *allocateDevice(std::size_t) { noCuda(); }
 void releaseDevice(void *) {}
 void *allocatePinned(std::size_t) { noCuda(); }

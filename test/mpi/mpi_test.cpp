@@ -677,26 +677,42 @@ bool timedChoiceIsKept(const Settings &S) {
   Path.resize(static_cast<std::size_t>(Length));
   MPI_Bcast(Path.data(), Length, MPI_CHAR, 0, D.comm());
   std::remove(Path.c_str());
-  int Steps[2] = {0, 0};
+  stencil::TemporalConfig Chosen[2];
   std::size_t Timings[2] = {0, 0};
   for (int Run = 0; Run < 2; ++Run) {
     TestLoop Loop(D, S);
     Loop.chooseStepsByTiming(true, Path);
     Loop.repeat(5, Upwind(), 0.05, stencil::previousLevel(F),
                 stencil::nextLevel(G));
-    Steps[Run] = Loop.lastStepsPerExchange();
+    Chosen[Run] = Loop.lastTemporal();
     Timings[Run] = Loop.lastTimings().size();
   }
   if (D.rank() == 0) {
     std::remove(Path.c_str());
     std::remove((Path + ".lock").c_str()); // the cache writer's
   }
-  const bool Ok = Timings[0] == 3 && Timings[1] == 0 && Steps[1] == Steps[0];
+  bool Ok = Timings[0] == 3 && Timings[1] == 0 &&
+            Chosen[1].steps == Chosen[0].steps &&
+            std::equal(Chosen[0].block, Chosen[0].block + 3, Chosen[1].block);
+  // The cache's text of a choice, and text that is none.
+  using stencil::detail::parseTimeLoopChoice;
+  const auto Blocked = parseTimeLoopChoice("steps 3 tile 32 16 chunk 128");
+  Ok = Ok && Blocked.steps == 3 && Blocked.block[0] == 32 &&
+       Blocked.block[1] == 16 && Blocked.block[2] == 128 &&
+       parseTimeLoopChoice("steps 2").steps == 2 &&
+       parseTimeLoopChoice("steps 2").block[0] == 0;
+  for (const char *Bad :
+       {"steps 3 tile 32", "steps 3 tile 32 16 chunk 0",
+        "steps 3 tile 32 16 chunk 128 more", "steps x", "steps 3x", ""})
+    Ok = Ok && parseTimeLoopChoice(Bad).steps == -1;
   if (D.rank() == 0 && (!Ok || std::getenv("STENCIL_TEST_VERBOSE")))
-    std::printf("time loop's timed choice: %d steps per exchange from %zu "
-                "timings, then %d from %zu (the cache file's): %s\n",
-                Steps[0], Timings[0], Steps[1], Timings[1],
-                Ok ? "kept" : "DIFFERS from what was measured");
+    std::printf("time loop's timed choice: %d steps per exchange, passes "
+                "%d,%d,%d, from %zu timings, then %d, %d,%d,%d from %zu (the "
+                "cache file's): %s\n",
+                Chosen[0].steps, Chosen[0].block[0], Chosen[0].block[1],
+                Chosen[0].block[2], Timings[0], Chosen[1].steps,
+                Chosen[1].block[0], Chosen[1].block[1], Chosen[1].block[2],
+                Timings[1], Ok ? "kept" : "DIFFERS from what was measured");
   return Ok;
 }
 

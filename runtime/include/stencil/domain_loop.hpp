@@ -31,6 +31,7 @@
 #include <stencil/halo_exchange.hpp>
 #include <stencil/mpi_device.hpp>
 #include <stencil/region_split.hpp>
+#include <stencil/temporal_tuning.hpp>
 #include <stencil/time_loop.hpp>
 #include <stencil/time_loop_choice_cache.hpp>
 #include <stencil/tuning_cache.hpp>
@@ -369,8 +370,14 @@ public:
                    timed_ && temporal_.steps == 0
                        ? std::string("by timing (chooseStepsByTiming)")
                        : "setTemporal's " + std::to_string(temporal_.steps));
-    if (timed_ && temporal_.steps == 0 && Steps > 0)
-      PerExchange = timedStepsPerExchange(B, Passes, S, A...);
+    for (int &X : passBlock_)
+      X = 0;
+    if (timed_ && temporal_.steps == 0 && Steps > 0) {
+      const detail::TimeLoopChoice Choice =
+          timedStepsPerExchange(B, Passes, S, A...);
+      PerExchange = Choice.steps;
+      std::copy(Choice.block, Choice.block + 3, passBlock_);
+    }
     runTimeLoop(Steps, PerExchange, S, A...);
   }
 
@@ -384,11 +391,13 @@ public:
   /// steps between exchanges that the halo allows (1 to 8), once per
   /// stencil and field shape, on copies of the fields, and keeps the
   /// fastest on every rank (the slowest rank's time); else it takes the
-  /// most. The choice is kept in the auto-tuner's cache file at
-  /// \p CachePath ("" for none; the default: STENCIL_TUNING_CACHE, else the
-  /// tuner's), which later runs take without measuring. Collective; on a
-  /// GPU the choice may change the last bits (the passes and the single
-  /// steps may contract multiply-adds differently).
+  /// most. Where a number runs stencilc's passes and setTemporal's block is
+  /// 0, each of the plan's tiles is timed at the plan's chunk and twice it. The
+  /// choice is kept in the auto-tuner's cache file at \p CachePath ("" for
+  /// none; the default: STENCIL_TUNING_CACHE, else the tuner's), which later
+  /// runs take without measuring. Collective; on a GPU the choice may change
+  /// the last bits (the passes and the single steps may contract multiply-adds
+  /// differently).
   void chooseStepsByTiming(bool On,
                            std::string CachePath = tuning::defaultCachePath()) {
     timed_ = On;
@@ -396,6 +405,15 @@ public:
   }
   /// The steps between exchanges of the last repeat(), 0 before any.
   int lastStepsPerExchange() const { return lastPerExchange_; }
+  /// The last repeat()'s steps between exchanges and the (bx, by, chunk)
+  /// that chooseStepsByTiming chose for its passes (0: setTemporal's, or
+  /// else the plan's).
+  TemporalConfig lastTemporal() const {
+    TemporalConfig C;
+    C.steps = lastPerExchange_;
+    std::copy(passBlock_, passBlock_ + 3, C.block);
+    return C;
+  }
 
   /// The times chooseStepsByTiming measured, per steps between exchanges,
   /// in ms per step, for the last choice it made.
@@ -498,9 +516,9 @@ private:
   /// chooseStepsByTiming's choice for \p B and these fields: kept, or
   /// measured now on copies of the two levels. Collective.
   template <typename StencilT, typename... Args>
-  int timedStepsPerExchange(const BoundStencil &B,
-                            const GeneratedTemporal *Passes, const StencilT &S,
-                            Args &...A) {
+  detail::TimeLoopChoice timedStepsPerExchange(const BoundStencil &B,
+                                               const GeneratedTemporal *Passes,
+                                               const StencilT &S, Args &...A) {
     using Levels = detail::TimeLevels<std::decay_t<Args>...>;
     auto &Previous = *detail::levelVariable<Levels::Previous>(A...);
     auto &Next = *detail::levelVariable<Levels::Next>(A...);
@@ -516,31 +534,41 @@ private:
     const int Most = Deepest > 0 ? Deepest : Passes ? 3 : 1;
     const int Candidates =
         std::min({Most, 8, Passes ? Passes->maxSteps : 8});
+    detail::TimeLoopChoice Best;
+    Best.steps = 1;
     if (Candidates == 1)
-      return chosen_[Key] = 1;
+      return chosen_[Key] = Best;
     const tuning::CacheKey CacheKey =
         detail::timeLoopChoiceKey(*B.entry, D, Previous.halo(), Candidates);
-    int Kept =
-        D.rank() == 0 ? detail::lookupTimeLoopChoice(cachePath_, CacheKey) : -1;
-    MPI_Bcast(&Kept, 1, MPI_INT, 0, D.comm());
-    if (Kept >= 1 && Kept <= Candidates) {
+    detail::TimeLoopChoice Kept;
+    if (D.rank() == 0)
+      Kept = detail::lookupTimeLoopChoice(cachePath_, CacheKey);
+    int KeptInts[4] = {Kept.steps, Kept.block[0], Kept.block[1], Kept.block[2]};
+    MPI_Bcast(KeptInts, 4, MPI_INT, 0, D.comm());
+    Kept.steps = KeptInts[0];
+    std::copy(KeptInts + 1, KeptInts + 4, Kept.block);
+    if (Kept.steps >= 1 && Kept.steps <= Candidates) {
       timings_.clear();
       return chosen_[Key] = Kept;
     }
+    const std::vector<detail::TimeLoopChoice> Trials =
+        timeLoopTrials(Passes, Candidates, B.own);
     using FieldT = std::decay_t<decltype(Previous)>;
     FieldT TrialPrevious(D, Previous.halo(), Previous.name() + " (trial)");
     FieldT TrialNext(D, Next.halo(), Next.name() + " (trial)");
     copyField(TrialPrevious, Previous);
     copyField(TrialNext, Next);
     timings_.clear();
-    int Best = 1;
-    for (int K = 1; K <= Candidates; ++K) {
+    double BestMs = 0;
+    for (const detail::TimeLoopChoice &Trial : Trials) {
+      const int K = Trial.steps;
       // At least 2 * Candidates + 1 steps, in whole blocks of K steps
       // between exchanges (passes: of their odd steps, each after an
       // exchange), so that no K is timed with a short block at its end.
       const int PerPass = K - (K % 2 == 0);
       const long long TrialSteps = detail::trialStepsEvery(
           Passes && PerPass > 1 ? PerPass : K, 2LL * Candidates + 1);
+      std::copy(Trial.block, Trial.block + 3, passBlock_);
       double Ms = 0;
       for (int Run = 0; Run < 2; ++Run) { // a warm-up, then the timed one
         synchronize();
@@ -555,16 +583,73 @@ private:
              TrialSteps;
       }
       MPI_Allreduce(MPI_IN_PLACE, &Ms, 1, MPI_DOUBLE, MPI_MAX, D.comm());
-      timings_[K] = Ms;
-      if (Ms < timings_[Best])
-        Best = K;
+      // The fastest tile and chunk for each K.
+      if (!timings_.count(K) || Ms < timings_[K])
+        timings_[K] = Ms;
+      if (&Trial == &Trials.front() || Ms < BestMs) {
+        Best = Trial;
+        BestMs = Ms;
+      }
     }
     exchanges_.clear(); // the trial fields' exchanges, alike on every rank
     if (D.rank() == 0)
-      detail::storeTimeLoopChoice(cachePath_, CacheKey, Best, timings_[Best],
-                                  2 * Candidates);
+      detail::storeTimeLoopChoice(cachePath_, CacheKey, Best, BestMs,
+                                  2 * static_cast<int>(Trials.size()));
     chosen_[Key] = Best;
     return Best;
+  }
+
+  /// chooseStepsByTiming's trials: 1 to \p Candidates steps between
+  /// exchanges; for those that run stencilc's passes (odd steps above 1,
+  /// setTemporal's tile and chunk left to the plan), each of the plan's
+  /// tiles (tuning::temporalTiles) at the plan's chunk and twice it, where
+  /// the steps leave the tile points, the kernel can launch it and the
+  /// rings fit a block's shared memory, on every rank. Collective.
+  std::vector<detail::TimeLoopChoice>
+  timeLoopTrials(const GeneratedTemporal *Passes, int Candidates,
+                 const Region &Own) const {
+    std::vector<detail::TimeLoopChoice> Trials;
+    const bool PlanBlock =
+        !temporal_.block[0] && !temporal_.block[1] && !temporal_.block[2];
+    const int Shared =
+        Passes && PlanBlock ? mpi_device::maxSharedPerBlock() : 0;
+    for (int K = 1; K <= Candidates; ++K) {
+      detail::TimeLoopChoice T;
+      T.steps = K;
+      const int PerPass = K - (K % 2 == 0);
+      if (!Passes || PerPass <= 1 || !PlanBlock) {
+        Trials.push_back(T);
+        continue;
+      }
+      const int M = domain_->dims() - 1;
+      const int Chunk = Passes->defaultBlock[2];
+      for (const auto &[X, Y] : tuning::temporalTiles(*Passes))
+        for (const int C : {Chunk, 2 * Chunk}) {
+          if (C > Chunk && Chunk >= Own.hi[M] - Own.lo[M])
+            continue; // one chunk a column either way: the same trial
+          T.block[0] = X;
+          T.block[1] = Y;
+          T.block[2] = C;
+          KernelAttributes Attributes;
+          int Fits =
+              X > PerPass * (Passes->reach[0][0] + Passes->reach[0][1]) &&
+              (M == 1 ||
+               Y > PerPass * (Passes->reach[1][0] + Passes->reach[1][1])) &&
+              !Passes->query(X, Y, PerPass, &Attributes) &&
+              X * Y <= Attributes.maxThreadsPerBlock &&
+              Attributes.sharedBytes <= Shared;
+          // Every rank tries the same: each launch is between collectives.
+          MPI_Allreduce(MPI_IN_PLACE, &Fits, 1, MPI_INT, MPI_MIN,
+                        domain_->comm());
+          if (Fits)
+            Trials.push_back(T);
+        }
+      if (Trials.empty() || Trials.back().steps != K) {
+        T.block[0] = T.block[1] = T.block[2] = 0; // the plan's, as before
+        Trials.push_back(T);
+      }
+    }
+    return Trials;
   }
 
   /// \p To's storage, halo included, becomes a copy of \p From's.
@@ -746,8 +831,9 @@ private:
     LaunchConfig C = config_;
     C.stream = Stream;
     for (int X = 0; X < 3; ++X)
-      C.block[X] =
-          temporal_.block[X] > 0 ? temporal_.block[X] : Passes.defaultBlock[X];
+      C.block[X] = temporal_.block[X] > 0 ? temporal_.block[X]
+                   : passBlock_[X] > 0    ? passBlock_[X]
+                                          : Passes.defaultBlock[X];
     detail::launchTemporalPass(*B.entry, Passes, Values,
                                std::index_sequence_for<Args...>(),
                                Previous.grid(), R, Store, C, Steps, Margins);
@@ -774,7 +860,11 @@ private:
   bool timed_ = false;
   std::string cachePath_; ///< chooseStepsByTiming's cache file
   int lastPerExchange_ = 0;
-  std::map<std::string, int> chosen_; ///< chooseStepsByTiming's choices
+  /// chooseStepsByTiming's choices.
+  std::map<std::string, detail::TimeLoopChoice> chosen_;
+  /// The passes' (bx, by, chunk) that chooseStepsByTiming chose or is
+  /// timing, where setTemporal leaves them to the plan (0: the plan's).
+  int passBlock_[3] = {0, 0, 0};
   std::map<int, double> timings_;
   std::map<std::string, std::unique_ptr<HaloExchange>> exchanges_;
   void *stream_ = nullptr, *side_ = nullptr;

@@ -18,6 +18,10 @@ int selectDevice(int LocalRank);
 /// at run time; STENCIL_MPI_CUDA_AWARE=0 or 1 overrides).
 bool mpiCudaAware();
 
+/// The most shared memory a block may opt in to on this process's GPU, in
+/// bytes.
+int maxSharedPerBlock();
+
 void *allocateDevice(std::size_t Bytes);
 void releaseDevice(void *P);
 void *allocatePinned(std::size_t Bytes);
