@@ -547,12 +547,16 @@ private:
     MPI_Bcast(KeptInts, 4, MPI_INT, 0, D.comm());
     Kept.steps = KeptInts[0];
     std::copy(KeptInts + 1, KeptInts + 4, Kept.block);
-    if (Kept.steps >= 1 && Kept.steps <= Candidates) {
-      timings_.clear();
-      return chosen_[Key] = Kept;
-    }
+    // Only a choice among this run's trials: a tile this GPU cannot launch
+    // (an edited file) is measured again, not launched.
     const std::vector<detail::TimeLoopChoice> Trials =
         timeLoopTrials(Passes, Candidates, B.own);
+    for (const detail::TimeLoopChoice &Trial : Trials)
+      if (Trial.steps == Kept.steps &&
+          std::equal(Trial.block, Trial.block + 3, Kept.block)) {
+        timings_.clear();
+        return chosen_[Key] = Kept;
+      }
     using FieldT = std::decay_t<decltype(Previous)>;
     FieldT TrialPrevious(D, Previous.halo(), Previous.name() + " (trial)");
     FieldT TrialNext(D, Next.halo(), Next.name() + " (trial)");
