@@ -15,7 +15,8 @@
 //       extents-disagree|procs-disagree|periodic-disagree|variant-one-rank|
 //       exchange-disagree|exception-one-rank|region-margin|corners|
 //       repeat-halo|repeat-one-field|repeat-coordinates|repeat-steps-disagree|
-//       repeat-negative|repeat-timing-one-rank|repeat-next-as-argument
+//       repeat-negative|repeat-timing-one-rank|repeat-block-disagree|
+//       repeat-next-as-argument
 // Exit status 0 when every check passes; 1 on a failure or a (reported) error.
 #include "mpi_stencils.hpp"
 
@@ -948,6 +949,21 @@ int runError(const std::string &What, const Settings &S) {
     Loop.chooseStepsByTiming(Rank == 0, "");
     Loop.repeat(4, Diffusion7(), 0.1f, 0.0f, -1, stencil::previousLevel(F),
                 stencil::nextLevel(G));
+  } else if (What == "repeat-block-disagree") {
+    // Every rank times, but rank 1 sets the passes' block: on a GPU the
+    // ranks would make different trials, each between collectives.
+    O.procs[0] = 2;
+    const Domain D(MPI_COMM_WORLD, {16, 16, 16}, O);
+    const stencil::Halo H = stencil::deepHaloOf(D.backend(), 2, Diffusion7());
+    Field<float> F(D, H, "f"), G(D, H, "g");
+    stencil::DomainLoop Loop(D);
+    stencil::TemporalConfig C;
+    if (Rank == 1)
+      C.block[0] = 8, C.block[1] = 4, C.block[2] = 2;
+    Loop.setTemporal(C);
+    Loop.chooseStepsByTiming(true, "");
+    Loop.repeat(4, Diffusion7(), 0.1f, 0.0f, -1, stencil::previousLevel(F),
+                stencil::nextLevel(G));
   } else if (What == "repeat-next-as-argument") {
     // The next level passed again as an input: the steps would read the
     // field they write.
@@ -1028,7 +1044,8 @@ int main(int argc, char **argv) {
             "disagree|"
             "exception-one-rank|region-margin|corners|repeat-halo|"
             "repeat-one-field|repeat-coordinates|repeat-steps-disagree|"
-            "repeat-negative|repeat-timing-one-rank|repeat-next-as-argument]");
+            "repeat-negative|repeat-timing-one-rank|repeat-block-disagree|"
+            "repeat-next-as-argument]");
     }
     return Error.empty() ? runChecks(S) : runError(Error, S);
   });

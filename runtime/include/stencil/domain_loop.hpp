@@ -366,10 +366,15 @@ public:
         checkedStepsPerExchange(B, Previous.halo(), Passes, Previous.name());
     // Every rank times, or none: one alone would wait in the trials'
     // collective calls for ever.
+    // The block too: it decides which trials (each between collectives)
+    // the timing makes.
     domain_->agree("how repeat() chooses its steps between exchanges",
-                   timed_ && temporal_.steps == 0
-                       ? std::string("by timing (chooseStepsByTiming)")
-                       : "setTemporal's " + std::to_string(temporal_.steps));
+                   (timed_ && temporal_.steps == 0
+                        ? std::string("by timing (chooseStepsByTiming)")
+                        : "setTemporal's " + std::to_string(temporal_.steps)) +
+                       ", block " + std::to_string(temporal_.block[0]) + "," +
+                       std::to_string(temporal_.block[1]) + "," +
+                       std::to_string(temporal_.block[2]));
     for (int &X : passBlock_)
       X = 0;
     if (timed_ && temporal_.steps == 0 && Steps > 0) {
