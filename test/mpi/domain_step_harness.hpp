@@ -22,8 +22,8 @@
 // planned with haloOf's fields, false otherwise.
 //
 // Fields start with values from their global coordinates (in [1, 2)) on own
-// points and beyond non-periodic edges (wrapped around the periodic
-// dimensions: wrappedMargins()), NaN in every halo point an exchange must
+// points and beyond non-periodic edges (from the global coordinates as they
+// are, or wrapped: wrappedMargins()), NaN in every halo point an exchange must
 // fill; pieces of arrays of lower rank hold values of their global
 // coordinates wrapped around periodic dimensions. The step runs twice per
 // check (the second run reads what the first wrote and reuses its
@@ -74,13 +74,13 @@ inline bool verbose() {
 
 /// Whether margins beyond a non-periodic edge take their values from
 /// coordinates wrapped around the periodic dimensions (the margin at x = -1
-/// beyond a wall in y is the one at x = N - 1): a fused group recomputes its
-/// producers in a periodic halo, where they read such margins, which no
-/// exchange fills, and which call by call never reads. With
-/// STENCIL_TEST_RAW_MARGINS=1, from the global coordinates as they are: the
-/// plan then gives other bits than call by call.
+/// beyond a wall in y is the one at x = N - 1; STENCIL_TEST_WRAPPED_MARGINS=1)
+/// or, by default, from the global coordinates as they are: then only the
+/// exchanges bring the wrapped margins into a periodic halo along a wall, and
+/// a fused group whose consumer reads a recomputed array there must run as its
+/// calls alone to get them (the reference's wrap() brings them likewise).
 inline bool wrappedMargins() {
-  static const bool W = !std::getenv("STENCIL_TEST_RAW_MARGINS");
+  static const bool W = std::getenv("STENCIL_TEST_WRAPPED_MARGINS") != nullptr;
   return W;
 }
 
@@ -538,8 +538,10 @@ private:
     return gather(A);
   }
 
-  /// Own values copied into the halo around periodic dimensions (points
-  /// beyond a non-periodic edge in any dimension keep their margin).
+  /// Own values copied into the halo around periodic dimensions, and along
+  /// a wall the margin at the wrapped point (what the exchanges bring: the
+  /// margin at x = -1 beyond a wall in y is the one at x = N - 1); points
+  /// beyond non-periodic edges alone keep their margin.
   static void wrap(stencil::Field<T> &F) {
     const stencil::Domain &D = F.domain();
     const stencil::Grid &G = F.grid();
@@ -553,19 +555,17 @@ private:
         R /= G.extent[A];
       }
       long long Src = 0;
-      bool Halo = false, Copy = true;
+      bool Wrapped = false;
       for (int A = Dims - 1; A >= 0; --A) {
         const long long Lo = F.halo().lo[A], N = D.globalExtent(A);
         long long S = L[A];
-        if (S < Lo || S >= Lo + N) {
-          Halo = true;
-          if (!D.periodic(A))
-            Copy = false;
+        if ((S < Lo || S >= Lo + N) && D.periodic(A)) {
+          Wrapped = true;
           S = ((S - Lo) % N + N) % N + Lo;
         }
         Src = Src * G.extent[A] + S;
       }
-      if (Halo && Copy)
+      if (Wrapped)
         V[I] = Own[static_cast<size_t>(Src)];
     }
   }

@@ -26,8 +26,10 @@ coordinates are those beyond the edge, -1, not the wrapped ones, N - 1):
   --coordinates any   conditions idx.j() > n and idx.i() % 3 == 1 (by default
                       only parities, the same across the wrap of an even
                       extent)
-So are margins beyond a wall that are not periodic along a periodic dimension
-(domain_step_harness.hpp, STENCIL_TEST_RAW_MARGINS=1).
+Margins beyond a wall are taken from the global coordinates as they are (not
+periodic along a periodic dimension; domain_step_harness.hpp,
+STENCIL_TEST_WRAPPED_MARGINS=1 for wrapped ones): where a consumer reads a
+recomputed array at such a margin across the wrap, its group runs apart.
 """
 import argparse
 import os

@@ -164,6 +164,13 @@ void heat2d9(const stencil::Index2D &idx, double c, int fixedI, const double *u,
                            1e-4 * static_cast<double>(idx.j());
 }
 
+// Reached through a function pointer (mpi.error.repeat-marks-swapped).
+STENCIL_KERNEL
+void smooth3d(const stencil::Index3D &idx, const float *u, float *un) {
+  un[idx.ix()] = 0.5f * u[idx.ix<1, 0, 0>()] + 0.25f * u[idx.ix<0, -1, 0>()] +
+                 0.25f * u[idx.ix<0, 0, 1>()];
+}
+
 STENCIL_KERNEL
 void diffuse2d(const stencil::Index2D &idx, float c, const float *u,
                float *un) {

@@ -16,6 +16,7 @@
 //       exchange-disagree|exception-one-rank|region-margin|corners|
 //       repeat-halo|repeat-one-field|repeat-coordinates|repeat-steps-disagree|
 //       repeat-negative|repeat-timing-one-rank|repeat-block-disagree|
+//       repeat-marks-swapped|run-field-twice|
 //       repeat-next-as-argument
 // Exit status 0 when every check passes; 1 on a failure or a (reported) error.
 #include "mpi_stencils.hpp"
@@ -819,6 +820,15 @@ int runChecks(const Settings &S) {
 
 /// What the ranks would go on to do after making a domain they disagree on
 /// (were it not refused): exchange a halo and run a stencil.
+/// A time loop of the stencil behind \p St with the marks swapped: stencilc
+/// cannot tell which stencil a pointer parameter holds, so only the run time
+/// can see that the previous level is the array the steps write.
+void repeatSwapped(stencil::DomainLoop &Loop,
+                   void (*St)(const stencil::Index3D &, const float *, float *),
+                   Field<float> &U, Field<float> &Un) {
+  Loop.repeat(2, St, stencil::nextLevel(U), stencil::previousLevel(Un));
+}
+
 void runAfterDisagreement(const Domain &D, const Settings &S) {
   Field<float> F(D, stencil::haloOf(D.backend(), Diffusion7()), "f");
   Field<float> G(D, stencil::haloOf(D.backend(), Diffusion7()), "g");
@@ -975,6 +985,21 @@ int runError(const std::string &What, const Settings &S) {
     stencil::DomainLoop Loop(D);
     Loop.repeat(4, Divergence(), 0.1f, Rho0.data(), Un, Fy,
                 stencil::previousLevel(U), stencil::nextLevel(Un));
+  } else if (What == "run-field-twice") {
+    // One field read off the centre and written by one launch: a race.
+    const Domain D(MPI_COMM_WORLD, {16, 16, 16}, O);
+    Field<float> F(D, stencil::haloOf(D.backend(), Diffusion7()), "f");
+    stencil::DomainLoop Loop(D);
+    Loop.run(Diffusion7(), 0.1f, 0.0f, -1, F, F);
+  } else if (What == "repeat-marks-swapped") {
+    // With K = 2 the deep halo would be exchanged on the field the steps
+    // write: wrong numbers, had it run.
+    O.procs[0] = 2;
+    const Domain D(MPI_COMM_WORLD, {16, 16, 16}, O);
+    const stencil::Halo H = stencil::deepHaloOf(D.backend(), 2, smooth3d);
+    Field<float> U(D, H, "u"), Un(D, H, "un");
+    stencil::DomainLoop Loop(D);
+    repeatSwapped(Loop, &smooth3d, U, Un);
   } else if (What == "lower-rank-field") {
     // A Field passed for a profile along z: its data is no profile.
     const Domain D(MPI_COMM_WORLD, {16, 16, 16}, O);
@@ -1045,7 +1070,7 @@ int main(int argc, char **argv) {
             "exception-one-rank|region-margin|corners|repeat-halo|"
             "repeat-one-field|repeat-coordinates|repeat-steps-disagree|"
             "repeat-negative|repeat-timing-one-rank|repeat-block-disagree|"
-            "repeat-next-as-argument]");
+            "repeat-next-as-argument|repeat-marks-swapped|run-field-twice]");
     }
     return Error.empty() ? runChecks(S) : runError(Error, S);
   });

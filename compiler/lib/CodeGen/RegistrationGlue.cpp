@@ -216,17 +216,23 @@ void codegen::printRegistration(CodeWriter &W, const ir::Stencil &S,
   std::string Suffix = V == planning::VariantKind::Grid
                            ? ""
                            : std::string("_") + planning::variantName(V);
-  // The dimensions each parameter after the index spans (0: a scalar).
-  std::string AxesArray = "nullptr";
+  // The dimensions each parameter after the index spans (0: a scalar), and
+  // whether the stencil may store to it.
+  std::string AxesArray = "nullptr", WritesArray = "nullptr";
   if (S.Params.size() > 1) {
-    std::string Axes;
-    for (unsigned P = 1; P < S.Params.size(); ++P)
+    std::string Axes, Writes;
+    for (unsigned P = 1; P < S.Params.size(); ++P) {
+      const bool Array = S.Params[P].Kind == ir::ParamKind::Array;
       Axes += fmt::format("{}{}u", P > 1 ? ", " : "",
-                          S.Params[P].Kind == ir::ParamKind::Array
-                              ? ir::arrayAxes(S.Params[P], S.Dims)
-                              : 0u);
+                          Array ? ir::arrayAxes(S.Params[P], S.Dims) : 0u);
+      Writes +=
+          fmt::format("{}{}", P > 1 ? ", " : "",
+                      Array && ir::storesSomewhere(S, P) ? "true" : "false");
+    }
     AxesArray = fmt::format("stencilc_axes_{}{}", Symbol, Suffix);
     W.line("static const unsigned {}[] = {{{}}};", AxesArray, Axes);
+    WritesArray = fmt::format("stencilc_writes_{}{}", Symbol, Suffix);
+    W.line("static const bool {}[] = {{{}}};", WritesArray, Writes);
   }
   // Fields in GeneratedStencil's order (<stencil/generated_abi.hpp>).
   W.line("[[maybe_unused]] static const bool stencilc_registered_{}{} = "
@@ -254,7 +260,8 @@ void codegen::printRegistration(CodeWriter &W, const ir::Stencil &S,
   W.line("/*defaultBlock=*/{{{}, {}, {}}},", Extras.DefaultBlock[0],
          Extras.DefaultBlock[1], Extras.DefaultBlock[2]);
   W.line("/*arrayAxes=*/{},", AxesArray);
-  W.line("/*coordinates=*/{}u}});", Info.CoordinateDims);
+  W.line("/*coordinates=*/{}u,", Info.CoordinateDims);
+  W.line("/*writes=*/{}}});", WritesArray);
   W.dedent();
   W.dedent();
 }

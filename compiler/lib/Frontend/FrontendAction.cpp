@@ -275,8 +275,10 @@ public:
       lowerAll(Ctx, Sink, Lowering);
       // Steps after every stencil: a step names the stencils it runs.
       for (const FunctionDecl *FD : stencilc::frontend::findAnnotatedSteps(Ctx))
-        stencilc::frontend::lowerStep(Ctx, FD, Lowering.index(), Result.Module,
-                                      Sink);
+        // A template's instantiation is refused with the template, once.
+        if (!FD->isTemplateInstantiation())
+          stencilc::frontend::lowerStep(Ctx, FD, Lowering.index(),
+                                        Result.Module, Sink);
     }
     Result.HadErrors = Ctx.getDiagnostics().hasErrorOccurred();
     Result.Dependencies = Deps->getDependencies();
@@ -380,6 +382,24 @@ public:
     };
     const int Previous = ParamOf(R.PreviousFromEnd),
               Next = ParamOf(R.NextFromEnd);
+    // A scalar or an array of lower rank cannot trade places with an array
+    // of the stencil's rank: the steps would write past its end.
+    auto NotField = [&](int P, const Expr *Mark, const char *Which) {
+      if (P <= 0)
+        return false;
+      const ir::Param &Q = S.Params[P];
+      const bool Scalar = Q.Kind != ir::ParamKind::Array;
+      if (!Scalar && !ir::isLowerRank(Q, S.Dims))
+        return false;
+      Sink.report(DiagId::err_repeat_level_not_field,
+                  toIRRange(Mark->getSourceRange()),
+                  {Which, Q.Name, S.qualifiedName(),
+                   Scalar ? "a scalar" : "an array of lower rank"});
+      return true;
+    };
+    if (NotField(Previous, R.PreviousMark, "previousLevel") |
+        NotField(Next, R.NextMark, "nextLevel"))
+      return;
     if (Previous > 0 && S.Params[Previous].Kind == ir::ParamKind::Array &&
         ir::storesSomewhere(S, static_cast<unsigned>(Previous)))
       Sink.report(DiagId::err_repeat_previous_written,

@@ -6,12 +6,34 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Attr.h"
 #include "clang/AST/Decl.h"
+#include "clang/AST/DeclCXX.h"
 
 using namespace clang;
 using namespace stencilc;
 
+/// True for the name of a CUDA vector type (int2, float4, dim3, ...), which
+/// the CUDA headers declare at global scope: a free function of that name
+/// there cannot be declared in the generated .cu file.
+static bool isCudaVectorTypeName(llvm::StringRef Name) {
+  if (Name == "dim3")
+    return true;
+  if (Name.size() < 2 || Name.back() < '1' || Name.back() > '4')
+    return false;
+  llvm::StringRef Base = Name.drop_back();
+  Base.consume_front("u");
+  return Base == "char" || Base == "short" || Base == "int" || Base == "long" ||
+         Base == "longlong" || Base == "float" || Base == "double";
+}
+
 bool stencilc::frontend::lowerSignature(ASTContext &Ctx, const FunctionDecl *FD,
                                         ir::Stencil &S, DiagnosticSink &Diags) {
+  if (!isa<CXXMethodDecl>(FD) &&
+      FD->getDeclContext()->getRedeclContext()->isTranslationUnit() &&
+      FD->getIdentifier() && isCudaVectorTypeName(FD->getName())) {
+    Diags.report(DiagId::err_stencil_cuda_name, toIRRange(FD->getLocation()),
+                 {S.Name});
+    return false;
+  }
   if (FD->getNumParams() == 0 || !indexDims(FD->getParamDecl(0)->getType())) {
     stencilc::SourceRange R =
         FD->getNumParams() ? toIRRange(FD->getParamDecl(0)->getSourceRange())
@@ -37,7 +59,7 @@ bool stencilc::frontend::lowerSignature(ASTContext &Ctx, const FunctionDecl *FD,
   Index.Range = toIRRange(IndexParam->getSourceRange());
   S.Params.push_back(Index);
 
-  if (!lowerParameters(Ctx, FD, S.Name, S.Params, Diags))
+  if (!lowerParameters(Ctx, FD, "stencil", S.Name, S.Params, Diags))
     return false;
   bool Ok = true;
   for (const ir::Param &P : S.Params)
@@ -50,12 +72,22 @@ bool stencilc::frontend::lowerSignature(ASTContext &Ctx, const FunctionDecl *FD,
 
 bool stencilc::frontend::lowerParameters(ASTContext &Ctx,
                                          const FunctionDecl *FD,
+                                         const char *Kind,
                                          const std::string &Owner,
                                          std::vector<ir::Param> &Params,
                                          DiagnosticSink &Diags) {
   PrintingPolicy Policy = Ctx.getPrintingPolicy();
   Policy.SuppressTagKeyword = true;
   bool Ok = true;
+  // C varargs: nothing to generate a parameter from, and the runtime's
+  // signature checks cannot name the type.
+  if (FD->isVariadic()) {
+    const SourceLocation Ellipsis = FD->getEllipsisLoc();
+    Diags.report(DiagId::err_param_variadic,
+                 toIRRange(Ellipsis.isValid() ? Ellipsis : FD->getLocation()),
+                 {Kind, Owner});
+    Ok = false;
+  }
   for (unsigned I = 1; I < FD->getNumParams(); ++I) {
     const ParmVarDecl *P = FD->getParamDecl(I);
     QualType T = P->getType();
@@ -64,13 +96,13 @@ bool stencilc::frontend::lowerParameters(ASTContext &Ctx,
     QualType Value = T->isPointerType() ? T->getPointeeType() : T;
     if (Value.getNonReferenceType()->isEnumeralType()) {
       Diags.report(DiagId::err_param_enum, R,
-                   {P->getNameAsString(), Owner, T.getAsString(Policy)});
+                   {P->getNameAsString(), Kind, Owner, T.getAsString(Policy)});
       Ok = false;
       continue;
     }
     if (Value.getNonReferenceType().isVolatileQualified()) {
       Diags.report(DiagId::err_param_volatile, R,
-                   {P->getNameAsString(), Owner, T.getAsString(Policy)});
+                   {P->getNameAsString(), Kind, Owner, T.getAsString(Policy)});
       Ok = false;
       continue;
     }
@@ -97,7 +129,7 @@ bool stencilc::frontend::lowerParameters(ASTContext &Ctx,
       continue;
     }
     Diags.report(DiagId::err_param_type, R,
-                 {P->getNameAsString(), Owner, T.getAsString(Policy)});
+                 {P->getNameAsString(), Kind, Owner, T.getAsString(Policy)});
     Ok = false;
   }
   return Ok;

@@ -21,10 +21,11 @@ bool lowerSignature(clang::ASTContext &Ctx, const clang::FunctionDecl *FD,
 
 /// Appends to \p Params the parameters of \p FD after the first (scalars by
 /// value, pointers to scalars), as a stencil's or a step's; \p Owner names
-/// the stencil or step in messages. Returns false after reporting an error.
+/// the stencil or step in messages, \p Kind says which ("stencil", "step").
+/// Returns false after reporting an error.
 bool lowerParameters(clang::ASTContext &Ctx, const clang::FunctionDecl *FD,
-                     const std::string &Owner, std::vector<ir::Param> &Params,
-                     DiagnosticSink &Diags);
+                     const char *Kind, const std::string &Owner,
+                     std::vector<ir::Param> &Params, DiagnosticSink &Diags);
 
 } // namespace stencilc::frontend
 

@@ -83,7 +83,7 @@ bool StepLowering::lower(const FunctionDecl *FD, ir::Step &St) {
   for (const auto *A : FD->getParamDecl(0)->specific_attrs<AnnotateAttr>())
     First.Scratch |= A->getAnnotation() == frontend::ScratchAnnotation;
   St.Params.push_back(First);
-  if (!frontend::lowerParameters(Ctx, FD, St.Name, St.Params, Diags))
+  if (!frontend::lowerParameters(Ctx, FD, "step", St.Name, St.Params, Diags))
     return false;
   bool ScratchOk = true;
   for (const ir::Param &P : St.Params) {
@@ -212,9 +212,13 @@ StepLowering::lowerArg(const ir::Step &St, const FunctionDecl *FD,
   // A constant scalar: the literal's value in its own type.
   Expr::EvalResult Result;
   std::optional<ir::Type> Ty = frontend::toScalarType(E->getType());
-  if (!Ty || E->isValueDependent() || !E->EvaluateAsRValue(Result, Ctx) ||
+  if (E->isValueDependent() || !E->EvaluateAsRValue(Result, Ctx) ||
       Result.HasSideEffects)
     return Mismatch("neither a parameter of the step nor a constant");
+  if (!Ty) // a char or an enumerator, say
+    return Mismatch("a constant of type '" + E->getType().getAsString() +
+                    "', which no scalar of a stencil has; convert it to the "
+                    "parameter's type");
   const APValue &V = Result.Val;
   if (V.isInt()) {
     const llvm::APSInt &I = V.getInt();

@@ -48,11 +48,14 @@ public:
   void repeat(long long Steps, const StencilT &S, Args &&...A) {
     if (isDevicePointer(detail::firstPointer(detail::levelValue(A)...)))
       GeneratedLoopEngine<Dims, Backend::Cuda>{r_}.repeat(Steps, S, A...);
-    else
+    else {
+      detail::checkLevelMarks<Args...>(
+          detail::lookupGenerated(Backend::OpenMP, S));
       detail::repeatOneByOne(
           Steps,
           [&](auto &&...V) { (*this)(S, std::forward<decltype(V)>(V)...); },
           A...);
+    }
   }
   static constexpr bool repeatTag = true;
 

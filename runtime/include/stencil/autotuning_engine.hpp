@@ -403,12 +403,14 @@ public:
   template <typename StencilT, typename... Args>
   void repeat(long long Steps, const StencilT &S, DeviceAutoTuningInfo *Info,
               Args &...A) {
+    detail::checkRepeat(Steps, A...);
     auto OneStep = [&](auto &&...V) {
       (*this)(S, Info, std::forward<decltype(V)>(V)...);
     };
     const GeneratedStencil *E = detail::lookupGenerated(Backend::Cuda, S);
     if (!E)
       throw std::runtime_error(detail::noGeneratedCode(Backend::Cuda, S));
+    detail::checkLevelMarks<Args...>(E);
     DeviceAutoTuningInfo::Session &Ses = detail::tuningSession(*Info, *E, Box);
     long long Done = 0;
     for (; Done < Steps && !Ses.tuner.settled(); ++Done)

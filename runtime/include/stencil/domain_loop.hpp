@@ -95,6 +95,41 @@ bool sameField(const Field<T> &F, const A &Arg) {
     return false;
 }
 
+/// The Field argument \p Arg is (its address), or null for any other.
+template <typename A> const void *fieldIdentity(const A &Arg) {
+  if constexpr (IsField<std::remove_const_t<A>>::value)
+    return &Arg;
+  else
+    return nullptr;
+}
+/// The name of Field argument \p Arg, or "" for any other.
+template <typename A> std::string fieldName(const A &Arg) {
+  if constexpr (IsField<std::remove_const_t<A>>::value)
+    return Arg.name();
+  else
+    return "";
+}
+/// Throws if one Field is passed for two parameters of \p E (\p Fields: the
+/// arguments' identities, null for all but Fields) and the stencil writes
+/// either: the points of one launch would read what others write, a race
+/// whose result changes with the ranks and threads.
+inline void checkFieldsApart(const GeneratedStencil &E,
+                             const std::string &Stencil,
+                             const std::vector<const void *> &Fields,
+                             const std::vector<std::string> &Names) {
+  if (!E.writes)
+    return;
+  for (std::size_t I = 0; I < Fields.size(); ++I)
+    for (std::size_t J = I + 1; J < Fields.size(); ++J)
+      if (Fields[I] && Fields[I] == Fields[J] && (E.writes[I] || E.writes[J]))
+        throw DomainError(Stencil + ": field '" + Names[I] +
+                          "' is passed as arguments " + std::to_string(I + 1) +
+                          " and " + std::to_string(J + 1) +
+                          " after the index, and the stencil writes argument " +
+                          std::to_string(E.writes[J] ? J + 1 : I + 1) +
+                          ": a launch would read the field it writes");
+}
+
 /// Appends to \p Key what tells field \p Arg (if it is one) apart in an
 /// exchange: its address, value size, halo and extents.
 template <typename A> void addFieldKey(std::string &Key, const A &Arg) {
@@ -293,6 +328,8 @@ public:
     const detail::FieldShape Shape = detail::fieldShapeOf(D, E.dims, Name, A...);
     int Arg = 0;
     (detail::checkFieldRank(E, Name, Arg++, A), ...);
+    detail::checkFieldsApart(E, Name, {detail::fieldIdentity(A)...},
+                             {detail::fieldName(A)...});
     const Halo Reads = Halo::of(E);
     (detail::checkHaloCovers(Name, Reads, A), ...);
     BoundStencil B;
@@ -344,23 +381,36 @@ public:
   template <typename StencilT, typename... Args>
   void repeat(long long Steps, const StencilT &S, Args &&...A) {
     using Levels = detail::TimeLevels<std::decay_t<Args>...>;
-    detail::checkSteps(Steps);
     auto &Previous = *detail::levelVariable<Levels::Previous>(A...);
     auto &Next = *detail::levelVariable<Levels::Next>(A...);
     static_assert(detail::IsField<std::decay_t<decltype(Previous)>>::value,
                   "DomainLoop::repeat: the time levels are stencil::Fields "
                   "(stencil::previousLevel(field))");
+    // Every rank refuses a bad count, or none: a rank alone would leave the
+    // others waiting in the loop's collective calls.
+    domain_->agree("the steps of DomainLoop::repeat", std::to_string(Steps));
+    detail::checkSteps(Steps);
+    // The levels first: bind() refuses a field passed twice and written in
+    // words that do not name the levels.
+    if (const GeneratedStencil *Code = generatedFor(domain_->backend(), S)) {
+      const std::string Name = std::string("stencil '") + Code->name + "'";
+      if (detail::sameLevel(Previous, Next))
+        throw DomainError(Name +
+                          ": the two time levels of repeat() are one field, '" +
+                          Previous.name() + "'");
+      // The steps would read, through another argument, the field they
+      // write.
+      if ((detail::sameField(Next, A) || ...))
+        throw DomainError(Name + ": field '" + Next.name() +
+                          "', the next level of repeat(), is passed again as "
+                          "another argument: the steps would read the field "
+                          "they write");
+    }
     const BoundStencil B = bind(S, detail::levelValue(A)...);
-    if (detail::sameLevel(Previous, Next))
-      throw DomainError("stencil '" + B.name +
-                        "': the two time levels of repeat() are one field, '" +
-                        Previous.name() + "'");
-    // The steps would read, through another argument, the field they write.
-    if ((detail::sameField(Next, A) || ...))
-      throw DomainError("stencil '" + B.name + "': field '" + Next.name() +
-                        "', the next level of repeat(), is passed again as "
-                        "another argument: the steps would read the field "
-                        "they write");
+    const std::string Marks =
+        detail::levelMarksError(*B.entry, Levels::Previous, Levels::Next);
+    if (!Marks.empty())
+      throw DomainError("repeat(): " + Marks);
     const GeneratedTemporal *Passes = passesFor<Levels>(B);
     int PerExchange =
         checkedStepsPerExchange(B, Previous.halo(), Passes, Previous.name());

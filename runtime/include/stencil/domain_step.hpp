@@ -474,9 +474,9 @@ private:
                 const Grid &G, const Region &Own, const Region &Valid,
                 void *const *Args, const Arguments &A, bool Overlap) {
     const GeneratedStepRound &Round = E.rounds[R];
-    const Way Chosen = Round.group < 0 ? Planned
-                       : wraps(Round)  ? Apart
-                                       : way(E, R, A);
+    const Way Chosen = Round.group < 0   ? Planned
+                       : wraps(E, Round) ? Apart
+                                         : way(E, R, A);
     Prepared P = prepareRound(E, Name, R, G, Own, Valid, Args, A, Chosen);
     if (Chosen == Apart)
       runApart(E, Name, R, G, Own, Args, A, P.exchange, Overlap);
@@ -490,7 +490,7 @@ private:
     const GeneratedStepRound &Round = E.rounds[R];
     if (Round.group < 0)
       return Planned;
-    if (wraps(Round))
+    if (wraps(E, Round))
       return Apart;
     if (!trials_)
       return Planned;
@@ -519,13 +519,25 @@ private:
     return Pre && Post && *Pre != Apart && *Post != Apart;
   }
 
-  /// True if a producer of fused round \p Round uses the coordinate of a
-  /// periodic dimension: recomputed in the halo across the wrap it would see
-  /// it unwrapped, so the round runs as its calls alone.
-  bool wraps(const GeneratedStepRound &Round) const {
+  /// True if fused round \p Round of \p E runs as its calls alone because
+  /// of a periodic wrap: a producer uses the coordinate of a periodic
+  /// dimension (recomputed in the halo across the wrap it would see it
+  /// unwrapped), or, where periodic and walled dimensions meet, a consumer
+  /// reads a recomputed array at its halo's edges or corners: there a wall's
+  /// margin lies across the wrap, and the consumer must read the margin the
+  /// exchange brings from the other side, which no recomputation gives.
+  bool wraps(const GeneratedStep &E, const GeneratedStepRound &Round) const {
     const Domain &D = loop_->domain();
-    for (int X = 0; X < D.dims(); ++X)
+    bool Periodic = false, Walled = false;
+    for (int X = 0; X < D.dims(); ++X) {
       if ((Round.coordinates >> X & 1u) && D.periodic(X))
+        return true;
+      (D.periodic(X) ? Periodic : Walled) = true;
+    }
+    if (!Periodic || !Walled)
+      return false;
+    for (const Sent &M : apartExchange(E, Round))
+      if (M.widths.corners)
         return true;
     return false;
   }

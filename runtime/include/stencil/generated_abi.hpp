@@ -17,7 +17,7 @@
 namespace stencil {
 
 /// The version of this interface that generated code is written against.
-inline constexpr int GeneratedAbiVersion = 10;
+inline constexpr int GeneratedAbiVersion = 11;
 
 /// Where the arrays of one launch live: every array of a stencil has the same
 /// extents (halo included), x contiguous.
@@ -114,6 +114,11 @@ struct GeneratedStencil {
   /// points across a periodic wrap in them, where the coordinate would be
   /// beyond the edge instead of wrapped. (Version 6.)
   unsigned coordinates;
+  /// Per parameter after the index: whether the stencil may store to it
+  /// (stencilc's analysis; false for a scalar). A time loop checks its level
+  /// marks against it where stencilc could not see the call. Null when the
+  /// stencil has no parameter after the index. (Version 11.)
+  const bool *writes;
 };
 
 /// Runs \p Steps time steps of a stencil over \p R in one pass (temporal

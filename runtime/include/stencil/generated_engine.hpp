@@ -243,6 +243,7 @@ public:
   /// plan's default), then the last step alone; otherwise step by step.
   template <typename StencilT, typename... Args>
   void repeat(long long Steps, const StencilT &S, Args &&...A) {
+    detail::checkLevelMarks<Args...>(detail::lookupGenerated(B, S));
     auto OneStep = [&](auto &&...V) {
       (*this)(S, std::forward<decltype(V)>(V)...);
     };

@@ -49,8 +49,7 @@ public:
   /// several steps per pass where stencilc generated such passes.
   template <typename StencilT, typename... Args>
   void repeat(long long Steps, const StencilT &Stencil, Args &&...A) {
-    (void)sizeof(detail::TimeLevels<Args...>); // the levels' checks
-    detail::checkSteps(Steps);
+    detail::checkRepeat(Steps, A...);
     Engine E(range_);
     if constexpr (detail::HasRepeat<Engine>::value)
       E.repeat(Steps, Stencil, A...);

@@ -151,21 +151,28 @@ using Step3D = Step<3>;
 using Step4D = Step<4>;
 
 namespace detail {
+/// STENCIL_STEP_PLAN: unset or empty, "multi-kernel" or "timed". Any other
+/// value is refused by name: a misspelt setting would otherwise leave the
+/// plan as compiled without a word.
+inline std::string stepPlanSetting() {
+  const char *V = std::getenv("STENCIL_STEP_PLAN");
+  const std::string S = V ? V : "";
+  if (!S.empty() && S != "multi-kernel" && S != "timed")
+    throw std::invalid_argument("stencil: STENCIL_STEP_PLAN is '" + S +
+                                "'; it may be multi-kernel or timed, or "
+                                "unset for stencilc's plan");
+  return S;
+}
+
 /// STENCIL_STEP_PLAN=multi-kernel: run the stencils of a step one by one
 /// (each its own generated code), not stencilc's plan of the step; for
 /// comparing the two in one program.
-inline bool stepPlanDisabled() {
-  const char *V = std::getenv("STENCIL_STEP_PLAN");
-  return V && std::string(V) == "multi-kernel";
-}
+inline bool stepPlanDisabled() { return stepPlanSetting() == "multi-kernel"; }
 
 /// STENCIL_STEP_PLAN=timed: a DomainStep measures each fused group of the
 /// plan against its calls alone and keeps the faster
 /// (DomainStep::chooseByTiming).
-inline bool stepPlanTimed() {
-  const char *V = std::getenv("STENCIL_STEP_PLAN");
-  return V && std::string(V) == "timed";
-}
+inline bool stepPlanTimed() { return stepPlanSetting() == "timed"; }
 
 /// True if two pointer arguments among \p A are the same array: a fused
 /// kernel of the step's plan would read one while it writes the other, so the

@@ -134,6 +134,7 @@ void repeatTemporal(const GeneratedStencil *E, const Grid &G, const Region &R,
                     Args &...A) {
   using Levels = TimeLevels<Args...>;
   using Params = typename StencilTraits<StencilT>::Params;
+  checkRepeat(Steps, A...);
   const GeneratedTemporal *T =
       E ? findGeneratedTemporal(*E, static_cast<int>(Levels::Previous),
                                 static_cast<int>(Levels::Next))
@@ -146,9 +147,7 @@ void repeatTemporal(const GeneratedStencil *E, const Grid &G, const Region &R,
         "this stencil with these two time levels (stencilc --emit=plan says "
         "why; the file must pass the stencil to repeat())");
   const int PerPass = !T ? 1 : C.steps > 0 ? C.steps : T->defaultSteps;
-  if (!T || PerPass <= 1 || Steps < 2 ||
-      sameLevel(*levelVariable<Levels::Previous>(A...),
-                *levelVariable<Levels::Next>(A...))) { // refused there
+  if (!T || PerPass <= 1 || Steps < 2) {
     repeatOneByOne(Steps, OneStep, A...);
     return;
   }

@@ -18,6 +18,8 @@
 #ifndef STENCIL_TIME_LOOP_HPP
 #define STENCIL_TIME_LOOP_HPP
 
+#include "generated_abi.hpp"
+
 #include <cstddef>
 #include <stdexcept>
 #include <string>
@@ -124,9 +126,68 @@ template <typename V> bool sameLevel(const V &A, const V &B) {
 /// Refuses a negative step count.
 inline void checkSteps(long long Steps) {
   if (Steps < 0)
-    throw std::invalid_argument("stencil: Loop::repeat: the number of steps "
+    throw std::invalid_argument("stencil: repeat(): the number of steps "
                                 "is " +
                                 std::to_string(Steps) + ", below zero");
+}
+
+/// The checks of every repeat() call, on every engine and before any step:
+/// \p Steps not below zero, the two levels among \p A not one array (a step
+/// would read what it writes), whatever the number of steps.
+template <typename... Args> void checkRepeat(long long Steps, Args &...A) {
+  using Levels = TimeLevels<Args...>;
+  auto *Previous = levelVariable<Levels::Previous>(A...);
+  auto *Next = levelVariable<Levels::Next>(A...);
+  static_assert(std::is_same_v<decltype(Previous), decltype(Next)>,
+                "Loop::repeat: the two time levels must be pointers of one "
+                "type");
+  checkSteps(Steps);
+  if (sameLevel(*Previous, *Next))
+    throw std::invalid_argument("stencil: repeat(): the two time levels "
+                                "are one array");
+}
+
+/// Why stencil \p E's parameters \p Previous and \p Next (after the index)
+/// cannot be a time loop's previous and next levels, or "" if they can:
+/// arrays over all of its dimensions, the previous one never stored to, the
+/// next one stored to (what stencilc checks where it sees the call; a call
+/// through a function pointer is checked here). Swapped, a distributed loop
+/// would exchange the array the steps write; a lower-rank array would be
+/// written past its end.
+inline std::string levelMarksError(const GeneratedStencil &E,
+                                   std::size_t Previous, std::size_t Next) {
+  const unsigned All = (1u << E.dims) - 1;
+  for (const std::size_t P : {Previous, Next})
+    if (E.arrayAxes && E.arrayAxes[P] != All)
+      return std::string("stencil::") +
+             (P == Previous ? "previousLevel" : "nextLevel") +
+             " marks argument " + std::to_string(P + 1) +
+             " after the index, which stencil '" + E.name + "' takes as " +
+             (E.arrayAxes[P] == 0 ? "a scalar" : "an array of lower rank") +
+             ": the two time levels are arrays over all of its dimensions";
+  if (E.writes && E.writes[Previous])
+    return "stencil::previousLevel marks argument " +
+           std::to_string(Previous + 1) + " after the index, which stencil '" +
+           E.name +
+           "' writes: the previous level is the array a step reads; mark it "
+           "stencil::nextLevel and the array the step reads "
+           "stencil::previousLevel";
+  if (E.writes && !E.writes[Next])
+    return "stencil::nextLevel marks argument " + std::to_string(Next + 1) +
+           " after the index, which stencil '" + E.name +
+           "' never writes: the next level is the array a step writes";
+  return "";
+}
+
+/// Throws std::invalid_argument if levelMarksError() finds \p Args's marks
+/// wrong for \p E (null: no generated code, nothing to check against).
+template <typename... Args> void checkLevelMarks(const GeneratedStencil *E) {
+  if (!E)
+    return;
+  using Levels = TimeLevels<Args...>;
+  const std::string Why = levelMarksError(*E, Levels::Previous, Levels::Next);
+  if (!Why.empty())
+    throw std::invalid_argument("stencil: repeat(): " + Why);
 }
 
 /// \p Steps steps one by one with \p Run (a run() of the stencil), swapping
@@ -134,14 +195,9 @@ inline void checkSteps(long long Steps) {
 template <typename RunF, typename... Args>
 void repeatOneByOne(long long Steps, RunF &&Run, Args &...A) {
   using Levels = TimeLevels<Args...>;
+  checkRepeat(Steps, A...);
   auto *Previous = levelVariable<Levels::Previous>(A...);
   auto *Next = levelVariable<Levels::Next>(A...);
-  static_assert(std::is_same_v<decltype(Previous), decltype(Next)>,
-                "Loop::repeat: the two time levels must be pointers of one "
-                "type");
-  if (Steps > 0 && sameLevel(*Previous, *Next))
-    throw std::invalid_argument("stencil: Loop::repeat: the two time levels "
-                                "are one array");
   for (long long T = 0; T < Steps; ++T) {
     Run(levelValue(A)...);
     swapLevels(*Previous, *Next);

@@ -393,7 +393,18 @@ void check(const Options &O, const char *Name, unsigned Seed,
   }
 }
 
-/// What repeat() refuses: a negative count, one array as both levels.
+/// A time loop of \p F through a pointer parameter, its marks swapped:
+/// stencilc cannot tell which stencil \p F is, so the engine checks the marks
+/// against the stencil's generated code at run time.
+template <typename Engine>
+void repeatSwapped(Engine &E,
+                   void (*F)(const stencil::Index3D &, const float *, float *),
+                   float *&X, float *&Y) {
+  E.repeat(2, F, stencil::nextLevel(X), stencil::previousLevel(Y));
+}
+
+/// What repeat() refuses: a negative count, one array as both levels, level
+/// marks the stencil's code contradicts.
 void checkRefusals() {
   std::vector<float> A(5 * 5 * 5, 1.0f);
   float *P = A.data(), *Q = A.data();
@@ -417,6 +428,39 @@ void checkRefusals() {
     Loop.repeat(3, Star7f(), stencil::previousLevel(P), stencil::nextLevel(Q),
                 0.5f, 0.1f);
   });
+  Refused("one array as both levels, no steps", [&] {
+    Loop.repeat(0, Star7f(), stencil::previousLevel(P), stencil::nextLevel(Q),
+                0.5f, 0.1f);
+  });
+  // The engines' own repeat() refuses alike (not only Loop's).
+  stencil::OpenMPLoopEngine3D OpenMP(Loop.ranges());
+  stencil::AutoLoopEngine3D Auto(Loop.ranges());
+  Refused("a negative step count, OpenMP engine", [&] {
+    OpenMP.repeat(-1, Star7f(), stencil::previousLevel(P),
+                  stencil::nextLevel(R), 0.5f, 0.1f);
+  });
+  Refused("one array as both levels, no steps, OpenMP engine", [&] {
+    OpenMP.repeat(0, Star7f(), stencil::previousLevel(P), stencil::nextLevel(Q),
+                  0.5f, 0.1f);
+  });
+  Refused("a negative step count, AutoLoopEngine", [&] {
+    Auto.repeat(-5, Star7f(), stencil::previousLevel(P), stencil::nextLevel(R),
+                0.5f, 0.1f);
+  });
+  Refused("one array as both levels, AutoLoopEngine", [&] {
+    Auto.repeat(2, Star7f(), stencil::previousLevel(P), stencil::nextLevel(Q),
+                0.5f, 0.1f);
+  });
+  std::vector<float> Xs(A.size(), 0.0f), Ys(A.size(), 0.0f);
+  float *X = Xs.data(), *Y = Ys.data();
+  if (stencil::generatedFor(stencil::Backend::OpenMP, &notRepeated))
+    Refused("marks swapped through a pointer, OpenMP engine",
+            [&] { repeatSwapped(OpenMP, &notRepeated, X, Y); });
+  if (stencil::generatedFor(stencil::Backend::Cuda, &notRepeated)) {
+    stencil::DeviceLoopEngine3D Device(Loop.ranges());
+    Refused("marks swapped through a pointer, CUDA engine",
+            [&] { repeatSwapped(Device, &notRepeated, X, Y); });
+  }
   // Passes asked of a stencil that has CUDA code but none: refused before
   // anything runs (no GPU needed). Without CUDA code there is nothing to ask.
   void (*F)(const stencil::Index3D &, const float *, float *) = nullptr;
@@ -426,6 +470,9 @@ void checkRefusals() {
     E.Temporal.steps = 2;
     Refused("passes stencilc did not generate", [&] {
       E.repeat(3, F, stencil::previousLevel(P), stencil::nextLevel(R));
+    });
+    Refused("a negative step count, CUDA engine", [&] {
+      E.repeat(-2, F, stencil::previousLevel(P), stencil::nextLevel(R));
     });
   }
 }

@@ -63,8 +63,11 @@ struct STENCIL_KERNEL Buoy {
 // CUDA:        out[c] = ((((th[c + sz] * th0[k + 1]) + th0[k - 1]) + ps[i + (j - 1) * sy]) + yz[j + 1 + (k - 2) * g.extent[1]]) + th[c + 1];
 // The registry records what each parameter after the index spans.
 // CUDA:      static const unsigned stencilc_axes_Buoy[] = {7u, 4u, 3u, 6u, 7u};
+// And which it may store to (repeat() checks its level marks against it).
+// CUDA-NEXT:  static const bool stencilc_writes_Buoy[] = {false, false, false, false, true};
 // CUDA:        /*arrayAxes=*/stencilc_axes_Buoy,
-// CUDA-NEXT:   /*coordinates=*/0u});
+// CUDA-NEXT:   /*coordinates=*/0u,
+// CUDA-NEXT:   /*writes=*/stencilc_writes_Buoy});
 // zmarch: the profile's queue is filled at the chunk's first step
 // (stencilc_m0), then one value per step at k + 1; the surface field is
 // loaded once.

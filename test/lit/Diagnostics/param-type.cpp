@@ -31,3 +31,25 @@ STENCIL_KERNEL void volatileParam(const stencil::Index3D &idx, const volatile fl
 STENCIL_KERNEL void volatileScalar(const stencil::Index3D &idx, volatile float c, float *fn) { // expected-error {{parameter 'c' of stencil 'volatileScalar' has volatile type 'volatile float'}}
   fn[idx.ix()] = c;
 }
+
+// C varargs: generated code passes exactly the declared parameters.
+STENCIL_KERNEL void varStencil(const stencil::Index3D &idx, float *fn, ...) { // expected-error {{stencil 'varStencil' takes a variable argument list ('...'); generated code passes exactly the parameters a stencil or step declares}}
+  fn[idx.ix()] = 0.0f;
+}
+
+// Named like a CUDA vector type at global scope: the generated .cu file could
+// not declare it (in a namespace it can).
+STENCIL_KERNEL void int2(const stencil::Index3D &idx, float *fn) { // expected-error {{stencil 'int2' has the name of a CUDA vector type, which the CUDA headers declare at global scope: the generated code could not declare the function; rename it or put it in a namespace}}
+  fn[idx.ix()] = 0.0f;
+}
+STENCIL_KERNEL void dim3(const stencil::Index3D &idx, float *fn) { // expected-error {{stencil 'dim3' has the name of a CUDA vector type}}
+  fn[idx.ix()] = 0.0f;
+}
+namespace fine {
+STENCIL_KERNEL void float4(const stencil::Index3D &idx, float *fn) {
+  fn[idx.ix()] = 0.0f;
+}
+} // namespace fine
+STENCIL_KERNEL void int5(const stencil::Index3D &idx, float *fn) {
+  fn[idx.ix()] = 0.0f;
+}

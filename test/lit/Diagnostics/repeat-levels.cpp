@@ -42,3 +42,22 @@ void run(float *u, float *un, float *k) {
   // The other read array as the previous level: it is read, so allowed.
   loop.repeat(4, Mix(), stencil::previousLevel(k), u, stencil::nextLevel(un));
 }
+
+// A profile along z (an array of lower rank) or a scalar cannot trade places
+// with the array a step writes: the steps would write past its end.
+struct STENCIL_KERNEL Profile {
+  void operator()(const stencil::Index3D &idx, float a, const float *p,
+                  const float *f, float *fn) const {
+    fn[idx.ix()] = a * f[idx.ix<1, 0, 0>()] * p[idx.ix_z()];
+  }
+};
+
+void runProfile(float *p, float *u, float *un, float *k) {
+  stencil::Loop3D<stencil::OpenMPLoopEngine3D> loop;
+  loop.repeat(2, Profile(), 0.5f, p, stencil::previousLevel(u), stencil::nextLevel(un));
+  loop.repeat(2, Profile(), 0.5f, stencil::previousLevel(p), k, stencil::nextLevel(un)); // expected-error {{stencil::previousLevel marks parameter 'p' of stencil 'Profile', an array of lower rank: the two time levels are arrays over all of the stencil's dimensions, which trade places between steps}}
+  loop.repeat(2, Profile(), 0.5f, p, stencil::nextLevel(u), stencil::previousLevel(un)); // expected-error {{stencil::nextLevel marks parameter 'f', which stencil 'Profile' never writes}} expected-error {{stencil::previousLevel marks parameter 'fn', which stencil 'Profile' writes}}
+  // The marks one place off: on the scalar.
+  loop.repeat(2, Profile(), stencil::previousLevel(u), p, k, stencil::nextLevel(un)); // expected-error {{stencil::previousLevel marks parameter 'a' of stencil 'Profile', a scalar}}
+  loop.repeat(2, Profile(), stencil::nextLevel(un), p, stencil::previousLevel(u), k); // expected-error {{stencil::nextLevel marks parameter 'a' of stencil 'Profile', a scalar}}
+}

@@ -1,5 +1,5 @@
 // Step functions (STENCIL_STEP): what their form, body and arguments must be.
-// RUN: %stencilc %s -- -I %mock_include -Xclang -verify
+// RUN: %stencilc %s -- -I %mock_include -ferror-limit=0 -Xclang -verify
 #include <stencil/dsl.hpp>
 
 struct STENCIL_KERNEL Copy {
@@ -31,13 +31,19 @@ template <typename T>
 STENCIL_STEP void generic(stencil::Step3D &s, const T *a, T *b) { // expected-error {{step 'generic' must be a free function of external linkage that is neither a template nor inline}}
   s.run(Copy(), a, b);
 }
+// Instantiated: refused once, with the template.
+template void generic<float>(stencil::Step3D &, const float *, float *);
+// C varargs: no parameter to generate from.
+STENCIL_STEP void varargs(stencil::Step3D &s, const float *a, float *b, ...) { // expected-error {{step 'varargs' takes a variable argument list ('...'); generated code passes exactly the parameters a stencil or step declares}}
+  s.run(Copy(), a, b);
+}
 
 STENCIL_STEP void noStep(int n, const float *a, float *b) {} // expected-error {{the first parameter of step 'noStep' must be a 'stencil::Step2D &', 'stencil::Step3D &' or 'stencil::Step4D &'}}
 STENCIL_STEP void byValue(stencil::Step3D s, const float *a, float *b) { // expected-error {{the first parameter of step 'byValue' must be a 'stencil::Step2D &', 'stencil::Step3D &' or 'stencil::Step4D &'}}
   s.run(Copy(), a, b);
 }
 
-STENCIL_STEP void statements(stencil::Step3D &s, stencil::Step3D &other, const float *a, float *b) { // expected-error {{parameter 'other' of stencil 'statements' has type 'stencil::Step3D &'; stencil parameters are scalars by value or pointers to scalars (arrays)}}
+STENCIL_STEP void statements(stencil::Step3D &s, stencil::Step3D &other, const float *a, float *b) { // expected-error {{parameter 'other' of step 'statements' has type 'stencil::Step3D &'; stencil parameters are scalars by value or pointers to scalars (arrays)}}
 }
 STENCIL_STEP void body(stencil::Step3D &s, int n, const float *a, float *b) {
   s.run(Copy(), a, b);
@@ -61,6 +67,7 @@ STENCIL_STEP void args(stencil::Step3D &s, float w, const float *a, float *b) {
   s.run(Scale(), 0.5f, w, b);     // expected-error {{argument 2 of stencil 'Scale' (its parameter 'a') is a scalar, where the stencil takes an array}}
   s.run(Scale(), a, a, b);        // expected-error {{argument 1 of stencil 'Scale' (its parameter 'w') is an array, where the stencil takes a scalar}}
   s.run(Copy(), b, a);            // expected-error {{argument 2 of stencil 'Copy' (its parameter 'b') is a read-only array, where the stencil writes one}}
+  s.run(Scale(), 'c', a, b);      // expected-error {{argument 1 of stencil 'Scale' (its parameter 'w') is a constant of type 'char', which no scalar of a stencil has; convert it to the parameter's type}}
 }
 STENCIL_STEP void alias(stencil::Step3D &s, double *d) {
   s.run(twice, d, d); // expected-error {{array 'd' is passed to stencil 'twice' twice (as 'a' and 'b') and written through one of them; the arrays of one launch must not overlap}}

@@ -136,7 +136,7 @@ void timeLoops(float *u, float *un, double *k, double *v, double *vn, int *ia,
 // CUDA-NEXT: return "the store region is not inside the region";
 // CUDA: const long long gx = (stencilc_store.hi[0] - stencilc_store.lo[0] + stencilc_ux - 1) / stencilc_ux;
 // CUDA: case 8: return stencilc_Heat_temporal0_run<8>(
-// CUDA: stencil::registerGeneratedTemporal(/*abiVersion=*/10, {
+// CUDA: stencil::registerGeneratedTemporal(/*abiVersion=*/11, {
 // CUDA: /*timeInput=*/0,
 // CUDA-NEXT: /*timeOutput=*/1,
 // CUDA-NEXT: /*reach=*/{{[{][{]}}0, 1}, {1, 0}, {0, 2}, {0, 0}},
@@ -155,7 +155,7 @@ void timeLoops(float *u, float *un, double *k, double *v, double *vn, int *ia,
 // CUDA-NOT: stencilc_Once_temporal
 // The coordinates a stencil uses (bit 2: z), for time loops over ranks.
 // CUDA: stencilc_registered_Spread =
-// CUDA: /*coordinates=*/4u});
+// CUDA: /*coordinates=*/4u,
 // CUDA: stencilc_Spread_temporal0_cuda_launch
 // The tuner's tiles, the plan's, with constant extents.
 // CUDA: if (bx == 32u && by == 32u)
