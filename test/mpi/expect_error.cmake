@@ -31,6 +31,7 @@ set(expect_repeat-timing-one-rank "${disagree} how repeat\\(\\) chooses its step
 set(expect_repeat-block-disagree "${disagree} how repeat\\(\\) chooses its steps between exchanges: rank 0 has by timing \\(chooseStepsByTiming\\), block 0,0,0; rank 1 has by timing \\(chooseStepsByTiming\\), block 8,4,2")
 set(expect_repeat-marks-swapped "repeat\\(\\): stencil::previousLevel marks argument 2 after the index, which stencil 'smooth3d' writes: the previous level is the array a step reads")
 set(expect_run-field-twice "stencil 'Diffusion7': field 'f' is passed as arguments 4 and 5 after the index, and the stencil writes argument 5: a launch would read the field it writes")
+set(expect_step-field-twice "step 'advectStep' \\(openmp\\), call 2: stencil 'Divergence' gets one array for its parameters 'fx' and 'un' \\(the step's 'fx' and 'un'\\), and it writes 'un': a launch would read what it writes")
 set(expect_repeat-next-as-argument "stencil 'Divergence': field 'un', the next level of repeat\\(\\), is passed again as another argument: the steps would read the field they write")
 set(expect_repeat-steps-disagree "${disagree} the steps of DomainLoop::repeat: rank 0 has 4; rank 1 has 5")
 set(expect_repeat-negative "stencil 'Diffusion7': -2 steps between halo exchanges \\(setTemporal\\): 0 takes as many as the halo allows, else 1 or more")

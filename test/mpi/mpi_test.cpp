@@ -16,7 +16,7 @@
 //       exchange-disagree|exception-one-rank|region-margin|corners|
 //       repeat-halo|repeat-one-field|repeat-coordinates|repeat-steps-disagree|
 //       repeat-negative|repeat-timing-one-rank|repeat-block-disagree|
-//       repeat-marks-swapped|run-field-twice|
+//       repeat-marks-swapped|run-field-twice|step-field-twice|
 //       repeat-next-as-argument
 // Exit status 0 when every check passes; 1 on a failure or a (reported) error.
 #include "mpi_stencils.hpp"
@@ -991,6 +991,17 @@ int runError(const std::string &What, const Settings &S) {
     Field<float> F(D, stencil::haloOf(D.backend(), Diffusion7()), "f");
     stencil::DomainLoop Loop(D);
     Loop.run(Diffusion7(), 0.1f, 0.0f, -1, F, F);
+  } else if (What == "step-field-twice") {
+    // One field for the step's fx and un: Divergence would read fx off the
+    // centre while it writes un, the same field.
+    const Domain D(MPI_COMM_WORLD, {16, 16, 16}, O);
+    const stencil::Halo H =
+        stencil::DomainStep::haloOf(D.backend(), advectStep);
+    Field<float> U(D, H, "u"), Fx(D, H, "fx"), Fy(D, H, "fy");
+    std::vector<float> Rho0(static_cast<std::size_t>(U.grid().extent[2]), 1.0f);
+    stencil::DomainLoop Loop(D);
+    stencil::DomainStep Step(Loop);
+    Step.run(advectStep, 0.1f, Rho0.data(), U, Fx, Fy, Fx);
   } else if (What == "repeat-marks-swapped") {
     // With K = 2 the deep halo would be exchanged on the field the steps
     // write: wrong numbers, had it run.
@@ -1070,7 +1081,8 @@ int main(int argc, char **argv) {
             "exception-one-rank|region-margin|corners|repeat-halo|"
             "repeat-one-field|repeat-coordinates|repeat-steps-disagree|"
             "repeat-negative|repeat-timing-one-rank|repeat-block-disagree|"
-            "repeat-next-as-argument|repeat-marks-swapped|run-field-twice]");
+            "repeat-next-as-argument|repeat-marks-swapped|run-field-twice|"
+            "step-field-twice]");
     }
     return Error.empty() ? runChecks(S) : runError(Error, S);
   });

@@ -172,7 +172,7 @@ void OpenMPEmitter::emitStep(CodeWriter &W, const planning::ModulePlan &Plan,
   W.line("return nullptr;");
   W.close();
   W.blank();
-  printStepCallLauncher(W, St, Launcher + "_call", Call);
+  printStepCallLauncher(W, *Plan.Module, St, Launcher + "_call", Call);
   W.blank();
   if (AnyFused) {
     printStepGroupLauncher(W, SP, Launcher + "_group", /*Alternatives=*/false,

@@ -408,14 +408,51 @@ static void printSwitchLauncher(CodeWriter &W, const ir::Step &St,
   W.close();
 }
 
-void codegen::printStepCallLauncher(CodeWriter &W, const ir::Step &St,
-                                    const std::string &Name,
+/// Returns from a call launcher where the step's arguments give call \p C
+/// one array for two parameters of its stencil \p S and it writes either:
+/// the launch would read what it writes (stencilc refuses one step
+/// parameter passed twice; two parameters given one array only show at run
+/// time).
+static void printCallAliasChecks(CodeWriter &W, const ir::Step &St,
+                                 const ir::Stencil &S, unsigned C) {
+  const ir::StepCall &Call = St.Calls[C];
+  for (unsigned A = 0; A < Call.Args.size(); ++A)
+    for (unsigned B = A + 1; B < Call.Args.size(); ++B) {
+      const ir::StepArg &X = Call.Args[A], &Y = Call.Args[B];
+      if (X.From != ir::StepArg::Kind::Param ||
+          Y.From != ir::StepArg::Kind::Param || X.Param == Y.Param ||
+          S.Params[A + 1].Kind != ir::ParamKind::Array ||
+          S.Params[B + 1].Kind != ir::ParamKind::Array)
+        continue;
+      const bool WritesB = ir::storesSomewhere(S, B + 1);
+      if (!WritesB && !ir::storesSomewhere(S, A + 1))
+        continue;
+      W.line("if (static_cast<const void *>(stencilc_s{}) == "
+             "static_cast<const void *>(stencilc_s{}))",
+             X.Param, Y.Param);
+      W.line("  return {};",
+             cStringLiteral(fmt::format(
+                 "stencil '{}' gets one array for its parameters '{}' and "
+                 "'{}' (the step's '{}' and '{}'), and it writes '{}': a "
+                 "launch would read what it writes",
+                 S.qualifiedName(), S.Params[A + 1].Name, S.Params[B + 1].Name,
+                 St.Params[X.Param].Name, St.Params[Y.Param].Name,
+                 S.Params[WritesB ? B + 1 : A + 1].Name)));
+    }
+}
+
+void codegen::printStepCallLauncher(CodeWriter &W, const ir::Module &M,
+                                    const ir::Step &St, const std::string &Name,
                                     const CallPrinter &Call) {
   W.line("// One call of the step alone, for the distributed runtime.");
   std::vector<unsigned> Calls;
   for (unsigned C = 0; C < St.Calls.size(); ++C)
     Calls.push_back(C);
-  printSwitchLauncher(W, St, Name, "call", "", Calls, Call);
+  printSwitchLauncher(
+      W, St, Name, "call", "", Calls, [&](CodeWriter &Out, unsigned C) {
+        printCallAliasChecks(Out, St, M.Stencils[St.Calls[C].Stencil], C);
+        Call(Out, C);
+      });
 }
 
 bool codegen::hasFusedGroups(const planning::StepPlan &SP) {

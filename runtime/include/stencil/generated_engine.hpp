@@ -88,6 +88,14 @@ void checkMargins(const Entry &E, const Grid &G, const Region &R) {
     }
 }
 
+/// An argument's array (its address), or null for a scalar.
+template <typename V> const void *arrayAddress(const V &Value) {
+  if constexpr (std::is_pointer_v<V>)
+    return static_cast<const void *>(Value);
+  else
+    return nullptr;
+}
+
 /// Refuses null arrays among the converted arguments \p Values (by position
 /// after the index: the registry does not keep parameter names).
 template <typename Entry, typename Tuple, std::size_t... I>
@@ -104,6 +112,27 @@ void checkArrays(const Entry &E, const Tuple &Values,
             readableTypeName(typeid(T).name()) + ") is null");
   };
   (Check(std::get<I>(Values), I + 1), ...);
+  // One array for two parameters of a stencil that writes either: a launch
+  // would read what it writes (the aliasing rule; a step's own launch runs
+  // its calls one by one where its arrays are shared, and each call comes
+  // here).
+  if constexpr (std::is_same_v<Entry, GeneratedStencil>) {
+    if (!E.writes)
+      return;
+    const void *Arrays[] = {arrayAddress(std::get<I>(Values))..., nullptr};
+    for (std::size_t A = 0; A < sizeof...(I); ++A)
+      for (std::size_t B = A + 1; B < sizeof...(I); ++B)
+        if (Arrays[A] && Arrays[A] == Arrays[B] && (E.writes[A] || E.writes[B]))
+          throw std::invalid_argument(
+              std::string("stencil: ") + E.name + " (" +
+              backendName(E.backend) + "): arguments " + std::to_string(A + 1) +
+              " and " + std::to_string(B + 1) +
+              " (after the index) are one array, and the stencil writes "
+              "argument " +
+              std::to_string(E.writes[B] ? B + 1 : A + 1) +
+              ": a launch would read what it writes (pass the array once "
+              "to update it in place)");
+  }
 }
 
 /// Why an engine found no generated code for \p S on \p B, and the fixes.

@@ -25,6 +25,7 @@
 #include <cstring>
 #include <memory>
 #include <random>
+#include <stdexcept>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -316,6 +317,21 @@ int main(int Argc, char **Argv) {
     Case<float, 2> C("twice2d", O.Seed + 6, Ext, 1, 3);
     C.run(O, static_cast<Twice2 *>(&twice),
           [](float **A) { return std::make_tuple(A[0], A[1], A[2]); });
+  }
+  // One array for the read and the written parameter of one call (u and fx
+  // of back3): refused, not run (each call is checked where the step's
+  // arrays are shared). Through variables: stencilc sees no aliasing.
+  if (stencil::generatedFor(stencil::Backend::OpenMP, &back3)) {
+    std::vector<float> U(9 * 9 * 9, 1.0f), N(U.size(), 0.0f);
+    float *P = U.data(), *Q = P;
+    stencil::Loop3D<stencil::OpenMPLoopEngine3D> L(9, 1, 1, 9, 1, 1, 9, 1, 1);
+    try {
+      L.runStep(static_cast<Twice3 *>(&twice), P, Q, N.data());
+      std::printf("FAIL refusal: one array read and written by one call ran\n");
+      ++Failures;
+    } catch (const std::invalid_argument &) {
+      ++Passes;
+    }
   }
   std::printf("step: seed %u: %d passed, %d failed\n", O.Seed, Passes, Failures);
   return Failures ? 1 : 0;

@@ -148,9 +148,12 @@ void printStepGroups(CodeWriter &W, const planning::StepPlan &SP,
                      const CallPrinter &Call, const CallPrinter &Fused);
 
 /// `static const char *<Name>(int call, g, r, cfg, args)`: one call of the
-/// step alone, for the distributed runtime.
-void printStepCallLauncher(CodeWriter &W, const ir::Step &St,
-                           const std::string &Name, const CallPrinter &Call);
+/// step alone, for the distributed runtime. A call given one array (at run
+/// time) for two parameters of its stencil (\p M's), either written,
+/// returns why instead of launching.
+void printStepCallLauncher(CodeWriter &W, const ir::Module &M,
+                           const ir::Step &St, const std::string &Name,
+                           const CallPrinter &Call);
 
 /// True if some group of \p SP is fused (and the step has a group
 /// launcher).
