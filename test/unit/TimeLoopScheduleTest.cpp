@@ -186,4 +186,24 @@ TEST(BoxDifferenceTest, SplitRegionPartitions) {
   }
 }
 
+/// A level passed again as a plain argument (the previous level read twice,
+/// say) follows the swap between steps, which a pass's copy of the arguments
+/// cannot: repeatTemporal runs such a loop one by one.
+TEST(PassScheduleTest, ALevelPassedAgainIsFound) {
+  float A[4] = {}, B[4] = {}, C[4] = {};
+  float *U = A, *V = B, *W = C;
+  float Scale = 1.0f;
+  auto Previous = stencil::previousLevel(U);
+  auto Next = stencil::nextLevel(V);
+  using Levels = stencil::detail::TimeLevels<decltype(Previous), float *,
+                                             decltype(Next), float>;
+  float *Again = U, *NextAgain = V;
+  EXPECT_TRUE((
+      stencil::detail::levelPassedAgain<Levels>(Previous, Again, Next, Scale)));
+  EXPECT_TRUE((stencil::detail::levelPassedAgain<Levels>(Previous, NextAgain,
+                                                         Next, Scale)));
+  EXPECT_FALSE(
+      (stencil::detail::levelPassedAgain<Levels>(Previous, W, Next, Scale)));
+}
+
 } // namespace

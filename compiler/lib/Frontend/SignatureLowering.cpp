@@ -20,9 +20,11 @@ static bool isCudaVectorTypeName(llvm::StringRef Name) {
   if (Name.size() < 2 || Name.back() < '1' || Name.back() > '4')
     return false;
   llvm::StringRef Base = Name.drop_back();
-  Base.consume_front("u");
+  if (Base == "float" || Base == "double")
+    return true;
+  Base.consume_front("u"); // the integer types' unsigned twins
   return Base == "char" || Base == "short" || Base == "int" || Base == "long" ||
-         Base == "longlong" || Base == "float" || Base == "double";
+         Base == "longlong";
 }
 
 bool stencilc::frontend::lowerSignature(ASTContext &Ctx, const FunctionDecl *FD,

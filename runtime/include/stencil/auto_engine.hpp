@@ -50,7 +50,9 @@ public:
       GeneratedLoopEngine<Dims, Backend::Cuda>{r_}.repeat(Steps, S, A...);
     else {
       detail::checkLevelMarks<Args...>(
-          detail::lookupGenerated(Backend::OpenMP, S));
+          detail::lookupGenerated(Backend::OpenMP, S),
+          detail::signatureOf(
+              typename detail::StencilTraits<StencilT>::Params()));
       detail::repeatOneByOne(
           Steps,
           [&](auto &&...V) { (*this)(S, std::forward<decltype(V)>(V)...); },

@@ -410,7 +410,9 @@ public:
     const GeneratedStencil *E = detail::lookupGenerated(Backend::Cuda, S);
     if (!E)
       throw std::runtime_error(detail::noGeneratedCode(Backend::Cuda, S));
-    detail::checkLevelMarks<Args...>(E);
+    detail::checkLevelMarks<Args...>(
+        E, detail::signatureOf(
+               typename detail::StencilTraits<StencilT>::Params()));
     DeviceAutoTuningInfo::Session &Ses = detail::tuningSession(*Info, *E, Box);
     long long Done = 0;
     for (; Done < Steps && !Ses.tuner.settled(); ++Done)

@@ -58,7 +58,7 @@ template <typename A> decltype(auto) stepValue(A &Arg) {
 class DomainStep {
 public:
   explicit DomainStep(DomainLoop &Loop)
-      : loop_(&Loop), trials_(detail::stepPlanTimed() ? 3 : 0),
+      : loop_(&Loop), trials_(settingTrials(Loop)),
         cachePath_(trials_ ? tuning::defaultCachePath() : std::string()) {}
 
   /// Runs step function \p Function (annotated STENCIL_STEP, compiled by
@@ -112,8 +112,8 @@ private:
     const bool Shared =
         std::apply([](const auto &...V) { return detail::sharesArrays(V...); },
                    Values);
-    planned_ = !Shared && !detail::stepPlanDisabled() &&
-               fitsPlan(*E, Noted, *Shape.halo);
+    const bool Disabled = detail::stepPlanDisabled();
+    planned_ = !Shared && !Disabled && fitsPlan(*E, Noted, *Shape.halo);
     // Measuring adds collectives (the cache's answer, the slowest rank's
     // times): every rank measures, or none.
     D.agree("how a DomainStep runs " + Name,
@@ -281,6 +281,16 @@ private:
     for (int I = 0; I < E.exchangeCount; ++I)
       Corners = Corners || E.exchanges[I].diagonal;
     return Halo::of(E.halo, Corners);
+  }
+
+  /// STENCIL_STEP_PLAN's trials (3 where it is timed), the setting agreed by
+  /// every rank first: set on one rank only, or to a value no rank takes, it
+  /// is an error on every rank.
+  static int settingTrials(const DomainLoop &Loop) {
+    const char *V = std::getenv("STENCIL_STEP_PLAN");
+    Loop.domain().agree("STENCIL_STEP_PLAN",
+                        V ? "'" + std::string(V) + "'" : "unset");
+    return detail::stepPlanTimed() ? 3 : 0;
   }
 
   static Halo roundHalo(const GeneratedStepHalo &N) {
@@ -536,9 +546,14 @@ private:
     }
     if (!Periodic || !Walled)
       return false;
-    for (const Sent &M : apartExchange(E, Round))
-      if (M.widths.corners)
+    for (const Sent &M : apartExchange(E, Round)) {
+      bool AcrossWrap = false, IntoWall = false;
+      for (int X = 0; X < D.dims(); ++X)
+        if (M.widths.lo[X] > 0 || M.widths.hi[X] > 0)
+          (D.periodic(X) ? AcrossWrap : IntoWall) = true;
+      if (M.widths.corners && AcrossWrap && IntoWall)
         return true;
+    }
     return false;
   }
 

@@ -11,6 +11,7 @@
 #include <stencil/loop_range.hpp>
 #include <stencil/profile.hpp>
 #include <stencil/stencil_traits.hpp>
+#include <stencil/time_loop.hpp>
 #include <stencil/type_name.hpp>
 #include <string>
 #include <tuple>
@@ -86,14 +87,6 @@ void checkMargins(const Entry &E, const Grid &G, const Region &R) {
           std::to_string(G.extent[D]) +
           "): the loop's margins must be at least the stencil's halo");
     }
-}
-
-/// An argument's array (its address), or null for a scalar.
-template <typename V> const void *arrayAddress(const V &Value) {
-  if constexpr (std::is_pointer_v<V>)
-    return static_cast<const void *>(Value);
-  else
-    return nullptr;
 }
 
 /// Refuses null arrays among the converted arguments \p Values (by position
@@ -272,7 +265,10 @@ public:
   /// plan's default), then the last step alone; otherwise step by step.
   template <typename StencilT, typename... Args>
   void repeat(long long Steps, const StencilT &S, Args &&...A) {
-    detail::checkLevelMarks<Args...>(detail::lookupGenerated(B, S));
+    detail::checkLevelMarks<Args...>(
+        detail::lookupGenerated(B, S),
+        detail::signatureOf(
+            typename detail::StencilTraits<StencilT>::Params()));
     auto OneStep = [&](auto &&...V) {
       (*this)(S, std::forward<decltype(V)>(V)...);
     };

@@ -4,10 +4,16 @@
 #define STENCIL_STENCIL_TRAITS_HPP
 
 #include <type_traits>
+#include <typeinfo>
 
 namespace stencil::detail {
 
 template <typename... P> struct ParamList {};
+
+/// typeid(void(P...)): what a generated entry's signature is compared with.
+template <typename... P> const std::type_info &signatureOf(ParamList<P...>) {
+  return typeid(void(P...));
+}
 
 template <typename Sig> struct SignatureOf;
 template <typename R, typename Idx, typename... P>

@@ -124,6 +124,26 @@ void runTemporalPasses(const GeneratedStencil &E, const GeneratedTemporal &T,
   *Next = Other;
 }
 
+/// True if an argument other than the two marks is one of the levels'
+/// arrays (the previous level read again, say): between steps it follows the
+/// swap, as the loop of run() and std::swap reads it, which a pass's copy of
+/// the arguments cannot; the steps then run one by one.
+template <typename Levels, typename... Args> bool levelPassedAgain(Args &...A) {
+  const void *Previous = arrayAddress(*levelVariable<Levels::Previous>(A...));
+  const void *Next = arrayAddress(*levelVariable<Levels::Next>(A...));
+  std::size_t Position = 0;
+  bool Again = false;
+  auto Look = [&](const auto &Value) {
+    const void *Address = arrayAddress(Value);
+    if (Position != Levels::Previous && Position != Levels::Next && Address &&
+        (Address == Previous || Address == Next))
+      Again = true;
+    ++Position;
+  };
+  (Look(levelValue(A)), ...);
+  return Again;
+}
+
 /// Runs \p Steps steps of \p S: \p T's passes of C.steps (or the plan's)
 /// and then the last step with \p OneStep (a run() of the stencil), or
 /// every step with it when there is no temporal code or one step per pass.
@@ -147,7 +167,7 @@ void repeatTemporal(const GeneratedStencil *E, const Grid &G, const Region &R,
         "this stencil with these two time levels (stencilc --emit=plan says "
         "why; the file must pass the stencil to repeat())");
   const int PerPass = !T ? 1 : C.steps > 0 ? C.steps : T->defaultSteps;
-  if (!T || PerPass <= 1 || Steps < 2) {
+  if (!T || PerPass <= 1 || Steps < 2 || levelPassedAgain<Levels>(A...)) {
     repeatOneByOne(Steps, OneStep, A...);
     return;
   }

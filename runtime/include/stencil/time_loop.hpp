@@ -25,6 +25,7 @@
 #include <string>
 #include <tuple>
 #include <type_traits>
+#include <typeinfo>
 #include <utility>
 
 namespace stencil {
@@ -63,6 +64,14 @@ template <typename A> struct IsPrevious : std::false_type {};
 template <typename T> struct IsPrevious<PreviousLevel<T>> : std::true_type {};
 template <typename A> struct IsNext : std::false_type {};
 template <typename T> struct IsNext<NextLevel<T>> : std::true_type {};
+
+/// An argument's array (its address), or null for a scalar.
+template <typename V> const void *arrayAddress(const V &Value) {
+  if constexpr (std::is_pointer_v<V>)
+    return static_cast<const void *>(Value);
+  else
+    return nullptr;
+}
 
 /// The position of the first argument \p Is says is one among \p Args, or
 /// sizeof...(Args).
@@ -180,9 +189,12 @@ inline std::string levelMarksError(const GeneratedStencil &E,
 }
 
 /// Throws std::invalid_argument if levelMarksError() finds \p Args's marks
-/// wrong for \p E (null: no generated code, nothing to check against).
-template <typename... Args> void checkLevelMarks(const GeneratedStencil *E) {
-  if (!E)
+/// wrong for \p E (null: no generated code, nothing to check against; code
+/// of other parameter types than \p Signature, stale: the launch says so).
+template <typename... Args>
+void checkLevelMarks(const GeneratedStencil *E,
+                     const std::type_info &Signature) {
+  if (!E || *E->signature != Signature)
     return;
   using Levels = TimeLevels<Args...>;
   const std::string Why = levelMarksError(*E, Levels::Previous, Levels::Next);

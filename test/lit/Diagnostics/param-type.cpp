@@ -53,3 +53,9 @@ STENCIL_KERNEL void float4(const stencil::Index3D &idx, float *fn) {
 STENCIL_KERNEL void int5(const stencil::Index3D &idx, float *fn) {
   fn[idx.ix()] = 0.0f;
 }
+STENCIL_KERNEL void ufloat2(const stencil::Index3D &idx, float *fn) {
+  fn[idx.ix()] = 0.0f;
+}
+STENCIL_KERNEL void ulonglong3(const stencil::Index3D &idx, float *fn) { // expected-error {{stencil 'ulonglong3' has the name of a CUDA vector type}}
+  fn[idx.ix()] = 0.0f;
+}
