@@ -725,12 +725,20 @@ void codegen::printDivideHelper(CodeWriter &W, bool CheckedProducts) {
          "q : __fdiv_rn(x, d); }}");
   if (!CheckedProducts)
     return;
+  // Where high and low differ in sign, every zero's product is +0 (-0 +
+  // +0), the quotient -0 for a zero x without d's sign: those are marked.
+  // The test is on x's bits, with masks the constants fold to: a sign test
+  // on floats made a 2-D pass a fifth slower (docs/performance.md).
   W.line("// The product alone; 'inexact' set where it may not be x / d (a "
-         "zero x's is).");
+         "zero x's is, but for the +0");
+  W.line("// of high and low of two signs where x / d is -0: the zero x "
+         "without d's sign).");
   W.line("__device__ __forceinline__ float stencilc_divide_or(float x, float "
-         "d, float high, float low, float least, bool &inexact) {{ (void)d; "
-         "const float q = __fmaf_rn(x, high, __fmul_rn(x, low)); inexact |= "
-         "!(fabsf(q) >= least) && x != 0.0f; return q; }}");
+         "d, float high, float low, float least, bool &inexact) {{ const "
+         "float q = __fmaf_rn(x, high, __fmul_rn(x, low)); const unsigned "
+         "two = (__float_as_uint(high) ^ __float_as_uint(low)) & 0x80000000u; "
+         "inexact |= !(fabsf(q) >= least) && (__float_as_uint(x) & (two | "
+         "0x7fffffffu)) != (two & __float_as_uint(d)); return q; }}");
 }
 
 void codegen::printMinMaxHelpers(CodeWriter &W, std::string_view Qualifiers) {

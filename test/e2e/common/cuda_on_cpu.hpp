@@ -19,6 +19,7 @@
 #include <condition_variable>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <functional>
 #include <mutex>
 #include <thread>
@@ -41,6 +42,11 @@ inline const char *cudaGetErrorString(cudaError_t) { return "CUDA error"; }
 inline float __fmaf_rn(float a, float b, float c) { return std::fma(a, b, c); }
 inline float __fmul_rn(float a, float b) { return a * b; }
 inline float __fdiv_rn(float a, float b) { return a / b; }
+inline unsigned __float_as_uint(float a) {
+  unsigned Bits;
+  std::memcpy(&Bits, &a, sizeof Bits);
+  return Bits;
+}
 
 namespace cuda_on_cpu {
 inline thread_local dim3 blockIdx, threadIdx;

@@ -42,6 +42,16 @@ template <typename T> T hostileValue(std::mt19937 &Rng) {
   }
 }
 
+/// What a test's input holds: ordinary values, hostileValue's, or zeros of
+/// random signs (a quotient's zero takes the signs of both operands; a
+/// shortcut may lose it).
+enum class Input { Uniform, Hostile, SignedZeros };
+
+/// +0 or -0, as \p Rng says.
+template <typename T> T signedZero(std::mt19937 &Rng) {
+  return Rng() % 2 ? -T(0) : T(0);
+}
+
 /// The poison an output holds before a kernel writes it: a NaN whose
 /// payload no arithmetic makes from these inputs but by chance.
 template <typename T> T poison() {

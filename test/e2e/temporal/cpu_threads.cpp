@@ -132,12 +132,14 @@ struct Span {
 
 /// One pass of \p Steps steps over arrays of \p Ext points (a margin of \p
 /// Margin), tile (Bx, By) (By 1 in 2-D), chunk \p Chunk, against the host.
-/// \p Host runs one step; \p Pass runs a thread of the pass. \p Hostile:
-/// the input is e2e::hostileValue's (zeros, subnormals, infinities, NaNs).
+using e2e::Input;
+
+/// \p Host runs one step; \p Pass runs a thread of the pass. \p Kind: the
+/// input, uniform in [1, 2) or e2e's hostile values or signed zeros.
 template <typename T, int Dims, typename HostF, typename PassF>
 void check(const char *Name, const long long (&Ext)[3], int Margin, Span Reach,
            int Steps, int Bx, int By, long long Chunk, unsigned Seed,
-           HostF Host, PassF Pass, bool Hostile = false) {
+           HostF Host, PassF Pass, Input Kind = Input::Uniform) {
   const int M = Dims - 1;
   long long N = 1;
   for (int D = 0; D < Dims; ++D)
@@ -146,7 +148,9 @@ void check(const char *Name, const long long (&Ext)[3], int Margin, Span Reach,
   std::uniform_real_distribution<double> U(1, 2);
   std::vector<T> A(N), B(N);
   for (T &V : A)
-    V = Hostile ? e2e::hostileValue<T>(Rng) : T(U(Rng));
+    V = Kind == Input::Hostile       ? e2e::hostileValue<T>(Rng)
+        : Kind == Input::SignedZeros ? e2e::signedZero<T>(Rng)
+                                     : T(U(Rng));
   for (T &V : B)
     V = T(U(Rng) + 3); // another margin: a level takes the right one
   stencil::Grid G;
@@ -234,6 +238,15 @@ void check(const char *Name, const long long (&Ext)[3], int Margin, Span Reach,
                 By, Chunk, Store.lo[0], Store.hi[0], Store.lo[1], Store.hi[1],
                 Store.lo[2], Store.hi[2], Bad);
   }
+}
+
+/// One step of \p Stencil on the host over 2-D arrays of \p E, a margin of 1.
+template <typename StencilT>
+auto host2(const long long (&E)[3], StencilT Stencil) {
+  return [&E, Stencil](float *P, float *Q) {
+    stencil::Loop2D<stencil::HostLoopEngine2D> L(E[0], 1, 1, E[1], 1, 1);
+    L.run(Stencil, P, Q);
+  };
 }
 
 /// The pass's threads: the instance for (steps, tile) with \p Extra after
@@ -328,24 +341,28 @@ int main(int argc, char **argv) {
     // 2-D: rows of a tile, marching along y.
     const long long E2[3] = {Pick(10, 70), Pick(4, 40), 1};
     const int Bx2 = Fixed ? FixedX2 : Pick(12, 48);
-    check<float, 2>(
-        "jacobi2 f32", E2, 1, {2, 0}, Steps, Bx2, 1, Pick(1, 30), S,
-        [&](float *P, float *Q) {
-          stencil::Loop2D<stencil::HostLoopEngine2D> L(E2[0], 1, 1, E2[1], 1,
-                                                       1);
-          L.run(J2d5ptF(), P, Q);
-        },
-        passOf(INSTANCES(J2d5ptF, FixedX2, 1), Steps, Fixed));
-    check<float, 2>(
-        "divisions f32, hostile values", E2, 1, {2, 0}, Steps, Bx2, 1,
-        Pick(1, 30), S,
-        [&](float *P, float *Q) {
-          stencil::Loop2D<stencil::HostLoopEngine2D> L(E2[0], 1, 1, E2[1], 1,
-                                                       1);
-          L.run(DivideF(), P, Q);
-        },
-        passOf(INSTANCES(DivideF, FixedX2, 1), Steps, Fixed), /*Hostile=*/true);
+    check<float, 2>("jacobi2 f32", E2, 1, {2, 0}, Steps, Bx2, 1, Pick(1, 30), S,
+                    host2(E2, J2d5ptF()),
+                    passOf(INSTANCES(J2d5ptF, FixedX2, 1), Steps, Fixed));
+    for (const Input Kind : {Input::Hostile, Input::SignedZeros})
+      check<float, 2>(
+          Kind == Input::Hostile ? "divisions f32, hostile values"
+                                 : "divisions f32, signed zeros",
+          E2, 1, {2, 0}, Steps, Bx2, 1, Pick(1, 30), S, host2(E2, DivideF()),
+          passOf(INSTANCES(DivideF, FixedX2, 1), Steps, Fixed), Kind);
   }
+  // Hostile values and signed zeros where most blocks hold no point of the
+  // margin (rows of 160, tiles of 40), whose steady part takes the products
+  // alone and checks them once a plane (TemporalPlan::
+  // DivisionsCheckedAPlane): the random extents above seldom have such.
+  for (int Steps = 1; Steps <= MostSteps; ++Steps)
+    for (const Input Kind : {Input::Hostile, Input::SignedZeros}) {
+      const long long E[3] = {160, 40, 1};
+      check<float, 2>("divisions f32, blocks inside the region", E, 1, {2, 0},
+                      Steps, FixedX2, 1, 32, Seed, host2(E, DivideF()),
+                      passOf(INSTANCES(DivideF, FixedX2, 1), Steps, true),
+                      Kind);
+    }
   // Hostile: tiles taller than the array (4 rows, a margin of 1). The
   // threads past its last row are off the arrays; where they compute too,
   // they must not read the coefficients.

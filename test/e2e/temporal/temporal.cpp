@@ -165,11 +165,12 @@ int Failures = 0, Passes = 0;
 /// one extra input, run \p Steps steps by each engine.
 template <typename T, int Dims> class Case {
 public:
-  /// \p Hostile: level 0 is e2e::hostileValue's (zeros, subnormals,
-  /// infinities, NaNs), and the GPU's levels must be the host's bit for bit.
+  /// \p Kind: level 0 uniform in [1, 2), or e2e::hostileValue's (zeros,
+  /// subnormals, infinities, NaNs) or signed zeros, where the GPU's levels
+  /// must be the host's bit for bit.
   Case(const char *Name, unsigned Seed, const int (&Extent)[Dims], int Margin,
-       bool Hostile = false)
-      : Name(Name), Margin(Margin), Hostile(Hostile) {
+       e2e::Input Kind = e2e::Input::Uniform)
+      : Name(Name), Margin(Margin), Kind(Kind) {
     std::size_t N = 1;
     for (int D = 0; D < Dims; ++D)
       N *= static_cast<std::size_t>(Ext[D] = Extent[D]);
@@ -179,7 +180,9 @@ public:
     Level1.resize(N);
     Extra.resize(N);
     for (std::size_t I = 0; I < N; ++I) {
-      Level0[I] = Hostile ? e2e::hostileValue<T>(Rng) : Dist(Rng);
+      Level0[I] = Kind == e2e::Input::Hostile       ? e2e::hostileValue<T>(Rng)
+                  : Kind == e2e::Input::SignedZeros ? e2e::signedZero<T>(Rng)
+                                                    : Dist(Rng);
       Extra[I] = Dist(Rng);
       // Level 1's region is overwritten by the first step; its margin is
       // another than level 0's.
@@ -329,9 +332,9 @@ private:
   void compareDevice(const std::string &What, const std::vector<T> &Last,
                      const std::vector<T> &Before) {
     compareArrays(What, Last, Before,
-                  Hostile          ? 0
-                  : sizeof(T) == 4 ? 1e-6
-                                   : 1e-12);
+                  Kind != e2e::Input::Uniform ? 0
+                  : sizeof(T) == 4            ? 1e-6
+                                              : 1e-12);
   }
 
   /// The last level and the one before, each against the reference's:
@@ -361,7 +364,7 @@ private:
   const char *Name;
   int Ext[Dims] = {};
   int Margin;
-  bool Hostile;
+  e2e::Input Kind;
   std::vector<T> Level0, Level1, Extra;
   std::vector<T> Ref[2]; ///< The last level and the one before.
 };
@@ -375,8 +378,8 @@ void check(const Options &O, const char *Name, unsigned Seed,
            const int (&Ext)[Dims], int Margin, int MaxSteps,
            const std::array<int, 2> &Reach,
            const std::vector<std::array<int, 3>> &Tiles, CallF Call,
-           bool Hostile = false) {
-  Case<T, Dims> C(Name, Seed, Ext, Margin, Hostile);
+           e2e::Input Kind = e2e::Input::Uniform) {
+  Case<T, Dims> C(Name, Seed, Ext, Margin, Kind);
   for (int Steps : {0, 1, 2, 5, 7, 12}) {
     C.run(O, Steps, Call);
     if (!O.Cuda)
@@ -540,15 +543,18 @@ int main(int Argc, char **Argv) {
                                   stencil::nextLevel(Q));
                     });
   }
-  {
+  for (const e2e::Input Kind : {e2e::Input::Hostile, e2e::Input::SignedZeros}) {
     const int Ext[2] = {e2e::uniform(Rng, 40, 500), e2e::uniform(Rng, 11, 60)};
     check<float, 2>(
-        O, "DivideF (hostile values)", O.Seed + 8, Ext, 1, 16, {2, 0}, Tiles2,
+        O,
+        Kind == e2e::Input::Hostile ? "DivideF (hostile values)"
+                                    : "DivideF (signed zeros)",
+        O.Seed + 8, Ext, 1, 16, {2, 0}, Tiles2,
         [](auto &Loop, int N, float *&P, float *&Q, const float *) {
           Loop.repeat(N, DivideF(), stencil::previousLevel(P),
                       stencil::nextLevel(Q));
         },
-        /*Hostile=*/true);
+        Kind);
   }
   {
     const int Ext[2] = {e2e::uniform(Rng, 40, 500), e2e::uniform(Rng, 17, 70)};

@@ -116,7 +116,7 @@ void timeLoops(float *u, float *un, double *k, double *v, double *vn, int *ia,
 // PLAN: temporal steady part: every thread computes every level; printed again for blocks with no point of the margin; exact divisions as products, checked once a plane
 
 // Mean's division (below): its product and whether it may differ.
-// CUDA: __device__ __forceinline__ float stencilc_divide_or(
+// CUDA: __device__ __forceinline__ float stencilc_divide_or(float x, float d, float high, float low, float least, bool &inexact) { const float q = __fmaf_rn(x, high, __fmul_rn(x, low)); const unsigned two = (__float_as_uint(high) ^ __float_as_uint(low)) & 0x80000000u; inexact |= !(fabsf(q) >= least) && (__float_as_uint(x) & (two | 0x7fffffffu)) != (two & __float_as_uint(d)); return q; }
 // CUDA: template <int STEPS, int BX, int BY>
 // CUDA-NEXT: __global__ void __launch_bounds__(1024, STEPS <= 4 ? 2 : 1) stencilc_Heat_temporal0(const stencil::Grid g, const stencil::Region r, const stencil::Region stencilc_store, const long long stencilc_chunk, const float *stencilc_margin0, const float *stencilc_margin1, const float *__restrict__ u, float *__restrict__ un, float coef) {
 // The level's own column from registers (level 0's, and every level's in
