@@ -38,6 +38,10 @@
 /// divisions as products checked once a plane (TemporalPlan::
 /// DivisionsCheckedAPlane).
 ///
+/// Passes planned with TemporalPlan::LevelBarrier (2-D f32 stars) share the
+/// kernel's head, launcher, query and registration; their body and chunk
+/// function come from LevelBarrierPassPrinter.cpp.
+///
 //===----------------------------------------------------------------------===//
 #include "stencilc/CodeGen/CudaKernels.h"
 #include "stencilc/CodeGen/RegistrationGlue.h"
@@ -444,6 +448,11 @@ void printKernel(CodeWriter &W, const ir::Stencil &S, const TemporalPlan &T,
   W.line("extern __shared__ __align__(16) unsigned char stencilc_shared[];");
   W.line("const int stencilc_tx = threadIdx.x;");
   W.line("const int stencilc_bx = BX ? BX : blockDim.x;");
+  if (T.LevelBarrier) {
+    printLevelBarrierPass(W, S, T, P, Name);
+    W.close();
+    return;
+  }
   if (M == 2) {
     W.line("const int stencilc_ty = threadIdx.y;");
     W.line("const int stencilc_by = BY ? BY : blockDim.y;");
@@ -481,16 +490,7 @@ void printKernel(CodeWriter &W, const ir::Stencil &S, const TemporalPlan &T,
   W.line("const int stencilc_end = static_cast<int>(min(stencilc_first + "
          "stencilc_chunk, stencilc_store.hi[{}]));",
          M);
-  W.line("// The planes of this column in the arrays and in the region "
-         "(none off them).");
-  W.line("const int stencilc_planes = stencilc_column ? "
-         "static_cast<int>(g.extent[{}]) : 0;",
-         M);
-  W.line(
-      "const int stencilc_rlo = stencilc_inside ? static_cast<int>(r.lo[{0}]) "
-      ": 0, stencilc_rhi = stencilc_inside ? static_cast<int>(r.hi[{0}]) : "
-      "0;",
-      M);
+  printPassInput(W, S, P);
   printStrides(W, S.Dims);
   W.line("const long long stencilc_column_c = {};",
          M == 2 ? "i + j * sy" : "i");
@@ -539,17 +539,6 @@ void printKernel(CodeWriter &W, const ir::Stencil &S, const TemporalPlan &T,
   W.line("const int stencilc_steady_end = stencilc_end + STEPS * {0} <= "
          "r.hi[{1}] ? stencilc_end + STEPS * {0} : stencilc_end;",
          Lag, M);
-  W.line("// Plane k of the pass's input (level 0): the array inside the "
-         "region, the margin outside, nothing off the arrays.");
-  W.open(fmt::format("auto stencilc_input = [&](const int stencilc_k, const "
-                     "long long c) -> {} {{",
-                     Ty));
-  W.line("if (stencilc_k < 0 || stencilc_k >= stencilc_planes)");
-  W.line("  return {}();", Ty);
-  W.line("return (stencilc_k >= stencilc_rlo && stencilc_k < stencilc_rhi ? "
-         "{} : stencilc_margin0)[c];",
-         Names.param(P.In));
-  W.close("};");
   const char *Stride = Planes.stride();
   W.line("// Where plane p of this column is: kept by adding, not "
          "multiplying.");
@@ -596,8 +585,39 @@ void printKernel(CodeWriter &W, const ir::Stencil &S, const TemporalPlan &T,
   W.close();
 }
 
+} // namespace
+
+void cuda::printPassInput(CodeWriter &W, const ir::Stencil &S,
+                          const TimePair &P) {
+  const unsigned M = S.Dims - 1;
+  W.line("// The planes of this column in the arrays and in the region "
+         "(none off them).");
+  W.line("const int stencilc_planes = stencilc_column ? "
+         "static_cast<int>(g.extent[{}]) : 0;",
+         M);
+  W.line(
+      "const int stencilc_rlo = stencilc_inside ? static_cast<int>(r.lo[{0}]) "
+      ": 0, stencilc_rhi = stencilc_inside ? static_cast<int>(r.hi[{0}]) : "
+      "0;",
+      M);
+  W.line("// Plane k of the pass's input (level 0): the array inside the "
+         "region, the margin outside, nothing off the arrays.");
+  const std::string Ty = elementType(S.Params[P.Out]);
+  W.open(fmt::format("auto stencilc_input = [&](const int stencilc_k, const "
+                     "long long c) -> {} {{",
+                     Ty));
+  W.line("if (stencilc_k < 0 || stencilc_k >= stencilc_planes)");
+  W.line("  return {}();", Ty);
+  W.line("return (stencilc_k >= stencilc_rlo && stencilc_k < stencilc_rhi ? "
+         "{} : stencilc_margin0)[c];",
+         BodyNames(S).param(P.In));
+  W.close("};");
+}
+
+namespace {
+
 /// The shared memory of a pass: the rings of levels 0 to steps - 1 and
-/// their padding.
+/// their padding, or a level-barrier pass's two rows.
 void printSharedBytes(CodeWriter &W, const ir::Stencil &S,
                       const TemporalPlan &T, const TimePair &P,
                       const std::string &Name) {
@@ -605,6 +625,15 @@ void printSharedBytes(CodeWriter &W, const ir::Stencil &S,
   W.open(fmt::format("static unsigned long long {}_shared(int steps, unsigned "
                      "bx, unsigned by) {{",
                      Name));
+  if (T.LevelBarrier) {
+    W.line("// Two rows of a level and their padding.");
+    W.line("(void)steps;");
+    W.line("(void)by;");
+    W.line("return 2ULL * (bx + {}ULL) * sizeof({});",
+           P.Reach[0].Lo + P.Reach[0].Hi, elementType(S.Params[P.Out]));
+    W.close();
+    return;
+  }
   W.line("return (static_cast<unsigned long long>(steps) * {}ULL * bx * by + "
          "{} + {}) * sizeof({});",
          P.RingDepth, ringPadding(T, P, M, true, "bx"),
@@ -787,6 +816,8 @@ void cuda::printTemporalCode(CodeWriter &W, const planning::StencilPlan &SP,
            commentText(S.Params[P.In].Name), commentText(S.Params[P.Out].Name));
     if (T.RegistersAbove)
       printRegisterBound(W);
+    if (T.LevelBarrier)
+      printLevelBarrierChunk(W, S, T, P, Name);
     printKernel(W, S, T, P, Name);
     W.blank();
     printInstance(W, S, T, Name);

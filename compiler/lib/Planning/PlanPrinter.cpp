@@ -125,11 +125,17 @@ static void printTemporal(std::string &Out, const StencilPlan &SP) {
       Out += std::string(" ") + AxisNames[D] + " -" +
              std::to_string(P.Reach[D].Lo) + "..+" +
              std::to_string(P.Reach[D].Hi);
-    Out += "; a ring of " + std::to_string(P.RingDepth) + " " +
-           (S.Dims == 3 ? "planes" : "rows") +
-           " per level; own columns from the rings from " +
-           std::to_string(P.RingColumnsFrom) +
-           " steps a pass (shorter: level 1's, the others' from registers)\n";
+    if (T.LevelBarrier)
+      Out += "; " + std::to_string(P.RingDepth - 1) +
+             " rows per level in registers, the neighbours along x from a "
+             "shared row, a barrier a level\n";
+    else
+      Out += "; a ring of " + std::to_string(P.RingDepth) + " " +
+             (S.Dims == 3 ? "planes" : "rows") +
+             " per level; own columns from the rings from " +
+             std::to_string(P.RingColumnsFrom) +
+             " steps a pass (shorter: level 1's, the others' from "
+             "registers)\n";
   }
   Out += "  temporal default: " + std::to_string(T.DefaultSteps) +
          (T.DefaultSteps == 1 ? " step (one by one); a pass: tile "
@@ -149,6 +155,16 @@ static void printTemporal(std::string &Out, const StencilPlan &SP) {
                                  " above (where nvcc can bound them so; 64 "
                                  "before 12.4)\n"
                            : std::string("64 above\n"));
+  if (T.LevelBarrier) {
+    Out += std::string("  temporal chunks: with no test where the tile and "
+                       "every level's rows are inside the region") +
+           (T.DivisionsCheckedAPlane
+                ? "; there exact divisions as products, the chunk again "
+                  "dividing where one may differ"
+                : "") +
+           "\n";
+    return;
+  }
   Out += std::string("  temporal steady part: ") +
          (T.EveryThreadComputes
               ? "every thread computes every level"

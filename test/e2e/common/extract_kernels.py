@@ -5,9 +5,10 @@ run on CPU threads includes.
     extract_kernels.py GENERATED.stencil.cu OUT.inc           (temporal passes)
     extract_kernels.py --steps GENERATED.stencil.cu OUT.inc   (fused groups)
 
-Temporal passes (cpu_threads.cpp): each `__global__` template becomes a host
-function template whose shared memory is the emulating block's; the helpers
-(min and max, the division by a constant) host functions.
+Temporal passes (cpu_threads.cpp): each `__global__` template (and the
+`__noinline__` chunk function of a pass with a barrier a level) becomes a
+host function template whose shared memory is the emulating block's; the
+helpers (min and max, the division by a constant) host functions.
 
 Fused groups of steps (test/e2e/common/cuda_on_cpu.hpp runs them): the
 recomputations, the helpers, the kernels fused by recomputation
@@ -24,8 +25,9 @@ import sys
 
 # A pass's register bound: __launch_bounds__ or the generated file's macro.
 BOUND = r"(?:__launch_bounds__|STENCILC_PASS_REGISTERS)\([^)]*\)"
-TEMPORAL = re.compile(r"template <int STEPS, int BX, int BY>\n__global__ void " +
-                      BOUND + r" (stencilc_\w+_temporal\d+)\(")
+# The passes, and the chunk functions of passes with a barrier a level.
+TEMPORAL = re.compile(r"template <int STEPS, int BX(?:, int BY)?>\n(?:__global__ void " +
+                      BOUND + r"|__device__ __noinline__ void) (stencilc_\w+_temporal\d+(?:_chunk)?)\(")
 STEP = re.compile(r"^(__device__ __forceinline__ [\w ]+ stencilc_step_\w+_recompute\d+\(|"
                   r"__global__ void __launch_bounds__\([^)]*\) stencilc_step_\w+_g\d+(_alt)?\(|"
                   r"static const char \*stencilc_step_\w+_cuda_launch_group\()",
@@ -50,6 +52,7 @@ def functions(source, pattern):
 
 def temporal(text):
     text = re.sub(r"__global__ void " + BOUND, "void", text)
+    text = text.replace("__device__ __noinline__ void", "void")
     return text.replace(
         "extern __shared__ __align__(16) unsigned char stencilc_shared[];",
         "unsigned char *stencilc_shared = cpu_threads::shared;")

@@ -45,6 +45,18 @@ struct STENCIL_KERNEL Upwind3F {
                   0.2f * (a[idx.ix()] - a[idx.ix<0, 0, -1>()]);
   }
 };
+/// A 2-D box with a division by a constant: its passes keep rings of rows,
+/// where the stars' meet once a level (TemporalPlan::LevelBarrier).
+struct STENCIL_KERNEL Box2d9F {
+  STENCIL_HD void operator()(const stencil::Index2D &idx, const float *a,
+                             float *b) const {
+    b[idx.ix()] =
+        (a[idx.ix<-1, -1>()] + a[idx.ix<1, -1>()] + 2.0f * a[idx.ix()] +
+         a[idx.ix<-1, 1>()] + a[idx.ix<1, 1>()]) /
+            6.0f +
+        a[idx.ix<0, 1>()] / 3.0f;
+  }
+};
 /// The time loops stencilc sees (on the default engine: on the host engine
 /// it generates nothing), never run: the harness runs the passes itself.
 void timeLoops(float *f, float *g, double *d, double *e, const float *k) {
@@ -57,6 +69,7 @@ void timeLoops(float *f, float *g, double *d, double *e, const float *k) {
   stencil::Loop2D<> P(9, 1, 1, 9, 1, 1);
   P.repeat(2, J2d5ptF(), stencil::previousLevel(f), stencil::nextLevel(g));
   P.repeat(2, DivideF(), stencil::previousLevel(f), stencil::nextLevel(g));
+  P.repeat(2, Box2d9F(), stencil::previousLevel(f), stencil::nextLevel(g));
 }
 
 #ifdef STENCILC_CPU_THREADS_KERNELS
@@ -350,17 +363,27 @@ int main(int argc, char **argv) {
                                  : "divisions f32, signed zeros",
           E2, 1, {2, 0}, Steps, Bx2, 1, Pick(1, 30), S, host2(E2, DivideF()),
           passOf(INSTANCES(DivideF, FixedX2, 1), Steps, Fixed), Kind);
+    for (const Input Kind : {Input::Uniform, Input::Hostile})
+      check<float, 2>("box9 f32", E2, 1, {2, 0}, Steps, Bx2, 1, Pick(1, 30), S,
+                      host2(E2, Box2d9F()),
+                      passOf(INSTANCES(Box2d9F, FixedX2, 1), Steps, Fixed),
+                      Kind);
   }
   // Hostile values and signed zeros where most blocks hold no point of the
-  // margin (rows of 160, tiles of 40), whose steady part takes the products
-  // alone and checks them once a plane (TemporalPlan::
-  // DivisionsCheckedAPlane): the random extents above seldom have such.
+  // margin (rows of 160, tiles of 40) and middle chunks no row of it, where
+  // the products are taken alone and checked (TemporalPlan::
+  // DivisionsCheckedAPlane: once a plane in rings, once a chunk in
+  // LevelBarrier passes): the random extents above seldom have such.
   for (int Steps = 1; Steps <= MostSteps; ++Steps)
     for (const Input Kind : {Input::Hostile, Input::SignedZeros}) {
-      const long long E[3] = {160, 40, 1};
+      const long long E[3] = {160, 100, 1};
       check<float, 2>("divisions f32, blocks inside the region", E, 1, {2, 0},
                       Steps, FixedX2, 1, 32, Seed, host2(E, DivideF()),
                       passOf(INSTANCES(DivideF, FixedX2, 1), Steps, true),
+                      Kind);
+      check<float, 2>("box9 f32, blocks inside the region", E, 1, {2, 0}, Steps,
+                      FixedX2, 1, 32, Seed, host2(E, Box2d9F()),
+                      passOf(INSTANCES(Box2d9F, FixedX2, 1), Steps, true),
                       Kind);
     }
   // Hostile: tiles taller than the array (4 rows, a margin of 1). The

@@ -62,11 +62,19 @@ struct STENCIL_KERNEL Heat64 {
   }
 };
 
-// A division by a constant: the steady part takes its exact product and
-// checks it once a plane (the division again where it may differ).
+// A division by a constant, a 2-D f32 star: a barrier a level, rows in
+// registers; a chunk inside the region takes the exact product and checks it
+// once (the chunk again, dividing, where one may differ).
 struct STENCIL_KERNEL Mean {
   STENCIL_HD void operator()(const stencil::Index2D &idx, const float *u, float *un) const {
     un[idx.ix()] = (u[idx.ix<-1, 0>()] + u[idx.ix<0, 1>()]) / 118.0f;
+  }
+};
+// The same with a corner read: rings of rows, whose steady part takes the
+// exact product and checks it once a plane.
+struct STENCIL_KERNEL MeanBox {
+  STENCIL_HD void operator()(const stencil::Index2D &idx, const float *u, float *un) const {
+    un[idx.ix()] = (u[idx.ix<-1, 1>()] + u[idx.ix<0, 1>()]) / 118.0f;
   }
 };
 
@@ -84,6 +92,7 @@ void timeLoops(float *u, float *un, double *k, double *v, double *vn, int *ia,
   l2.repeat(3, IntDiv(), stencil::previousLevel(ia), stencil::nextLevel(ib));
   l3.repeat(5, Heat64(), stencil::previousLevel(w), stencil::nextLevel(wn));
   l2.repeat(4, Mean(), stencil::previousLevel(u), stencil::nextLevel(un));
+  l2.repeat(4, MeanBox(), stencil::previousLevel(u), stencil::nextLevel(un));
 }
 
 // PLAN-LABEL: stencil Heat
@@ -113,6 +122,12 @@ void timeLoops(float *u, float *un, double *k, double *v, double *vn, int *ia,
 // PLAN: temporal default: 1 step (one by one); a pass: tile 32 x 16, chunk 128
 // PLAN-NEXT: temporal tiles with constant extents: 32 x 16, 64 x 8, 32 x 32 (others: the kernel with runtime extents)
 // PLAN-LABEL: stencil Mean
+// PLAN: temporal (CUDA): u -> un, up to 16 steps per pass; reach x -1..+0 y -0..+1; 2 rows per level in registers, the neighbours along x from a shared row, a barrier a level
+// PLAN: temporal registers: 32 a thread up to 4 steps per pass (two blocks of 1024 threads an SM), up to 40 above
+// PLAN: temporal chunks: with no test where the tile and every level's rows are inside the region; there exact divisions as products, the chunk again dividing where one may differ
+// PLAN-NOT: temporal steady part
+// PLAN-LABEL: stencil MeanBox
+// PLAN: temporal (CUDA): u -> un, up to 16 steps per pass; reach x -1..+0 y -0..+1; a ring of 3 rows per level
 // PLAN: temporal steady part: every thread computes every level; printed again for blocks with no point of the margin; exact divisions as products, checked once a plane
 
 // Mean's division (below): its product and whether it may differ.
@@ -162,9 +177,37 @@ void timeLoops(float *u, float *un, double *k, double *v, double *vn, int *ia,
 // CUDA-NEXT: return stencilc_Heat64_temporal0<STEPS, 32, 32>;
 // CUDA: /*tiles=*/{{[{][{]}}32, 16}, {64, 8}, {32, 32}},
 // CUDA-NEXT: /*tileCount=*/3,
+// Mean: the levels' rows in registers, the neighbours along x from one of
+// two shared rows, a barrier a level. A chunk with no row or column outside
+// the region takes the products; the chunk function (every row tested,
+// dividing) runs the others, and runs it again where a product may differ.
+// CUDA: template <int STEPS, int BX>
+// CUDA-NEXT: __device__ __noinline__ void stencilc_Mean_temporal0_chunk(const stencil::Grid g, const stencil::Region r, const long long i,
+// CUDA: constexpr int stencilc_group = (STEPS * 2) % 2 ? 4 : 2;
+// CUDA: float stencilc_q[STEPS][2] = {};
+// CUDA: stencilc_q[0][(stencilc_u + 18) % 2] = stencilc_input(stencilc_k0, i + stencilc_k0 * sy);
+// CUDA: float *const stencilc_row = stencilc_rows + ((stencilc_u * STEPS + stencilc_l) & 1) * stencilc_row_size;
+// CUDA-NEXT: stencilc_row[stencilc_tx] = stencilc_q[stencilc_l - 1][(stencilc_u - stencilc_l * 1 + 18) % 2];
+// CUDA-NEXT: __syncthreads();
+// CUDA: stencilc_v = (stencilc_l & 1 ? stencilc_margin1 : stencilc_margin0)[c];
+// CUDA: stencilc_value = stencilc_divide(stencilc_row[stencilc_tx - 1] + stencilc_q[stencilc_l - 1][(stencilc_u - stencilc_l * 1 + 19) % 2], 118.0f,
+// Above 4 steps, 40 registers: six blocks of 256 threads an SM.
+// CUDA: __global__ void STENCILC_PASS_REGISTERS(STEPS <= 4, 40) stencilc_Mean_temporal0(
+// CUDA: const bool stencilc_clear = stencilc_i0 >= r.lo[0] && stencilc_i0 + stencilc_bx <= r.hi[0] && stencilc_base - STEPS * 1 >= r.lo[1] && stencilc_stop <= r.hi[1];
+// CUDA-NEXT: bool stencilc_again = !stencilc_clear;
+// CUDA-NEXT: if (stencilc_clear) {
+// CUDA-NEXT: bool stencilc_inexact = false;
+// CUDA: stencilc_q[0][(stencilc_u + 18) % 2] = u[i + stencilc_k0 * sy];
+// CUDA: stencilc_value = stencilc_divide_or(
+// CUDA-SAME: , 118.0f, {{.*}}, stencilc_inexact);
+// CUDA: stencilc_again = __syncthreads_or(stencilc_inexact);
+// CUDA: if (stencilc_again)
+// CUDA-NEXT: stencilc_Mean_temporal0_chunk<STEPS, BX>(g, r, i, stencilc_first, stencilc_end, stencilc_base, stencilc_stop, stencilc_keep, stencilc_rows, stencilc_margin0, stencilc_margin1, u, un);
+// CUDA: static unsigned long long stencilc_Mean_temporal0_shared(int steps, unsigned bx, unsigned by) {
+// CUDA: return 2ULL * (bx + 1ULL) * sizeof(float);
 // Blocks with no point of the margin run a steady part with no branch a level
-// for it; there Mean's divisions are products, checked once a plane.
-// CUDA: __global__ void STENCILC_PASS_REGISTERS(STEPS <= 4, 48) stencilc_Mean_temporal0(
+// for it; there MeanBox's divisions are products, checked once a plane.
+// CUDA: __global__ void STENCILC_PASS_REGISTERS(STEPS <= 4, 48) stencilc_MeanBox_temporal0(
 // CUDA: const bool stencilc_edge_block = __syncthreads_or(stencilc_edge);
 // CUDA: if (!stencilc_edge_block) {
 // CUDA: bool stencilc_inexact = false;

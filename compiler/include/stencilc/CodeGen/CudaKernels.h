@@ -61,6 +61,26 @@ void printMarchKernel(CodeWriter &W, const ir::Stencil &S,
 void printTemporalCode(CodeWriter &W, const planning::StencilPlan &SP,
                        const std::string &Symbol);
 
+/// Defines, in a pass where stencilc_column and stencilc_inside say whether
+/// the thread's column is in the arrays and in the region, the planes (rows
+/// in 2-D) of the column in each (stencilc_planes; stencilc_rlo,
+/// stencilc_rhi), and stencilc_input(k, c): plane k of the pass's input at
+/// c, from the array, the margin or, off the arrays, zero.
+void printPassInput(CodeWriter &W, const ir::Stencil &S,
+                    const planning::TimePair &P);
+
+/// A TemporalPlan::LevelBarrier pass (LevelBarrierPassPrinter.cpp): the
+/// chunk function of kernel \p Kernel, printed before it, and the kernel's
+/// body after the head printTemporalCode prints.
+void printLevelBarrierChunk(CodeWriter &W, const ir::Stencil &S,
+                            const planning::TemporalPlan &T,
+                            const planning::TimePair &P,
+                            const std::string &Kernel);
+void printLevelBarrierPass(CodeWriter &W, const ir::Stencil &S,
+                           const planning::TemporalPlan &T,
+                           const planning::TimePair &P,
+                           const std::string &Kernel);
+
 } // namespace stencilc::codegen::cuda
 
 #endif // STENCILC_CODEGEN_CUDAKERNELS_H

@@ -12,7 +12,9 @@
 /// the marching dimension and one plane behind level l - 1. The tile and the
 /// chunk are launch parameters, T a template parameter the launcher dispatches
 /// on (so the level loop unrolls); the plan fixes what the code needs: the time
-/// pairs, each one's reach and ring depth, the most steps, the defaults.
+/// pairs, each one's reach and ring depth, the most steps, the defaults. 2-D
+/// f32 stars keep their levels' rows in registers instead, and meet once a
+/// level (TemporalPlan::LevelBarrier).
 ///
 //===----------------------------------------------------------------------===//
 #ifndef STENCILC_PLANNING_TEMPORALPLAN_H
@@ -54,6 +56,10 @@ struct TimePair {
   /// in shorter passes only level 1 does (level 0's queue would cost a
   /// register a plane for a load a plane).
   int RingColumnsFrom = 0;
+  /// Whether no read of In moves along both x and y: in 2-D, off the
+  /// centre row only at the thread's own column, so the neighbours along x
+  /// can come from one shared row (TemporalPlan::LevelBarrier).
+  bool AlongRow = false;
 };
 
 struct TemporalPlan {
@@ -90,8 +96,18 @@ struct TemporalPlan {
   /// product alone and check it once a plane: where one may differ from the
   /// quotient, every level of that plane is computed again with the
   /// division (a level's inputs are all from planes before it). Only where
-  /// the body has such a division.
+  /// the body has such a division. In LevelBarrier passes: once a chunk,
+  /// the whole chunk computed again.
   bool DivisionsCheckedAPlane = false;
+  /// 2-D f32 passes whose every pair reads its input off the centre row
+  /// only along the row (a star along x): each level keeps the rows the
+  /// next reads in a queue of registers, puts the row it reads into one of
+  /// two shared rows for the neighbours along x and meets the block once a
+  /// level, not once a row (LevelBarrierPassPrinter.cpp). The rings' flags
+  /// above (EveryThreadComputes, InteriorSteadyPart) do not apply: a chunk
+  /// whose tile and rows are all inside the region runs a copy with no
+  /// test, every thread computing.
+  bool LevelBarrier = false;
 };
 
 /// The temporal plan of \p S (2-D and 3-D stencils only).
