@@ -57,6 +57,18 @@ struct STENCIL_KERNEL Box2d9F {
         a[idx.ix<0, 1>()] / 3.0f;
   }
 };
+/// A wide, one-sided 2-D star (x -2..+3, y -1..+2: queues of four rows, a
+/// lag of two rows a level) with a coefficient array read a row below:
+/// a barrier a level.
+struct STENCIL_KERNEL WideStar2F {
+  STENCIL_HD void operator()(const stencil::Index2D &idx, const float *a,
+                             const float *k, float *b) const {
+    b[idx.ix()] = 0.5f * a[idx.ix()] +
+                  k[idx.ix<0, 1>()] * (a[idx.ix<-2, 0>()] + a[idx.ix<3, 0>()] -
+                                       a[idx.ix<1, 0>()]) +
+                  0.125f * (a[idx.ix<0, -1>()] - a[idx.ix<0, 2>()]);
+  }
+};
 /// The time loops stencilc sees (on the default engine: on the host engine
 /// it generates nothing), never run: the harness runs the passes itself.
 void timeLoops(float *f, float *g, double *d, double *e, const float *k) {
@@ -70,6 +82,8 @@ void timeLoops(float *f, float *g, double *d, double *e, const float *k) {
   P.repeat(2, J2d5ptF(), stencil::previousLevel(f), stencil::nextLevel(g));
   P.repeat(2, DivideF(), stencil::previousLevel(f), stencil::nextLevel(g));
   P.repeat(2, Box2d9F(), stencil::previousLevel(f), stencil::nextLevel(g));
+  P.repeat(2, WideStar2F(), stencil::previousLevel(f), k,
+           stencil::nextLevel(g));
 }
 
 #ifdef STENCILC_CPU_THREADS_KERNELS
@@ -296,6 +310,25 @@ void checkUpwind(const long long (&E3)[3], int Margin, int Steps, int Bx,
       passOf(INSTANCES(Upwind3F, FixedX3, FixedY3), Steps, Fixed, Kc));
 }
 
+/// The wide 2-D star with its coefficients (random, the margin's too) in
+/// an array that ends where a guard page begins, margins of 3.
+void checkWideStar(const long long (&E)[3], int Steps, int Bx, long long Chunk,
+                   unsigned Seed, bool Fixed, std::mt19937 &Rng) {
+  const long long N = E[0] * E[1];
+  GuardedArray<float> K(N);
+  std::uniform_int_distribution<int> Coefficient(0, 1000);
+  for (long long I = 0; I < N; ++I)
+    K.data()[I] = float(Coefficient(Rng)) / 8000.0f;
+  const float *const Kc = K.data();
+  check<float, 2>(
+      "wide star f32", E, 3, {5, 0}, Steps, Bx, 1, Chunk, Seed,
+      [&](float *P, float *Q) {
+        stencil::Loop2D<stencil::HostLoopEngine2D> L(E[0], 3, 3, E[1], 3, 3);
+        L.run(WideStar2F(), P, Kc, Q);
+      },
+      passOf(INSTANCES(WideStar2F, FixedX2, 1), Steps, Fixed, Kc));
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -363,6 +396,10 @@ int main(int argc, char **argv) {
                                  : "divisions f32, signed zeros",
           E2, 1, {2, 0}, Steps, Bx2, 1, Pick(1, 30), S, host2(E2, DivideF()),
           passOf(INSTANCES(DivideF, FixedX2, 1), Steps, Fixed), Kind);
+    // Up to 130 rows (in the middle ones, chunks with no test), tiles
+    // that keep 20 columns at four steps or a random 21 to 60.
+    checkWideStar({Pick(12, 90), Pick(12, 130), 1}, Steps,
+                  Fixed ? FixedX2 : Pick(21, 60), Pick(1, 40), S, Fixed, Rng);
     for (const Input Kind : {Input::Uniform, Input::Hostile})
       check<float, 2>("box9 f32", E2, 1, {2, 0}, Steps, Bx2, 1, Pick(1, 30), S,
                       host2(E2, Box2d9F()),
