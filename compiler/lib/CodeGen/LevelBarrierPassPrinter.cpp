@@ -175,8 +175,8 @@ std::string chunkFunction(const std::string &Kernel) {
   return Kernel + "_chunk";
 }
 
-/// Defines sy, the shared rows and their size in a pass or its chunk
-/// function.
+/// Defines the size of a shared row with its padding (stencilc_row_size)
+/// and, in the kernel (\p Pointer), where the rows begin (stencilc_rows).
 void printRows(CodeWriter &W, const std::string &Ty, const Shape &Sh,
                bool Pointer) {
   W.line("const int stencilc_row_size = stencilc_bx + {};", Sh.XLo + Sh.XHi);
