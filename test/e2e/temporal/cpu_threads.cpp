@@ -287,18 +287,24 @@ auto passOf(Table Instance, int Steps, bool Fixed, Extra... X) {
   };
 }
 
+/// Fills the \p N coefficients of \p K with random multiples of 1 / \p
+/// Divisor in [0, 1000 / Divisor]; returns them.
+const float *coefficients(GuardedArray<float> &K, long long N, float Divisor,
+                          std::mt19937 &Rng) {
+  std::uniform_int_distribution<int> Coefficient(0, 1000);
+  for (long long I = 0; I < N; ++I)
+    K.data()[I] = float(Coefficient(Rng)) / Divisor;
+  return K.data();
+}
+
 /// The one-sided stencil with a coefficient array (random, its margin too),
 /// which ends where a guard page begins: a read past its end (a thread off
 /// the arrays reading it) stops the test.
 void checkUpwind(const long long (&E3)[3], int Margin, int Steps, int Bx,
                  int By, long long Chunk, unsigned Seed, bool Fixed,
                  std::mt19937 &Rng) {
-  const long long N = E3[0] * E3[1] * E3[2];
-  GuardedArray<float> K(N);
-  std::uniform_int_distribution<int> Coefficient(0, 1000);
-  for (long long I = 0; I < N; ++I)
-    K.data()[I] = float(Coefficient(Rng)) / 4000.0f;
-  const float *const Kc = K.data();
+  GuardedArray<float> K(E3[0] * E3[1] * E3[2]);
+  const float *const Kc = coefficients(K, E3[0] * E3[1] * E3[2], 4000, Rng);
   check<float, 3>(
       "upwind f32", E3, Margin, {1, 0}, Steps, Bx, By, Chunk, Seed,
       [&](float *P, float *Q) {
@@ -314,12 +320,8 @@ void checkUpwind(const long long (&E3)[3], int Margin, int Steps, int Bx,
 /// an array that ends where a guard page begins, margins of 3.
 void checkWideStar(const long long (&E)[3], int Steps, int Bx, long long Chunk,
                    unsigned Seed, bool Fixed, std::mt19937 &Rng) {
-  const long long N = E[0] * E[1];
-  GuardedArray<float> K(N);
-  std::uniform_int_distribution<int> Coefficient(0, 1000);
-  for (long long I = 0; I < N; ++I)
-    K.data()[I] = float(Coefficient(Rng)) / 8000.0f;
-  const float *const Kc = K.data();
+  GuardedArray<float> K(E[0] * E[1]);
+  const float *const Kc = coefficients(K, E[0] * E[1], 8000, Rng);
   check<float, 2>(
       "wide star f32", E, 3, {5, 0}, Steps, Bx, 1, Chunk, Seed,
       [&](float *P, float *Q) {
