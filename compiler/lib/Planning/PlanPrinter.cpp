@@ -127,8 +127,9 @@ static void printTemporal(std::string &Out, const StencilPlan &SP) {
              std::to_string(P.Reach[D].Hi);
     if (T.LevelBarrier)
       Out += "; " + std::to_string(P.RingDepth - 1) +
-             " rows per level in registers, the neighbours along x from a "
-             "shared row, a barrier a level\n";
+             (P.RingDepth == 2 ? " row" : " rows") +
+             " per level in registers, the neighbours along x from a shared "
+             "row, a barrier a level\n";
     else
       Out += "; a ring of " + std::to_string(P.RingDepth) + " " +
              (S.Dims == 3 ? "planes" : "rows") +

@@ -10,7 +10,8 @@
 // barrier, blocks one after another (../common/cuda_on_cpu.hpp's
 // launchTogether). Per stencil and seed: random extents, margins and chunks, 1
 // to 4 steps a pass, a tile compiled with constant extents and a random one
-// with runtime extents; one pass from A into B (B poisoned inside the region)
+// with runtime extents; one pass from A into B (B poisoned inside the region;
+// A as the input poisoned outside it, as level 0's margin poisoned inside)
 // must equal the steps one by one on the host inside its store region (the
 // whole region, or in half the checks a random box of it, as a rank's
 // interior or boundary slab) and leave every other point as it was.
@@ -69,6 +70,15 @@ struct STENCIL_KERNEL WideStar2F {
                   0.125f * (a[idx.ix<0, -1>()] - a[idx.ix<0, 2>()]);
   }
 };
+/// A one-sided 2-D star reading no row above (a lag of 0 rows a level): a
+/// barrier a level.
+struct STENCIL_KERNEL Upwind2F {
+  STENCIL_HD void operator()(const stencil::Index2D &idx, const float *a,
+                             float *b) const {
+    b[idx.ix()] = a[idx.ix()] - 0.375f * (a[idx.ix()] - a[idx.ix<-1, 0>()]) -
+                  0.25f * (a[idx.ix()] - a[idx.ix<0, -1>()]);
+  }
+};
 /// The time loops stencilc sees (on the default engine: on the host engine
 /// it generates nothing), never run: the harness runs the passes itself.
 void timeLoops(float *f, float *g, double *d, double *e, const float *k) {
@@ -84,6 +94,7 @@ void timeLoops(float *f, float *g, double *d, double *e, const float *k) {
   P.repeat(2, Box2d9F(), stencil::previousLevel(f), stencil::nextLevel(g));
   P.repeat(2, WideStar2F(), stencil::previousLevel(f), k,
            stencil::nextLevel(g));
+  P.repeat(2, Upwind2F(), stencil::previousLevel(f), stencil::nextLevel(g));
 }
 
 #ifdef STENCILC_CPU_THREADS_KERNELS
@@ -240,8 +251,14 @@ void check(const char *Name, const long long (&Ext)[3], int Margin, Span Reach,
   // after each block keeps the next from writing the rings too early.
   const dim3 Grid = Dims == 3 ? dim3(Gx, Gy, Gm) : dim3(Gx, Gm, 1);
   const std::vector<T> Before = Out;
+  // The input inside the region, level 0's margin outside it, each poisoned
+  // where the pass must take the other.
+  std::vector<T> InOnly = A, MarginOnly = A;
+  for (long long I = 0; I < N; ++I)
+    (Inside(I) ? MarginOnly[I] : InOnly[I]) = e2e::poison<T>();
   cuda_on_cpu::launchTogether(Grid, dim3(Bx, By, 1), [&] {
-    Pass(G, R, Store, Chunk, A.data(), B.data(), A.data(), Out.data());
+    Pass(G, R, Store, Chunk, MarginOnly.data(), B.data(), InOnly.data(),
+         Out.data());
   });
   ++Checks;
   long long Bad = 0;
@@ -272,6 +289,17 @@ template <typename StencilT>
 auto host2(const long long (&E)[3], StencilT Stencil) {
   return [&E, Stencil](float *P, float *Q) {
     stencil::Loop2D<stencil::HostLoopEngine2D> L(E[0], 1, 1, E[1], 1, 1);
+    L.run(Stencil, P, Q);
+  };
+}
+
+/// One step of \p Stencil on the host over 3-D arrays of \p E, a margin of
+/// \p Margin.
+template <typename StencilT>
+auto host3(const long long (&E)[3], int Margin, StencilT Stencil) {
+  return [&E, Margin, Stencil](auto *P, auto *Q) {
+    stencil::Loop3D<stencil::HostLoopEngine3D> L(
+        E[0], Margin, Margin, E[1], Margin, Margin, E[2], Margin, Margin);
     L.run(Stencil, P, Q);
   };
 }
@@ -351,40 +379,25 @@ int main(int argc, char **argv) {
     // Long enough in z for the steady part (chunks of 2 steps' lag and a
     // ring or more) in most rounds.
     const long long E3[3] = {Pick(8, 20), Pick(8, 18), Pick(6, 40)};
-    auto Host3 = [&](auto F, auto &&...Extra) {
-      return [=](auto *P, auto *Q) {
-        stencil::Loop3D<stencil::HostLoopEngine3D> L(E3[0], Margin, Margin,
-                                                     E3[1], Margin, Margin,
-                                                     E3[2], Margin, Margin);
-        L.run(F, P, Extra..., Q);
-      };
-    };
     check<float, 3>(
         "star7 f32", E3, Margin, {2, 2}, Steps, Bx, By, Chunk, S,
-        Host3(Star3d1rF()),
+        host3(E3, Margin, Star3d1rF()),
         passOf(INSTANCES(Star3d1rF, FixedX3, FixedY3), Steps, Fixed));
     check<double, 3>(
         "star7 f64", E3, Margin, {2, 2}, Steps, Bx, By, Chunk, S,
-        Host3(Star3d1rD()),
+        host3(E3, Margin, Star3d1rD()),
         passOf(INSTANCES(Star3d1rD, FixedX3, FixedY3), Steps, Fixed));
     check<float, 3>(
         "box27 f32", E3, Margin, {2, 2}, Steps, Bx, By, Chunk, S,
-        Host3(Box3d1rF()),
+        host3(E3, Margin, Box3d1rF()),
         passOf(INSTANCES(Box3d1rF, FixedX3, FixedY3), Steps, Fixed));
     checkUpwind(E3, Margin, Steps, Bx, By, Chunk, S, Fixed, Rng);
     // Radius 2: the tile loses 4 a step each way, the margin at least 2.
     const long long E13[3] = {E3[0] + 4, E3[1] + 4, E3[2] + 4};
-    auto Host13 = [&](auto F) {
-      return [=](auto *P, auto *Q) {
-        stencil::Loop3D<stencil::HostLoopEngine3D> L(E13[0], 2, 2, E13[1], 2, 2,
-                                                     E13[2], 2, 2);
-        L.run(F, P, Q);
-      };
-    };
     const int Steps13 = std::min(Steps, 2);
     check<float, 3>(
         "star13 f32", E13, 2, {4, 4}, Steps13, Fixed ? FixedX3 : Bx + 6,
-        Fixed ? FixedY3 : By + 6, Chunk, S, Host13(Star3d2rF()),
+        Fixed ? FixedY3 : By + 6, Chunk, S, host3(E13, 2, Star3d2rF()),
         passOf(INSTANCES(Star3d2rF, FixedX3, FixedY3), Steps13, Fixed));
     // 2-D: rows of a tile, marching along y.
     const long long E2[3] = {Pick(10, 70), Pick(4, 40), 1};
@@ -402,6 +415,9 @@ int main(int argc, char **argv) {
     // that keep 20 columns at four steps or a random 21 to 60.
     checkWideStar({Pick(12, 90), Pick(12, 130), 1}, Steps,
                   Fixed ? FixedX2 : Pick(21, 60), Pick(1, 40), S, Fixed, Rng);
+    check<float, 2>("upwind2 f32", E2, 1, {1, 0}, Steps, Bx2, 1, Pick(1, 30), S,
+                    host2(E2, Upwind2F()),
+                    passOf(INSTANCES(Upwind2F, FixedX2, 1), Steps, Fixed));
     for (const Input Kind : {Input::Uniform, Input::Hostile})
       check<float, 2>("box9 f32", E2, 1, {2, 0}, Steps, Bx2, 1, Pick(1, 30), S,
                       host2(E2, Box2d9F()),
@@ -420,6 +436,10 @@ int main(int argc, char **argv) {
                       Steps, FixedX2, 1, 32, Seed, host2(E, DivideF()),
                       passOf(INSTANCES(DivideF, FixedX2, 1), Steps, true),
                       Kind);
+      check<float, 2>("upwind2 f32, blocks inside the region", E, 1, {1, 0},
+                      Steps, FixedX2, 1, 32, Seed, host2(E, Upwind2F()),
+                      passOf(INSTANCES(Upwind2F, FixedX2, 1), Steps, true),
+                      Kind);
       check<float, 2>("box9 f32, blocks inside the region", E, 1, {2, 0}, Steps,
                       FixedX2, 1, 32, Seed, host2(E, Box2d9F()),
                       passOf(INSTANCES(Box2d9F, FixedX2, 1), Steps, true),
@@ -436,18 +456,11 @@ int main(int argc, char **argv) {
   // runtime extents), where the rings' padding is wider than a row.
   {
     const long long E[3] = {9, 8, 20};
-    auto Host = [&](auto F) {
-      return [=](auto *P, auto *Q) {
-        stencil::Loop3D<stencil::HostLoopEngine3D> L(E[0], 1, 1, E[1], 1, 1,
-                                                     E[2], 1, 1);
-        L.run(F, P, Q);
-      };
-    };
     check<float, 3>("star7 f32, 3 x 3", E, 1, {2, 2}, 1, 3, 3, 16, Seed,
-                    Host(Star3d1rF()),
+                    host3(E, 1, Star3d1rF()),
                     passOf(INSTANCES(Star3d1rF, FixedX3, FixedY3), 1, false));
     check<float, 3>("box27 f32, 3 x 3", E, 1, {2, 2}, 1, 3, 3, 16, Seed,
-                    Host(Box3d1rF()),
+                    host3(E, 1, Box3d1rF()),
                     passOf(INSTANCES(Box3d1rF, FixedX3, FixedY3), 1, false));
   }
   std::printf("%s: %d passes checked, %d failed (seed %u)\n",
