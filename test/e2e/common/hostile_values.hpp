@@ -52,6 +52,15 @@ template <typename T> T signedZero(std::mt19937 &Rng) {
   return Rng() % 2 ? -T(0) : T(0);
 }
 
+/// A value of \p Kind: for Input::Uniform, \p Uniform's (it draws from \p
+/// Rng only then, so a kind's sequence of draws is its own).
+template <typename T, typename UniformF>
+T inputValue(Input Kind, std::mt19937 &Rng, UniformF Uniform) {
+  return Kind == Input::Hostile       ? hostileValue<T>(Rng)
+         : Kind == Input::SignedZeros ? signedZero<T>(Rng)
+                                      : Uniform();
+}
+
 /// The poison an output holds before a kernel writes it: a NaN whose
 /// payload no arithmetic makes from these inputs but by chance.
 template <typename T> T poison() {

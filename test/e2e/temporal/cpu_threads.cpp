@@ -186,9 +186,7 @@ void check(const char *Name, const long long (&Ext)[3], int Margin, Span Reach,
   std::uniform_real_distribution<double> U(1, 2);
   std::vector<T> A(N), B(N);
   for (T &V : A)
-    V = Kind == Input::Hostile       ? e2e::hostileValue<T>(Rng)
-        : Kind == Input::SignedZeros ? e2e::signedZero<T>(Rng)
-                                     : T(U(Rng));
+    V = e2e::inputValue<T>(Kind, Rng, [&] { return T(U(Rng)); });
   for (T &V : B)
     V = T(U(Rng) + 3); // another margin: a level takes the right one
   stencil::Grid G;

@@ -180,9 +180,7 @@ public:
     Level1.resize(N);
     Extra.resize(N);
     for (std::size_t I = 0; I < N; ++I) {
-      Level0[I] = Kind == e2e::Input::Hostile       ? e2e::hostileValue<T>(Rng)
-                  : Kind == e2e::Input::SignedZeros ? e2e::signedZero<T>(Rng)
-                                                    : Dist(Rng);
+      Level0[I] = e2e::inputValue<T>(Kind, Rng, [&] { return Dist(Rng); });
       Extra[I] = Dist(Rng);
       // Level 1's region is overwritten by the first step; its margin is
       // another than level 0's.
