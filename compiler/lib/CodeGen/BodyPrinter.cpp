@@ -3,6 +3,7 @@
 #include "llvm/Support/Casting.h"
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <limits>
 #include <set>
 
@@ -272,14 +273,19 @@ std::string ExprPrinter::print(const ir::Expr &E, bool Top) const {
     const auto *B = cast<ir::BinaryExpr>(&E);
     if (B->Reciprocal && Hooks.exactReciprocals()) {
       const ir::Type F32(ir::ScalarKind::Float32);
-      const std::string Flag = Hooks.inexactFlag();
+      const ir::ExactReciprocal &R = *B->Reciprocal;
+      const std::string Smallest =
+          R.LeastDividend > 0 ? Hooks.smallestDividend() : "";
+      // The divisor, a constant, is not printed where the product alone is.
+      if (!Smallest.empty())
+        return fmt::format("stencilc_divide_or({}, {}, {}, {})",
+                           print(*B->LHS, /*Top=*/true),
+                           printConstant(F32, 0, R.High),
+                           printConstant(F32, 0, R.Low), Smallest);
       return fmt::format(
-          "stencilc_divide{}({}, {}, {}, {}, {}{})", Flag.empty() ? "" : "_or",
-          print(*B->LHS, /*Top=*/true), print(*B->RHS, /*Top=*/true),
-          printConstant(F32, 0, B->Reciprocal->High),
-          printConstant(F32, 0, B->Reciprocal->Low),
-          printConstant(F32, 0, B->Reciprocal->Least),
-          Flag.empty() ? "" : ", " + Flag);
+          "stencilc_divide({}, {}, {}, {}, {})", print(*B->LHS, /*Top=*/true),
+          print(*B->RHS, /*Top=*/true), printConstant(F32, 0, R.High),
+          printConstant(F32, 0, R.Low), printConstant(F32, 0, R.Least));
     }
     return wrap(fmt::format("{} {} {}", print(*B->LHS), ir::opSpelling(B->Op),
                             print(*B->RHS)),
@@ -725,21 +731,30 @@ void codegen::printDivideHelper(CodeWriter &W, bool CheckedProducts) {
          "q : __fdiv_rn(x, d); }}");
   if (!CheckedProducts)
     return;
-  // Where high and low differ in sign, every zero's product is +0 (-0 +
-  // +0), the quotient -0 for a zero x without d's sign: those are marked.
-  // The test is on x's bits, with masks the constants fold to: a sign test
-  // on floats made the tuned 2-D pass 8% slower, the hand-written probe 22%
-  // (docs/performance.md).
-  W.line("// The product alone; 'inexact' set where it may not be x / d (a "
-         "zero x's is, but for the +0");
-  W.line("// of high and low of two signs where x / d is -0: the zero x "
-         "without d's sign).");
+  // A test on x alone, not on q: it does not wait for the product, and
+  // costs two instructions a division (the test on q and the zeros' sign
+  // took three). Twice the bits less two drops the sign and makes zeros the
+  // largest.
+  W.line("// The product alone, by a split whose parts share a sign (zeros "
+         "and infinities are quotients");
+  W.line("// too); 'smallest' keeps the least dividend's bits, twice and "
+         "less two (the sign dropped,");
+  W.line("// zeros the largest): below the least dividend's so computed, a "
+         "product may differ.");
   W.line("__device__ __forceinline__ float stencilc_divide_or(float x, float "
-         "d, float high, float low, float least, bool &inexact) {{ const "
-         "float q = __fmaf_rn(x, high, __fmul_rn(x, low)); const unsigned "
-         "two = (__float_as_uint(high) ^ __float_as_uint(low)) & 0x80000000u; "
-         "inexact |= !(fabsf(q) >= least) && (__float_as_uint(x) & (two | "
-         "0x7fffffffu)) != (two & __float_as_uint(d)); return q; }}");
+         "high, float low, unsigned &smallest) {{ const unsigned b = "
+         "__float_as_uint(x) * 2u - 2u; smallest = b < smallest ? b : "
+         "smallest; return __fmaf_rn(x, high, __fmul_rn(x, low)); }}");
+}
+
+void codegen::printSmallestDividend(CodeWriter &W) {
+  W.line("unsigned stencilc_smallest = 0xffffffffu;");
+}
+
+std::string codegen::dividendsMayDiffer(float LeastDividend) {
+  std::uint32_t Bits;
+  std::memcpy(&Bits, &LeastDividend, sizeof Bits);
+  return fmt::format("stencilc_smallest < {:#010x}u", Bits * 2u - 2u);
 }
 
 void codegen::printMinMaxHelpers(CodeWriter &W, std::string_view Qualifiers) {

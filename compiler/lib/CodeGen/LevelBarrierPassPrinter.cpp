@@ -24,8 +24,9 @@
 /// copy tests nothing but the store, and every thread computes every level:
 /// a thread near the tile's edge reads the shared rows' zeroed padding, its
 /// values are read by no useful point. There exact float divisions by
-/// constants take the product alone and mark where it may differ from the
-/// quotient (stencilc_divide_or). Elsewhere, and where any thread of the
+/// constants take the product alone and keep the least dividend, below
+/// which a product may differ from the quotient (stencilc_divide_or).
+/// Elsewhere, and where any thread of the
 /// block marked a product, the block runs the chunk function (not inlined,
 /// so that its registers do not crowd the kernel's copy): every level tests
 /// its row (off the arrays: zero; outside the region: the margin) and
@@ -92,8 +93,8 @@ public:
                           const std::string &Memory) const override {
     return Param == P.Out ? "stencilc_value" : Memory;
   }
-  std::string inexactFlag() const override {
-    return Mode.Products ? "stencilc_inexact" : "";
+  std::string smallestDividend() const override {
+    return Mode.Products ? "stencilc_smallest" : "";
   }
 
 private:
@@ -285,11 +286,12 @@ void cuda::printLevelBarrierPass(CodeWriter &W, const ir::Stencil &S,
   W.line("bool stencilc_again = !stencilc_clear;");
   W.open("if (stencilc_clear) {");
   if (T.DivisionsCheckedAPlane) {
-    W.line("bool stencilc_inexact = false;");
+    printSmallestDividend(W);
     printChunk(W, S, P, Sh, ChunkMode{false, true}, Ty);
     W.line("// Where a product may not be the quotient: the chunk again, "
            "dividing.");
-    W.line("stencilc_again = __syncthreads_or(stencilc_inexact);");
+    W.line("stencilc_again = __syncthreads_or({});",
+           dividendsMayDiffer(T.LeastDividend));
   } else {
     printChunk(W, S, P, Sh, ChunkMode{false, false}, Ty);
   }

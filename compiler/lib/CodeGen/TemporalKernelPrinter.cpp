@@ -88,9 +88,11 @@ struct PlaneMode {
   /// Steady only: no thread of the block holds the margin
   /// (TemporalPlan::InteriorSteadyPart).
   bool Interior = false;
-  /// Steady only: exact divisions take the product and set stencilc_inexact
-  /// (TemporalPlan::DivisionsCheckedAPlane).
+  /// Steady only: exact divisions take the product and lower
+  /// stencilc_smallest (TemporalPlan::DivisionsCheckedAPlane), tested
+  /// against LeastDividend (TemporalPlan::LeastDividend).
   bool ProductsOnly = false;
+  float LeastDividend = 0;
 };
 
 /// Loads of the pair's input from level l - 1's ring; the rest from memory.
@@ -127,8 +129,8 @@ public:
                           const std::string &Memory) const override {
     return Param == P.Out ? Value : Memory;
   }
-  std::string inexactFlag() const override {
-    return Mode.ProductsOnly ? "stencilc_inexact" : "";
+  std::string smallestDividend() const override {
+    return Mode.ProductsOnly ? "stencilc_smallest" : "";
   }
 
 private:
@@ -229,11 +231,11 @@ public:
     W.close();
     if (Mode.ProductsOnly) {
       W.open("{");
-      W.line("bool stencilc_inexact = false;");
+      printSmallestDividend(W);
       printLevels(W, Plane, Mode);
       W.line("// Where a product may not be the quotient: every level again, "
              "with the division.");
-      W.open("if (stencilc_inexact) {");
+      W.open(fmt::format("if ({}) {{", dividendsMayDiffer(Mode.LeastDividend)));
       PlaneMode Exact = Mode;
       Exact.ProductsOnly = false;
       printLevels(W, Plane, Exact);
@@ -564,7 +566,7 @@ void printKernel(CodeWriter &W, const ir::Stencil &S, const TemporalPlan &T,
   auto SteadyPlanes = [&](bool Interior) {
     for (unsigned U = 0; U < Depth; ++U)
       Planes.print(W, PlaneMode{true, U, T.EveryThreadComputes, Interior,
-                                T.DivisionsCheckedAPlane});
+                                T.DivisionsCheckedAPlane, T.LeastDividend});
   };
   if (T.InteriorSteadyPart) {
     W.open("if (!stencilc_edge_block) {");

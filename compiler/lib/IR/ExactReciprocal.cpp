@@ -41,17 +41,13 @@ static bool everySignificandAgrees(float Divisor, const ExactReciprocal &R,
   return true;
 }
 
-static std::optional<ExactReciprocal> search(float Divisor) {
-  const float Magnitude = std::fabs(Divisor);
-  if (!(Magnitude >= 0x1p-60f && Magnitude <= 0x1p60f))
-    return std::nullopt;
-  int Exponent = 0;
-  if (std::frexp(Magnitude, &Exponent) == 0.5f)
-    return std::nullopt; // a power of two
+/// The split of \p Divisor's reciprocal whose first part is \p High (within
+/// an ulp of 1 / d), with its Least, if it passes the check.
+static std::optional<ExactReciprocal> checkedSplit(float Divisor, float High) {
   ExactReciprocal R;
-  R.High = 1.0f / Divisor;
-  // 1 - d * High is exact (High is d's rounded reciprocal), so Low is the
-  // rest of the reciprocal rounded once more.
+  R.High = High;
+  // 1 - d * High is exact (High is within an ulp of d's reciprocal), so Low
+  // is the rest of the reciprocal rounded once more.
   R.Low = std::fma(-Divisor, R.High, 1.0f) / Divisor;
   // x * Low must not overflow where x is finite (a divisor below about 2^-24
   // in magnitude would let it).
@@ -74,7 +70,36 @@ static std::optional<ExactReciprocal> search(float Divisor) {
   if (K + 1 + std::log2(std::fabs(R.High)) > 120 ||
       !everySignificandAgrees(Divisor, R, K))
     return std::nullopt;
+  if (std::signbit(R.High) == std::signbit(R.Low)) {
+    // |x| >= 2 * Least * |d| gives |x / d| >= 2 * Least, and q within an
+    // ulp of it; the smallest subnormal where that is below it.
+    const int Exponent =
+        static_cast<int>(
+            std::ceil(std::log2(static_cast<double>(R.Least) *
+                                std::fabs(static_cast<double>(Divisor))))) +
+        1;
+    R.LeastDividend = std::ldexp(1.0f, std::max(Exponent, -149));
+  }
   return R;
+}
+
+static std::optional<ExactReciprocal> search(float Divisor) {
+  const float Magnitude = std::fabs(Divisor);
+  if (!(Magnitude >= 0x1p-60f && Magnitude <= 0x1p60f))
+    return std::nullopt;
+  int Exponent = 0;
+  if (std::frexp(Magnitude, &Exponent) == 0.5f)
+    return std::nullopt; // a power of two
+  const float Nearest = 1.0f / Divisor;
+  // Parts of one sign first (most divisors have such a split that passes):
+  // the nearest reciprocal if its rest has its sign, else the float below
+  // it in magnitude.
+  const float Rest = std::fma(-Divisor, Nearest, 1.0f) / Divisor;
+  if (std::signbit(Rest) != std::signbit(Nearest))
+    if (std::optional<ExactReciprocal> R =
+            checkedSplit(Divisor, std::nextafter(Nearest, 0.0f)))
+      return R;
+  return checkedSplit(Divisor, Nearest);
 }
 
 std::optional<ExactReciprocal> stencilc::ir::exactReciprocal(float Divisor) {

@@ -25,20 +25,21 @@ static int ringColumnsFrom(unsigned RingDepth, const ir::Type &Ty) {
   return static_cast<int>(8 / WordsALevel) + 2;
 }
 
-/// Whether the body divides by a float constant as an exact product
-/// (ir::BinaryExpr::Reciprocal).
-static bool hasExactDivisions(const ir::Stencil &S) {
-  bool Found = false;
+/// The largest least dividend of the body's float divisions by constants
+/// as exact products (ir::BinaryExpr::Reciprocal); 0 where none has one.
+static float largestLeastDividend(const ir::Stencil &S) {
+  float Largest = 0;
   if (S.Body)
     ir::walkStmt(
         *S.Body, [](const ir::Stmt &) {},
-        [&Found](const ir::Expr &Top) {
-          ir::walkExpr(Top, [&Found](const ir::Expr &E) {
+        [&Largest](const ir::Expr &Top) {
+          ir::walkExpr(Top, [&Largest](const ir::Expr &E) {
             if (const auto *B = llvm::dyn_cast<ir::BinaryExpr>(&E))
-              Found |= B->Reciprocal.has_value();
+              if (B->Reciprocal)
+                Largest = std::max(Largest, B->Reciprocal->LeastDividend);
           });
         });
-  return Found;
+  return Largest;
 }
 
 /// Defaults, before any tuning. Steps: one, so a time loop runs the
@@ -85,7 +86,8 @@ static void chooseDefaults(TemporalPlan &P, const ir::Stencil &S,
   // times as fast: with no branch between them the compiler interleaves
   // the levels, which at 32 registers spills (76 to 112 bytes).
   P.InteriorSteadyPart = S.Dims == 2;
-  P.DivisionsCheckedAPlane = S.Dims == 2 && hasExactDivisions(S);
+  P.LeastDividend = S.Dims == 2 ? largestLeastDividend(S) : 0;
+  P.DivisionsCheckedAPlane = P.LeastDividend > 0;
   // On an H200 (docs/performance.md, "A barrier a level, 2-D, generated")
   // j2d5pt's 8-step pass ran 1.33 times as fast this way as with rings, the
   // tuned pass 1.19 times; measured for f32 only. Held to 40 registers (six

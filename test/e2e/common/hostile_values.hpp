@@ -1,6 +1,7 @@
 // hostile_values.hpp - inputs a division's shortcuts trip on: zeros of both
-// signs, subnormals, the tiniest and largest normals, infinities, NaNs and
-// arbitrary bit patterns, mixed with ordinary values (a quarter).
+// signs, subnormals, the tiniest and largest normals, any bits below 2^-90,
+// infinities, NaNs and arbitrary bit patterns, mixed with ordinary values
+// (a third).
 #ifndef STENCIL_E2E_HOSTILE_VALUES_HPP
 #define STENCIL_E2E_HOSTILE_VALUES_HPP
 
@@ -8,8 +9,22 @@
 #include <cstring>
 #include <limits>
 #include <random>
+#include <type_traits>
 
 namespace e2e {
+
+/// Any bits below 2^-90, of either sign: about 3% of the products by the
+/// split reciprocals of 118, 3 or 6 differ from the quotient there (the
+/// least dividend a chunk's products are checked against is 2^-92 to 2^-89).
+template <typename T> T tinyValue(std::mt19937 &Rng) {
+  using Bits = std::conditional_t<sizeof(T) == 4, std::uint32_t, std::uint64_t>;
+  const Bits Below =
+      sizeof(T) == 4 ? Bits(0x12800000u) : Bits(0x3a50000000000000ull);
+  const Bits B = std::uniform_int_distribution<Bits>(0, Below - 1)(Rng);
+  T V;
+  std::memcpy(&V, &B, sizeof V);
+  return Rng() % 2 ? -V : V;
+}
 
 /// One value of \p T (float or double) drawn from the classes above.
 template <typename T> T hostileValue(std::mt19937 &Rng) {
@@ -31,6 +46,7 @@ template <typename T> T hostileValue(std::mt19937 &Rng) {
   case 5:
     return Limits::quiet_NaN();
   case 6:
+    return tinyValue<T>(Rng);
   case 7: { // any bits
     std::uint64_t Bits = (std::uint64_t(Rng()) << 32) | Rng();
     T V;
@@ -42,10 +58,11 @@ template <typename T> T hostileValue(std::mt19937 &Rng) {
   }
 }
 
-/// What a test's input holds: ordinary values, hostileValue's, or zeros of
+/// What a test's input holds: ordinary values, hostileValue's, zeros of
 /// random signs (a quotient's zero takes the signs of both operands; a
-/// shortcut may lose it).
-enum class Input { Uniform, Hostile, SignedZeros };
+/// shortcut may lose it) or tinyValue's only (a sum with a larger term would
+/// hide a quotient's last bit).
+enum class Input { Uniform, Hostile, SignedZeros, Tiny };
 
 /// +0 or -0, as \p Rng says.
 template <typename T> T signedZero(std::mt19937 &Rng) {
@@ -56,9 +73,16 @@ template <typename T> T signedZero(std::mt19937 &Rng) {
 /// Rng only then, so a kind's sequence of draws is its own).
 template <typename T, typename UniformF>
 T inputValue(Input Kind, std::mt19937 &Rng, UniformF Uniform) {
-  return Kind == Input::Hostile       ? hostileValue<T>(Rng)
-         : Kind == Input::SignedZeros ? signedZero<T>(Rng)
-                                      : Uniform();
+  switch (Kind) {
+  case Input::Hostile:
+    return hostileValue<T>(Rng);
+  case Input::SignedZeros:
+    return signedZero<T>(Rng);
+  case Input::Tiny:
+    return tinyValue<T>(Rng);
+  default:
+    return Uniform();
+  }
 }
 
 /// The poison an output holds before a kernel writes it: a NaN whose

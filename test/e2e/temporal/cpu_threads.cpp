@@ -91,6 +91,8 @@ void timeLoops(float *f, float *g, double *d, double *e, const float *k) {
   stencil::Loop2D<> P(9, 1, 1, 9, 1, 1);
   P.repeat(2, J2d5ptF(), stencil::previousLevel(f), stencil::nextLevel(g));
   P.repeat(2, DivideF(), stencil::previousLevel(f), stencil::nextLevel(g));
+  P.repeat(2, QuotientF(), stencil::previousLevel(f), stencil::nextLevel(g));
+  P.repeat(2, QuotientBoxF(), stencil::previousLevel(f), stencil::nextLevel(g));
   P.repeat(2, Box2d9F(), stencil::previousLevel(f), stencil::nextLevel(g));
   P.repeat(2, WideStar2F(), stencil::previousLevel(f), k,
            stencil::nextLevel(g));
@@ -409,6 +411,10 @@ int main(int argc, char **argv) {
                                  : "divisions f32, signed zeros",
           E2, 1, {2, 0}, Steps, Bx2, 1, Pick(1, 30), S, host2(E2, DivideF()),
           passOf(INSTANCES(DivideF, FixedX2, 1), Steps, Fixed), Kind);
+    check<float, 2>("quotients f32, tiny values", E2, 1, {1, 0}, Steps, Bx2, 1,
+                    Pick(1, 30), S, host2(E2, QuotientF()),
+                    passOf(INSTANCES(QuotientF, FixedX2, 1), Steps, Fixed),
+                    Input::Tiny);
     // Up to 130 rows (in the middle ones, chunks with no test), tiles
     // that keep 20 columns at four steps or a random 21 to 60.
     checkWideStar({Pick(12, 90), Pick(12, 130), 1}, Steps,
@@ -427,9 +433,18 @@ int main(int argc, char **argv) {
   // the products are taken alone and checked (TemporalPlan::
   // DivisionsCheckedAPlane: once a plane in rings, once a chunk in
   // LevelBarrier passes): the random extents above seldom have such.
-  for (int Steps = 1; Steps <= MostSteps; ++Steps)
+  for (int Steps = 1; Steps <= MostSteps; ++Steps) {
+    const long long E[3] = {160, 100, 1};
+    // Tiny values: products that differ from the quotient, unhidden.
+    check<float, 2>("quotients f32, blocks inside the region", E, 1, {1, 0},
+                    Steps, FixedX2, 1, 32, Seed, host2(E, QuotientF()),
+                    passOf(INSTANCES(QuotientF, FixedX2, 1), Steps, true),
+                    Input::Tiny);
+    check<float, 2>(
+        "quotients f32 (rings), blocks inside the region", E, 1, {1, 0}, Steps,
+        FixedX2, 1, 32, Seed, host2(E, QuotientBoxF()),
+        passOf(INSTANCES(QuotientBoxF, FixedX2, 1), Steps, true), Input::Tiny);
     for (const Input Kind : {Input::Hostile, Input::SignedZeros}) {
-      const long long E[3] = {160, 100, 1};
       check<float, 2>("divisions f32, blocks inside the region", E, 1, {2, 0},
                       Steps, FixedX2, 1, 32, Seed, host2(E, DivideF()),
                       passOf(INSTANCES(DivideF, FixedX2, 1), Steps, true),
@@ -443,6 +458,7 @@ int main(int argc, char **argv) {
                       passOf(INSTANCES(Box2d9F, FixedX2, 1), Steps, true),
                       Kind);
     }
+  }
   // Hostile: tiles taller than the array (4 rows, a margin of 1). The
   // threads past its last row are off the arrays; where they compute too,
   // they must not read the coefficients.

@@ -166,8 +166,8 @@ int Failures = 0, Passes = 0;
 template <typename T, int Dims> class Case {
 public:
   /// \p Kind: level 0 uniform in [1, 2), or e2e::hostileValue's (zeros,
-  /// subnormals, infinities, NaNs) or signed zeros, where the GPU's levels
-  /// must be the host's bit for bit.
+  /// subnormals, infinities, NaNs), signed zeros or tiny values, where the
+  /// GPU's levels must be the host's bit for bit.
   Case(const char *Name, unsigned Seed, const int (&Extent)[Dims], int Margin,
        e2e::Input Kind = e2e::Input::Uniform)
       : Name(Name), Margin(Margin), Kind(Kind) {
@@ -553,6 +553,26 @@ int main(int Argc, char **Argv) {
                       stencil::nextLevel(Q));
         },
         Kind);
+  }
+  {
+    // Tiny values: products that differ from the quotient, which a pass's
+    // chunk must compute again (a barrier a level; rings of rows).
+    const int Ext[2] = {e2e::uniform(Rng, 40, 500), e2e::uniform(Rng, 11, 60)};
+    check<float, 2>(
+        O, "QuotientF (tiny values)", O.Seed + 9, Ext, 1, 16, {1, 0}, Tiles2,
+        [](auto &Loop, int N, float *&P, float *&Q, const float *) {
+          Loop.repeat(N, QuotientF(), stencil::previousLevel(P),
+                      stencil::nextLevel(Q));
+        },
+        e2e::Input::Tiny);
+    check<float, 2>(
+        O, "QuotientBoxF (tiny values)", O.Seed + 10, Ext, 1, 16, {1, 0},
+        Tiles2,
+        [](auto &Loop, int N, float *&P, float *&Q, const float *) {
+          Loop.repeat(N, QuotientBoxF(), stencil::previousLevel(P),
+                      stencil::nextLevel(Q));
+        },
+        e2e::Input::Tiny);
   }
   {
     const int Ext[2] = {e2e::uniform(Rng, 40, 500), e2e::uniform(Rng, 17, 70)};

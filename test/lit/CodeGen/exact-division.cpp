@@ -46,7 +46,7 @@ void run(float *a, float *b, double *c, double *d) {
 
 // CUDA: __device__ __forceinline__ float stencilc_divide(float x, float d, float high, float low, float least) { const float q = __fmaf_rn(x, high, __fmul_rn(x, low)); return fabsf(q) >= least ? q : __fdiv_rn(x, d); }
 // CUDA-LABEL: void stencilc_Divisions_grid(
-// CUDA: b[c] = (((((stencilc_divide(a[c], 118.0f, 0.008474576f, (-1.5785128e-11f), 2.524355e-29f) + stencilc_divide(a[c + 1], static_cast<float>(6), 0.16666667f, (-4.967054e-09f), 1.5777218e-30f)) - stencilc_divide(a[c], -0.1f, (-10.0f), 1.4901161e-07f, 3.1554436e-30f)) + (a[c] / 4.0f)) + (a[c] / 1e-10f)) + (a[c] / k_)) + stencilc_divide(a[c + sy], 118.0f,
+// CUDA: b[c] = (((((stencilc_divide(a[c], 118.0f, 0.008474575f, 9.155374e-10f, 7.888609e-31f) + stencilc_divide(a[c + 1], static_cast<float>(6), 0.16666666f, 9.934108e-09f, 7.888609e-31f)) - stencilc_divide(a[c], -0.1f, (-9.999999f), (-8.046627e-07f), 7.888609e-31f)) + (a[c] / 4.0f)) + (a[c] / 1e-10f)) + (a[c] / k_)) + stencilc_divide(a[c + sy], 118.0f,
 // CUDA-LABEL: void stencilc_divisionsF64_grid(
 // CUDA: b[c] = a[c] / 118.0;
 // A compound assignment divides as its expansion does.
@@ -65,8 +65,8 @@ void run(float *a, float *b, double *c, double *d) {
 // PLAN-LABEL: stencil unsignedDivisors
 // PLAN: float divisions by constants (CUDA): by 3 as an exact product (1); by 2147483648 kept as a division (1)
 // CUDA-LABEL: void stencilc_unsignedDivisors_grid(
-// CUDA: b[c] = (stencilc_divide(a[c], static_cast<float>(3U), 0.33333334f, (-9.934108e-09f), 1.5777218e-30f) + (a[c] / static_cast<float>(2147483648U))) + (a[c] / static_cast<float>(static_cast<unsigned long long>(5)));
+// CUDA: b[c] = (stencilc_divide(a[c], static_cast<float>(3U), 0.3333333f, 1.9868216e-08f, 7.888609e-31f) + (a[c] / static_cast<float>(2147483648U))) + (a[c] / static_cast<float>(static_cast<unsigned long long>(5)));
 // PLAN-LABEL: stencil negatedDivisors
 // PLAN: float divisions by constants (CUDA): by -3 as an exact product (1)
 // CUDA-LABEL: void stencilc_negatedDivisors_grid(
-// CUDA: b[c] = ((a[c] / static_cast<float>(-3U)) + (a[c] / static_cast<float>(-3ULL))) + stencilc_divide(a[c], static_cast<float>(-3), (-0.33333334f),
+// CUDA: b[c] = ((a[c] / static_cast<float>(-3U)) + (a[c] / static_cast<float>(-3ULL))) + stencilc_divide(a[c], static_cast<float>(-3), (-0.3333333f),

@@ -77,6 +77,19 @@ struct STENCIL_KERNEL MeanBox {
     un[idx.ix()] = (u[idx.ix<-1, 1>()] + u[idx.ix<0, 1>()]) / 118.0f;
   }
 };
+// 0.7's reciprocal has no split of one sign that passes: its division is
+// tested where it is computed, and a chunk checks only 118's products.
+struct STENCIL_KERNEL MeanMixed {
+  STENCIL_HD void operator()(const stencil::Index2D &idx, const float *u, float *un) const {
+    un[idx.ix()] = u[idx.ix<-1, 0>()] / 0.7f + u[idx.ix<0, 1>()] / 118.0f;
+  }
+};
+// With 0.7 alone, no chunk checks products.
+struct STENCIL_KERNEL MeanSeven {
+  STENCIL_HD void operator()(const stencil::Index2D &idx, const float *u, float *un) const {
+    un[idx.ix()] = (u[idx.ix<-1, 0>()] + u[idx.ix<0, 1>()]) / 0.7f;
+  }
+};
 
 void timeLoops(float *u, float *un, double *k, double *v, double *vn, int *ia,
                int *ib, double *w, double *wn) {
@@ -93,6 +106,8 @@ void timeLoops(float *u, float *un, double *k, double *v, double *vn, int *ia,
   l3.repeat(5, Heat64(), stencil::previousLevel(w), stencil::nextLevel(wn));
   l2.repeat(4, Mean(), stencil::previousLevel(u), stencil::nextLevel(un));
   l2.repeat(4, MeanBox(), stencil::previousLevel(u), stencil::nextLevel(un));
+  l2.repeat(4, MeanMixed(), stencil::previousLevel(u), stencil::nextLevel(un));
+  l2.repeat(4, MeanSeven(), stencil::previousLevel(u), stencil::nextLevel(un));
 }
 
 // PLAN-LABEL: stencil Heat
@@ -129,9 +144,14 @@ void timeLoops(float *u, float *un, double *k, double *v, double *vn, int *ia,
 // PLAN-LABEL: stencil MeanBox
 // PLAN: temporal (CUDA): u -> un, up to 16 steps per pass; reach x -1..+0 y -0..+1; a ring of 3 rows per level
 // PLAN: temporal steady part: every thread computes every level; printed again for blocks with no point of the margin; exact divisions as products, checked once a plane
+// PLAN-LABEL: stencil MeanMixed
+// PLAN: float divisions by constants (CUDA): by 0.7 as an exact product (1); by 118 as an exact product (1)
+// PLAN: temporal chunks: with no test where the tile and every level's rows are inside the region; there exact divisions as products, the chunk again dividing where one may differ
+// PLAN-LABEL: stencil MeanSeven
+// PLAN: temporal chunks: with no test where the tile and every level's rows are inside the region{{$}}
 
-// Mean's division (below): its product and whether it may differ.
-// CUDA: __device__ __forceinline__ float stencilc_divide_or(float x, float d, float high, float low, float least, bool &inexact) { const float q = __fmaf_rn(x, high, __fmul_rn(x, low)); const unsigned two = (__float_as_uint(high) ^ __float_as_uint(low)) & 0x80000000u; inexact |= !(fabsf(q) >= least) && (__float_as_uint(x) & (two | 0x7fffffffu)) != (two & __float_as_uint(d)); return q; }
+// Mean's division (below): its product alone, and the least dividend kept.
+// CUDA: __device__ __forceinline__ float stencilc_divide_or(float x, float high, float low, unsigned &smallest) { const unsigned b = __float_as_uint(x) * 2u - 2u; smallest = b < smallest ? b : smallest; return __fmaf_rn(x, high, __fmul_rn(x, low)); }
 // CUDA: template <int STEPS, int BX, int BY>
 // CUDA-NEXT: __global__ void __launch_bounds__(1024, STEPS <= 4 ? 2 : 1) stencilc_Heat_temporal0(const stencil::Grid g, const stencil::Region r, const stencil::Region stencilc_store, const long long stencilc_chunk, const float *stencilc_margin0, const float *stencilc_margin1, const float *__restrict__ u, float *__restrict__ un, float coef) {
 // The level's own column from registers (level 0's, and every level's in
@@ -196,11 +216,12 @@ void timeLoops(float *u, float *un, double *k, double *v, double *vn, int *ia,
 // CUDA: const bool stencilc_clear = stencilc_i0 >= r.lo[0] && stencilc_i0 + stencilc_bx <= r.hi[0] && stencilc_base - STEPS * 1 >= r.lo[1] && stencilc_stop <= r.hi[1];
 // CUDA-NEXT: bool stencilc_again = !stencilc_clear;
 // CUDA-NEXT: if (stencilc_clear) {
-// CUDA-NEXT: bool stencilc_inexact = false;
+// CUDA-NEXT: unsigned stencilc_smallest = 0xffffffffu;
 // CUDA: stencilc_q[0][(stencilc_u + 18) % 2] = u[i + stencilc_k0 * sy];
-// CUDA: stencilc_value = stencilc_divide_or(
-// CUDA-SAME: , 118.0f, {{.*}}, stencilc_inexact);
-// CUDA: stencilc_again = __syncthreads_or(stencilc_inexact);
+// 118's split: 1/118 rounded toward zero, the rest of one sign; products
+// of dividends below 2^-92 (0x11800000, so 0x22fffffe) may differ.
+// CUDA: stencilc_value = stencilc_divide_or(stencilc_row[stencilc_tx - 1] + stencilc_q[stencilc_l - 1][(stencilc_u - stencilc_l * 1 + 19) % 2], 0.008474575f, 9.155374e-10f, stencilc_smallest);
+// CUDA: stencilc_again = __syncthreads_or(stencilc_smallest < 0x22fffffeu);
 // CUDA: if (stencilc_again)
 // CUDA-NEXT: stencilc_Mean_temporal0_chunk<STEPS, BX>(g, r, i, stencilc_first, stencilc_end, stencilc_base, stencilc_stop, stencilc_keep, stencilc_rows, stencilc_margin0, stencilc_margin1, u, un);
 // CUDA: static unsigned long long stencilc_Mean_temporal0_shared(int steps, unsigned bx, unsigned by) {
@@ -210,10 +231,24 @@ void timeLoops(float *u, float *un, double *k, double *v, double *vn, int *ia,
 // CUDA: __global__ void STENCILC_PASS_REGISTERS(STEPS <= 4, 48) stencilc_MeanBox_temporal0(
 // CUDA: const bool stencilc_edge_block = __syncthreads_or(stencilc_edge);
 // CUDA: if (!stencilc_edge_block) {
-// CUDA: bool stencilc_inexact = false;
+// CUDA: unsigned stencilc_smallest = 0xffffffffu;
 // CUDA: stencilc_value = stencilc_divide_or(
-// CUDA-SAME: , 118.0f, {{.*}}, stencilc_inexact);
-// CUDA: if (stencilc_inexact) {
+// CUDA-SAME: , 0.008474575f, 9.155374e-10f, stencilc_smallest);
+// CUDA: if (stencilc_smallest < 0x22fffffeu) {
 // CUDA: stencilc_value = stencilc_divide(
 // CUDA: else {
 // CUDA: if (stencilc_l < STEPS && stencilc_edge) {
+// Two divisions: 0.7's (its split's parts of two signs) tested where it is
+// computed, 118's product alone and checked once a chunk.
+// CUDA: __global__ void STENCILC_PASS_REGISTERS(STEPS <= 4, 40) stencilc_MeanMixed_temporal0(
+// CUDA: unsigned stencilc_smallest = 0xffffffffu;
+// CUDA: stencilc_value = stencilc_divide(stencilc_row[stencilc_tx - 1], 0.7f, 1.4285715f, (-9.73137e-09f), 1.2621775e-29f) + stencilc_divide_or(stencilc_q[stencilc_l - 1][(stencilc_u - stencilc_l * 1 + 19) % 2], 0.008474575f, 9.155374e-10f, stencilc_smallest);
+// CUDA: stencilc_again = __syncthreads_or(stencilc_smallest < 0x22fffffeu);
+// 0.7 alone: no chunk checks products.
+// CUDA: __global__ void STENCILC_PASS_REGISTERS(STEPS <= 4, 40) stencilc_MeanSeven_temporal0(
+// CUDA-NOT: stencilc_smallest
+// CUDA: bool stencilc_again = !stencilc_clear;
+// CUDA-NOT: stencilc_smallest
+// CUDA: stencilc_value = stencilc_divide(stencilc_row[stencilc_tx - 1] + stencilc_q[stencilc_l - 1][(stencilc_u - stencilc_l * 1 + 19) % 2], 0.7f,
+// CUDA-NOT: stencilc_smallest
+// CUDA: if (stencilc_again)

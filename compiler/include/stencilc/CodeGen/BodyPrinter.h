@@ -52,10 +52,13 @@ public:
   /// reciprocal (ir::BinaryExpr::Reciprocal) as a call of stencilc_divide
   /// (printDivideHelper): the GPU's backends, where a division is dear.
   virtual bool exactReciprocals() const { return false; }
-  /// With exactReciprocals: the bool that such a division sets where its
-  /// product may not be the quotient (stencilc_divide_or), which the caller
-  /// then computes again; empty for the division itself (stencilc_divide).
-  virtual std::string inexactFlag() const { return ""; }
+  /// With exactReciprocals: the unsigned that such a division lowers to
+  /// its dividend's bits where its split has a least dividend
+  /// (ir::ExactReciprocal::LeastDividend; stencilc_divide_or: the product
+  /// alone), which the caller tests after them (dividendsMayDiffer) and
+  /// computes again where a product may differ; empty, or a split without
+  /// one: the division tested where it is computed (stencilc_divide).
+  virtual std::string smallestDividend() const { return ""; }
   /// What a store to array parameter \p Param assigns: \p Memory ("f[c]"),
   /// or a variable where the value is wanted instead (a step's
   /// recomputation of another stencil's output).
@@ -131,10 +134,16 @@ void printPointIndex(CodeWriter &W, unsigned Dims);
 
 /// Defines the CUDA function stencilc_divide, which computes a float
 /// division by a constant that has an exact split reciprocal, and with \p
-/// CheckedProducts stencilc_divide_or, its product alone and whether that
-/// may differ (a temporal pass's steady part: TemporalPlan::
+/// CheckedProducts stencilc_divide_or, its product alone, which keeps the
+/// least of the dividends (a temporal pass's steady part: TemporalPlan::
 /// DivisionsCheckedAPlane).
 void printDivideHelper(CodeWriter &W, bool CheckedProducts);
+
+/// Declares the variable stencilc_divide_or lowers, before the products.
+void printSmallestDividend(CodeWriter &W);
+/// The test, after the products, that one of them may not be its quotient:
+/// a dividend below \p LeastDividend (TemporalPlan::LeastDividend), not 0.
+std::string dividendsMayDiffer(float LeastDividend);
 
 /// Defines stencilc_min and stencilc_max, which the body calls for min and
 /// max with std::min/std::max's exact semantics (operands evaluated once).

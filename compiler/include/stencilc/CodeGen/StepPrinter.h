@@ -32,7 +32,9 @@ public:
   std::string_view loopPragma() const override { return Base.loopPragma(); }
   bool selectsForIfs() const override { return Base.selectsForIfs(); }
   bool exactReciprocals() const override { return Base.exactReciprocals(); }
-  std::string inexactFlag() const override { return Base.inexactFlag(); }
+  std::string smallestDividend() const override {
+    return Base.smallestDividend();
+  }
 
 protected:
   const BodyPrinterHooks &Base;

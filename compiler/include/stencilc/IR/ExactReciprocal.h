@@ -15,6 +15,12 @@
 /// x * Low underflows; NaNs and infinities that the product turns into NaN)
 /// the code divides.
 ///
+/// High is 1 / d rounded to nearest, or one float nearer zero where that
+/// split passes: High and Low then share a sign, so the product of a zero
+/// or an infinity is the quotient too (-0 + +0 would be +0, inf - inf NaN),
+/// and a test on x's bits alone (LeastDividend) tells every x where the
+/// product may differ, before the product is known.
+///
 //===----------------------------------------------------------------------===//
 #ifndef STENCILC_IR_EXACTRECIPROCAL_H
 #define STENCILC_IR_EXACTRECIPROCAL_H
@@ -29,6 +35,11 @@ struct ExactReciprocal {
   /// The product stands where |q| >= Least (a power of two); below, and
   /// where q is NaN, the code divides.
   float Least = 0;
+  /// Where High and Low share a sign: the product stands for every x but
+  /// those with 0 < |x| < LeastDividend (a power of two, at least
+  /// 2 * Least * |d|, so |q| >= Least beyond it; zeros, infinities and NaNs
+  /// included). 0 where they do not.
+  float LeastDividend = 0;
 };
 
 /// The split reciprocal of \p Divisor if fma(x, High, x * Low) equals the

@@ -97,8 +97,13 @@ struct TemporalPlan {
   /// quotient, every level of that plane is computed again with the
   /// division (a level's inputs are all from planes before it). Only where
   /// the body has such a division. In LevelBarrier passes: once a chunk,
-  /// the whole chunk computed again.
+  /// the whole chunk computed again. Only where a division's split has a
+  /// least dividend (ir::ExactReciprocal::LeastDividend); the others test
+  /// where they divide.
   bool DivisionsCheckedAPlane = false;
+  /// With DivisionsCheckedAPlane: the largest least dividend of the body's
+  /// divisions, below which a product may differ (one test for them all).
+  float LeastDividend = 0;
   /// 2-D f32 passes whose every pair reads its input off the centre row
   /// only along the row (a star along x): each level keeps the rows the
   /// next reads in a queue of registers, puts the row it reads into one of
