@@ -128,6 +128,11 @@ TEST(ExactReciprocal, TheLeastDividendMarksEveryProductThatMayDiffer) {
     EXPECT_EQ(std::signbit(R.High), std::signbit(R.Low)) << D;
     int Exponent = 0;
     EXPECT_EQ(std::frexp(R.LeastDividend, &Exponent), 0.5f) << D;
+    // The power of two from 2 * Least * |d|: |q| >= Least beyond it, and
+    // no higher than that needs.
+    const double Bound = 2.0 * R.Least * std::fabs(static_cast<double>(D));
+    EXPECT_GE(R.LeastDividend, Bound) << D;
+    EXPECT_LT(R.LeastDividend, 2 * Bound) << D;
     EXPECT_EQ(unmarkedMismatches(D, R, X), 0) << D;
     for (float Z : {0.0f, -0.0f, std::numeric_limits<float>::infinity(),
                     -std::numeric_limits<float>::infinity()}) {

@@ -13,9 +13,10 @@
 
 namespace e2e {
 
-/// Any bits below 2^-90, of either sign: about 3% of the products by the
-/// split reciprocals of 118, 3 or 6 differ from the quotient there (the
-/// least dividend a chunk's products are checked against is 2^-92 to 2^-89).
+/// Any bits below 2^-90, of either sign: 2 to 4% of the products by the
+/// split reciprocals of 118, 3 or 6 differ from the quotient there (their
+/// least dividends, below which a chunk's products are checked, are 2^-92,
+/// 2^-97 and 2^-96; the products that differ are lower still).
 template <typename T> T tinyValue(std::mt19937 &Rng) {
   using Bits = std::conditional_t<sizeof(T) == 4, std::uint32_t, std::uint64_t>;
   const Bits Below =

@@ -84,6 +84,13 @@ struct STENCIL_KERNEL MeanMixed {
     un[idx.ix()] = u[idx.ix<-1, 0>()] / 0.7f + u[idx.ix<0, 1>()] / 118.0f;
   }
 };
+// Two least dividends (1e-6's 2^-113, 12345.678's 2^-84): the chunk's one
+// test takes the larger, below which 12345.678's products may differ.
+struct STENCIL_KERNEL MeanTwo {
+  STENCIL_HD void operator()(const stencil::Index2D &idx, const float *u, float *un) const {
+    un[idx.ix()] = u[idx.ix<-1, 0>()] / 1e-6f + u[idx.ix<0, 1>()] / 12345.678f;
+  }
+};
 // With 0.7 alone, no chunk checks products.
 struct STENCIL_KERNEL MeanSeven {
   STENCIL_HD void operator()(const stencil::Index2D &idx, const float *u, float *un) const {
@@ -108,6 +115,7 @@ void timeLoops(float *u, float *un, double *k, double *v, double *vn, int *ia,
   l2.repeat(4, MeanBox(), stencil::previousLevel(u), stencil::nextLevel(un));
   l2.repeat(4, MeanMixed(), stencil::previousLevel(u), stencil::nextLevel(un));
   l2.repeat(4, MeanSeven(), stencil::previousLevel(u), stencil::nextLevel(un));
+  l2.repeat(4, MeanTwo(), stencil::previousLevel(u), stencil::nextLevel(un));
 }
 
 // PLAN-LABEL: stencil Heat
@@ -244,6 +252,11 @@ void timeLoops(float *u, float *un, double *k, double *v, double *vn, int *ia,
 // CUDA: unsigned stencilc_smallest = 0xffffffffu;
 // CUDA: stencilc_value = stencilc_divide(stencilc_row[stencilc_tx - 1], 0.7f, 1.4285715f, (-9.73137e-09f), 1.2621775e-29f) + stencilc_divide_or(stencilc_q[stencilc_l - 1][(stencilc_u - stencilc_l * 1 + 19) % 2], 0.008474575f, 9.155374e-10f, stencilc_smallest);
 // CUDA: stencilc_again = __syncthreads_or(stencilc_smallest < 0x22fffffeu);
+// Two least dividends: the larger (12345.678's 2^-84: bits 0x15800000).
+// CUDA: __global__ void STENCILC_PASS_REGISTERS(STEPS <= 4, 40) stencilc_MeanTwo_temporal0(
+// CUDA: stencilc_value = stencilc_divide_or(stencilc_row[stencilc_tx - 1], 1000000.0f, 0.0025247573f, stencilc_smallest) + stencilc_divide_or(
+// CUDA-SAME: , 8.1000006e-05f, 2.7912431e-12f, stencilc_smallest);
+// CUDA: stencilc_again = __syncthreads_or(stencilc_smallest < 0x2afffffeu);
 // 0.7 alone: no chunk checks products.
 // CUDA: __global__ void STENCILC_PASS_REGISTERS(STEPS <= 4, 40) stencilc_MeanSeven_temporal0(
 // CUDA-NOT: stencilc_smallest
