@@ -13,6 +13,7 @@
 #include "stencilc/Planning/KernelPlan.h"
 #include <algorithm>
 #include <charconv>
+#include <cmath>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -156,12 +157,20 @@ static void printTemporal(std::string &Out, const StencilPlan &SP) {
                                  " above (where nvcc can bound them so; 64 "
                                  "before 12.4)\n"
                            : std::string("64 above\n"));
+  // Below the plan's least dividend a product may differ from the quotient
+  // (a power of two).
+  const std::string Below =
+      T.DivisionsCheckedAPlane
+          ? " (a dividend below 2^" +
+                std::to_string(std::ilogb(T.LeastDividend)) + ")"
+          : "";
   if (T.LevelBarrier) {
     Out += std::string("  temporal chunks: with no test where the tile and "
                        "every level's rows are inside the region") +
            (T.DivisionsCheckedAPlane
                 ? "; there exact divisions as products, the chunk again "
-                  "dividing where one may differ"
+                  "dividing where one may differ" +
+                      Below
                 : "") +
            "\n";
     return;
@@ -174,7 +183,7 @@ static void printTemporal(std::string &Out, const StencilPlan &SP) {
               ? "; printed again for blocks with no point of the margin"
               : "") +
          (T.DivisionsCheckedAPlane
-              ? "; exact divisions as products, checked once a plane"
+              ? "; exact divisions as products, checked once a plane" + Below
               : "") +
          "\n";
 }

@@ -147,14 +147,16 @@ void timeLoops(float *u, float *un, double *k, double *v, double *vn, int *ia,
 // PLAN-LABEL: stencil Mean
 // PLAN: temporal (CUDA): u -> un, up to 16 steps per pass; reach x -1..+0 y -0..+1; 2 rows per level in registers, the neighbours along x from a shared row, a barrier a level
 // PLAN: temporal registers: 32 a thread up to 4 steps per pass (two blocks of 1024 threads an SM), up to 40 above
-// PLAN: temporal chunks: with no test where the tile and every level's rows are inside the region; there exact divisions as products, the chunk again dividing where one may differ
+// PLAN: temporal chunks: with no test where the tile and every level's rows are inside the region; there exact divisions as products, the chunk again dividing where one may differ (a dividend below 2^-92){{$}}
 // PLAN-NOT: temporal steady part
 // PLAN-LABEL: stencil MeanBox
 // PLAN: temporal (CUDA): u -> un, up to 16 steps per pass; reach x -1..+0 y -0..+1; a ring of 3 rows per level
-// PLAN: temporal steady part: every thread computes every level; printed again for blocks with no point of the margin; exact divisions as products, checked once a plane
+// PLAN: temporal steady part: every thread computes every level; printed again for blocks with no point of the margin; exact divisions as products, checked once a plane (a dividend below 2^-92){{$}}
 // PLAN-LABEL: stencil MeanMixed
 // PLAN: float divisions by constants (CUDA): by 0.7 as an exact product (1); by 118 as an exact product (1)
-// PLAN: temporal chunks: with no test where the tile and every level's rows are inside the region; there exact divisions as products, the chunk again dividing where one may differ
+// PLAN: temporal chunks: with no test where the tile and every level's rows are inside the region; there exact divisions as products, the chunk again dividing where one may differ (a dividend below 2^-92){{$}}
+// PLAN-LABEL: stencil MeanTwo
+// PLAN: the chunk again dividing where one may differ (a dividend below 2^-84){{$}}
 // PLAN-LABEL: stencil MeanSeven
 // PLAN: temporal chunks: with no test where the tile and every level's rows are inside the region{{$}}
 
