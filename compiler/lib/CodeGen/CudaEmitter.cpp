@@ -474,7 +474,7 @@ std::string CudaEmitter::emit(const planning::ModulePlan &Plan) const {
     MinMax |= Uses.MinMax;
     ExactDivisions |= Uses.ExactDivisions;
     CheckedProducts |=
-        !SP.Temporal.Pairs.empty() && SP.Temporal.DivisionsCheckedAPlane;
+        !SP.Temporal.Pairs.empty() && SP.Temporal.divisionsCheckedAPlane();
   }
   // nvcc declares the math functions itself.
   std::vector<std::string> Includes = {"<stencil/generated.hpp>",

@@ -285,7 +285,7 @@ void cuda::printLevelBarrierPass(CodeWriter &W, const ir::Stencil &S,
          Sh.YHi);
   W.line("bool stencilc_again = !stencilc_clear;");
   W.open("if (stencilc_clear) {");
-  if (T.DivisionsCheckedAPlane) {
+  if (T.divisionsCheckedAPlane()) {
     printSmallestDividend(W);
     printChunk(W, S, P, Sh, ChunkMode{false, true}, Ty);
     W.line("// Where a product may not be the quotient: the chunk again, "

@@ -36,7 +36,7 @@
 /// steady part has no branch a level: a copy of it for the blocks with no
 /// point of the margin (TemporalPlan::InteriorSteadyPart), and exact
 /// divisions as products checked once a plane (TemporalPlan::
-/// DivisionsCheckedAPlane).
+/// divisionsCheckedAPlane).
 ///
 /// Passes planned with TemporalPlan::LevelBarrier (2-D f32 stars) share the
 /// kernel's head, launcher, query and registration; their body and chunk
@@ -89,7 +89,7 @@ struct PlaneMode {
   /// (TemporalPlan::InteriorSteadyPart).
   bool Interior = false;
   /// Steady only: exact divisions take the product and lower
-  /// stencilc_smallest (TemporalPlan::DivisionsCheckedAPlane), tested
+  /// stencilc_smallest (TemporalPlan::divisionsCheckedAPlane), tested
   /// against LeastDividend (TemporalPlan::LeastDividend).
   bool ProductsOnly = false;
   float LeastDividend = 0;
@@ -566,7 +566,7 @@ void printKernel(CodeWriter &W, const ir::Stencil &S, const TemporalPlan &T,
   auto SteadyPlanes = [&](bool Interior) {
     for (unsigned U = 0; U < Depth; ++U)
       Planes.print(W, PlaneMode{true, U, T.EveryThreadComputes, Interior,
-                                T.DivisionsCheckedAPlane, T.LeastDividend});
+                                T.divisionsCheckedAPlane(), T.LeastDividend});
   };
   if (T.InteriorSteadyPart) {
     W.open("if (!stencilc_edge_block) {");

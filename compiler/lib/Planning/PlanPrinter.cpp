@@ -160,14 +160,14 @@ static void printTemporal(std::string &Out, const StencilPlan &SP) {
   // Below the plan's least dividend a product may differ from the quotient
   // (a power of two).
   const std::string Below =
-      T.DivisionsCheckedAPlane
+      T.divisionsCheckedAPlane()
           ? " (a dividend below 2^" +
                 std::to_string(std::ilogb(T.LeastDividend)) + ")"
           : "";
   if (T.LevelBarrier) {
     Out += std::string("  temporal chunks: with no test where the tile and "
                        "every level's rows are inside the region") +
-           (T.DivisionsCheckedAPlane
+           (T.divisionsCheckedAPlane()
                 ? "; there exact divisions as products, the chunk again "
                   "dividing where one may differ" +
                       Below
@@ -182,7 +182,7 @@ static void printTemporal(std::string &Out, const StencilPlan &SP) {
          (T.InteriorSteadyPart
               ? "; printed again for blocks with no point of the margin"
               : "") +
-         (T.DivisionsCheckedAPlane
+         (T.divisionsCheckedAPlane()
               ? "; exact divisions as products, checked once a plane" + Below
               : "") +
          "\n";

@@ -87,7 +87,6 @@ static void chooseDefaults(TemporalPlan &P, const ir::Stencil &S,
   // the levels, which at 32 registers spills (76 to 112 bytes).
   P.InteriorSteadyPart = S.Dims == 2;
   P.LeastDividend = S.Dims == 2 ? largestLeastDividend(S) : 0;
-  P.DivisionsCheckedAPlane = P.LeastDividend > 0;
   // On an H200 (docs/performance.md, "A barrier a level, 2-D, generated")
   // j2d5pt's 8-step pass ran 1.33 times as fast this way as with rings, the
   // tuned pass 1.19 times; measured for f32 only. Held to 40 registers (six

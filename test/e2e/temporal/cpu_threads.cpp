@@ -431,7 +431,7 @@ int main(int argc, char **argv) {
   // Hostile values and signed zeros where most blocks hold no point of the
   // margin (rows of 160, tiles of 40) and middle chunks no row of it, where
   // the products are taken alone and checked (TemporalPlan::
-  // DivisionsCheckedAPlane: once a plane in rings, once a chunk in
+  // divisionsCheckedAPlane: once a plane in rings, once a chunk in
   // LevelBarrier passes): the random extents above seldom have such.
   for (int Steps = 1; Steps <= MostSteps; ++Steps) {
     const long long E[3] = {160, 100, 1};

@@ -136,7 +136,7 @@ void printPointIndex(CodeWriter &W, unsigned Dims);
 /// division by a constant that has an exact split reciprocal, and with \p
 /// CheckedProducts stencilc_divide_or, its product alone, which keeps the
 /// least of the dividends (a temporal pass's steady part: TemporalPlan::
-/// DivisionsCheckedAPlane).
+/// divisionsCheckedAPlane).
 void printDivideHelper(CodeWriter &W, bool CheckedProducts);
 
 /// Declares the variable stencilc_divide_or lowers, before the products.

@@ -92,18 +92,19 @@ struct TemporalPlan {
   /// that holds the margin, and for the others with no branch a level for
   /// it (a branch ends what the compiler may interleave of the levels).
   bool InteriorSteadyPart = false;
+  /// The largest least dividend of the body's exact float divisions by
+  /// constants (ir::ExactReciprocal::LeastDividend), below which a product
+  /// may differ from the quotient: one test for them all. 0: no division
+  /// checked so (none, or none whose split has a least dividend).
+  float LeastDividend = 0;
   /// Whether the steady part's exact float divisions by constants take the
   /// product alone and check it once a plane: where one may differ from the
   /// quotient, every level of that plane is computed again with the
-  /// division (a level's inputs are all from planes before it). Only where
-  /// the body has such a division. In LevelBarrier passes: once a chunk,
-  /// the whole chunk computed again. Only where a division's split has a
-  /// least dividend (ir::ExactReciprocal::LeastDividend); the others test
+  /// division (a level's inputs are all from planes before it). In
+  /// LevelBarrier passes: once a chunk, the whole chunk computed again.
+  /// Only where a division's split has a least dividend; the others test
   /// where they divide.
-  bool DivisionsCheckedAPlane = false;
-  /// With DivisionsCheckedAPlane: the largest least dividend of the body's
-  /// divisions, below which a product may differ (one test for them all).
-  float LeastDividend = 0;
+  bool divisionsCheckedAPlane() const { return LeastDividend > 0; }
   /// 2-D f32 passes whose every pair reads its input off the centre row
   /// only along the row (a star along x): each level keeps the rows the
   /// next reads in a queue of registers, puts the row it reads into one of
