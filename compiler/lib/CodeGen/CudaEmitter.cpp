@@ -94,6 +94,10 @@ std::string cuda::elementType(const ir::Param &P) {
   return ir::valueTypeName(P);
 }
 
+std::string cuda::zeroOf(const std::string &Ty) {
+  return "static_cast<" + Ty + ">(0)";
+}
+
 int cuda::tileWidth(const analysis::HaloWidth &H) {
   // Planning keeps each side within MaxTileHalo.
   return static_cast<int>(H.Lo + H.Hi);

@@ -146,7 +146,7 @@ void printChunk(CodeWriter &W, const ir::Stencil &S, const TimePair &P,
   W.line("{} stencilc_v;", Ty);
   if (Mode.Checked) {
     W.open("if (stencilc_k < 0 || stencilc_k >= stencilc_planes) {");
-    W.line("stencilc_v = {}();", Ty);
+    W.line("stencilc_v = {};", zeroOf(Ty));
     W.close();
     W.open("else if (stencilc_k < stencilc_rlo || stencilc_k >= stencilc_rhi) "
            "{");
@@ -246,8 +246,8 @@ void cuda::printLevelBarrierPass(CodeWriter &W, const ir::Stencil &S,
          "stencilc_bx + stencilc_e - {0};",
          Sh.XLo);
   W.line("stencilc_rows[stencilc_at] = stencilc_rows[stencilc_row_size + "
-         "stencilc_at] = {}();",
-         Ty);
+         "stencilc_at] = {};",
+         zeroOf(Ty));
   W.close();
   W.line("// The tile: the block's useful points (in the store region) and "
          "STEPS times the reach on either side.");

@@ -262,7 +262,7 @@ private:
            Mode.Steady ? std::to_string(Mode.U) : "stencilc_s",
            static_cast<long long>(Depth) * (MaxSteps * Lag / Depth + 1), Lag,
            Depth);
-    W.line("{} stencilc_v = {}();", Ty, Ty);
+    W.line("{} stencilc_v = {};", Ty, zeroOf(Ty));
     if (Mode.Steady)
       printSteadyLevel(W, Mode);
     else
@@ -407,8 +407,8 @@ void printRings(CodeWriter &W, const TemporalPlan &T, const TimePair &P,
                      "i += stencilc_plane) {{",
                      Cell));
   W.line("stencilc_rings[i < stencilc_pad_lo ? i - stencilc_pad_lo : "
-         "stencilc_ring_size + i - stencilc_pad_lo] = {}();",
-         Ty);
+         "stencilc_ring_size + i - stencilc_pad_lo] = {};",
+         zeroOf(Ty));
   W.close();
 }
 
@@ -609,7 +609,7 @@ void cuda::printPassInput(CodeWriter &W, const ir::Stencil &S,
                      "long long c) -> {} {{",
                      Ty));
   W.line("if (stencilc_k < 0 || stencilc_k >= stencilc_planes)");
-  W.line("  return {}();", Ty);
+  W.line("  return {};", zeroOf(Ty));
   W.line("return (stencilc_k >= stencilc_rlo && stencilc_k < stencilc_rhi ? "
          "{} : stencilc_margin0)[c];",
          BodyNames(S).param(P.In));

@@ -31,6 +31,7 @@
 #include <cstring>
 #include <random>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include <sys/mman.h>
@@ -79,15 +80,37 @@ struct STENCIL_KERNEL Upwind2F {
                   0.25f * (a[idx.ix()] - a[idx.ix<0, -1>()]);
   }
 };
+/// Integers, exact: a one-sided 2-D box dividing by a point of the field
+/// (rings of rows: the barrier a level is for floats), whose levels a pass
+/// computes only where wanted (an arbitrary divisor could be zero: on the
+/// CPU a crash), and a 3-D star of 64-bit integers with a signed division.
+struct STENCIL_KERNEL UpwindQuotient2U {
+  STENCIL_HD void operator()(const stencil::Index2D &idx, const unsigned *a,
+                             unsigned *b) const {
+    b[idx.ix()] = a[idx.ix<-1, 0>()] + a[idx.ix<1, -1>()] / a[idx.ix()];
+  }
+};
+struct STENCIL_KERNEL Star3dL {
+  STENCIL_HD void operator()(const stencil::Index3D &idx, const long long *a,
+                             long long *b) const {
+    b[idx.ix()] =
+        (2 * a[idx.ix()] + a[idx.ix<-1, 0, 0>()] + a[idx.ix<1, 0, 0>()] +
+         a[idx.ix<0, -1, 0>()] + a[idx.ix<0, 1, 0>()] + a[idx.ix<0, 0, -1>()] +
+         a[idx.ix<0, 0, 1>()]) /
+        7;
+  }
+};
 /// The time loops stencilc sees (on the default engine: on the host engine
 /// it generates nothing), never run: the harness runs the passes itself.
-void timeLoops(float *f, float *g, double *d, double *e, const float *k) {
+void timeLoops(float *f, float *g, double *d, double *e, const float *k,
+               unsigned *u, unsigned *v, long long *l, long long *m) {
   stencil::Loop3D<> L(9, 2, 2, 9, 2, 2, 9, 2, 2);
   L.repeat(2, Star3d1rF(), stencil::previousLevel(f), stencil::nextLevel(g));
   L.repeat(2, Star3d1rD(), stencil::previousLevel(d), stencil::nextLevel(e));
   L.repeat(2, Box3d1rF(), stencil::previousLevel(f), stencil::nextLevel(g));
   L.repeat(2, Star3d2rF(), stencil::previousLevel(f), stencil::nextLevel(g));
   L.repeat(2, Upwind3F(), stencil::previousLevel(f), k, stencil::nextLevel(g));
+  L.repeat(2, Star3dL(), stencil::previousLevel(l), stencil::nextLevel(m));
   stencil::Loop2D<> P(9, 1, 1, 9, 1, 1);
   P.repeat(2, J2d5ptF(), stencil::previousLevel(f), stencil::nextLevel(g));
   P.repeat(2, DivideF(), stencil::previousLevel(f), stencil::nextLevel(g));
@@ -97,6 +120,8 @@ void timeLoops(float *f, float *g, double *d, double *e, const float *k) {
   P.repeat(2, WideStar2F(), stencil::previousLevel(f), k,
            stencil::nextLevel(g));
   P.repeat(2, Upwind2F(), stencil::previousLevel(f), stencil::nextLevel(g));
+  P.repeat(2, UpwindQuotient2U(), stencil::previousLevel(u),
+           stencil::nextLevel(v));
 }
 
 #ifdef STENCILC_CPU_THREADS_KERNELS
@@ -186,11 +211,25 @@ void check(const char *Name, const long long (&Ext)[3], int Margin, Span Reach,
     N *= Ext[D];
   std::mt19937 Rng(Seed);
   std::uniform_real_distribution<double> U(1, 2);
+  // Integers: [1, 1000] unsigned (a divisor stays nonzero), within 10^6
+  // signed.
+  auto Uniform = [&] {
+    if constexpr (std::is_unsigned_v<T>)
+      return T(1 + Rng() % 1000);
+    else if constexpr (std::is_integral_v<T>)
+      return T(static_cast<long long>(Rng() % 2000001) - 1000000);
+    else
+      return T(U(Rng));
+  };
   std::vector<T> A(N), B(N);
   for (T &V : A)
-    V = e2e::inputValue<T>(Kind, Rng, [&] { return T(U(Rng)); });
+    if constexpr (std::is_integral_v<T>)
+      V = Uniform(); // Input's other kinds are floats' values
+    else
+      V = e2e::inputValue<T>(Kind, Rng, Uniform);
+  // Another margin: a level takes the right one.
   for (T &V : B)
-    V = T(U(Rng) + 3); // another margin: a level takes the right one
+    V = std::is_integral_v<T> ? T(Uniform() + 3000) : T(U(Rng) + 3);
   stencil::Grid G;
   G.dims = Dims;
   stencil::Region R;
@@ -287,7 +326,7 @@ void check(const char *Name, const long long (&Ext)[3], int Margin, Span Reach,
 /// One step of \p Stencil on the host over 2-D arrays of \p E, a margin of 1.
 template <typename StencilT>
 auto host2(const long long (&E)[3], StencilT Stencil) {
-  return [&E, Stencil](float *P, float *Q) {
+  return [&E, Stencil](auto *P, auto *Q) {
     stencil::Loop2D<stencil::HostLoopEngine2D> L(E[0], 1, 1, E[1], 1, 1);
     L.run(Stencil, P, Q);
   };
@@ -427,6 +466,14 @@ int main(int argc, char **argv) {
                       host2(E2, Box2d9F()),
                       passOf(INSTANCES(Box2d9F, FixedX2, 1), Steps, Fixed),
                       Kind);
+    check<long long, 3>(
+        "star7 i64", E3, Margin, {2, 2}, Steps, Bx, By, Chunk, S,
+        host3(E3, Margin, Star3dL()),
+        passOf(INSTANCES(Star3dL, FixedX3, FixedY3), Steps, Fixed));
+    check<unsigned, 2>(
+        "upwind quotients u32", E2, 1, {2, 0}, Steps, Bx2, 1, Pick(1, 30), S,
+        host2(E2, UpwindQuotient2U()),
+        passOf(INSTANCES(UpwindQuotient2U, FixedX2, 1), Steps, Fixed));
   }
   // Hostile values and signed zeros where most blocks hold no point of the
   // margin (rows of 160, tiles of 40) and middle chunks no row of it, where

@@ -41,6 +41,10 @@ std::string kernelName(const std::string &Symbol, planning::VariantKind V);
 /// The element type of an array parameter: "const float *" -> "float".
 std::string elementType(const ir::Param &P);
 
+/// Zero of the element type \p Ty, as an expression: a cast, as a type of
+/// two words ("unsigned int", "long long") cannot be written `T()`.
+std::string zeroOf(const std::string &Ty);
+
 /// ", <type> <name>" per parameter after the index.
 std::string kernelParameters(const ir::Stencil &S, const BodyNames &Names);
 
