@@ -212,6 +212,7 @@ case $mode in
     cp -r "$root/runtime/include" "$out/runtime/include"
     cp "$root"/test/e2e/common/*.hpp "$out/tests/common/"
     cp "$root/test/e2e/temporal/temporal.cpp" "$root/test/e2e/temporal/divide_stencil.hpp" \
+      "$root/test/e2e/temporal/integer_stencils.hpp" \
       "$out/tests/temporal/"
     cp "$root/tools/benchmark/temporal_benchmark.cpp" "$root/tools/benchmark/an5d_stencils.hpp" "$out/"
     cp -r "$an5d" "$out/an5d"

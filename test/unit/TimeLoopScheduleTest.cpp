@@ -15,8 +15,8 @@
 
 namespace {
 
-long long sum(const std::vector<int> &V) {
-  return std::accumulate(V.begin(), V.end(), 0LL);
+long long sum(const stencil::detail::PassSchedule &S) {
+  return std::accumulate(S.begin(), S.end(), 0LL);
 }
 
 // Passes cover the first Total - 1 steps in a number of the parity of
@@ -24,11 +24,10 @@ long long sum(const std::vector<int> &V) {
 TEST(PassScheduleTest, CoversAllButTheLastStepWithTheRightParity) {
   for (long long Total = 0; Total <= 60; ++Total)
     for (int PerPass = 1; PerPass <= 9; ++PerPass) {
-      const std::vector<int> P = stencil::detail::passSchedule(Total, PerPass);
+      const auto P = stencil::detail::passSchedule(Total, PerPass);
       const long long Steps = std::max(0LL, Total - 1);
       EXPECT_EQ(sum(P), Steps) << Total << " " << PerPass;
-      EXPECT_EQ(static_cast<long long>(P.size()) % 2, Steps % 2)
-          << Total << " " << PerPass;
+      EXPECT_EQ(P.size() % 2, Steps % 2) << Total << " " << PerPass;
       for (int S : P) {
         EXPECT_GE(S, 1);
         EXPECT_LE(S, PerPass);
@@ -49,7 +48,7 @@ TEST(PassScheduleTest, TrialStepsRunWholePassesOfTheirLength) {
       // The next smaller total of whole pairs of passes falls short.
       if (Total > 2 * PerPass + 1)
         EXPECT_LT(Total - 2 * PerPass, AtLeast) << PerPass << " " << AtLeast;
-      const std::vector<int> P = stencil::detail::passSchedule(Total, PerPass);
+      const auto P = stencil::detail::passSchedule(Total, PerPass);
       ASSERT_FALSE(P.empty());
       for (int S : P)
         EXPECT_EQ(S, PerPass) << PerPass << " " << AtLeast;
@@ -87,17 +86,44 @@ TEST(PassScheduleTest, TrialStepsEveryRunWholeBlocks) {
 TEST(PassScheduleTest, OddPassesOnly) {
   for (long long Total = 0; Total <= 60; ++Total)
     for (int PerPass = 1; PerPass <= 9; PerPass += 2) {
-      const std::vector<int> P =
-          stencil::detail::oddPassSchedule(Total, PerPass);
+      const auto P = stencil::detail::oddPassSchedule(Total, PerPass);
       EXPECT_EQ(sum(P), std::max(0LL, Total - 1)) << Total << " " << PerPass;
       for (int S : P) {
         EXPECT_EQ(S % 2, 1) << Total << " " << PerPass;
         EXPECT_LE(S, PerPass);
       }
       const long long Full = std::max(0LL, Total - 1) / PerPass;
-      EXPECT_LE(static_cast<long long>(P.size()), Full + 2)
-          << Total << " " << PerPass;
+      EXPECT_LE(P.size(), Full + 2) << Total << " " << PerPass;
     }
+}
+
+// A loop of 2^40 steps: its schedule is a few runs of equal passes, not a
+// list of its 10^11 passes (which took memory by the pass and threw
+// std::bad_alloc before a step ran); the passes' steps and parities hold.
+TEST(PassScheduleTest, LongLoopsTakeNoMemoryByThePass) {
+  const long long Total = (1LL << 40) + 2;
+  for (int PerPass : {1, 6, 7, 16}) {
+    const auto P = stencil::detail::passSchedule(Total, PerPass);
+    EXPECT_EQ(P.steps(), Total - 1) << PerPass;
+    EXPECT_EQ(P.size() % 2, (Total - 1) % 2) << PerPass;
+    EXPECT_GE(P.size(), (Total - 1 + PerPass - 1) / PerPass) << PerPass;
+    int Seen = 0;
+    for (int S : P) {
+      EXPECT_LE(S, PerPass);
+      if (++Seen == 1000)
+        break;
+    }
+  }
+  for (int PerPass : {1, 3, 7, 15}) {
+    const auto P = stencil::detail::oddPassSchedule(Total, PerPass);
+    EXPECT_EQ(P.steps(), Total - 1) << PerPass;
+    EXPECT_LE(P.size(), (Total - 1) / PerPass + 2) << PerPass;
+  }
+  // Even a most of steps gives odd passes; none at all gives no passes.
+  for (int S : stencil::detail::oddPassSchedule(30, 6))
+    EXPECT_EQ(S % 2, 1);
+  EXPECT_EQ(stencil::detail::oddPassSchedule(30, 6).steps(), 29);
+  EXPECT_TRUE(stencil::detail::oddPassSchedule(30, 0).empty());
 }
 
 using Point = std::tuple<long long, long long, long long>;

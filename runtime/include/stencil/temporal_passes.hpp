@@ -4,6 +4,7 @@
 #define STENCIL_TEMPORAL_PASSES_HPP
 
 #include <algorithm>
+#include <iterator>
 #include <stdexcept>
 #include <stencil/generated.hpp>
 #include <stencil/time_loop.hpp>
@@ -23,13 +24,78 @@ struct TemporalConfig {
 
 namespace detail {
 
+/// A time loop's passes in order, kept as runs of equal passes (at most
+/// three), so that the loop's length costs no memory (a vector of the
+/// passes of 10^12 steps would not fit). Iterates each pass's steps.
+class PassSchedule {
+public:
+  /// \p Count more passes of \p Steps steps (none when Count <= 0).
+  void append(int Steps, long long Count) {
+    if (Count <= 0)
+      return;
+    if (Used == MostRuns)
+      throw std::logic_error(
+          "stencil: a pass schedule of more than three runs");
+    Runs[Used++] = {Steps, Count};
+  }
+  /// The number of passes.
+  long long size() const {
+    long long N = 0;
+    for (int R = 0; R < Used; ++R)
+      N += Runs[R].second;
+    return N;
+  }
+  bool empty() const { return Used == 0; }
+  /// The steps of all the passes together.
+  long long steps() const {
+    long long N = 0;
+    for (int R = 0; R < Used; ++R)
+      N += Runs[R].first * Runs[R].second;
+    return N;
+  }
+
+  class Iterator {
+  public:
+    using iterator_category = std::input_iterator_tag;
+    using value_type = int;
+    using difference_type = long long;
+    using pointer = const int *;
+    using reference = int;
+    Iterator(const PassSchedule *S, int Run) : S(S), Run(Run) {}
+    int operator*() const { return S->Runs[Run].first; }
+    Iterator &operator++() {
+      if (++Pass == S->Runs[Run].second) {
+        ++Run;
+        Pass = 0;
+      }
+      return *this;
+    }
+    bool operator==(const Iterator &O) const {
+      return Run == O.Run && Pass == O.Pass;
+    }
+    bool operator!=(const Iterator &O) const { return !(*this == O); }
+
+  private:
+    const PassSchedule *S;
+    int Run;
+    long long Pass = 0;
+  };
+  Iterator begin() const { return Iterator(this, 0); }
+  Iterator end() const { return Iterator(this, Used); }
+
+private:
+  static constexpr int MostRuns = 3;
+  std::pair<int, long long> Runs[MostRuns];
+  int Used = 0;
+};
+
 /// The steps of each pass for the first \p Total - 1 steps of a time loop,
 /// at most \p PerPass each, as even as can be, in a number of passes of
 /// the parity of \p Total - 1: each pass writes the other array, so level
 /// Total - 1 lands in the array that holds it when the steps run one by one
 /// and the last step (one at a time) leaves both arrays as they would be.
-inline std::vector<int> passSchedule(long long Total, int PerPass) {
-  std::vector<int> Passes;
+inline PassSchedule passSchedule(long long Total, int PerPass) {
+  PassSchedule Passes;
   const long long Steps = Total - 1;
   if (Steps <= 0 || PerPass < 1)
     return Passes;
@@ -37,8 +103,9 @@ inline std::vector<int> passSchedule(long long Total, int PerPass) {
   if (Count % 2 != Steps % 2)
     ++Count; // never beyond Steps: Count == Steps has the right parity
   const long long Base = Steps / Count, Extra = Steps % Count;
-  for (long long P = 0; P < Count; ++P)
-    Passes.push_back(static_cast<int>(Base + (P < Extra ? 1 : 0)));
+  // The first Extra passes take a step more.
+  Passes.append(static_cast<int>(Base + 1), Extra);
+  Passes.append(static_cast<int>(Base), Count - Extra);
   return Passes;
 }
 
@@ -64,13 +131,21 @@ inline long long trialSteps(int PerPass, long long AtLeast) {
 /// array holding the newest level is the one that holds it one step at a
 /// time, whose margin the next pass reads as its level 0 beyond its region:
 /// with halos that an exchange fills, it must be the array exchanged.
-inline std::vector<int> oddPassSchedule(long long Total, int PerPass) {
-  std::vector<int> Passes;
-  for (long long Left = Total - 1; Left > 0;) {
-    int Steps = static_cast<int>(std::min<long long>(PerPass, Left));
-    Steps -= Steps % 2 == 0;
-    Passes.push_back(Steps);
-    Left -= Steps;
+inline PassSchedule oddPassSchedule(long long Total, int PerPass) {
+  PassSchedule Passes;
+  const long long Steps = Total - 1;
+  const int Odd = PerPass - (PerPass % 2 == 0);
+  if (Steps <= 0 || Odd < 1)
+    return Passes;
+  // Whole passes of the most, then what is left: odd, or even as one step
+  // less and one step.
+  Passes.append(Odd, Steps / Odd);
+  const int Left = static_cast<int>(Steps % Odd);
+  if (Left % 2 == 1)
+    Passes.append(Left, 1);
+  else if (Left > 0) {
+    Passes.append(Left - 1, 1);
+    Passes.append(1, 1);
   }
   return Passes;
 }
@@ -103,7 +178,7 @@ template <typename... P, typename... Args, std::size_t... I>
 void runTemporalPasses(const GeneratedStencil &E, const GeneratedTemporal &T,
                        ParamList<P...>, std::index_sequence<I...> Is,
                        const Grid &G, const Region &R, const LaunchConfig &C,
-                       const std::vector<int> &Passes, Args &...A) {
+                       const PassSchedule &Passes, Args &...A) {
   using Levels = TimeLevels<Args...>;
   auto *Previous = levelVariable<Levels::Previous>(A...);
   auto *Next = levelVariable<Levels::Next>(A...);

@@ -23,6 +23,7 @@
 #include "../common/seed_option.hpp"
 #include "an5d_stencils.hpp" // tools/benchmark: AN5D's stencils
 #include "divide_stencil.hpp"
+#include "integer_stencils.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -78,26 +79,6 @@ struct STENCIL_KERNEL Upwind2F {
                              float *b) const {
     b[idx.ix()] = a[idx.ix()] - 0.375f * (a[idx.ix()] - a[idx.ix<-1, 0>()]) -
                   0.25f * (a[idx.ix()] - a[idx.ix<0, -1>()]);
-  }
-};
-/// Integers, exact: a one-sided 2-D box dividing by a point of the field
-/// (rings of rows: the barrier a level is for floats), whose levels a pass
-/// computes only where wanted (an arbitrary divisor could be zero: on the
-/// CPU a crash), and a 3-D star of 64-bit integers with a signed division.
-struct STENCIL_KERNEL UpwindQuotient2U {
-  STENCIL_HD void operator()(const stencil::Index2D &idx, const unsigned *a,
-                             unsigned *b) const {
-    b[idx.ix()] = a[idx.ix<-1, 0>()] + a[idx.ix<1, -1>()] / a[idx.ix()];
-  }
-};
-struct STENCIL_KERNEL Star3dL {
-  STENCIL_HD void operator()(const stencil::Index3D &idx, const long long *a,
-                             long long *b) const {
-    b[idx.ix()] =
-        (2 * a[idx.ix()] + a[idx.ix<-1, 0, 0>()] + a[idx.ix<1, 0, 0>()] +
-         a[idx.ix<0, -1, 0>()] + a[idx.ix<0, 1, 0>()] + a[idx.ix<0, 0, -1>()] +
-         a[idx.ix<0, 0, 1>()]) /
-        7;
   }
 };
 /// The time loops stencilc sees (on the default engine: on the host engine
@@ -211,13 +192,9 @@ void check(const char *Name, const long long (&Ext)[3], int Margin, Span Reach,
     N *= Ext[D];
   std::mt19937 Rng(Seed);
   std::uniform_real_distribution<double> U(1, 2);
-  // Integers: [1, 1000] unsigned (a divisor stays nonzero), within 10^6
-  // signed.
   auto Uniform = [&] {
-    if constexpr (std::is_unsigned_v<T>)
-      return T(1 + Rng() % 1000);
-    else if constexpr (std::is_integral_v<T>)
-      return T(static_cast<long long>(Rng() % 2000001) - 1000000);
+    if constexpr (std::is_integral_v<T>)
+      return e2e::integerInput<T>(Rng);
     else
       return T(U(Rng));
   };

@@ -1,5 +1,6 @@
 // temporal.cpp - time loops (Loop::repeat) against the host reference run
-// step by step: 2-D and 3-D, star and box, radius 1 to 4, f32 and f64, a
+// step by step: 2-D and 3-D, star and box, radius 1 to 4, f32, f64 and
+// integers (bit for bit), a
 // stencil that reads a second array of its levels' type, an if/else body,
 // an asymmetric reach. The two level arrays start with different margins, so
 // a margin read from the wrong level shows.
@@ -22,6 +23,7 @@
 #include "../common/e2e_case.hpp"
 #include "../common/hostile_values.hpp"
 #include "divide_stencil.hpp"
+#include "integer_stencils.hpp"
 
 #include <array>
 #include <cmath>
@@ -31,6 +33,7 @@
 #include <random>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 // 3-D 7-point, f32 and f64 (AN5D's star3d1r).
@@ -175,16 +178,27 @@ public:
     for (int D = 0; D < Dims; ++D)
       N *= static_cast<std::size_t>(Ext[D] = Extent[D]);
     std::mt19937 Rng(Seed);
-    std::uniform_real_distribution<T> Dist(T(1), T(2));
+    // Integer fields: integer_stencils.hpp's inputs (Kind is for floats).
+    auto Dist = [&Rng] {
+      if constexpr (std::is_integral_v<T>)
+        return e2e::integerInput<T>(Rng);
+      else
+        return std::uniform_real_distribution<T>(T(1), T(2))(Rng);
+    };
     Level0.resize(N);
     Level1.resize(N);
     Extra.resize(N);
     for (std::size_t I = 0; I < N; ++I) {
-      Level0[I] = e2e::inputValue<T>(Kind, Rng, [&] { return Dist(Rng); });
-      Extra[I] = Dist(Rng);
+      if constexpr (std::is_integral_v<T>)
+        Level0[I] = Dist();
+      else
+        Level0[I] = e2e::inputValue<T>(Kind, Rng, Dist);
+      Extra[I] = Dist();
       // Level 1's region is overwritten by the first step; its margin is
       // another than level 0's.
-      Level1[I] = inside(I) ? e2e::poison<T>() : T(3) + Dist(Rng);
+      Level1[I] = inside(I)               ? e2e::poison<T>()
+                  : std::is_integral_v<T> ? T(3000) + Dist()
+                                          : T(3) + Dist();
     }
   }
 
@@ -330,9 +344,9 @@ private:
   void compareDevice(const std::string &What, const std::vector<T> &Last,
                      const std::vector<T> &Before) {
     compareArrays(What, Last, Before,
-                  Kind != e2e::Input::Uniform ? 0
-                  : sizeof(T) == 4            ? 1e-6
-                                              : 1e-12);
+                  Kind != e2e::Input::Uniform || std::is_integral_v<T> ? 0
+                  : sizeof(T) == 4                                     ? 1e-6
+                                                                       : 1e-12);
   }
 
   /// The last level and the one before, each against the reference's:
@@ -590,6 +604,24 @@ int main(int Argc, char **Argv) {
                       Loop.repeat(N, Star2Dr4(), stencil::previousLevel(P),
                                   stencil::nextLevel(Q));
                     });
+  }
+  {
+    // Integer fields, bit for bit (integer_stencils.hpp).
+    const std::array<int, 3> E = Extent3(1);
+    const int Ext3[3] = {E[0], E[1], E[2]};
+    check<long long, 3>(
+        O, "Star3dL", O.Seed + 11, Ext3, 1, 4, {2, 2}, Tiles3,
+        [](auto &Loop, int N, long long *&P, long long *&Q, const long long *) {
+          Loop.repeat(N, Star3dL(), stencil::previousLevel(P),
+                      stencil::nextLevel(Q));
+        });
+    const int Ext2[2] = {e2e::uniform(Rng, 40, 500), e2e::uniform(Rng, 11, 60)};
+    check<unsigned, 2>(
+        O, "UpwindQuotient2U", O.Seed + 12, Ext2, 1, 8, {2, 0}, Tiles2,
+        [](auto &Loop, int N, unsigned *&P, unsigned *&Q, const unsigned *) {
+          Loop.repeat(N, UpwindQuotient2U(), stencil::previousLevel(P),
+                      stencil::nextLevel(Q));
+        });
   }
   std::printf("%s: %d passed, %d failed\n", Failures ? "FAIL" : "PASS", Passes,
               Failures);
