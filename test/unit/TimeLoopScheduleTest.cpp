@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include <limits>
 #include <numeric>
 #include <random>
 #include <set>
@@ -118,6 +119,14 @@ TEST(PassScheduleTest, LongLoopsTakeNoMemoryByThePass) {
     const auto P = stencil::detail::oddPassSchedule(Total, PerPass);
     EXPECT_EQ(P.steps(), Total - 1) << PerPass;
     EXPECT_LE(P.size(), (Total - 1) / PerPass + 2) << PerPass;
+  }
+  // The longest loop a count can say: its passes' count does not overflow.
+  const long long Longest = std::numeric_limits<long long>::max();
+  for (int PerPass : {2, 3, 16}) {
+    const auto P = stencil::detail::passSchedule(Longest, PerPass);
+    EXPECT_EQ(P.steps(), Longest - 1) << PerPass;
+    EXPECT_EQ(P.size() % 2, (Longest - 1) % 2) << PerPass;
+    EXPECT_EQ(*P.begin(), PerPass) << PerPass;
   }
   // Even a most of steps gives odd passes; none at all gives no passes.
   for (int S : stencil::detail::oddPassSchedule(30, 6))

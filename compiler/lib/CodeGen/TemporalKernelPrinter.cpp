@@ -93,6 +93,10 @@ struct PlaneMode {
   /// against LeastDividend (TemporalPlan::LeastDividend).
   bool ProductsOnly = false;
   float LeastDividend = 0;
+  /// Steady only: the steady part may start before the chunk's first plane
+  /// (TemporalPlan::SteadyFromChunkStart), so the last level is stored only
+  /// from there on.
+  bool BeforeChunk = false;
 };
 
 /// Loads of the pair's input from level l - 1's ring; the rest from memory.
@@ -283,15 +287,13 @@ private:
   /// takes the margin; level STEPS goes to memory at the tile's useful
   /// points.
   void printSteadyLevel(CodeWriter &W, PlaneMode Mode) const {
-    if (Mode.EveryThread) {
-      W.open("{");
-      printCompute(W, Mode, "if (stencilc_l == STEPS && stencilc_keep)");
-      W.close();
-    } else {
-      W.open("if (stencilc_l <= stencilc_work) {");
-      printCompute(W, Mode, "if (stencilc_l == STEPS && stencilc_keep)");
-      W.close();
-    }
+    const std::string Store =
+        Mode.BeforeChunk ? "if (stencilc_l == STEPS && stencilc_keep && "
+                           "stencilc_k >= stencilc_first)"
+                         : "if (stencilc_l == STEPS && stencilc_keep)";
+    W.open(Mode.EveryThread ? "{" : "if (stencilc_l <= stencilc_work) {");
+    printCompute(W, Mode, Store);
+    W.close();
     if (!Mode.Interior) {
       W.open(fmt::format("{}if (stencilc_l < STEPS && stencilc_edge) {{",
                          Mode.EveryThread ? "" : "else "));
@@ -530,7 +532,17 @@ void printKernel(CodeWriter &W, const ir::Stencil &S, const TemporalPlan &T,
   }
   W.line("// From plane p of the input on, every level works inside the "
          "chunk.");
-  W.line("const int stencilc_steady = stencilc_first + STEPS * {};", Lag);
+  // In a chunk whose every plane from the loop's first on is in the region
+  // the steady part starts at once: the levels it computes before they are
+  // wanted read only values no wanted one reads, and the last level is
+  // stored from the chunk's first plane on.
+  if (T.SteadyFromChunkStart)
+    W.line("const int stencilc_steady = stencilc_first - STEPS * ({0} + {1}) "
+           ">= r.lo[{2}] ? stencilc_first - STEPS * {0} : stencilc_first + "
+           "STEPS * {1};",
+           Lo, Lag, M);
+  else
+    W.line("const int stencilc_steady = stencilc_first + STEPS * {};", Lag);
   // Past the chunk's end level STEPS stays inside it (the loop ends STEPS
   // lags on), and the other levels compute planes no point of the chunk
   // reads: harmless where they are all in the region, so the steady part
@@ -566,7 +578,8 @@ void printKernel(CodeWriter &W, const ir::Stencil &S, const TemporalPlan &T,
   auto SteadyPlanes = [&](bool Interior) {
     for (unsigned U = 0; U < Depth; ++U)
       Planes.print(W, PlaneMode{true, U, T.EveryThreadComputes, Interior,
-                                T.divisionsCheckedAPlane(), T.LeastDividend});
+                                T.divisionsCheckedAPlane(), T.LeastDividend,
+                                T.SteadyFromChunkStart});
   };
   if (T.InteriorSteadyPart) {
     W.open("if (!stencilc_edge_block) {");

@@ -182,6 +182,10 @@ static void printTemporal(std::string &Out, const StencilPlan &SP) {
          (T.InteriorSteadyPart
               ? "; printed again for blocks with no point of the margin"
               : "") +
+         (T.SteadyFromChunkStart
+              ? "; from a chunk's first plane where the loop's are in the "
+                "region"
+              : "") +
          (T.divisionsCheckedAPlane()
               ? "; exact divisions as products, checked once a plane" + Below
               : "") +

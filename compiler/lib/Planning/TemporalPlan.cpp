@@ -86,6 +86,14 @@ static void chooseDefaults(TemporalPlan &P, const ir::Stencil &S,
   // times as fast: with no branch between them the compiler interleaves
   // the levels, which at 32 registers spills (76 to 112 bytes).
   P.InteriorSteadyPart = S.Dims == 2;
+  // On an H200 (docs/performance.md, "The steady part from a chunk's first
+  // plane") the 3-D f32 star's 3-step pass ran 1.03 to 1.05 times as fast
+  // this way, the box's and the radius-2 star's 0.95 to 0.99 times: a level
+  // of 27 or 13 points computed early costs more than the checked plane.
+  P.SteadyFromChunkStart =
+      P.EveryThreadComputes && S.Dims == 3 &&
+      std::all_of(P.Pairs.begin(), P.Pairs.end(),
+                  [](const TimePair &T) { return T.Points <= 7; });
   P.LeastDividend = S.Dims == 2 ? largestLeastDividend(S) : 0;
   // On an H200 (docs/performance.md, "A barrier a level, 2-D, generated")
   // j2d5pt's 8-step pass ran 1.33 times as fast this way as with rings, the
@@ -165,6 +173,7 @@ TemporalPlan planning::planTemporal(const ir::Stencil &S,
     T.AlongRow = std::none_of(
         A.ReadOffsets.begin(), A.ReadOffsets.end(),
         [](const ir::Offset &O) { return O[0] != 0 && O[1] != 0; });
+    T.Points = static_cast<unsigned>(A.ReadOffsets.size());
     P.Pairs.push_back(T);
   }
   if (P.Pairs.empty()) {

@@ -99,7 +99,8 @@ inline PassSchedule passSchedule(long long Total, int PerPass) {
   const long long Steps = Total - 1;
   if (Steps <= 0 || PerPass < 1)
     return Passes;
-  long long Count = (Steps + PerPass - 1) / PerPass;
+  // Rounded up without adding first: Steps may be near LLONG_MAX.
+  long long Count = Steps / PerPass + (Steps % PerPass != 0);
   if (Count % 2 != Steps % 2)
     ++Count; // never beyond Steps: Count == Steps has the right parity
   const long long Base = Steps / Count, Extra = Steps % Count;

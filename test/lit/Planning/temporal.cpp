@@ -62,6 +62,17 @@ struct STENCIL_KERNEL Heat64 {
   }
 };
 
+// Eight points a level: too dear to compute levels before they are wanted,
+// so the steady part starts where every level is (Heat's, four points,
+// starts at its chunk's first plane).
+struct STENCIL_KERNEL Eight {
+  STENCIL_HD void operator()(const stencil::Index3D &idx, const float *u, float *un) const {
+    un[idx.ix()] = u[idx.ix<-1, 0, 0>()] + u[idx.ix<1, 0, 0>()] + u[idx.ix<0, -1, 0>()] +
+                   u[idx.ix<0, 1, 0>()] + u[idx.ix<0, 0, -1>()] + u[idx.ix<0, 0, 1>()] +
+                   u[idx.ix<1, 1, 0>()] + u[idx.ix()];
+  }
+};
+
 // A division by a constant, a 2-D f32 star: a barrier a level, rows in
 // registers; a chunk inside the region takes the exact product and checks it
 // once (the chunk again, dividing, where one may differ).
@@ -111,6 +122,7 @@ void timeLoops(float *u, float *un, double *k, double *v, double *vn, int *ia,
   l3.run(Once(), u, un);
   l2.repeat(3, IntDiv(), stencil::previousLevel(ia), stencil::nextLevel(ib));
   l3.repeat(5, Heat64(), stencil::previousLevel(w), stencil::nextLevel(wn));
+  l3.repeat(5, Eight(), stencil::previousLevel(u), stencil::nextLevel(un));
   l2.repeat(4, Mean(), stencil::previousLevel(u), stencil::nextLevel(un));
   l2.repeat(4, MeanBox(), stencil::previousLevel(u), stencil::nextLevel(un));
   l2.repeat(4, MeanMixed(), stencil::previousLevel(u), stencil::nextLevel(un));
@@ -123,7 +135,7 @@ void timeLoops(float *u, float *un, double *k, double *v, double *vn, int *ia,
 // PLAN-NEXT: temporal default: 1 step (one by one); a pass: tile 32 x 32, chunk 64
 // PLAN-NEXT: temporal tiles with constant extents: 32 x 32, 64 x 16 (others: the kernel with runtime extents)
 // PLAN-NEXT: temporal registers: 32 a thread up to 4 steps per pass (two blocks of 1024 threads an SM), up to 64 above
-// PLAN-NEXT: temporal steady part: every thread computes every level{{$}}
+// PLAN-NEXT: temporal steady part: every thread computes every level; from a chunk's first plane where the loop's are in the region{{$}}
 // PLAN-LABEL: stencil VarCoef
 // PLAN: temporal (CUDA): k -> un, up to 16 steps per pass; reach x -0..+1 y -0..+0; a ring of 2 rows per level; own columns from the rings from 4 steps a pass (shorter: level 1's, the others' from registers)
 // PLAN-NEXT: temporal (CUDA): u -> un, up to 16 steps per pass; reach x -1..+0 y -0..+0; a ring of 2 rows per level; own columns from the rings from 4 steps a pass (shorter: level 1's, the others' from registers)
@@ -144,6 +156,8 @@ void timeLoops(float *u, float *un, double *k, double *v, double *vn, int *ia,
 // PLAN-LABEL: stencil Heat64
 // PLAN: temporal default: 1 step (one by one); a pass: tile 32 x 16, chunk 128
 // PLAN-NEXT: temporal tiles with constant extents: 32 x 16, 64 x 8, 32 x 32 (others: the kernel with runtime extents)
+// PLAN-LABEL: stencil Eight
+// PLAN: temporal steady part: every thread computes every level{{$}}
 // PLAN-LABEL: stencil Mean
 // PLAN: temporal (CUDA): u -> un, up to 16 steps per pass; reach x -1..+0 y -0..+1; 2 rows per level in registers, the neighbours along x from a shared row, a barrier a level
 // PLAN: temporal registers: 32 a thread up to 4 steps per pass (two blocks of 1024 threads an SM), up to 40 above
@@ -164,9 +178,14 @@ void timeLoops(float *u, float *un, double *k, double *v, double *vn, int *ia,
 // CUDA: __device__ __forceinline__ float stencilc_divide_or(float x, float high, float low, unsigned &smallest) { const unsigned b = __float_as_uint(x) * 2u - 2u; smallest = b < smallest ? b : smallest; return __fmaf_rn(x, high, __fmul_rn(x, low)); }
 // CUDA: template <int STEPS, int BX, int BY>
 // CUDA-NEXT: __global__ void __launch_bounds__(1024, STEPS <= 4 ? 2 : 1) stencilc_Heat_temporal0(const stencil::Grid g, const stencil::Region r, const stencil::Region stencilc_store, const long long stencilc_chunk, const float *stencilc_margin0, const float *stencilc_margin1, const float *__restrict__ u, float *__restrict__ un, float coef) {
+// Four points a level: the steady part from the chunk's first plane where
+// every plane from the loop's first (reach 0 behind, 3 a level) is in the
+// region, the last level stored from the chunk's first plane on.
+// CUDA: const int stencilc_steady = stencilc_first - STEPS * (0 + 3) >= r.lo[2] ? stencilc_first - STEPS * 0 : stencilc_first + STEPS * 3;
 // The level's own column from registers (level 0's, and every level's in
 // passes of 4 steps or more, from its ring), its neighbours from the ring.
 // CUDA: stencilc_value = (stencilc_l == 1 || STEPS >= 4 ? stencilc_ring[stencilc_sk * stencilc_plane + stencilc_cell] : stencilc_q[stencilc_l - 1][1]) + (coef * (((stencilc_ring[stencilc_sk * stencilc_plane + stencilc_cell + 1] + stencilc_ring[stencilc_sk * stencilc_plane + stencilc_cell - 1 * stencilc_bx]) + (stencilc_l == 1 || STEPS >= 4 ? stencilc_ring[((stencilc_sk + 6) % 4) * stencilc_plane + stencilc_cell] : stencilc_q[stencilc_l - 1][3])) - (3.0f * (stencilc_l == 1 || STEPS >= 4 ? stencilc_ring[stencilc_sk * stencilc_plane + stencilc_cell] : stencilc_q[stencilc_l - 1][1]))));
+// CUDA: if (stencilc_l == STEPS && stencilc_keep && stencilc_k >= stencilc_first){{$}}
 // The tuner's tiles get instances with constant extents, others the runtime's.
 // CUDA: static auto stencilc_Heat_temporal0_instance(const unsigned bx, const unsigned by) -> decltype(&stencilc_Heat_temporal0<STEPS, 0, 0>) {
 // CUDA-NEXT: if (bx == 32u && by == 32u)
@@ -207,6 +226,10 @@ void timeLoops(float *u, float *un, double *k, double *v, double *vn, int *ia,
 // CUDA-NEXT: return stencilc_Heat64_temporal0<STEPS, 32, 32>;
 // CUDA: /*tiles=*/{{[{][{]}}32, 16}, {64, 8}, {32, 32}},
 // CUDA-NEXT: /*tileCount=*/3,
+// Eight points a level: the steady part from where every level is wanted.
+// CUDA: stencilc_Eight_temporal0(
+// CUDA: const int stencilc_steady = stencilc_first + STEPS * 2;
+// CUDA: if (stencilc_l == STEPS && stencilc_keep){{$}}
 // Mean: the levels' rows in registers, the neighbours along x from one of
 // two shared rows, a barrier a level. A chunk with no row or column outside
 // the region takes the products; the chunk function (every row tested,

@@ -60,6 +60,8 @@ struct TimePair {
   /// centre row only at the thread's own column, so the neighbours along x
   /// can come from one shared row (TemporalPlan::LevelBarrier).
   bool AlongRow = false;
+  /// How many points of In one step reads (distinct offsets).
+  unsigned Points = 0;
 };
 
 struct TemporalPlan {
@@ -92,6 +94,14 @@ struct TemporalPlan {
   /// that holds the margin, and for the others with no branch a level for
   /// it (a branch ends what the compiler may interleave of the levels).
   bool InteriorSteadyPart = false;
+  /// Whether a chunk whose every plane from its loop's first on is in the
+  /// region starts the steady part there, not where every level is wanted:
+  /// the levels computed before they are wanted read only values no wanted
+  /// one reads, and the last level is stored from the chunk's first plane
+  /// on. Needs EveryThreadComputes (the values no point needs are never a
+  /// divisor's). Those checked planes cost more than the levels computed
+  /// early only where a level is cheap (3-D stars of radius 1).
+  bool SteadyFromChunkStart = false;
   /// The largest least dividend of the body's exact float divisions by
   /// constants (ir::ExactReciprocal::LeastDividend), below which a product
   /// may differ from the quotient: one test for them all. 0: no division
