@@ -20,6 +20,9 @@ struct Marked {
 struct Unmarked {
   void operator()(const stencil::Index3D &, const float *, float *) const {}
 };
+struct Summed {
+  void operator()(const stencil::Index3D &, const float *, float *) const {}
+};
 } // namespace dl
 
 namespace {
@@ -34,7 +37,7 @@ const char *record(const stencil::Grid &, const stencil::Region &,
     LastBlock[D] = C.block[D];
   return nullptr;
 }
-constexpr char Grid[] = "grid", ZMarch2[] = "zmarch2";
+constexpr char Grid[] = "grid", ZMarch2[] = "zmarch2", ZSum[] = "zsum";
 
 stencil::GeneratedStencil entry(const char *TypeKey, const char *Variant,
                                 stencil::GeneratedLaunchFn Launch, int MarchDim,
@@ -71,6 +74,11 @@ stencil::GeneratedStencil entry(const char *TypeKey, const char *Variant,
                              entry(U, "grid", &record<Grid>, -1, 0, 0, 0));
   stencil::registerGenerated(stencil::GeneratedAbiVersion,
                              entry(U, "zmarch2", &record<ZMarch2>, 2, 0, 0, 0));
+  const char *P = typeid(dl::Summed).name();
+  stencil::registerGenerated(stencil::GeneratedAbiVersion,
+                             entry(P, "grid", &record<Grid>, -1, 0, 0, 0));
+  stencil::registerGenerated(stencil::GeneratedAbiVersion,
+                             entry(P, "zsum", &record<ZSum>, 2, 128, 4, 8));
   return true;
 }();
 
@@ -103,6 +111,15 @@ TEST(DefaultLaunch, ThinInXKeepsTheThreadCount) {
   EXPECT_EQ(LastBlock[0], 16);
   EXPECT_EQ(LastBlock[1], 16);
   EXPECT_EQ(LastBlock[2], 4);
+}
+
+// zsum's two points a thread in y halve the rows a thin region needs.
+TEST(DefaultLaunch, ThinInXTwoPointsAThreadInY) {
+  run(dl::Summed(), 16, 10, 512);
+  EXPECT_EQ(LastVariant, "zsum");
+  EXPECT_EQ(LastBlock[0], 16);
+  EXPECT_EQ(LastBlock[1], 8);
+  EXPECT_EQ(LastBlock[2], 8);
 }
 
 TEST(DefaultLaunch, NarrowerThanSixteenRunsTheGrid) {

@@ -526,7 +526,10 @@ std::string CudaEmitter::emit(const planning::ModulePlan &Plan) const {
           printTileHelpers(W, *SP.Stencil, K, Symbols[I]);
           W.blank();
         }
-        printMarchKernel(W, *SP.Stencil, K, Symbols[I]);
+        if (V == planning::VariantKind::ZSum)
+          printPlaneSumKernel(W, *SP.Stencil, K, Symbols[I]);
+        else
+          printMarchKernel(W, *SP.Stencil, K, Symbols[I]);
         W.blank();
         emitMarchLauncher(W, *SP.Stencil, K, Symbols[I]);
       }

@@ -73,6 +73,12 @@ KernelPlan planning::planKernel(const StencilPlan &SP, VariantKind V) {
   K.Threads.MarchDim = P.MarchDim;
   K.Threads.Points = pointsPerThread(V);
   K.Threads.PointDim = P.MarchDim == 2 ? 1 : 0;
+  if (V == VariantKind::ZSum) {
+    // Unrolled twice: two planes' loads in flight, the sums' shifts renames.
+    K.Sums = P.Sums;
+    K.Unroll = 2;
+    return K;
+  }
   const bool Tile = V == VariantKind::Smem;
   K.SplitQueueSteps = K.Threads.adjacent();
   // Unrolled, the queue's shifts become renames and the loads of several

@@ -16,6 +16,8 @@ const char *planning::variantName(VariantKind V) {
     return "smem";
   case VariantKind::ZMarch2:
     return "zmarch2";
+  case VariantKind::ZSum:
+    return "zsum";
   }
   return "grid";
 }
@@ -23,7 +25,7 @@ const char *planning::variantName(VariantKind V) {
 bool planning::isMarching(VariantKind V) { return V != VariantKind::Grid; }
 
 unsigned planning::pointsPerThread(VariantKind V) {
-  return V == VariantKind::ZMarch2 ? 2 : 1;
+  return V == VariantKind::ZMarch2 || V == VariantKind::ZSum ? 2 : 1;
 }
 
 const ArrayAccessPlan *planning::findArrayPlan(const MarchPlan &P,
@@ -147,6 +149,9 @@ static MarchPlan planMarch(const ir::Stencil &S,
 
 /// The cost model's pick for launching without tuning, from what won on an
 /// H100 in a sweep of variants, blocks and chunks (docs/performance.md):
+/// - zsum at (128,4) with chunk 8 where the body is a sum by planes: on an
+///   H200 the 27-point box ran there at 324.7 GCells/s, zmarch's default at
+///   279.9 (docs/performance.md, "Running sums by plane");
 /// - zmarch at (64,4) with chunk 16 where the queues are long (radius 3 and
 ///   more) or many (a box's off-centre columns), whose registers zmarch2
 ///   would double;
@@ -177,6 +182,8 @@ static DefaultLaunch chooseDefault(const StencilPlan &SP) {
                                       : DefaultLaunch();
   if (S.Dims == 2)
     return Make(VariantKind::ZMarch2, 256, 1, 4);
+  if (Has(VariantKind::ZSum))
+    return Make(VariantKind::ZSum, 128, 4, 8);
   long long Longest = 0;
   size_t Columns = 0;
   unsigned Bytes = 0;
@@ -253,6 +260,12 @@ planning::planModule(const ir::Module &M,
       // Without in-plane neighbours the tile would only copy the centre.
       if (AnyTiled && Fits.Tile)
         SP.Variants.push_back(VariantKind::Smem);
+      // A running sum a plane in place of a queue a column: on an H200 the
+      // box ran 1.16 times as fast so as zmarch (docs/performance.md,
+      // "Plane partial sums for the box"); the tuner decides.
+      SP.March.Sums = planPlaneSums(S, SP.March);
+      if (SP.March.Sums.applies())
+        SP.Variants.push_back(VariantKind::ZSum);
     }
     SP.Default = chooseDefault(SP);
     SP.Cpu = planCpuLoops(S, Infos[I]);

@@ -63,6 +63,35 @@ static std::string sourceText(const ir::Stencil &S, const KernelPlan &K,
   return Own;
 }
 
+/// The zsum variant's terms by plane and its loads a plane.
+static void printPlaneSums(std::string &Out, const ir::Stencil &S,
+                           const KernelPlan &K) {
+  const PlaneSums &P = K.Sums;
+  Out += "    march loop: unrolled " + std::to_string(K.Unroll) + "; " +
+         std::to_string(P.Terms.size()) + " terms over z " + signedText(P.Lo) +
+         " .. " + signedText(P.Hi) +
+         " in the source's "
+         "order; " +
+         std::to_string(P.runningSums()) + " running sums a point\n";
+  for (int Plane = P.Lo; Plane <= P.Hi; ++Plane) {
+    std::string Terms;
+    for (size_t T = 0; T < P.Terms.size(); ++T)
+      if (P.Terms[T].Plane == Plane)
+        Terms += (Terms.empty() ? "" : ", ") + std::to_string(T + 1);
+    Out += "    plane " + signedText(Plane) + ": " +
+           (Terms.empty() ? std::string("no term") : "terms " + Terms) + "\n";
+  }
+  for (const PlaneLoad &L : P.Loads) {
+    const ir::Param &Par = S.Params[L.Param];
+    Out += "    load a plane: " + Par.Name + "[" + std::to_string(L.X) + "," +
+           std::to_string(L.Y) + "]" +
+           (L.SecondOnly ? " (the second point's only: from the row below "
+                           "where it is past the region)"
+                         : "") +
+           "\n";
+  }
+}
+
 static void printKernel(std::string &Out, const ir::Stencil &S,
                         const KernelPlan &K) {
   const ThreadMapping &T = K.Threads;
@@ -75,6 +104,10 @@ static void printKernel(std::string &Out, const ir::Stencil &S,
   if (T.Points > 1)
     Out += T.adjacent() ? ", adjacent in y" : ", blockDim.x apart in x";
   Out += "\n";
+  if (K.Variant == VariantKind::ZSum) {
+    printPlaneSums(Out, S, K);
+    return;
+  }
   Out += "    march loop: " + (K.Unroll ? "unrolled " + std::to_string(K.Unroll)
                                          : std::string("not unrolled")) +
          "; queues " +
@@ -265,6 +298,11 @@ static void printStencil(std::string &Out, const StencilPlan &SP) {
     }
     printKernel(Out, S, planKernel(SP, V));
   }
+  // Where running sums would replace queues, why the body's sum cannot.
+  const PlaneSums &Sums = SP.March.Sums;
+  if (S.Dims == 3 && isMarching(SP.Default.Variant) && !Sums.applies() &&
+      Sums.WhyNot != NoOffCentreQueue)
+    Out += "  variant zsum: none: " + Sums.WhyNot + "\n";
   printDivisions(Out, S);
   const CpuLoopPlan &C = SP.Cpu;
   if (!C.SimdRows)

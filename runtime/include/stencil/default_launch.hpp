@@ -53,9 +53,10 @@ inline DefaultLaunchChoice adaptDefaultLaunch(const GeneratedStencil &Default,
   const int Threads = C.block[0] * C.block[1];
   if (Nx > 0 && Nx < C.block[0]) {
     C.block[0] = detail::powerOfTwoAtLeast(Nx < 8 ? 8 : Nx, C.block[0]);
-    // zmarch2 puts two points per thread along y (3-D).
+    // zmarch2 and zsum put two points per thread along y (3-D).
+    const std::string Variant = Default.variant;
     const int PerThread = Default.marchDim >= 0 && Default.dims == 3 &&
-                                  std::string(Default.variant) == "zmarch2"
+                                  (Variant == "zmarch2" || Variant == "zsum")
                               ? 2
                               : 1;
     const int WantY = Threads / C.block[0];

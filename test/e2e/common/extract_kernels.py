@@ -4,6 +4,8 @@ run on CPU threads includes.
 
     extract_kernels.py GENERATED.stencil.cu OUT.inc           (temporal passes)
     extract_kernels.py --steps GENERATED.stencil.cu OUT.inc   (fused groups)
+    extract_kernels.py --variant NAME GENERATED.stencil.cu OUT.inc
+                                                   (a marching variant's kernels)
 
 Temporal passes (cpu_threads.cpp): each `__global__` template (and the
 `__noinline__` chunk function of a pass with a barrier a level) becomes a
@@ -19,6 +21,11 @@ K(args); })`, or launchTogether for a staged kernel (its threads wait for
 each other at __syncthreads()). Then cuda_on_cpu::steps(), the table of each
 step's function (its registration's key), group launcher and number of fused
 groups.
+
+A marching variant NAME with no barrier (zsum, zmarch): each stencil's
+kernel `stencilc_<Symbol>_NAME` and its launcher
+(`stencilc_<Symbol>_NAME_cuda_launch`), whose launch runs the kernel's
+threads one after another (cuda_on_cpu::launch).
 """
 import re
 import sys
@@ -67,6 +74,13 @@ def step(text, together):
         "launchTogether" if m.group(1) in together else "launch", m.group(1), m.group(2)), text)
 
 
+def variant_pattern(name):
+    """A marching variant's kernels and launchers."""
+    return re.compile(r"^(__global__ void stencilc_\w+_%s\(|"
+                      r"static const char \*stencilc_\w+_%s_cuda_launch\()" % (name, name),
+                      re.MULTILINE)
+
+
 def step_table(source):
     """cuda_on_cpu::steps(): each registered CUDA step with a group launcher."""
     rows = []
@@ -89,14 +103,19 @@ def step_table(source):
 def main():
     args = sys.argv[1:]
     steps = args[:1] == ["--steps"]
-    if steps:
-        args = args[1:]
+    variant = args[1] if args[:1] == ["--variant"] and len(args) > 1 else None
+    args = args[1:] if steps else args[2:] if variant else args
     if len(args) != 2:
-        sys.exit("usage: extract_kernels.py [--steps] GENERATED.stencil.cu OUT.inc")
+        sys.exit("usage: extract_kernels.py [--steps | --variant NAME] "
+                 "GENERATED.stencil.cu OUT.inc")
     source = open(args[0]).read()
-    kind, pattern = ("fused step", STEP) if steps else ("temporal", TEMPORAL)
+    kind, pattern = (("fused step", STEP) if steps else
+                     (variant, variant_pattern(variant)) if variant else ("temporal", TEMPORAL))
     texts = list(functions(source, pattern))
-    if steps:
+    if variant:
+        # No barrier: the threads run one after another.
+        kernels = [step(t.replace("__global__ void", "void"), set()) for t in texts]
+    elif steps:
         together = {re.search(r"(stencilc_step_\w+)\(", t).group(1) for t in texts
                     if t.startswith("__global__") and "__syncthreads" in t}
         kernels = [step(t, together) for t in texts]

@@ -60,6 +60,12 @@ void printTileHelpers(CodeWriter &W, const ir::Stencil &S,
 void printMarchKernel(CodeWriter &W, const ir::Stencil &S,
                       const planning::KernelPlan &K, const std::string &Symbol);
 
+/// The __global__ kernel of the zsum variant's plan \p K
+/// (PlaneSumKernelPrinter.cpp).
+void printPlaneSumKernel(CodeWriter &W, const ir::Stencil &S,
+                         const planning::KernelPlan &K,
+                         const std::string &Symbol);
+
 /// The kernels, launchers, queries and registrations of \p SP's temporal
 /// plan (TemporalKernelPrinter.cpp): nothing when it has no time pair.
 void printTemporalCode(CodeWriter &W, const planning::StencilPlan &SP,

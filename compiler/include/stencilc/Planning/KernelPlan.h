@@ -102,6 +102,8 @@ struct KernelPlan {
   /// `#pragma unroll Unroll` on the marching loop; 0: not unrolled (smem:
   /// the barriers of each step).
   unsigned Unroll = 0;
+  /// zsum only: the body's sum by planes (no queues, no planned loads).
+  PlaneSums Sums;
 
   bool tiled() const { return !Tiles.empty(); }
 };

@@ -14,7 +14,9 @@
 /// only one the OpenMP backend emits). 2-D and 3-D stencils also get
 /// "zmarch" (each thread marches a chunk of the outermost dimension), "zmarch2"
 /// (zmarch with two points per thread) and, when some array is read at an
-/// in-plane neighbour, "smem" (zmarch plus a shared-memory tile of the plane).
+/// in-plane neighbour, "smem" (zmarch plus a shared-memory tile of the plane);
+/// 3-D stencils whose body is a sum in the order of the planes it reads,
+/// "zsum" (PlaneSums.h).
 /// Queues longer than MaxQueueLength leave only "grid"; a tile halo wider
 /// than MaxTileHalo leaves out "smem".
 /// Block shape and chunk length are launch parameters, so one kernel per
@@ -27,6 +29,7 @@
 #include "stencilc/Analysis/StencilInfo.h"
 #include "stencilc/IR/Module.h"
 #include "stencilc/Planning/CpuLoopPlan.h"
+#include "stencilc/Planning/PlaneSums.h"
 #include "stencilc/Planning/StepPlan.h"
 #include "stencilc/Planning/TemporalPlan.h"
 #include <vector>
@@ -41,6 +44,9 @@ enum class VariantKind {
   ZMarch2, ///< ZMarch with two points per thread, adjacent in y (in x, a
            ///< block apart, in 2-D): twice the independent loads in flight,
            ///< and loads the two points share are made once.
+  ZSum,    ///< 3-D, two points per thread adjacent in y: the body's sum split
+           ///< by the planes it reads, running sums marched up z in place of
+           ///< the queues (PlaneSums.h).
 };
 const char *variantName(VariantKind V);
 bool isMarching(VariantKind V);
@@ -81,6 +87,8 @@ struct MarchPlan {
       Arrays; ///< Arrays that are read, in parameter order.
   /// Tile halo per plane dimension (x, y), union over tiled arrays.
   analysis::HaloWidth TileHalo[2];
+  /// The zsum variant's sum by planes, or why it has none.
+  PlaneSums Sums;
 };
 
 /// Bounds on what a marching variant keeps on chip. A queue holds one

@@ -1,0 +1,77 @@
+//===- PlaneSums.h - A body's sum split by the planes it reads -*- C++ -*-===//
+///
+/// \file
+/// The plan of the "zsum" variant: a 3-D body that stores one sum of terms,
+/// each term reading one plane (one marching offset) of the arrays that span
+/// the march, the terms in the order of their planes. Marching up, a thread
+/// then loads each plane's in-plane neighbours once and adds each term to
+/// the running sum of the point it belongs to: the point above gets the
+/// plane's first terms, the point itself the middle ones, the point below
+/// the last ones and is stored. Every sum keeps the source's order of
+/// operations (nothing is reassociated), so a box that zmarch reads through
+/// a register queue per column costs a running sum per plane instead.
+///
+//===----------------------------------------------------------------------===//
+#ifndef STENCILC_PLANNING_PLANESUMS_H
+#define STENCILC_PLANNING_PLANESUMS_H
+
+#include "stencilc/IR/Stencil.h"
+#include <string>
+#include <vector>
+
+namespace stencilc::planning {
+
+struct MarchPlan;
+
+/// One term of the sum, in the source's order.
+struct PlaneSumTerm {
+  const ir::Expr *Value = nullptr;
+  bool Subtract = false; ///< Taken away from the sum (never the first).
+  /// The marching offset of every load in it of an array that spans the
+  /// march (a term with none, a constant, goes with the term before it).
+  int Plane = 0;
+};
+
+/// A load made once a plane for both points of a thread (the second one row
+/// up in y): the array and in-plane offset from the first point.
+struct PlaneLoad {
+  unsigned Param = 0;
+  int X = 0, Y = 0;
+  /// Only the second point reads it: a row beyond the region when the
+  /// second point is, so it is loaded from the row below there.
+  bool SecondOnly = false;
+};
+
+struct PlaneSums {
+  std::string WhyNot; ///< Empty: the zsum variant applies.
+  unsigned Out = 0;   ///< The array the body stores.
+  /// The sum's type; the store converts it where the array's differs (a
+  /// float array's sum of double products).
+  ir::Type Ty;
+  std::vector<PlaneSumTerm> Terms;
+  int Lo = 0, Hi = 0; ///< The first and last terms' planes.
+  std::vector<PlaneLoad> Loads;
+  bool applies() const { return WhyNot.empty(); }
+  /// Running sums a point keeps between planes.
+  int runningSums() const { return Hi - Lo; }
+};
+
+/// PlaneSums::WhyNot where no column would need a queue.
+constexpr const char *NoOffCentreQueue =
+    "no column off the centre is read at two planes or more";
+
+/// Loads a plane beyond which zsum is not offered (a box of radius 2 reads
+/// 25 a plane, 30 for two points).
+constexpr size_t MaxPlaneLoads = 32;
+
+/// The plane sums of \p S, or why it has none: only 3-D stencils whose
+/// body is one store of a floating-point chain of additions and
+/// subtractions (converted or not to the array's type), each
+/// term reading one plane, the planes in order, no coordinate; only where
+/// some column off the centre is read at two planes or more (zmarch's
+/// queues cost no more otherwise).
+PlaneSums planPlaneSums(const ir::Stencil &S, const MarchPlan &March);
+
+} // namespace stencilc::planning
+
+#endif // STENCILC_PLANNING_PLANESUMS_H

@@ -1,0 +1,194 @@
+//===- PlaneSums.cpp - A body's sum split by the planes it reads ----------===//
+#include "stencilc/Planning/PlaneSums.h"
+#include "stencilc/IR/ExprWalk.h"
+#include "stencilc/IR/Stmt.h"
+#include "stencilc/Planning/Plan.h"
+#include <algorithm>
+#include <cstdlib>
+#include <optional>
+
+using namespace stencilc;
+using namespace stencilc::planning;
+
+namespace {
+
+/// The body's one statement, when it is a store.
+const ir::StoreStmt *onlyStore(const ir::Stmt &Body) {
+  const ir::Stmt *S = &Body;
+  while (const auto *B = llvm::dyn_cast<ir::BlockStmt>(S)) {
+    if (B->Body.size() != 1)
+      return nullptr;
+    S = B->Body.front().get();
+  }
+  return llvm::dyn_cast<ir::StoreStmt>(S);
+}
+
+/// The terms of \p E's chain of additions and subtractions of type \p Ty,
+/// in the order they are added: ((t0 + t1) - t2) + t3.
+std::vector<PlaneSumTerm> chainTerms(const ir::Expr &E, ir::Type Ty) {
+  std::vector<PlaneSumTerm> Terms;
+  const ir::Expr *Left = &E;
+  while (const auto *B = llvm::dyn_cast<ir::BinaryExpr>(Left)) {
+    if ((B->Op != ir::BinaryOp::Add && B->Op != ir::BinaryOp::Sub) ||
+        !(B->type() == Ty))
+      break;
+    PlaneSumTerm T;
+    T.Value = B->RHS.get();
+    T.Subtract = B->Op == ir::BinaryOp::Sub;
+    Terms.push_back(T);
+    Left = B->LHS.get();
+  }
+  PlaneSumTerm First;
+  First.Value = Left;
+  Terms.push_back(First);
+  std::reverse(Terms.begin(), Terms.end());
+  return Terms;
+}
+
+bool marched(const MarchPlan &March, unsigned Param) {
+  const ArrayAccessPlan *A = findArrayPlan(March, Param);
+  return A && !A->Invariant;
+}
+
+/// Offsets beyond this in x or y are not planned (y + 1 must not overflow).
+constexpr int MaxInPlaneOffset = 1 << 20;
+
+/// Fills \p P's terms' planes and loads from \p S's loads, or says why not.
+void planTerms(PlaneSums &P, const ir::Stencil &S, const MarchPlan &March) {
+  std::optional<int> Previous;
+  for (PlaneSumTerm &T : P.Terms) {
+    std::optional<int> Plane;
+    std::string Why;
+    ir::walkExpr(*T.Value, [&](const ir::Expr &X) {
+      if (llvm::isa<ir::CoordExpr>(X))
+        Why = "it reads a coordinate";
+      const auto *L = llvm::dyn_cast<ir::LoadExpr>(&X);
+      if (!L || !Why.empty())
+        return;
+      // Every load is indexed as a full array's: arrays of lower rank and
+      // the written one (read from memory as written) are not planned.
+      if (!marched(March, L->Param) ||
+          ir::isLowerRank(S.Params[L->Param], S.Dims)) {
+        Why = "it reads '" + S.Params[L->Param].Name +
+              "', of lower rank or written";
+        return;
+      }
+      if (std::abs(static_cast<long long>(L->Off[0])) > MaxInPlaneOffset ||
+          std::abs(static_cast<long long>(L->Off[1])) > MaxInPlaneOffset) {
+        Why = "it reads too far along x or y";
+        return;
+      }
+      if (Plane && *Plane != L->Off[2])
+        Why = "a term reads two planes";
+      Plane = L->Off[2];
+    });
+    if (!Why.empty()) {
+      P.WhyNot = Why;
+      return;
+    }
+    if (Plane && Previous && *Plane < *Previous) {
+      P.WhyNot = "its terms are not in the order of their planes";
+      return;
+    }
+    if (Plane)
+      Previous = Plane;
+    T.Plane = Previous ? *Previous : 0;
+  }
+  if (!Previous) {
+    P.WhyNot = "no term reads an array";
+    return;
+  }
+  // Terms before the first that reads a plane go with it.
+  const auto FirstRead =
+      std::find_if(P.Terms.begin(), P.Terms.end(), [&](const PlaneSumTerm &T) {
+        bool Reads = false;
+        ir::walkExpr(*T.Value, [&](const ir::Expr &X) {
+          Reads |= llvm::isa<ir::LoadExpr>(X);
+        });
+        return Reads;
+      });
+  for (auto It = P.Terms.begin(); It != FirstRead; ++It)
+    It->Plane = FirstRead->Plane;
+  P.Lo = P.Terms.front().Plane;
+  P.Hi = P.Terms.back().Plane;
+}
+
+/// The loads of a plane for both points, in the order of first use.
+void planLoads(PlaneSums &P) {
+  auto Find = [&P](unsigned Param, int X, int Y) {
+    return std::find_if(P.Loads.begin(), P.Loads.end(),
+                        [&](const PlaneLoad &L) {
+                          return L.Param == Param && L.X == X && L.Y == Y;
+                        });
+  };
+  std::vector<PlaneLoad> Second;
+  for (const PlaneSumTerm &T : P.Terms)
+    ir::walkExpr(*T.Value, [&](const ir::Expr &X) {
+      if (const auto *L = llvm::dyn_cast<ir::LoadExpr>(&X)) {
+        if (Find(L->Param, L->Off[0], L->Off[1]) == P.Loads.end())
+          P.Loads.push_back({L->Param, L->Off[0], L->Off[1], false});
+        Second.push_back({L->Param, L->Off[0], L->Off[1] + 1, true});
+      }
+    });
+  const size_t First = P.Loads.size();
+  for (const PlaneLoad &L : Second)
+    if (Find(L.Param, L.X, L.Y) == P.Loads.end())
+      P.Loads.push_back(L);
+  // Loads the first point makes too are not the second's only.
+  for (size_t I = First; I < P.Loads.size(); ++I)
+    P.Loads[I].SecondOnly = true;
+}
+
+} // namespace
+
+PlaneSums planning::planPlaneSums(const ir::Stencil &S,
+                                  const MarchPlan &March) {
+  PlaneSums P;
+  if (S.Dims != 3) {
+    P.WhyNot = "only 3-D stencils";
+    return P;
+  }
+  const bool OffCentreQueue = std::any_of(
+      March.Arrays.begin(), March.Arrays.end(), [](const ArrayAccessPlan &A) {
+        return std::any_of(A.Queues.begin(), A.Queues.end(),
+                           [](const ColumnQueue &Q) {
+                             return Q.Plane[0] != 0 || Q.Plane[1] != 0;
+                           });
+      });
+  if (!OffCentreQueue) {
+    P.WhyNot = NoOffCentreQueue;
+    return P;
+  }
+  const ir::StoreStmt *Store = S.Body ? onlyStore(*S.Body) : nullptr;
+  if (!Store) {
+    P.WhyNot = "its body is not one store";
+    return P;
+  }
+  // A conversion to the array's type applies to the whole sum.
+  const ir::Expr *Value = Store->Value.get();
+  if (const auto *C = llvm::dyn_cast<ir::CastExpr>(Value))
+    Value = C->Operand.get();
+  P.Ty = Value->type();
+  if (!P.Ty.isFloat()) {
+    P.WhyNot = "its sum is not of floating point";
+    return P;
+  }
+  P.Out = Store->Param;
+  P.Terms = chainTerms(*Value, P.Ty);
+  if (P.Terms.size() < 2) {
+    P.WhyNot = "the value it stores is not a sum";
+    return P;
+  }
+  planTerms(P, S, March);
+  if (!P.applies())
+    return P;
+  if (P.Lo == P.Hi) {
+    P.WhyNot = "every term reads one plane";
+    return P;
+  }
+  planLoads(P);
+  if (P.Loads.size() > MaxPlaneLoads)
+    P.WhyNot = "it loads more than " + std::to_string(MaxPlaneLoads) +
+               " values a plane for two points";
+  return P;
+}
