@@ -53,7 +53,7 @@ bool marched(const MarchPlan &March, unsigned Param) {
 /// Offsets beyond this in x or y are not planned (y + 1 must not overflow).
 constexpr int MaxInPlaneOffset = 1 << 20;
 
-/// Fills \p P's terms' planes and loads from \p S's loads, or says why not.
+/// Fills \p P's terms' planes from \p S's loads, or says why not.
 void planTerms(PlaneSums &P, const ir::Stencil &S, const MarchPlan &March) {
   std::optional<int> Previous;
   for (PlaneSumTerm &T : P.Terms) {
@@ -65,12 +65,15 @@ void planTerms(PlaneSums &P, const ir::Stencil &S, const MarchPlan &March) {
       const auto *L = llvm::dyn_cast<ir::LoadExpr>(&X);
       if (!L || !Why.empty())
         return;
-      // Every load is indexed as a full array's: arrays of lower rank and
-      // the written one (read from memory as written) are not planned.
+      // A plane of the written array is another block's to store.
+      if (L->Param == P.Out) {
+        Why = "it reads the array it writes";
+        return;
+      }
+      // Every load is indexed as a full array's.
       if (!marched(March, L->Param) ||
           ir::isLowerRank(S.Params[L->Param], S.Dims)) {
-        Why = "it reads '" + S.Params[L->Param].Name +
-              "', of lower rank or written";
+        Why = "it reads '" + S.Params[L->Param].Name + "', of lower rank";
         return;
       }
       if (std::abs(static_cast<long long>(L->Off[0])) > MaxInPlaneOffset ||
@@ -184,6 +187,12 @@ PlaneSums planning::planPlaneSums(const ir::Stencil &S,
     return P;
   if (P.Lo == P.Hi) {
     P.WhyNot = "every term reads one plane";
+    return P;
+  }
+  // A running sum a plane between the first and the last, as long as a
+  // queue may be: the code grows with their square (the warm-up).
+  if (static_cast<long long>(P.Hi) - P.Lo + 1 > MaxQueueLength) {
+    P.WhyNot = "its planes span more than " + std::to_string(MaxQueueLength);
     return P;
   }
   planLoads(P);

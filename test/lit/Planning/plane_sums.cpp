@@ -60,6 +60,18 @@ struct STENCIL_KERNEL Profile {
     b[idx.ix()] = a[idx.ix<1, 0, -1>()] * p[idx.ix_z<-1>()] + a[idx.ix<1, 0, 1>()];
   }
 };
+// Reads the array it writes: a plane of it is another block's to store.
+struct STENCIL_KERNEL Accumulate {
+  STENCIL_HD void operator()(const stencil::Index3D &idx, const float *a, float *b) const {
+    b[idx.ix()] += a[idx.ix<1, 0, -1>()] + a[idx.ix<1, 0, 1>()];
+  }
+};
+// Planes 33 apart: 33 running sums would be more than a queue may hold.
+struct STENCIL_KERNEL Far {
+  STENCIL_HD void operator()(const stencil::Index3D &idx, const float *a, float *b) const {
+    b[idx.ix()] = a[idx.ix<1, 0, -1>()] + a[idx.ix<1, 0, 0>()] + a[idx.ix<0, 1, 32>()];
+  }
+};
 // Integers.
 struct STENCIL_KERNEL Ints {
   STENCIL_HD void operator()(const stencil::Index3D &idx, const int *a, int *b) const {
@@ -110,7 +122,11 @@ struct STENCIL_KERNEL Flat {
 // PLAN-LABEL: stencil Local
 // PLAN: variant zsum: none: its body is not one store
 // PLAN-LABEL: stencil Profile
-// PLAN: variant zsum: none: it reads 'p', of lower rank or written
+// PLAN: variant zsum: none: it reads 'p', of lower rank
+// PLAN-LABEL: stencil Accumulate
+// PLAN: variant zsum: none: it reads the array it writes
+// PLAN-LABEL: stencil Far
+// PLAN: variant zsum: none: its planes span more than 32
 // PLAN-LABEL: stencil Ints
 // PLAN: variant zsum: none: its sum is not of floating point
 // PLAN-LABEL: stencil Star

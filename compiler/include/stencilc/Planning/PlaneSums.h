@@ -67,7 +67,8 @@ constexpr size_t MaxPlaneLoads = 32;
 /// The plane sums of \p S, or why it has none: only 3-D stencils whose
 /// body is one store of a floating-point chain of additions and
 /// subtractions (converted or not to the array's type), each
-/// term reading one plane, the planes in order, no coordinate; only where
+/// term reading one plane, the planes in order (spanning at most
+/// MaxQueueLength), no coordinate, not the written array; only where
 /// some column off the centre is read at two planes or more (zmarch's
 /// queues cost no more otherwise).
 PlaneSums planPlaneSums(const ir::Stencil &S, const MarchPlan &March);
