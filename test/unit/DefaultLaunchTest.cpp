@@ -23,6 +23,9 @@ struct Unmarked {
 struct Summed {
   void operator()(const stencil::Index3D &, const float *, float *) const {}
 };
+struct Staged {
+  void operator()(const stencil::Index3D &, const float *, float *) const {}
+};
 } // namespace dl
 
 namespace {
@@ -37,7 +40,8 @@ const char *record(const stencil::Grid &, const stencil::Region &,
     LastBlock[D] = C.block[D];
   return nullptr;
 }
-constexpr char Grid[] = "grid", ZMarch2[] = "zmarch2", ZSum[] = "zsum";
+constexpr char Grid[] = "grid", ZMarch2[] = "zmarch2", ZSum[] = "zsum",
+               ZSum4[] = "zsum4";
 
 stencil::GeneratedStencil entry(const char *TypeKey, const char *Variant,
                                 stencil::GeneratedLaunchFn Launch, int MarchDim,
@@ -79,6 +83,11 @@ stencil::GeneratedStencil entry(const char *TypeKey, const char *Variant,
                              entry(P, "grid", &record<Grid>, -1, 0, 0, 0));
   stencil::registerGenerated(stencil::GeneratedAbiVersion,
                              entry(P, "zsum", &record<ZSum>, 2, 128, 4, 8));
+  const char *Q = typeid(dl::Staged).name();
+  stencil::registerGenerated(stencil::GeneratedAbiVersion,
+                             entry(Q, "grid", &record<Grid>, -1, 0, 0, 0));
+  stencil::registerGenerated(stencil::GeneratedAbiVersion,
+                             entry(Q, "zsum4", &record<ZSum4>, 2, 256, 2, 32));
   return true;
 }();
 
@@ -120,6 +129,19 @@ TEST(DefaultLaunch, ThinInXTwoPointsAThreadInY) {
   EXPECT_EQ(LastBlock[0], 16);
   EXPECT_EQ(LastBlock[1], 8);
   EXPECT_EQ(LastBlock[2], 8);
+}
+
+// zsum4's four points a thread: 10 rows are 3 a column of threads, so a
+// block 16 wide gets 4 rows of threads, not 16.
+TEST(DefaultLaunch, ThinInXFourPointsAThreadInY) {
+  run(dl::Staged(), 16, 10, 512);
+  EXPECT_EQ(LastVariant, "zsum4");
+  EXPECT_EQ(LastBlock[0], 16);
+  EXPECT_EQ(LastBlock[1], 4);
+  EXPECT_EQ(LastBlock[2], 32);
+  run(dl::Staged(), 512, 512, 512);
+  EXPECT_EQ(LastBlock[0], 256);
+  EXPECT_EQ(LastBlock[1], 2);
 }
 
 TEST(DefaultLaunch, NarrowerThanSixteenRunsTheGrid) {

@@ -576,12 +576,16 @@ void benchLayout(const Options &O, const char *Case, const char *Name, Shape<S> 
   stencil::DeviceArray<T> DF(Sh.count()), DOut(Sh.count());
   DF.upload(F.data());
   DOut.upload(F.data());
-  std::vector<std::string> Kinds = {
-      "best-grid",        "best-zmarch",
-      "best-zmarch2",     "best-smem",
-      "best-zsum",        "auto",
-      "default",          "fixed-zmarch-128x1x1-z2",
-      "fixed-grid-64x4x1"};
+  std::vector<std::string> Kinds = {"best-grid",
+                                    "best-zmarch",
+                                    "best-zmarch2",
+                                    "best-smem",
+                                    "best-zsum",
+                                    "best-zsum4",
+                                    "auto",
+                                    "default",
+                                    "fixed-zmarch-128x1x1-z2",
+                                    "fixed-grid-64x4x1"};
   const auto Variants = stencil::generatedVariants(
       *stencil::generatedFor(stencil::Backend::Cuda, S()));
   if (!O.kinds.empty())
@@ -598,7 +602,7 @@ void benchLayout(const Options &O, const char *Case, const char *Name, Shape<S> 
         std::none_of(Variants.begin(), Variants.end(), [&](const auto *V) {
           return Kind.substr(5) == V->variant;
         }))
-      continue; // a variant the stencil has not (zsum: a sum by planes)
+      continue; // a variant the stencil has not (zsum, zsum4: a sum by planes)
     if (Kind.rfind("best-", 0) == 0)
       Info.variants = {Kind.substr(5)};
     else if (Kind == "fixed-zmarch-128x1x1-z2")

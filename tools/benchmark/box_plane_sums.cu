@@ -11,15 +11,8 @@
 // for the box: a probe").
 //
 //   nvcc -std=c++17 -O3 -arch=sm_90 box_plane_sums.cu -o box_plane_sums
-#include <cstdio>
-#include <cstdlib>
-#include <vector>
 #include <cmath>
-#include <cuda_runtime.h>
-namespace stencil {
-struct Grid { int dims = 3; long long extent[4] = {1, 1, 1, 1}; long long origin[4] = {0, 0, 0, 0}; };
-struct Region { long long lo[4] = {0, 0, 0, 0}; long long hi[4] = {1, 1, 1, 1}; };
-}
+#include "box_probe_common.cuh"
 __global__ void stencilc_Box3d1rF_zmarch(const stencil::Grid g, const stencil::Region r, const long long stencilc_chunk, const float *__restrict__ a, float *__restrict__ b) {
   const long long i = r.lo[0] + blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x;
   const long long j = r.lo[1] + blockIdx.y * static_cast<long long>(blockDim.y) + threadIdx.y;
@@ -170,27 +163,14 @@ __global__ void box_psum2(const stencil::Grid g, const stencil::Region r, const 
   }
 }
 
-__global__ void copyk(const float *__restrict__ a, float *__restrict__ b, long long n) {
-  for (long long t = blockIdx.x * (long long)blockDim.x + threadIdx.x; t < n; t += (long long)gridDim.x * blockDim.x) b[t] = a[t];
-}
-
 int main() {
-  const long long n = 512, N = n * n * n;
-  float *a, *b, *b2;
-  cudaMalloc(&a, N * 4); cudaMalloc(&b, N * 4); cudaMalloc(&b2, N * 4);
-  std::vector<float> h(N);
-  srand(3);
-  for (auto &x : h) x = rand() / (float)RAND_MAX - 0.5f;
-  cudaMemcpy(a, h.data(), N * 4, cudaMemcpyHostToDevice);
-  stencil::Grid g; g.extent[0] = g.extent[1] = g.extent[2] = n;
-  stencil::Region r; for (int d = 0; d < 3; ++d) { r.lo[d] = 1; r.hi[d] = n - 1; }
-  cudaEvent_t e0, e1; cudaEventCreate(&e0); cudaEventCreate(&e1);
-  float ms;
-  copyk<<<132 * 8, 1024>>>(a, b, N);
-  cudaEventRecord(e0); for (int t = 0; t < 20; ++t) copyk<<<132 * 8, 1024>>>(a, b, N); cudaEventRecord(e1); cudaEventSynchronize(e1);
-  cudaEventElapsedTime(&ms, e0, e1);
-  const double copy = 2.0 * N * 4 * 20 / (ms * 1e-3) / 1e9;
-  printf("copy %.1f GB/s (%.1f GCells/s at 8 B)\n", copy, copy / 8);
+  BoxProbe P;
+  const long long n = P.n, N = P.N;
+  float *a = P.a, *b = P.b, *b2;
+  cudaMalloc(&b2, N * 4);
+  const stencil::Grid g = P.g;
+  const stencil::Region r = P.r;
+  const double copy = P.copyGBs();
   const long long pts = (n - 2) * (n - 2) * (n - 2);
   int bxs[] = {32, 64, 128, 32, 64, 32, 256}, bys[] = {4, 4, 4, 8, 8, 16, 2};
   int chunks[] = {8, 16, 32, 64, 128};
@@ -202,9 +182,7 @@ int main() {
         const int py = kern == 2 ? 2 : 1;
         dim3 grd((n - 2 + blk.x - 1) / blk.x, (n - 2 + py * blk.y - 1) / (py * blk.y), (n - 2 + chunks[ci] - 1) / chunks[ci]);
         auto go = [&] { if (kern == 2) box_psum2<<<grd, blk>>>(g, r, chunks[ci], a, b); else if (kern) box_psum<<<grd, blk>>>(g, r, chunks[ci], a, b); else stencilc_Box3d1rF_zmarch<<<grd, blk>>>(g, r, chunks[ci], a, b); };
-        go();
-        cudaEventRecord(e0); for (int t = 0; t < 10; ++t) go(); cudaEventRecord(e1); cudaEventSynchronize(e1);
-        cudaEventElapsedTime(&ms, e0, e1);
+        const float ms = P.time(10, go);
         const double gc = pts * 10 / (ms * 1e-3) / 1e9;
         if (gc > best) { best = gc; bb = bi; bc = chunks[ci]; }
         printf("%s %dx%d chunk %d: %.1f GCells/s\n", (kern == 2 ? "psum2" : kern ? "psum" : "zmarch"), bxs[bi], bys[bi], chunks[ci], gc);

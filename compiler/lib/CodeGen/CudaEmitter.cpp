@@ -291,6 +291,18 @@ void CudaEmitter::emitMarchLauncher(CodeWriter &W, const ir::Stencil &S,
     W.line("if (stencilc_shared > 48u * 1024u)");
     W.line("  return \"block too large for the smem variant's tile\";");
     Shared = "stencilc_shared";
+  } else if (K.Stages) {
+    const std::string Kernel = kernelName(Symbol, V);
+    W.line("const unsigned long long stencilc_shared = "
+           "{}_smem_bytes(block.x, block.y);",
+           Kernel);
+    W.line("if (stencilc_shared > 48u * 1024u)");
+    W.line("  return \"block too large for the zsum4 variant's stages\";");
+    W.line("if ({}_copies(block.x, block.y) > {}u)", Kernel, K.Copies);
+    W.line("  return \"block too small for the zsum4 variant's copies (more "
+           "than {} elements a thread)\";",
+           K.Copies);
+    Shared = "stencilc_shared";
   }
   std::string Args = "g, r, stencilc_chunk";
   for (unsigned P = 1; P < S.Params.size(); ++P)
@@ -305,7 +317,8 @@ void CudaEmitter::emitMarchLauncher(CodeWriter &W, const ir::Stencil &S,
 void CudaEmitter::emitQuery(CodeWriter &W, const planning::StencilPlan &SP,
                             planning::VariantKind V,
                             const std::string &Symbol) const {
-  const bool Tile = V == planning::VariantKind::Smem;
+  const bool Staged = V == planning::VariantKind::ZSum4;
+  const bool Tile = V == planning::VariantKind::Smem || Staged;
   W.line(
       "// What the tuner needs to know before it launches a (bx, by) block.");
   W.open(fmt::format("static const char *{}_query(int {}, int {}, "
@@ -317,13 +330,21 @@ void CudaEmitter::emitQuery(CodeWriter &W, const planning::StencilPlan &SP,
          kernelName(Symbol, V));
   W.line("if (err != cudaSuccess)");
   W.line("  return cudaGetErrorString(err);");
+  if (Staged) {
+    // As the launcher refuses it: the tuner never times it.
+    W.line(
+        "if ({}_copies(static_cast<unsigned>(bx), static_cast<unsigned>(by)) "
+        "> {}u)",
+        kernelName(Symbol, V), planning::planKernel(SP, V).Copies);
+    W.line("  return \"block too small for the zsum4 variant's copies\";");
+  }
   W.line("out->registers = a.numRegs;");
   W.line("out->maxThreadsPerBlock = a.maxThreadsPerBlock;");
   if (Tile)
     W.line("out->sharedBytes = static_cast<long long>(a.sharedSizeBytes + "
-           "stencilc_{}_smem_bytes(static_cast<unsigned>(bx), "
+           "{}_smem_bytes(static_cast<unsigned>(bx), "
            "static_cast<unsigned>(by)));",
-           Symbol);
+           Staged ? kernelName(Symbol, V) : "stencilc_" + Symbol);
   else
     W.line("out->sharedBytes = static_cast<long long>(a.sharedSizeBytes);");
   W.line("return nullptr;");
@@ -487,6 +508,13 @@ std::string CudaEmitter::emit(const planning::ModulePlan &Plan) const {
     Includes.push_back("<stencil/index.hpp>");
   if (!Plan.Steps.empty())
     Includes.push_back("<stencil/step.hpp>");
+  // zsum4's asynchronous copies.
+  if (std::any_of(Plan.Stencils.begin(), Plan.Stencils.end(),
+                  [](const planning::StencilPlan &SP) {
+                    return std::count(SP.Variants.begin(), SP.Variants.end(),
+                                      planning::VariantKind::ZSum4) > 0;
+                  }))
+    Includes.push_back("<cuda_pipeline.h>");
 
   CodeWriter W;
   if (Plan.LineDirectives)
@@ -526,7 +554,12 @@ std::string CudaEmitter::emit(const planning::ModulePlan &Plan) const {
           printTileHelpers(W, *SP.Stencil, K, Symbols[I]);
           W.blank();
         }
-        if (V == planning::VariantKind::ZSum)
+        if (K.Stages) {
+          printStageHelpers(W, *SP.Stencil, K, Symbols[I]);
+          W.blank();
+        }
+        if (V == planning::VariantKind::ZSum ||
+            V == planning::VariantKind::ZSum4)
           printPlaneSumKernel(W, *SP.Stencil, K, Symbols[I]);
         else
           printMarchKernel(W, *SP.Stencil, K, Symbols[I]);

@@ -1,5 +1,6 @@
 //===- Plan.cpp - The Planning stage --------------------------------------===//
 #include "stencilc/Planning/Plan.h"
+#include "stencilc/Planning/KernelPlan.h"
 #include <algorithm>
 #include <cassert>
 
@@ -18,6 +19,8 @@ const char *planning::variantName(VariantKind V) {
     return "zmarch2";
   case VariantKind::ZSum:
     return "zsum";
+  case VariantKind::ZSum4:
+    return "zsum4";
   }
   return "grid";
 }
@@ -25,6 +28,8 @@ const char *planning::variantName(VariantKind V) {
 bool planning::isMarching(VariantKind V) { return V != VariantKind::Grid; }
 
 unsigned planning::pointsPerThread(VariantKind V) {
+  if (V == VariantKind::ZSum4)
+    return 4;
   return V == VariantKind::ZMarch2 || V == VariantKind::ZSum ? 2 : 1;
 }
 
@@ -147,11 +152,30 @@ static MarchPlan planMarch(const ir::Stencil &S,
   return P;
 }
 
+/// Whether zsum4's stages fit every block its default (256, 2) may become
+/// where the runtime narrows it to a region (default_launch.hpp: 512
+/// threads, 16 wide at the least; narrower regions run the grid variant):
+/// 48 KiB of shared memory, the copies a thread may make.
+static bool stagesFitDefault(const StencilPlan &SP) {
+  const KernelPlan K = planKernel(SP, VariantKind::ZSum4);
+  const long long Blocks[][2] = {{256, 2}, {16, 2}, {16, 32}};
+  return std::all_of(std::begin(Blocks), std::end(Blocks), [&](auto &B) {
+    return stageBytes(K.Sums, *SP.Stencil, K.Stages, K.Threads.Points, B[0],
+                      B[1]) <= 48 * 1024 &&
+           stageCopies(K.Sums, K.Threads.Points, B[0], B[1]) <=
+               static_cast<long long>(K.Copies);
+  });
+}
+
 /// The cost model's pick for launching without tuning, from what won on an
 /// H100 in a sweep of variants, blocks and chunks (docs/performance.md):
-/// - zsum at (128,4) with chunk 8 where the body is a sum by planes: on an
-///   H200 the 27-point box ran there at 324.7 GCells/s, zmarch's default at
-///   279.9 (docs/performance.md, "Running sums by plane");
+/// - zsum4 at (256,2) with chunk 32 where the body is a sum by planes of
+///   4-byte arrays whose stages fit (stagesFitDefault): on an H200 the
+///   27-point box ran at 377.1 GCells/s there, zsum's best at 324.0
+///   (docs/performance.md, "Planes staged in shared memory: zsum4");
+/// - zsum at (128,4) with chunk 8 for other sums by planes: on an H200 the
+///   27-point box ran there at 324.7 GCells/s, zmarch's default at 279.9
+///   (docs/performance.md, "Running sums by plane");
 /// - zmarch at (64,4) with chunk 16 where the queues are long (radius 3 and
 ///   more) or many (a box's off-centre columns), whose registers zmarch2
 ///   would double;
@@ -182,6 +206,14 @@ static DefaultLaunch chooseDefault(const StencilPlan &SP) {
                                       : DefaultLaunch();
   if (S.Dims == 2)
     return Make(VariantKind::ZMarch2, 256, 1, 4);
+  if (Has(VariantKind::ZSum4) &&
+      std::all_of(SP.March.Sums.Footprints.begin(),
+                  SP.March.Sums.Footprints.end(),
+                  [&](const PlaneFootprint &F) {
+                    return S.Params[F.Param].Ty.bytes() == 4;
+                  }) &&
+      stagesFitDefault(SP))
+    return Make(VariantKind::ZSum4, 256, 2, 32);
   if (Has(VariantKind::ZSum))
     return Make(VariantKind::ZSum, 128, 4, 8);
   long long Longest = 0;
@@ -264,8 +296,13 @@ planning::planModule(const ir::Module &M,
       // box ran 1.16 times as fast so as zmarch (docs/performance.md,
       // "Plane partial sums for the box"); the tuner decides.
       SP.March.Sums = planPlaneSums(S, SP.March);
+      // The same sums from planes staged in shared memory: the loads of
+      // several planes in flight without their registers (the box 1.21
+      // times as fast as zsum in a probe, docs/performance.md).
       if (SP.March.Sums.applies())
         SP.Variants.push_back(VariantKind::ZSum);
+      if (SP.March.Sums.staged())
+        SP.Variants.push_back(VariantKind::ZSum4);
     }
     SP.Default = chooseDefault(SP);
     SP.Cpu = planCpuLoops(S, Infos[I]);

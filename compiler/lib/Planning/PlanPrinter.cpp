@@ -67,9 +67,13 @@ static std::string sourceText(const ir::Stencil &S, const KernelPlan &K,
 static void printPlaneSums(std::string &Out, const ir::Stencil &S,
                            const KernelPlan &K) {
   const PlaneSums &P = K.Sums;
-  Out += "    march loop: unrolled " + std::to_string(K.Unroll) + "; " +
-         std::to_string(P.Terms.size()) + " terms over z " + signedText(P.Lo) +
-         " .. " + signedText(P.Hi) +
+  Out += "    march loop: " +
+         (K.Stages ? std::to_string(K.Stages) +
+                         " planes in shared memory, copied asynchronously "
+                         "ahead of the one summed, a barrier a plane"
+                   : "unrolled " + std::to_string(K.Unroll)) +
+         "; " + std::to_string(P.Terms.size()) + " terms over z " +
+         signedText(P.Lo) + " .. " + signedText(P.Hi) +
          " in the source's "
          "order; " +
          std::to_string(P.runningSums()) + " running sums a point\n";
@@ -80,6 +84,14 @@ static void printPlaneSums(std::string &Out, const ir::Stencil &S,
         Terms += (Terms.empty() ? "" : ", ") + std::to_string(T + 1);
     Out += "    plane " + signedText(Plane) + ": " +
            (Terms.empty() ? std::string("no term") : "terms " + Terms) + "\n";
+  }
+  if (K.Stages) {
+    for (const PlaneFootprint &F : P.Footprints)
+      Out += "    copy a plane: " + S.Params[F.Param].Name + " at x " +
+             signedText(F.X[0]) + " .. " + signedText(F.X[1]) + ", y " +
+             signedText(F.Y[0]) + " .. " + signedText(F.Y[1]) +
+             " of the block's points\n";
+    return;
   }
   for (const PlaneLoad &L : P.Loads) {
     const ir::Param &Par = S.Params[L.Param];
@@ -104,7 +116,7 @@ static void printKernel(std::string &Out, const ir::Stencil &S,
   if (T.Points > 1)
     Out += T.adjacent() ? ", adjacent in y" : ", blockDim.x apart in x";
   Out += "\n";
-  if (K.Variant == VariantKind::ZSum) {
+  if (K.Variant == VariantKind::ZSum || K.Variant == VariantKind::ZSum4) {
     printPlaneSums(Out, S, K);
     return;
   }
@@ -303,6 +315,8 @@ static void printStencil(std::string &Out, const StencilPlan &SP) {
   if (S.Dims == 3 && isMarching(SP.Default.Variant) && !Sums.applies() &&
       Sums.WhyNot != NoOffCentreQueue)
     Out += "  variant zsum: none: " + Sums.WhyNot + "\n";
+  if (Sums.applies() && !Sums.staged())
+    Out += "  variant zsum4: none: " + Sums.StagesWhyNot + "\n";
   printDivisions(Out, S);
   const CpuLoopPlan &C = SP.Cpu;
   if (!C.SimdRows)

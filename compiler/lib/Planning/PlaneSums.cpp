@@ -140,6 +140,20 @@ void planLoads(PlaneSums &P) {
   // Loads the first point makes too are not the second's only.
   for (size_t I = First; I < P.Loads.size(); ++I)
     P.Loads[I].SecondOnly = true;
+  for (size_t I = 0; I < First; ++I) {
+    const PlaneLoad &L = P.Loads[I];
+    auto F = std::find_if(
+        P.Footprints.begin(), P.Footprints.end(),
+        [&](const PlaneFootprint &F) { return F.Param == L.Param; });
+    if (F == P.Footprints.end()) {
+      P.Footprints.push_back({L.Param, {L.X, L.X}, {L.Y, L.Y}});
+      continue;
+    }
+    F->X[0] = std::min(F->X[0], L.X);
+    F->X[1] = std::max(F->X[1], L.X);
+    F->Y[0] = std::min(F->Y[0], L.Y);
+    F->Y[1] = std::max(F->Y[1], L.Y);
+  }
 }
 
 } // namespace
@@ -199,5 +213,36 @@ PlaneSums planning::planPlaneSums(const ir::Stencil &S,
   if (P.Loads.size() > MaxPlaneLoads)
     P.WhyNot = "it loads more than " + std::to_string(MaxPlaneLoads) +
                " values a plane for two points";
+  for (const PlaneFootprint &F : P.Footprints) {
+    const unsigned Bytes = S.Params[F.Param].Ty.bytes();
+    if (Bytes != 4 && Bytes != 8)
+      P.StagesWhyNot = "it reads '" + S.Params[F.Param].Name + "', of " +
+                       std::to_string(Bytes) +
+                       "-byte elements (an asynchronous copy moves 4 or 8)";
+  }
   return P;
+}
+
+unsigned long long planning::stageBytes(const PlaneSums &P,
+                                        const ir::Stencil &S, unsigned Stages,
+                                        unsigned Points, long long Bx,
+                                        long long By) {
+  unsigned long long Bytes = 0;
+  for (const PlaneFootprint &F : P.Footprints) {
+    const unsigned long long Elements =
+        (By * Points + F.Y[1] - F.Y[0]) * (Bx + F.X[1] - F.X[0]);
+    Bytes += (Stages * Elements * S.Params[F.Param].Ty.bytes() + 15) / 16 * 16;
+  }
+  return Bytes;
+}
+
+long long planning::stageCopies(const PlaneSums &P, unsigned Points,
+                                long long Bx, long long By) {
+  long long Most = 0;
+  for (const PlaneFootprint &F : P.Footprints) {
+    const long long Elements =
+        (By * Points + F.Y[1] - F.Y[0]) * (Bx + F.X[1] - F.X[0]);
+    Most = std::max(Most, (Elements + Bx * By - 1) / (Bx * By));
+  }
+  return Most;
 }

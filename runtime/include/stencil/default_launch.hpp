@@ -53,12 +53,13 @@ inline DefaultLaunchChoice adaptDefaultLaunch(const GeneratedStencil &Default,
   const int Threads = C.block[0] * C.block[1];
   if (Nx > 0 && Nx < C.block[0]) {
     C.block[0] = detail::powerOfTwoAtLeast(Nx < 8 ? 8 : Nx, C.block[0]);
-    // zmarch2 and zsum put two points per thread along y (3-D).
+    // zmarch2 and zsum put two points per thread along y (3-D), zsum4 four.
     const std::string Variant = Default.variant;
-    const int PerThread = Default.marchDim >= 0 && Default.dims == 3 &&
-                                  (Variant == "zmarch2" || Variant == "zsum")
-                              ? 2
-                              : 1;
+    const bool Marching = Default.marchDim >= 0 && Default.dims == 3;
+    const int PerThread = !Marching                                   ? 1
+                          : Variant == "zsum4"                        ? 4
+                          : Variant == "zmarch2" || Variant == "zsum" ? 2
+                                                                      : 1;
     const int WantY = Threads / C.block[0];
     const int Rows =
         detail::powerOfTwoAtLeast((Ny + PerThread - 1) / PerThread, WantY);

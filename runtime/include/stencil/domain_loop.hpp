@@ -6,10 +6,10 @@
 //   Field<float>
 //
 // CUDA launches use stencilc's grid variant with setBlock's block unless
-// setVariant names another ("zmarch", "zmarch2", "smem", "zsum": setBlock's
-// third number is then the marching chunk), e.g. what the single-GPU auto-tuner
-// chose for the rank's extents. One variant serves every region, so the
-// interior and the boundary slabs compute each point with the same code.
+// setVariant names another ("zmarch", "zmarch2", "smem", "zsum", "zsum4":
+// setBlock's third number is then the marching chunk), e.g. what the single-GPU
+// auto-tuner chose for the rank's extents. One variant serves every region, so
+// the interior and the boundary slabs compute each point with the same code.
 //
 // Fields become the array pointers of the generated launcher; the grid
 // (extents with halo, global origin, so idx.i() is global) comes from them.

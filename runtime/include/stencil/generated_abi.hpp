@@ -36,10 +36,10 @@ struct Region {
 };
 
 /// How to launch on a GPU; ignored by the OpenMP backend. The marching
-/// variants ("zmarch", "zmarch2", "smem", "zsum"; GeneratedStencil::marchDim >=
-/// 0) read block[2] as the chunk of the marching dimension each thread walks:
-/// their thread block is (block[0], block[1], 1) in 3-D and (block[0], 1, 1) in
-/// 2-D.
+/// variants ("zmarch", "zmarch2", "smem", "zsum", "zsum4";
+/// GeneratedStencil::marchDim >= 0) read block[2] as the chunk of the marching
+/// dimension each thread walks: their thread block is (block[0], block[1], 1)
+/// in 3-D and (block[0], 1, 1) in 2-D.
 struct LaunchConfig {
   int block[3] = {64, 4, 1};
   void *stream = nullptr; ///< cudaStream_t; null is the default stream.

@@ -6,7 +6,14 @@
 // stencils together has no barrier), or, for a staged kernel, whose threads
 // wait for each other at __syncthreads(), launchTogether(): a std::thread
 // per CUDA thread and a barrier, the blocks one after another (so a
-// block's __shared__ arrays may be static).
+// block's __shared__ arrays may be static; a kernel's dynamic shared memory
+// is DynamicShared, poisoned before each block). Asynchronous copies into
+// shared memory (__pipeline_memcpy_async) of 4, 8 or 16 aligned bytes (any
+// other exits) are made, as the GPU may make them, either when a thread
+// waits for them (__pipeline_wait_prior): a kernel that reads a stage before
+// its wait reads the poison or an older plane; or at once (EagerCopies): a
+// kernel that copies into a stage before every thread has read it
+// overwrites what they read.
 //
 // Include this, then the extracted kernels (which define steps(), the table
 // of the steps they serve).
@@ -17,6 +24,7 @@
 
 #include <cmath>
 #include <condition_variable>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -35,6 +43,7 @@ constexpr cudaError_t cudaSuccess = 0;
 inline cudaError_t cudaGetLastError() { return cudaSuccess; }
 inline const char *cudaGetErrorString(cudaError_t) { return "CUDA error"; }
 #define __restrict__
+#define __host__
 #define __shared__ static
 #define __syncthreads() cuda_on_cpu::syncThreads()
 #define __syncthreads_or(v) cuda_on_cpu::syncThreadsOr(v)
@@ -49,7 +58,53 @@ inline unsigned __float_as_uint(float a) {
 }
 
 namespace cuda_on_cpu {
+/// A copy __pipeline_memcpy_async started, made when waited for.
+struct PendingCopy {
+  void *Dst;
+  const void *Src;
+  size_t Bytes;
+};
+/// The calling thread's committed groups of copies, oldest first, and the
+/// copies since its last commit.
+inline thread_local std::vector<std::vector<PendingCopy>> Committed;
+inline thread_local std::vector<PendingCopy> Uncommitted;
+/// Copies made when started, not when waited for.
+inline bool EagerCopies = false;
+} // namespace cuda_on_cpu
+
+inline void __pipeline_memcpy_async(void *Dst, const void *Src, size_t Bytes) {
+  const auto Misaligned = [Bytes](const void *P) {
+    return reinterpret_cast<std::uintptr_t>(P) % Bytes != 0;
+  };
+  if ((Bytes != 4 && Bytes != 8 && Bytes != 16) || Misaligned(Dst) ||
+      Misaligned(Src)) {
+    std::printf("FAIL: an asynchronous copy of %zu bytes from %p to %p\n",
+                Bytes, Src, Dst);
+    std::exit(1);
+  }
+  if (cuda_on_cpu::EagerCopies)
+    std::memcpy(Dst, Src, Bytes);
+  else
+    cuda_on_cpu::Uncommitted.push_back({Dst, Src, Bytes});
+}
+inline void __pipeline_commit() {
+  cuda_on_cpu::Committed.push_back(std::move(cuda_on_cpu::Uncommitted));
+  cuda_on_cpu::Uncommitted.clear();
+}
+/// Makes every committed group but the \p Newest last ones.
+inline void __pipeline_wait_prior(size_t Newest) {
+  auto &Groups = cuda_on_cpu::Committed;
+  while (Groups.size() > Newest) {
+    for (const cuda_on_cpu::PendingCopy &C : Groups.front())
+      std::memcpy(C.Dst, C.Src, C.Bytes);
+    Groups.erase(Groups.begin());
+  }
+}
+
+namespace cuda_on_cpu {
 inline thread_local dim3 blockIdx, threadIdx;
+/// A kernel's dynamic shared memory (launchTogether's \p Shared bytes).
+inline std::vector<unsigned char> DynamicShared;
 inline dim3 blockDim;
 /// What l2CacheBytes() says: 0 sends the blocks plane by plane, 1 down the
 /// columns wherever a group reads along z.
@@ -126,14 +181,16 @@ inline void launch(const dim3 &Grid, const dim3 &Threads,
 
 /// Runs \p Kernel with a std::thread per CUDA thread of a block, the blocks
 /// of \p Grid one after another: a kernel whose threads wait for each
-/// other.
+/// other; \p Shared bytes of dynamic shared memory, poisoned for each block.
 inline void launchTogether(const dim3 &Grid, const dim3 &Threads,
-                           const std::function<void()> &Kernel) {
+                           const std::function<void()> &Kernel,
+                           size_t Shared = 0) {
   checkLaunch(Grid, Threads);
   ++Staged;
   const unsigned N = Threads.x * Threads.y * Threads.z;
   Barrier B(N);
   Block = &B;
+  DynamicShared.assign(Shared, 0xff);
   std::vector<std::thread> Pool;
   for (unsigned T = 0; T < N; ++T)
     Pool.emplace_back([&, T] {
@@ -142,7 +199,14 @@ inline void launchTogether(const dim3 &Grid, const dim3 &Threads,
       eachBlock(Grid, [&](const dim3 &Each) {
         blockIdx = Each;
         Kernel();
+        // Copies never waited for land nowhere, as a block's end leaves
+        // them on the GPU.
+        Committed.clear();
+        Uncommitted.clear();
         B.wait(); // the block's static __shared__ arrays are the next one's
+        if (T == 0)
+          DynamicShared.assign(Shared, 0xff);
+        B.wait();
       });
     });
   for (std::thread &T : Pool)

@@ -4,8 +4,8 @@ run on CPU threads includes.
 
     extract_kernels.py GENERATED.stencil.cu OUT.inc           (temporal passes)
     extract_kernels.py --steps GENERATED.stencil.cu OUT.inc   (fused groups)
-    extract_kernels.py --variant NAME GENERATED.stencil.cu OUT.inc
-                                                   (a marching variant's kernels)
+    extract_kernels.py --variant NAME[,NAME...] GENERATED.stencil.cu OUT.inc
+                                                   (marching variants' kernels)
 
 Temporal passes (cpu_threads.cpp): each `__global__` template (and the
 `__noinline__` chunk function of a pass with a barrier a level) becomes a
@@ -22,10 +22,12 @@ each other at __syncthreads()). Then cuda_on_cpu::steps(), the table of each
 step's function (its registration's key), group launcher and number of fused
 groups.
 
-A marching variant NAME with no barrier (zsum, zmarch): each stencil's
-kernel `stencilc_<Symbol>_NAME` and its launcher
-(`stencilc_<Symbol>_NAME_cuda_launch`), whose launch runs the kernel's
-threads one after another (cuda_on_cpu::launch).
+Marching variants NAME (zsum, zsum4, zmarch): each stencil's kernel
+`stencilc_<Symbol>_NAME`, its helpers (`stencilc_<Symbol>_NAME_<what>`) and
+its launcher (`stencilc_<Symbol>_NAME_cuda_launch`), whose launch runs the
+kernel's threads one after another (cuda_on_cpu::launch), or, for a kernel
+with barriers (zsum4), together (launchTogether, its dynamic shared memory
+the launch's).
 """
 import re
 import sys
@@ -46,7 +48,7 @@ KEY = re.compile(r"/\*functionKey=\*/(.*),$", re.MULTILINE)
 GROUPS = re.compile(r"/\*launchGroup=\*/&(\w+),")
 ROUNDS = re.compile(r"/\*rounds=\*/(\w+),")
 ROUND = re.compile(r"^    \{-?\d+, (-?\d+), ", re.MULTILINE)
-LAUNCH = re.compile(r"(\w+)<<<grid, block, 0, static_cast<cudaStream_t>\(cfg\.stream\)>>>"
+LAUNCH = re.compile(r"(\w+)<<<grid, block, (\w+), static_cast<cudaStream_t>\(cfg\.stream\)>>>"
                     r"\((.*)\);$", re.MULTILINE)
 
 
@@ -70,14 +72,21 @@ def step(text, together):
     threads wait for each other."""
     text = re.sub(r"__global__ void __launch_bounds__\([^)]*\)", "void", text)
     text = text.replace("__device__ __forceinline__", "inline")
-    return LAUNCH.sub(lambda m: "cuda_on_cpu::%s(grid, block, [&] { %s(%s); });" % (
-        "launchTogether" if m.group(1) in together else "launch", m.group(1), m.group(2)), text)
+    text = text.replace(
+        "extern __shared__ __align__(16) unsigned char stencilc_smem[];",
+        "unsigned char *const stencilc_smem = cuda_on_cpu::DynamicShared.data();")
+    return LAUNCH.sub(lambda m: "cuda_on_cpu::%s(grid, block, [&] { %s(%s); }%s);" % (
+        "launchTogether" if m.group(1) in together else "launch", m.group(1), m.group(3),
+        "" if m.group(2) == "0" else ", " + m.group(2)), text)
 
 
-def variant_pattern(name):
-    """A marching variant's kernels and launchers."""
+def variant_pattern(names):
+    """Marching variants' kernels, helpers and launchers."""
+    name = "(?:%s)" % "|".join(names)
     return re.compile(r"^(__global__ void stencilc_\w+_%s\(|"
-                      r"static const char \*stencilc_\w+_%s_cuda_launch\()" % (name, name),
+                      r"__host__ __device__ __forceinline__ unsigned long long "
+                      r"stencilc_\w+_%s_\w+\(|"
+                      r"static const char \*stencilc_\w+_%s_cuda_launch\()" % (name, name, name),
                       re.MULTILINE)
 
 
@@ -110,11 +119,15 @@ def main():
                  "GENERATED.stencil.cu OUT.inc")
     source = open(args[0]).read()
     kind, pattern = (("fused step", STEP) if steps else
-                     (variant, variant_pattern(variant)) if variant else ("temporal", TEMPORAL))
+                     (variant, variant_pattern(variant.split(","))) if variant
+                     else ("temporal", TEMPORAL))
     texts = list(functions(source, pattern))
     if variant:
-        # No barrier: the threads run one after another.
-        kernels = [step(t.replace("__global__ void", "void"), set()) for t in texts]
+        # Kernels with barriers run their threads together, others one after
+        # another.
+        together = {re.search(r"(stencilc_\w+)\(", t).group(1) for t in texts
+                    if t.startswith("__global__") and "__syncthreads" in t}
+        kernels = [step(t.replace("__global__ void", "void"), together) for t in texts]
     elif steps:
         together = {re.search(r"(stencilc_step_\w+)\(", t).group(1) for t in texts
                     if t.startswith("__global__") and "__syncthreads" in t}

@@ -1,13 +1,17 @@
-// plane_sums_on_cpu.cpp - stencilc's zsum kernels (a body's sum split by the
-// planes it reads, running sums marched up z, two points a thread) run on
-// the CPU, bit for bit against the host reference: the variant's logic (the
-// warm-up planes, the running sums' order, the second point at the region's
-// edge, planes with no term) is checked without a GPU.
+// plane_sums_on_cpu.cpp - stencilc's zsum and zsum4 kernels (a body's sum
+// split by the planes it reads, running sums marched up z, two or four
+// points a thread; zsum4 from planes copied into shared memory) run on the
+// CPU, bit for bit against the host reference: the variants' logic (the
+// warm-up planes, the running sums' order, the points at the region's edge,
+// planes with no term, zsum4's copies, stages and barriers) is checked
+// without a GPU.
 //
 // The build runs stencilc on this file (--emit=cuda), extract_kernels.py
-// --variant zsum (test/e2e/common) copies each zsum kernel and its launcher,
-// and this file includes them (STENCILC_PLANE_SUMS_KERNELS); a launch runs
-// the kernel's threads one after another (../common/cuda_on_cpu.hpp). Per
+// --variant zsum,zsum4 (test/e2e/common) copies each kernel, its helpers and
+// its launcher, and this file includes them (STENCILC_PLANE_SUMS_KERNELS); a
+// launch runs zsum's threads one after another, zsum4's together, its copies
+// made when a thread waits for them in even rounds, at once in odd ones
+// (../common/cuda_on_cpu.hpp). Per
 // stencil and seed: random extents, a random box of the interior as the
 // region, random blocks and chunks, inputs of each kind (ordinary half the
 // time, hostile, signed zeros, tiny); the output poisoned. Inside the region
@@ -72,12 +76,18 @@ int Failures = 0, Checks = 0;
 using Launcher = const char *(*)(const stencil::Grid &, const stencil::Region &,
                                  const stencil::LaunchConfig &, void *const *);
 
+/// zsum4's count of the elements a thread of a (bx, by) block copies.
+using CopiesFn = unsigned long long (*)(unsigned, unsigned);
+/// The most elements a thread of zsum4 copies (its launcher refuses more).
+constexpr unsigned long long MostCopies = 8;
+
 /// One check: arrays of extents \p E, \p Ins input arrays and one output,
 /// the region a random box inside a margin of \p Margin, one launch of
-/// \p Launch with a random block and chunk against \p Host's step.
+/// \p Launch with a random block and chunk against \p Host's step; for
+/// zsum4 (\p Copies), a block its launcher takes.
 template <typename T, typename HostF>
 void check(const char *Name, std::mt19937 &Rng, int Margin, int Ins,
-           Launcher Launch, HostF Host) {
+           Launcher Launch, HostF Host, CopiesFn Copies = nullptr) {
   long long E[3];
   for (long long &X : E)
     X = 2 * Margin + 1 + Rng() % 23;
@@ -103,8 +113,10 @@ void check(const char *Name, std::mt19937 &Rng, int Margin, int Ins,
     R.hi[D] = R.lo[D] + 1 + Rng() % (Hi - R.lo[D]);
   }
   stencil::LaunchConfig C;
-  C.block[0] = 1 + Rng() % 40;
-  C.block[1] = 1 + Rng() % 6;
+  do {
+    C.block[0] = 1 + Rng() % 40;
+    C.block[1] = 1 + Rng() % 6;
+  } while (Copies && Copies(C.block[0], C.block[1]) > MostCopies);
   C.block[2] = 1 + Rng() % 12;
   std::vector<const T *> Pointers;
   for (std::vector<T> &A : In)
@@ -130,7 +142,7 @@ void check(const char *Name, std::mt19937 &Rng, int Margin, int Ins,
         const bool Ok =
             Inside ? e2e::sameAsHost(Out[I], Ref[I]) : e2e::isPoison(Out[I]);
         if (!Ok && Bad++ == 0)
-          std::printf("  %s point (%lld, %lld, %lld) %s: zsum %.17g, host "
+          std::printf("  %s point (%lld, %lld, %lld) %s: kernel %.17g, host "
                       "%.17g\n",
                       Name, X, Y, Z, Inside ? "inside" : "outside",
                       double(Out[I]), double(Ref[I]));
@@ -159,12 +171,42 @@ template <int Ins, typename StencilT> auto host(StencilT Stencil) {
   };
 }
 
+/// zsum4's launcher refuses a block whose threads would copy more elements
+/// than it may, with an error and no launch.
+void checkRefused(const char *Name, Launcher Launch, CopiesFn Copies) {
+  ++Checks;
+  stencil::Grid G;
+  stencil::Region R;
+  for (int D = 0; D < 3; ++D) {
+    G.extent[D] = 16;
+    R.lo[D] = 4;
+    R.hi[D] = 12;
+  }
+  stencil::LaunchConfig C;
+  C.block[0] = C.block[1] = C.block[2] = 1;
+  // Arrays enough for any of this file's stencils (its launcher reads them
+  // before it refuses).
+  std::vector<double> Array(16 * 16 * 16);
+  void *Pointer = Array.data();
+  void *Args[] = {&Pointer, &Pointer, &Pointer};
+  const long long Before = cuda_on_cpu::Launches;
+  const char *Error = Launch(G, R, C, Args);
+  if (Copies(1, 1) <= MostCopies || !Error || !std::strstr(Error, "copies") ||
+      cuda_on_cpu::Launches != Before) {
+    ++Failures;
+    std::printf("FAIL %s: a 1 x 1 block (%llu copies a thread): %s\n", Name,
+                Copies(1, 1), Error ? Error : "launched");
+  }
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
   const unsigned Seed = e2e::seedOption(argc, argv);
   std::mt19937 Rng(Seed);
   for (int Round = 0; Round < 12; ++Round) {
+    // Copies as late as a wait allows, or as early as started.
+    cuda_on_cpu::EagerCopies = Round % 2;
     check<float>("Box3d1rF", Rng, 1, 1, &stencilc_Box3d1rF_zsum_cuda_launch,
                  host<1>(Box3d1rF()));
     check<float>("GapSumF", Rng, 2, 2, &stencilc_GapSumF_zsum_cuda_launch,
@@ -174,7 +216,22 @@ int main(int argc, char **argv) {
     check<float>("WideToFloatF", Rng, 1, 1,
                  &stencilc_WideToFloatF_zsum_cuda_launch,
                  host<1>(WideToFloatF()));
+    check<float>("Box3d1rF zsum4", Rng, 1, 1,
+                 &stencilc_Box3d1rF_zsum4_cuda_launch, host<1>(Box3d1rF()),
+                 &stencilc_Box3d1rF_zsum4_copies);
+    check<float>("GapSumF zsum4", Rng, 2, 2,
+                 &stencilc_GapSumF_zsum4_cuda_launch, host<2>(GapSumF()),
+                 &stencilc_GapSumF_zsum4_copies);
+    check<double>("BelowD zsum4", Rng, 2, 1, &stencilc_BelowD_zsum4_cuda_launch,
+                  host<1>(BelowD()), &stencilc_BelowD_zsum4_copies);
+    check<float>("WideToFloatF zsum4", Rng, 1, 1,
+                 &stencilc_WideToFloatF_zsum4_cuda_launch,
+                 host<1>(WideToFloatF()), &stencilc_WideToFloatF_zsum4_copies);
   }
+  checkRefused("Box3d1rF zsum4", &stencilc_Box3d1rF_zsum4_cuda_launch,
+               &stencilc_Box3d1rF_zsum4_copies);
+  checkRefused("GapSumF zsum4", &stencilc_GapSumF_zsum4_cuda_launch,
+               &stencilc_GapSumF_zsum4_copies);
   std::printf("%s: plane sums on the CPU, seed %u: %d passed, %d failed\n",
               Failures ? "FAIL" : "PASS", Seed, Checks - Failures, Failures);
   return Failures ? 1 : 0;

@@ -1,6 +1,7 @@
 // The zsum variant: a 3-D body that stores one sum whose terms each read
 // one plane, in the planes' order, gets running sums marched up z (two
-// points a thread); a box that cannot says why; a stencil with no column
+// points a thread), and zsum4 (four, from planes copied into shared memory
+// by the block); a box that cannot says why; a stencil with no column
 // off the centre read at two planes, or a 2-D one, gets no word of it.
 // RUN: %stencilc %s --emit=plan -o - -- -I %mock_include | FileCheck %s --check-prefix=PLAN
 // RUN: %stencilc %s --emit=cuda --no-line-directives -o - -- -I %mock_include | FileCheck %s --check-prefix=CUDA
@@ -20,6 +21,15 @@ struct STENCIL_KERNEL Sum {
 struct STENCIL_KERNEL Wide {
   STENCIL_HD void operator()(const stencil::Index3D &idx, const float *a, float *b) const {
     b[idx.ix()] = 0.5 * a[idx.ix<0, 1, -1>()] + 0.25 * a[idx.ix<0, 1, 1>()];
+  }
+};
+// A mask of bools: zsum, but no zsum4 (an asynchronous copy moves 4, 8 or 16
+// bytes).
+struct STENCIL_KERNEL Mask {
+  STENCIL_HD void operator()(const stencil::Index3D &idx, const float *a, const bool *m,
+                             float *b) const {
+    b[idx.ix()] = a[idx.ix<1, 0, -1>()] * m[idx.ix<1, 0, -1>()] + a[idx.ix<1, 0, 0>()] +
+                  a[idx.ix<0, 0, 1>()];
   }
 };
 // Column by column, not plane by plane: not without reassociating.
@@ -91,6 +101,8 @@ struct STENCIL_KERNEL Flat {
   }
 };
 
+// Sum's two arrays' stages at (256, 2) would take more than 48 KiB: zsum,
+// not zsum4, is its default.
 // PLAN-LABEL: stencil Sum
 // PLAN: default launch (CUDA, untuned): zsum block (128, 4) chunk 8
 // PLAN: variant zsum: block (bx, by) over x, y; each thread marches a chunk of z; 2 points per thread, adjacent in y
@@ -107,8 +119,19 @@ struct STENCIL_KERNEL Flat {
 // PLAN-NEXT: load a plane: k[0,1] (the second point's only: {{.*}})
 // PLAN-NEXT: load a plane: a[1,2] (the second point's only: {{.*}})
 // PLAN-NEXT: load a plane: a[0,1] (the second point's only: {{.*}})
+// PLAN-NEXT: variant zsum4: block (bx, by) over x, y; each thread marches a chunk of z; 4 points per thread, adjacent in y
+// PLAN-NEXT: march loop: 3 planes in shared memory, copied asynchronously ahead of the one summed, a barrier a plane; 6 terms over z -1 .. +2 in the source's order; 3 running sums a point
+// PLAN: plane +2: terms 6
+// PLAN-NEXT: copy a plane: a at x -1 .. +1, y 0 .. +1 of the block's points
+// PLAN-NEXT: copy a plane: k at x 0 .. 0, y 0 .. 0 of the block's points
 // PLAN-LABEL: stencil Wide
+// PLAN: default launch (CUDA, untuned): zsum4 block (256, 2) chunk 32
 // PLAN: variant zsum:
+// PLAN-LABEL: stencil Mask
+// PLAN: default launch (CUDA, untuned): zsum block (128, 4) chunk 8
+// PLAN: variant zsum: block
+// PLAN-NOT: variant zsum4: block
+// PLAN: variant zsum4: none: it reads 'm', of 1-byte elements (an asynchronous copy moves 4 or 8)
 // PLAN-LABEL: stencil Unordered
 // PLAN: default launch (CUDA, untuned): zmarch block (64, 4) chunk 16
 // PLAN-NOT: variant zsum: block
@@ -155,6 +178,25 @@ struct STENCIL_KERNEL Flat {
 // CUDA-NEXT: if (stencilc_two)
 // CUDA-NEXT: b[c - 2 * sz + sy] = stencilc_out1;
 // CUDA: "zsum"
+// zsum4: each array's rows of the block's points and the rows its points
+// read past them; three stages.
+// CUDA-LABEL: unsigned long long stencilc_Sum_zsum4_smem_bytes(
+// CUDA-NEXT: return (3ull * (by * 4ull + 1) * (bx + 2ull) * sizeof(float) + 15) / 16 * 16 + (3ull * (by * 4ull + 0) * (bx + 0ull) * sizeof(float) + 15) / 16 * 16;
+// CUDA-LABEL: __global__ void stencilc_Sum_zsum4(
+// CUDA: const int stencilc_n0 = (blockDim.y * 4 + 1) * stencilc_w0;
+// CUDA: long long stencilc_left = stencilc_m1 - stencilc_m0 + 3;
+// CUDA: for (long long k = stencilc_m0; k < stencilc_m1; ++k) {
+// CUDA-NEXT: __pipeline_wait_prior(1);
+// CUDA-NEXT: __syncthreads();
+// CUDA-NEXT: stencilc_copy();
+// The fourth point's a[1,1] is row 4, column 2 of a's copy.
+// CUDA: const float stencilc_v14 = stencilc_r0[4 * stencilc_w0 + 2];
+// CUDA: const float stencilc_out3 = stencilc_s3_0 + (stencilc_v14);
+// CUDA: if (3 < stencilc_mine)
+// CUDA-NEXT: b[c + 3 * sy] = stencilc_out3;
+// CUDA: if (stencilc_Sum_zsum4_copies(block.x, block.y) > 8u)
+// CUDA-NEXT: return "block too small for the zsum4 variant's copies (more than 8 elements a thread)";
+// CUDA: "zsum4"
 // CUDA-LABEL: __global__ void stencilc_Wide_zsum(
 // CUDA: double stencilc_s0_0 = static_cast<double>(0), stencilc_s0_1 = static_cast<double>(0);
 // CUDA: b[c - sz] = static_cast<float>(stencilc_out0);

@@ -60,7 +60,13 @@ void printTileHelpers(CodeWriter &W, const ir::Stencil &S,
 void printMarchKernel(CodeWriter &W, const ir::Stencil &S,
                       const planning::KernelPlan &K, const std::string &Symbol);
 
-/// The __global__ kernel of the zsum variant's plan \p K
+/// The zsum4 variant's helpers for its launcher and query: the dynamic
+/// shared memory of a (bx, by) block, the most elements a thread copies.
+void printStageHelpers(CodeWriter &W, const ir::Stencil &S,
+                       const planning::KernelPlan &K,
+                       const std::string &Symbol);
+
+/// The __global__ kernel of the zsum or zsum4 variant's plan \p K
 /// (PlaneSumKernelPrinter.cpp).
 void printPlaneSumKernel(CodeWriter &W, const ir::Stencil &S,
                          const planning::KernelPlan &K,

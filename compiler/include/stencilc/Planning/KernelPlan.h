@@ -102,8 +102,15 @@ struct KernelPlan {
   /// `#pragma unroll Unroll` on the marching loop; 0: not unrolled (smem:
   /// the barriers of each step).
   unsigned Unroll = 0;
-  /// zsum only: the body's sum by planes (no queues, no planned loads).
+  /// zsum and zsum4 only: the body's sum by planes (no queues, no planned
+  /// loads).
   PlaneSums Sums;
+  /// zsum4 only: planes of the block's footprint in shared memory, copied
+  /// Stages - 1 planes ahead of the one summed.
+  unsigned Stages = 0;
+  /// zsum4 only: the most elements of a plane one thread copies (the
+  /// launcher refuses blocks that would need more).
+  unsigned Copies = 0;
 
   bool tiled() const { return !Tiles.empty(); }
 };

@@ -47,10 +47,13 @@ enum class VariantKind {
   ZSum,    ///< 3-D, two points per thread adjacent in y: the body's sum split
            ///< by the planes it reads, running sums marched up z in place of
            ///< the queues (PlaneSums.h).
+  ZSum4,   ///< ZSum with four points per thread adjacent in y, the planes the
+           ///< block reads copied into shared memory asynchronously, several
+           ///< in flight (PlaneSums.h).
 };
 const char *variantName(VariantKind V);
 bool isMarching(VariantKind V);
-/// Points each thread of \p V computes (1 but for ZMarch2).
+/// Points each thread of \p V computes (1 but for ZMarch2, ZSum, ZSum4).
 unsigned pointsPerThread(VariantKind V);
 
 /// A register queue of one column of an array: the loads at one in-plane

@@ -42,6 +42,13 @@ struct PlaneLoad {
   bool SecondOnly = false;
 };
 
+/// The rows and columns, from the first point, of one array that the first
+/// point reads in a plane (zsum4 copies them for a block's points).
+struct PlaneFootprint {
+  unsigned Param = 0;
+  int X[2] = {0, 0}, Y[2] = {0, 0}; ///< The least and greatest offsets.
+};
+
 struct PlaneSums {
   std::string WhyNot; ///< Empty: the zsum variant applies.
   unsigned Out = 0;   ///< The array the body stores.
@@ -51,10 +58,26 @@ struct PlaneSums {
   std::vector<PlaneSumTerm> Terms;
   int Lo = 0, Hi = 0; ///< The first and last terms' planes.
   std::vector<PlaneLoad> Loads;
+  /// Each array's, in the order of first use.
+  std::vector<PlaneFootprint> Footprints;
+  /// Empty where zsum applies and zsum4 may copy every array (asynchronous
+  /// copies move 4, 8 or 16 bytes: no array of 1- or 2-byte elements).
+  std::string StagesWhyNot;
   bool applies() const { return WhyNot.empty(); }
+  bool staged() const { return applies() && StagesWhyNot.empty(); }
   /// Running sums a point keeps between planes.
   int runningSums() const { return Hi - Lo; }
 };
+
+/// zsum4's shared memory for a (\p Bx, \p By) block of \p Points points a
+/// thread and \p Stages planes: each array's rows and columns, its stages
+/// 16-byte aligned (the kernel and its launcher's helper lay them out so).
+unsigned long long stageBytes(const PlaneSums &P, const ir::Stencil &S,
+                              unsigned Stages, unsigned Points, long long Bx,
+                              long long By);
+/// The most elements of a plane one thread of that block copies.
+long long stageCopies(const PlaneSums &P, unsigned Points, long long Bx,
+                      long long By);
 
 /// PlaneSums::WhyNot where no column would need a queue.
 constexpr const char *NoOffCentreQueue =
