@@ -296,7 +296,7 @@ void CudaEmitter::emitMarchLauncher(CodeWriter &W, const ir::Stencil &S,
     W.line("const unsigned long long stencilc_shared = "
            "{}_smem_bytes(block.x, block.y);",
            Kernel);
-    W.line("if (stencilc_shared > 48u * 1024u)");
+    W.line("if (stencilc_shared > {}u)", planning::MaxStageBytes);
     W.line("  return \"block too large for the zsum4 variant's stages\";");
     W.line("if ({}_copies(block.x, block.y) > {}u)", Kernel, K.Copies);
     W.line("  return \"block too small for the zsum4 variant's copies (more "

@@ -13,7 +13,6 @@
 #include "stencilc/CodeGen/CudaKernels.h"
 #include <algorithm>
 #include <cassert>
-#include <cctype>
 
 using namespace stencilc;
 using namespace stencilc::codegen;
@@ -265,8 +264,8 @@ private:
 
   /// zsum4: waits for the next plane's copy (the barrier also frees the
   /// stage read last for the next copy), starts a copy and reads the
-  /// plane's values that \p Sums (the plane's lines) use.
-  void printStagedReads(const std::vector<std::string> &Sums) {
+  /// plane's values that the terms of \p Planes use.
+  void printStagedReads(const std::vector<int> &Planes) {
     W.line("__pipeline_wait_prior({});", K.Stages - 2);
     W.line("__syncthreads();");
     W.line("stencilc_copy();");
@@ -276,19 +275,9 @@ private:
              elementType(S.Params[P.Footprints[F].Param]), F, Points);
     W.line("stencilc_use = stencilc_use + 1 == {} ? 0 : stencilc_use + 1;",
            K.Stages);
+    const std::vector<bool> Used = usedValues(Planes);
     for (size_t N = 0; N < Values.size(); ++N) {
-      const std::string Name = fmt::format("stencilc_v{}", N);
-      const bool Used =
-          std::any_of(Sums.begin(), Sums.end(), [&](const std::string &L) {
-            for (size_t At = L.find(Name); At != std::string::npos;
-                 At = L.find(Name, At + 1))
-              if (At + Name.size() == L.size() ||
-                  !std::isalnum(
-                      static_cast<unsigned char>(L[At + Name.size()])))
-                return true;
-            return false;
-          });
-      if (!Used)
+      if (!Used[N])
         continue;
       const PlaneValue &V = Values[N];
       const auto F = std::find_if(
@@ -300,6 +289,26 @@ private:
              elementType(S.Params[V.Param]), N, Fi, V.Y - F->Y[0], Fi,
              V.X - F->X[0]);
     }
+  }
+
+  /// Which of Values the terms of \p Planes read, for any of the points.
+  std::vector<bool> usedValues(const std::vector<int> &Planes) const {
+    std::vector<bool> Used(Values.size(), false);
+    for (const PlaneSumTerm &T : P.Terms) {
+      if (std::find(Planes.begin(), Planes.end(), T.Plane) == Planes.end())
+        continue;
+      ir::walkExpr(*T.Value, [&](const ir::Expr &X) {
+        const auto *L = llvm::dyn_cast<ir::LoadExpr>(&X);
+        if (!L)
+          return;
+        for (int Point = 0; Point < Points; ++Point)
+          for (size_t N = 0; N < Values.size(); ++N)
+            if (Values[N].Param == L->Param && Values[N].X == L->Off[0] &&
+                Values[N].Y == L->Off[1] + Point)
+              Used[N] = true;
+      });
+    }
+    return Used;
   }
 
   /// The terms of plane \p Plane for point \p Point, each after an operator
@@ -324,25 +333,15 @@ private:
   /// are left as they are).
   void printPlane(int From, bool Store) {
     const int Sums = P.runningSums();
-    // The plane's sums, printed after its loads or reads.
-    std::vector<std::string> Lines;
-    for (int Point = 0; Point < Points; ++Point) {
+    if (K.Stages) {
+      // The planes whose terms this plane's code adds.
+      std::vector<int> Planes = {P.Lo};
       if (Store)
-        Lines.push_back(fmt::format("const {} stencilc_out{} = {}{};", Ty,
-                                    Point, sum(Point, 0),
-                                    groupTerms(P.Hi, Point)));
-      // Sum n - 1 takes sum n and the terms of plane Hi - n.
-      for (int N = 1; N < Sums; ++N)
-        if (N >= From)
-          Lines.push_back(fmt::format("{} = {}{};", sum(Point, N - 1),
-                                      sum(Point, N),
-                                      groupTerms(P.Hi - N, Point)));
-      Lines.push_back(fmt::format("{} = {};", sum(Point, Sums - 1),
-                                  groupTerms(P.Lo, Point)));
-    }
-    if (K.Stages)
-      printStagedReads(Lines);
-    else
+        Planes.push_back(P.Hi);
+      for (int N = std::max(1, From); N < Sums; ++N)
+        Planes.push_back(P.Hi - N);
+      printStagedReads(Planes);
+    } else {
       for (size_t N = 0; N < P.Loads.size(); ++N) {
         const PlaneLoad &L = P.Loads[N];
         ir::Offset Off{};
@@ -353,8 +352,18 @@ private:
           Index += " + stencilc_up";
         W.line("stencilc_v{} = {}[{}];", N, Names.param(L.Param), Index);
       }
-    for (const std::string &L : Lines)
-      W.line("{}", L);
+    }
+    for (int Point = 0; Point < Points; ++Point) {
+      if (Store)
+        W.line("const {} stencilc_out{} = {}{};", Ty, Point, sum(Point, 0),
+               groupTerms(P.Hi, Point));
+      // Sum n - 1 takes sum n and the terms of plane Hi - n.
+      for (int N = 1; N < Sums; ++N)
+        if (N >= From)
+          W.line("{} = {}{};", sum(Point, N - 1), sum(Point, N),
+                 groupTerms(P.Hi - N, Point));
+      W.line("{} = {};", sum(Point, Sums - 1), groupTerms(P.Lo, Point));
+    }
     if (Store)
       printStores();
     if (!K.Stages || Store)

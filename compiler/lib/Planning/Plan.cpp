@@ -161,7 +161,7 @@ static bool stagesFitDefault(const StencilPlan &SP) {
   const long long Blocks[][2] = {{256, 2}, {16, 2}, {16, 32}};
   return std::all_of(std::begin(Blocks), std::end(Blocks), [&](auto &B) {
     return stageBytes(K.Sums, *SP.Stencil, K.Stages, K.Threads.Points, B[0],
-                      B[1]) <= 48 * 1024 &&
+                      B[1]) <= MaxStageBytes &&
            stageCopies(K.Sums, K.Threads.Points, B[0], B[1]) <=
                static_cast<long long>(K.Copies);
   });
@@ -301,8 +301,21 @@ planning::planModule(const ir::Module &M,
       // times as fast as zsum in a probe, docs/performance.md).
       if (SP.March.Sums.applies())
         SP.Variants.push_back(VariantKind::ZSum);
-      if (SP.March.Sums.staged())
-        SP.Variants.push_back(VariantKind::ZSum4);
+      if (SP.March.Sums.staged()) {
+        // Footprints so wide that no block's copies fit: none.
+        const KernelPlan K = planKernel(SP, VariantKind::ZSum4);
+        if (stageBytes(K.Sums, S, K.Stages, K.Threads.Points,
+                       SmallestStagedBlock[0],
+                       SmallestStagedBlock[1]) > MaxStageBytes)
+          SP.March.Sums.StagesWhyNot = "its copies of a plane take more than " +
+                                       std::to_string(MaxStageBytes / 1024) +
+                                       " KiB of shared memory for a block of " +
+                                       std::to_string(SmallestStagedBlock[0]) +
+                                       " x " +
+                                       std::to_string(SmallestStagedBlock[1]);
+        else
+          SP.Variants.push_back(VariantKind::ZSum4);
+      }
     }
     SP.Default = chooseDefault(SP);
     SP.Cpu = planCpuLoops(S, Infos[I]);

@@ -32,6 +32,12 @@ struct STENCIL_KERNEL Mask {
                   a[idx.ix<0, 0, 1>()];
   }
 };
+// Rows 2000 apart: a plane's copy for 32 x 1 threads is 4004 rows: no zsum4.
+struct STENCIL_KERNEL Tall {
+  STENCIL_HD void operator()(const stencil::Index3D &idx, const float *a, float *b) const {
+    b[idx.ix()] = a[idx.ix<1, -2000, -1>()] + a[idx.ix<0, 2000, 0>()] + a[idx.ix<1, -2000, 1>()];
+  }
+};
 // Column by column, not plane by plane: not without reassociating.
 struct STENCIL_KERNEL Unordered {
   STENCIL_HD void operator()(const stencil::Index3D &idx, const float *a, float *b) const {
@@ -132,6 +138,10 @@ struct STENCIL_KERNEL Flat {
 // PLAN: variant zsum: block
 // PLAN-NOT: variant zsum4: block
 // PLAN: variant zsum4: none: it reads 'm', of 1-byte elements (an asynchronous copy moves 4 or 8)
+// PLAN-LABEL: stencil Tall
+// PLAN: variant zsum: block
+// PLAN-NOT: variant zsum4: block
+// PLAN: variant zsum4: none: its copies of a plane take more than 48 KiB of shared memory for a block of 32 x 1
 // PLAN-LABEL: stencil Unordered
 // PLAN: default launch (CUDA, untuned): zmarch block (64, 4) chunk 16
 // PLAN-NOT: variant zsum: block

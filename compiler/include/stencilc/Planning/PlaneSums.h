@@ -69,6 +69,12 @@ struct PlaneSums {
   int runningSums() const { return Hi - Lo; }
 };
 
+/// The shared memory a block of zsum4 may take (what a block gets without
+/// asking for more).
+constexpr unsigned long long MaxStageBytes = 48 * 1024;
+/// zsum4 needs no more than MaxStageBytes at this block, 32 x 1, at least.
+constexpr long long SmallestStagedBlock[2] = {32, 1};
+
 /// zsum4's shared memory for a (\p Bx, \p By) block of \p Points points a
 /// thread and \p Stages planes: each array's rows and columns, its stages
 /// 16-byte aligned (the kernel and its launcher's helper lay them out so).
