@@ -152,13 +152,15 @@ static MarchPlan planMarch(const ir::Stencil &S,
   return P;
 }
 
-/// Whether zsum4's stages fit every block its default (256, 2) may become
-/// where the runtime narrows it to a region (default_launch.hpp: 512
-/// threads, 16 wide at the least; narrower regions run the grid variant):
-/// 48 KiB of shared memory, the copies a thread may make.
-static bool stagesFitDefault(const StencilPlan &SP) {
+/// Whether zsum4's stages fit every block a default of (\p Bx, \p By) may
+/// become where the runtime narrows it to a region (default_launch.hpp: as
+/// many threads, 16 wide at the least, rows from By up; narrower regions
+/// run the grid variant): 48 KiB of shared memory, the copies a thread may
+/// make.
+static bool stagesFitDefault(const StencilPlan &SP, long long Bx,
+                             long long By) {
   const KernelPlan K = planKernel(SP, VariantKind::ZSum4);
-  const long long Blocks[][2] = {{256, 2}, {16, 2}, {16, 32}};
+  const long long Blocks[][2] = {{Bx, By}, {16, By}, {16, Bx * By / 16}};
   return std::all_of(std::begin(Blocks), std::end(Blocks), [&](auto &B) {
     return stageBytes(K.Sums, *SP.Stencil, K.Stages, K.Threads.Points, B[0],
                       B[1]) <= MaxStageBytes &&
@@ -173,6 +175,9 @@ static bool stagesFitDefault(const StencilPlan &SP) {
 ///   4-byte arrays whose stages fit (stagesFitDefault): on an H200 the
 ///   27-point box ran at 377.1 GCells/s there, zsum's best at 324.0
 ///   (docs/performance.md, "Planes staged in shared memory: zsum4");
+/// - zsum4 at (128,2) with chunk 8 for 8-byte arrays whose stages fit: the
+///   f64 box ran at 226.9 there, zsum's best at 202.0 and its default at
+///   200.6 (chunk 32: 206.0);
 /// - zsum at (128,4) with chunk 8 for other sums by planes: on an H200 the
 ///   27-point box ran there at 324.7 GCells/s, zmarch's default at 279.9
 ///   (docs/performance.md, "Running sums by plane");
@@ -206,14 +211,16 @@ static DefaultLaunch chooseDefault(const StencilPlan &SP) {
                                       : DefaultLaunch();
   if (S.Dims == 2)
     return Make(VariantKind::ZMarch2, 256, 1, 4);
-  if (Has(VariantKind::ZSum4) &&
-      std::all_of(SP.March.Sums.Footprints.begin(),
-                  SP.March.Sums.Footprints.end(),
-                  [&](const PlaneFootprint &F) {
-                    return S.Params[F.Param].Ty.bytes() == 4;
-                  }) &&
-      stagesFitDefault(SP))
+  // The copied arrays' element size, where they share one.
+  unsigned Copied = 0;
+  for (const PlaneFootprint &F : SP.March.Sums.Footprints) {
+    const unsigned Bytes = S.Params[F.Param].Ty.bytes();
+    Copied = Copied == 0 || Copied == Bytes ? Bytes : ~0u;
+  }
+  if (Has(VariantKind::ZSum4) && Copied == 4 && stagesFitDefault(SP, 256, 2))
     return Make(VariantKind::ZSum4, 256, 2, 32);
+  if (Has(VariantKind::ZSum4) && Copied == 8 && stagesFitDefault(SP, 128, 2))
+    return Make(VariantKind::ZSum4, 128, 2, 8);
   if (Has(VariantKind::ZSum))
     return Make(VariantKind::ZSum, 128, 4, 8);
   long long Longest = 0;

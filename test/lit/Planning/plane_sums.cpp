@@ -23,6 +23,13 @@ struct STENCIL_KERNEL Wide {
     b[idx.ix()] = 0.5 * a[idx.ix<0, 1, -1>()] + 0.25 * a[idx.ix<0, 1, 1>()];
   }
 };
+// An f64 box's first rows: zsum4 (128, 2) chunk 8 is its default.
+struct STENCIL_KERNEL Rows64 {
+  STENCIL_HD void operator()(const stencil::Index3D &idx, const double *a, double *b) const {
+    b[idx.ix()] = a[idx.ix<-1, -1, -1>()] + a[idx.ix<1, 1, -1>()] + a[idx.ix<0, 0, 0>()] +
+                  a[idx.ix<-1, -1, 1>()] + a[idx.ix<1, 1, 1>()];
+  }
+};
 // A mask of bools: zsum, but no zsum4 (an asynchronous copy moves 4, 8 or 16
 // bytes).
 struct STENCIL_KERNEL Mask {
@@ -133,6 +140,8 @@ struct STENCIL_KERNEL Flat {
 // PLAN-LABEL: stencil Wide
 // PLAN: default launch (CUDA, untuned): zsum4 block (256, 2) chunk 32
 // PLAN: variant zsum:
+// PLAN-LABEL: stencil Rows64
+// PLAN: default launch (CUDA, untuned): zsum4 block (128, 2) chunk 8
 // PLAN-LABEL: stencil Mask
 // PLAN: default launch (CUDA, untuned): zsum block (128, 4) chunk 8
 // PLAN: variant zsum: block
