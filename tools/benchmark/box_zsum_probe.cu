@@ -136,6 +136,18 @@ __device__ __forceinline__ float planeTerms(const float (&v)[P + 2][3], int p, i
   return s;
 }
 
+// A plane's terms added to each of the P points' running sums: out[p] the
+// point completed, s0 and s1 advanced a plane.
+template <int P>
+__device__ __forceinline__ void advance(const float (&v)[P + 2][3], float (&s0)[P], float (&s1)[P], float (&out)[P]) {
+#pragma unroll
+  for (int p = 0; p < P; ++p) {
+    out[p] = planeTerms<P>(v, p, 1, s0[p], false);
+    s0[p] = planeTerms<P>(v, p, 0, s1[p], false);
+    s1[p] = planeTerms<P>(v, p, -1, 0.f, true);
+  }
+}
+
 template <int P>
 __device__ __forceinline__ void loadPlane(float (&v)[P + 2][3], const float *__restrict__ a, long long c, const long long (&ro)[P + 2]) {
 #pragma unroll
@@ -185,12 +197,7 @@ __global__ void zsumP(const stencil::Grid g, const stencil::Region r, const long
       loadPlane<P>(v, a, c, ro);
     }
     float out[P];
-#pragma unroll
-    for (int p = 0; p < P; ++p) {
-      out[p] = planeTerms<P>(v, p, 1, s0[p], false);
-      s0[p] = planeTerms<P>(v, p, 0, s1[p], false);
-      s1[p] = planeTerms<P>(v, p, -1, 0.f, true);
-    }
+    advance<P>(v, s0, s1, out);
 #pragma unroll
     for (int p = 0; p < P; ++p)
       if (j + p < r.hi[1]) b[c - sz + p * sy] = out[p];
@@ -265,12 +272,7 @@ __global__ void zsumAsync(const stencil::Grid g, const stencil::Region r, const 
       for (int p = 0; p < P; ++p) { s0[p] = planeTerms<P>(v, p, 0, s1[p], false); s1[p] = planeTerms<P>(v, p, -1, 0.f, true); }
     } else {
       float out[P];
-#pragma unroll
-      for (int p = 0; p < P; ++p) {
-        out[p] = planeTerms<P>(v, p, 1, s0[p], false);
-        s0[p] = planeTerms<P>(v, p, 0, s1[p], false);
-        s1[p] = planeTerms<P>(v, p, -1, 0.f, true);
-      }
+      advance<P>(v, s0, s1, out);
       if (i < r.hi[0])
 #pragma unroll
         for (int p = 0; p < P; ++p)
@@ -278,6 +280,20 @@ __global__ void zsumAsync(const stencil::Grid g, const stencil::Region r, const 
     }
   }
 }
+
+// A staged kernel's block: its extents (BX, BY where known when compiled),
+// its first point, the thread's first point, its chunk of z, the strides,
+// and the thread's index among the block's.
+template <int P, int BX, int BY>
+struct StagedBlock {
+  int bx, by, tid, nt;
+  long long x0, y0, i, j, m0, m1, sy, sz;
+  __device__ StagedBlock(const stencil::Grid &g, const stencil::Region &r, long long chunk)
+      : bx(BX ? BX : blockDim.x), by(BY ? BY : blockDim.y), tid(threadIdx.x + threadIdx.y * bx), nt(bx * by),
+        x0(r.lo[0] + blockIdx.x * static_cast<long long>(bx)), y0(r.lo[1] + blockIdx.y * static_cast<long long>(by) * P),
+        i(x0 + threadIdx.x), j(y0 + threadIdx.y * P), m0(r.lo[2] + blockIdx.z * chunk),
+        m1(m0 + chunk < r.hi[2] ? m0 + chunk : r.hi[2]), sy(g.extent[0]), sz(g.extent[0] * g.extent[1]) {}
+};
 
 // What the staged kernels share once their copies are set up: S - 1 planes
 // copied ahead, then plane after plane waited for, the next one's copies
@@ -310,12 +326,7 @@ __device__ __forceinline__ void marchStaged(Copy &copy, const float *tile, int n
   for (long long k = m0; k < m1; ++k) {
     next();
     float out[P];
-#pragma unroll
-    for (int p = 0; p < P; ++p) {
-      out[p] = planeTerms<P>(v, p, 1, s0[p], false);
-      s0[p] = planeTerms<P>(v, p, 0, s1[p], false);
-      s1[p] = planeTerms<P>(v, p, -1, 0.f, true);
-    }
+    advance<P>(v, s0, s1, out);
 #pragma unroll
     for (int p = 0; p < P; ++p)
       if (p < mine) bp[p * sy] = out[p];
@@ -329,15 +340,10 @@ __device__ __forceinline__ void marchStaged(Copy &copy, const float *tile, int n
 template <int P, int S, int E, int BX = 0, int BY = 0>
 __global__ void zsumAsyncLean(const stencil::Grid g, const stencil::Region r, const long long chunk, const float *__restrict__ a, float *__restrict__ b) {
   extern __shared__ float tile[];
-  const int bx = BX ? BX : blockDim.x, by = BY ? BY : blockDim.y, cols = bx + 2, n = (by * P + 2) * cols;
-  const long long x0 = r.lo[0] + blockIdx.x * static_cast<long long>(bx);
-  const long long y0 = r.lo[1] + blockIdx.y * static_cast<long long>(by) * P;
-  const long long i = x0 + threadIdx.x, j = y0 + threadIdx.y * P;
-  const long long m0 = r.lo[2] + blockIdx.z * chunk;
-  const long long m1 = m0 + chunk < r.hi[2] ? m0 + chunk : r.hi[2];
-  const long long sy = g.extent[0];
-  const long long sz = sy * g.extent[1];
-  const int tid = threadIdx.x + threadIdx.y * bx, nt = bx * by;
+  const StagedBlock<P, BX, BY> B(g, r, chunk);
+  const int bx = B.bx, cols = bx + 2, n = (B.by * P + 2) * cols;
+  const long long x0 = B.x0, y0 = B.y0, i = B.i, j = B.j, m0 = B.m0, m1 = B.m1, sy = B.sy, sz = B.sz;
+  const int tid = B.tid, nt = B.nt;
   int off[E];
 #pragma unroll
   for (int k = 0; k < E; ++k) {
@@ -374,15 +380,10 @@ __global__ void zsumAsyncLean(const stencil::Grid g, const stencil::Region r, co
 template <int P, int S, int E, int BX = 0, int BY = 0>
 __global__ void zsumAsync16(const stencil::Grid g, const stencil::Region r, const long long chunk, const float *__restrict__ a, float *__restrict__ b) {
   extern __shared__ __align__(16) float tile[];
-  const int bx = BX ? BX : blockDim.x, by = BY ? BY : blockDim.y, cols = bx + 4, n = (by * P + 2) * cols, nq = n / 4;
-  const long long x0 = r.lo[0] + blockIdx.x * static_cast<long long>(bx);
-  const long long y0 = r.lo[1] + blockIdx.y * static_cast<long long>(by) * P;
-  const long long i = x0 + threadIdx.x, j = y0 + threadIdx.y * P;
-  const long long m0 = r.lo[2] + blockIdx.z * chunk;
-  const long long m1 = m0 + chunk < r.hi[2] ? m0 + chunk : r.hi[2];
-  const long long sy = g.extent[0];
-  const long long sz = sy * g.extent[1];
-  const int tid = threadIdx.x + threadIdx.y * bx, nt = bx * by;
+  const StagedBlock<P, BX, BY> B(g, r, chunk);
+  const int cols = B.bx + 4, n = (B.by * P + 2) * cols, nq = n / 4;
+  const long long x0 = B.x0, y0 = B.y0, i = B.i, j = B.j, m0 = B.m0, m1 = B.m1, sy = B.sy, sz = B.sz;
+  const int tid = B.tid, nt = B.nt;
   // Each chunk: its row's offset, its first column, whether all four columns are read.
   const int xl = static_cast<int>(r.hi[0] - (x0 - 1)); // the last column read
   int ro[E], c4[E];
@@ -490,12 +491,7 @@ __global__ void __launch_bounds__(512, MinBlocks) zsumTwoSteps(const stencil::Gr
       for (int u = 0; u < P + 2; ++u) { v[u][0] = src[u * cols]; v[u][1] = src[u * cols + 1]; v[u][2] = src[u * cols + 2]; }
       use = use + 1 == S ? 0 : use + 1;
       float o[P];
-#pragma unroll
-      for (int p = 0; p < P; ++p) {
-        o[p] = planeTerms<P>(v, p, 1, s0[p], false);
-        s0[p] = planeTerms<P>(v, p, 0, s1[p], false);
-        s1[p] = planeTerms<P>(v, p, -1, 0.f, true);
-      }
+      advance<P>(v, s0, s1, o);
       if (t >= 2) {
         const bool zin = q1 >= r.lo[2] && q1 < r.hi[2];
         float *dst = lev + (t & 1) * n + rd + cols + 1;
@@ -510,12 +506,7 @@ __global__ void __launch_bounds__(512, MinBlocks) zsumTwoSteps(const stencil::Gr
 #pragma unroll
       for (int u = 0; u < P + 2; ++u) { v[u][0] = src[u * cols]; v[u][1] = src[u * cols + 1]; v[u][2] = src[u * cols + 2]; }
       float o[P];
-#pragma unroll
-      for (int p = 0; p < P; ++p) {
-        o[p] = planeTerms<P>(v, p, 1, u0[p], false);
-        u0[p] = planeTerms<P>(v, p, 0, u1[p], false);
-        u1[p] = planeTerms<P>(v, p, -1, 0.f, true);
-      }
+      advance<P>(v, u0, u1, o);
       if (t >= 5) {
 #pragma unroll
         for (int p = 0; p < P; ++p)

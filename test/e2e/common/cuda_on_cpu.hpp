@@ -158,12 +158,17 @@ inline void checkLaunch(const dim3 &Grid, const dim3 &Threads) {
   blockDim = Threads;
 }
 
+/// Whether the blocks run last first: a block that stores a point another
+/// block owns goes unseen where the owner runs after it.
+inline bool ReverseBlocks = false;
+
 /// Calls \p Body(block) for each block of \p Grid in turn.
 template <typename Body> void eachBlock(const dim3 &Grid, Body &&B) {
-  for (unsigned Z = 0; Z < Grid.z; ++Z)
-    for (unsigned Y = 0; Y < Grid.y; ++Y)
-      for (unsigned X = 0; X < Grid.x; ++X)
-        B(dim3(X, Y, Z));
+  const unsigned long long N = 1ull * Grid.x * Grid.y * Grid.z;
+  for (unsigned long long I = 0; I < N; ++I) {
+    const unsigned long long K = ReverseBlocks ? N - 1 - I : I;
+    B(dim3(K % Grid.x, K / Grid.x % Grid.y, K / (1ull * Grid.x * Grid.y)));
+  }
 }
 
 /// Runs \p Kernel for each thread of each block of \p Grid, one by one.
