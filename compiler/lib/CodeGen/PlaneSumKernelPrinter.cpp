@@ -11,6 +11,7 @@
 ///
 //===----------------------------------------------------------------------===//
 #include "stencilc/CodeGen/CudaKernels.h"
+#include "stencilc/CodeGen/PlaneTerms.h"
 #include <algorithm>
 #include <cassert>
 
@@ -23,58 +24,6 @@ using planning::PlaneSums;
 using planning::PlaneSumTerm;
 
 namespace {
-
-/// A value of a plane the thread's points read: the array and in-plane
-/// offset from the first point. Register N is stencilc_vN.
-struct PlaneValue {
-  unsigned Param = 0;
-  int X = 0, Y = 0;
-};
-
-/// Loads of the body from the plane's registers, for the thread's point
-/// \p Point (each a row above the one before).
-class PlaneRegisters : public DeviceHooks {
-public:
-  PlaneRegisters(const std::vector<PlaneValue> &Values, int Point)
-      : Values(Values), Point(Point) {}
-  std::string printLoad(unsigned Param, const ir::Offset &Off,
-                        const std::string &Memory) const override {
-    const auto It =
-        std::find_if(Values.begin(), Values.end(), [&](const PlaneValue &V) {
-          return V.Param == Param && V.X == Off[0] && V.Y == Off[1] + Point;
-        });
-    assert(It != Values.end() && "a load the plan does not make");
-    if (It == Values.end())
-      return Memory;
-    return fmt::format("stencilc_v{}", It - Values.begin());
-  }
-
-private:
-  const std::vector<PlaneValue> &Values;
-  const int Point;
-};
-
-/// The values a plane's points read: zsum's loads, or for more points the
-/// first point's loads a row up for each point after it.
-std::vector<PlaneValue> planeValues(const PlaneSums &P, int Points) {
-  std::vector<PlaneValue> Values;
-  if (Points == 2) {
-    for (const PlaneLoad &L : P.Loads)
-      Values.push_back({L.Param, L.X, L.Y});
-    return Values;
-  }
-  for (int Point = 0; Point < Points; ++Point)
-    for (const PlaneLoad &L : P.Loads) {
-      if (L.SecondOnly)
-        continue;
-      const PlaneValue V{L.Param, L.X, L.Y + Point};
-      if (std::none_of(Values.begin(), Values.end(), [&](const PlaneValue &W) {
-            return W.Param == V.Param && W.X == V.X && W.Y == V.Y;
-          }))
-        Values.push_back(V);
-    }
-  return Values;
-}
 
 class PlaneSumKernelPrinter {
 public:
@@ -291,40 +240,12 @@ private:
     }
   }
 
-  /// Which of Values the terms of \p Planes read, for any of the points.
   std::vector<bool> usedValues(const std::vector<int> &Planes) const {
-    std::vector<bool> Used(Values.size(), false);
-    for (const PlaneSumTerm &T : P.Terms) {
-      if (std::find(Planes.begin(), Planes.end(), T.Plane) == Planes.end())
-        continue;
-      ir::walkExpr(*T.Value, [&](const ir::Expr &X) {
-        const auto *L = llvm::dyn_cast<ir::LoadExpr>(&X);
-        if (!L)
-          return;
-        for (int Point = 0; Point < Points; ++Point)
-          for (size_t N = 0; N < Values.size(); ++N)
-            if (Values[N].Param == L->Param && Values[N].X == L->Off[0] &&
-                Values[N].Y == L->Off[1] + Point)
-              Used[N] = true;
-      });
-    }
-    return Used;
+    return usedPlaneValues(P, Values, Points, Planes);
   }
 
-  /// The terms of plane \p Plane for point \p Point, each after an operator
-  /// (the chain's first without).
   std::string groupTerms(int Plane, int Point) const {
-    PlaneRegisters Hooks(Values, Point);
-    std::string Text;
-    for (const PlaneSumTerm &T : P.Terms) {
-      if (T.Plane != Plane)
-        continue;
-      const std::string Term =
-          "(" + printExpression(S, Names, Hooks, *T.Value) + ")";
-      Text +=
-          &T == &P.Terms.front() ? Term : (T.Subtract ? " - " : " + ") + Term;
-    }
-    return Text;
+    return planeTerms(S, Names, P, Values, Plane, Point);
   }
 
   /// Loads (zsum) or reads (zsum4) a plane and adds its terms; the running

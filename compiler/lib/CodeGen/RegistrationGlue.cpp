@@ -270,7 +270,8 @@ void codegen::printTemporalRegistration(CodeWriter &W, const ir::Stencil &S,
                                         const planning::TemporalPlan &T,
                                         unsigned Pair,
                                         std::string_view Launcher,
-                                        std::string_view Query) {
+                                        std::string_view Query,
+                                        std::string_view SameMargins) {
   const planning::TimePair &P = T.Pairs[Pair];
   // Fields in GeneratedTemporal's order (<stencil/generated_abi.hpp>).
   W.line("[[maybe_unused]] static const bool {}_registered = "
@@ -296,7 +297,10 @@ void codegen::printTemporalRegistration(CodeWriter &W, const ir::Stencil &S,
   W.line("/*tiles=*/{{{}}},", Tiles);
   W.line("/*tileCount=*/{},", T.ConstantTiles.size());
   W.line("/*irHash=*/{},", cStringLiteral(ir::hashStencil(S)));
-  W.line("/*unit=*/__FILE__}});");
+  W.line("/*unit=*/__FILE__,");
+  W.line("/*sameMargins=*/{}}});", SameMargins.empty()
+                                       ? std::string("nullptr")
+                                       : "&" + std::string(SameMargins));
   W.dedent();
   W.dedent();
 }

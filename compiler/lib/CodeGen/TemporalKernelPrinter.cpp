@@ -708,7 +708,7 @@ void printRun(CodeWriter &W, const ir::Stencil &S, const TimePair &P,
 }
 
 void printLauncher(CodeWriter &W, const ir::Stencil &S, const TemporalPlan &T,
-                   const TimePair &P, const std::string &Name) {
+                   const TimePair &P, const std::string &Name, bool Planes) {
   BodyNames Names(S);
   const unsigned M = S.Dims - 1;
   const std::string Ty = elementType(S.Params[P.Out]);
@@ -780,6 +780,20 @@ void printLauncher(CodeWriter &W, const ir::Stencil &S, const TemporalPlan &T,
   std::string Args;
   for (unsigned I = 1; I < S.Params.size(); ++I)
     Args += ", " + Names.param(I);
+  if (Planes) {
+    W.line("// Both levels' margins the input's: every level's margin is the "
+           "input's, and the pass may be summed by planes.");
+    W.open(fmt::format("if (margins[0] == margins[1] && margins[0] == "
+                       "static_cast<const void *>({})) {{",
+                       Names.param(P.In)));
+    W.line("bool stencilc_taken = false;");
+    W.line("const char *const stencilc_error = {}_planes_launch(g, r, "
+           "stencilc_store, cfg, steps, &stencilc_taken{});",
+           Name, Args);
+    W.line("if (stencilc_taken)");
+    W.line("  return stencilc_error;");
+    W.close();
+  }
   W.line("const cudaStream_t stream = static_cast<cudaStream_t>(cfg.stream);");
   W.open("switch (steps) {");
   for (int N = 1; N <= T.MaxSteps; ++N)
@@ -841,11 +855,17 @@ void cuda::printTemporalCode(CodeWriter &W, const planning::StencilPlan &SP,
     W.blank();
     printRun(W, S, P, Name);
     W.blank();
-    printLauncher(W, S, T, P, Name);
+    const bool Planes = T.summedByPlanes() && T.PlaneSumPair == I;
+    if (Planes) {
+      printPlaneSumPass(W, S, T, Name);
+      W.blank();
+    }
+    printLauncher(W, S, T, P, Name, Planes);
     W.blank();
     printQuery(W, T, Name);
     W.blank();
     printTemporalRegistration(W, S, T, I, Name + "_cuda_launch",
-                              Name + "_query");
+                              Name + "_query",
+                              Planes ? Name + "_same_margins" : "");
   }
 }

@@ -327,7 +327,7 @@ planning::planModule(const ir::Module &M,
     SP.Default = chooseDefault(SP);
     SP.Cpu = planCpuLoops(S, Infos[I]);
     if (S.TimeLoop)
-      SP.Temporal = planTemporal(S, Infos[I]);
+      SP.Temporal = planTemporal(S, Infos[I], SP.March.Sums);
     Plan.Stencils.push_back(std::move(SP));
   }
   return Plan;

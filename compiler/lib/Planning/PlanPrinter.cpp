@@ -235,6 +235,17 @@ static void printTemporal(std::string &Out, const StencilPlan &SP) {
               ? "; exact divisions as products, checked once a plane" + Below
               : "") +
          "\n";
+  if (T.summedByPlanes())
+    Out += "  temporal passes summed by planes: 2 to " +
+           std::to_string(PlaneSumPassMaxSteps) + " steps, " +
+           std::to_string(PlaneSumPassPoints) +
+           " points a thread (a tile of bx x by points, by a multiple of " +
+           std::to_string(PlaneSumPassPoints) + ", at most " +
+           std::to_string(PlaneSumPassThreads) +
+           " threads), where the two arrays' margins are the same\n";
+  else
+    Out += "  temporal passes summed by planes: none: " + T.PlaneSumPassWhyNot +
+           "\n";
 }
 
 /// The float divisions by constants, by divisor: how many CUDA computes as

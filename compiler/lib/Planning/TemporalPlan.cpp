@@ -119,8 +119,41 @@ static void chooseDefaults(TemporalPlan &P, const ir::Stencil &S,
     P.ConstantTiles.push_back({Bx, 2 * By});
 }
 
+/// Whether a pass of \p P may be summed by planes (TemporalPlan::Sums), or
+/// why not: a 3-D floating-point sum by planes whose one array read is a
+/// time pair's input (the levels between are sums of it), the point's own
+/// column and plane among those its terms span.
+static std::string planeSumPassWhyNot(TemporalPlan &P, const ir::Stencil &S,
+                                      const PlaneSums &Sums) {
+  if (S.Dims != 3)
+    return "only 3-D stencils";
+  if (!Sums.staged())
+    return "no sum by planes staged in shared memory (zsum4)";
+  if (!Sums.Ty.isFloat() || !S.Params[Sums.Out].Ty.isFloat())
+    return "the sum or the array it stores is not floating-point";
+  if (Sums.Footprints.size() != 1)
+    return "it reads more than one array";
+  const PlaneFootprint &F = Sums.Footprints.front();
+  const auto Pair =
+      std::find_if(P.Pairs.begin(), P.Pairs.end(), [&](const TimePair &T) {
+        return T.In == F.Param && T.Out == Sums.Out;
+      });
+  if (Pair == P.Pairs.end())
+    return "the array it reads is not the previous time level";
+  if (Sums.Lo > 0 || Sums.Hi < 0 || F.X[0] > 0 || F.X[1] < 0 || F.Y[0] > 0 ||
+      F.Y[1] < 0)
+    return "its terms do not span the point's own plane, row and column";
+  if (Sums.Hi > PlaneSumPassMostAbove)
+    return "its terms read more than " + std::to_string(PlaneSumPassMostAbove) +
+           " planes above the point";
+  P.PlaneSumPair = static_cast<unsigned>(Pair - P.Pairs.begin());
+  P.Sums = Sums;
+  return "";
+}
+
 TemporalPlan planning::planTemporal(const ir::Stencil &S,
-                                    const analysis::StencilInfo &Info) {
+                                    const analysis::StencilInfo &Info,
+                                    const PlaneSums &Sums) {
   TemporalPlan P;
   if (S.Dims != 2 && S.Dims != 3) {
     P.WhyNot = "only 2-D and 3-D stencils";
@@ -183,5 +216,6 @@ TemporalPlan planning::planTemporal(const ir::Stencil &S,
   }
   P.MaxSteps = maxTimeSteps(S.Dims);
   chooseDefaults(P, S, OutParam.Ty);
+  P.PlaneSumPassWhyNot = planeSumPassWhyNot(P, S, Sums);
   return P;
 }

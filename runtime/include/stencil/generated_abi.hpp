@@ -17,7 +17,7 @@
 namespace stencil {
 
 /// The version of this interface that generated code is written against.
-inline constexpr int GeneratedAbiVersion = 11;
+inline constexpr int GeneratedAbiVersion = 12;
 
 /// Where the arrays of one launch live: every array of a stencil has the same
 /// extents (halo included), x contiguous.
@@ -146,6 +146,14 @@ using GeneratedTemporalFn = const char *(*)(const Grid &G, const Region &R,
 using GeneratedTemporalQueryFn = const char *(*)(int Bx, int By, int Steps,
                                                  KernelAttributes *Out);
 
+/// Whether arrays \p A and \p B of a time pair hold the same bits at every
+/// point of the grid outside \p R that one step over R reads (R grown by
+/// the reach: the margin), into \p *Same, on \p Stream (waiting for it);
+/// returns null or an error text. (Version 12.)
+using GeneratedSameMarginsFn = const char *(*)(const Grid &G, const Region &R,
+                                               const void *A, const void *B,
+                                               void *Stream, bool *Same);
+
 /// One stencil's temporally blocked code (Version 5): several time steps per
 /// pass over the grid, where each step reads array timeInput (its previous
 /// level) and writes array timeOutput, and the two trade places between
@@ -178,6 +186,11 @@ struct GeneratedTemporal {
   int tileCount;
   const char *irHash;
   const char *unit;
+  /// Set where some pass is faster when both levels' margins are its input
+  /// (stencilc's TemporalPlan::summedByPlanes): a time loop whose two arrays
+  /// hold the same margin then passes the input as both margins to launch.
+  /// Null elsewhere. (Version 12.)
+  GeneratedSameMarginsFn sameMargins;
 };
 
 /// Launches call \p Call of a step alone (its stencil's own code) over \p R;

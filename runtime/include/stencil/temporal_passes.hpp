@@ -185,13 +185,24 @@ void runTemporalPasses(const GeneratedStencil &E, const GeneratedTemporal &T,
   auto *Next = levelVariable<Levels::Next>(A...);
   std::tuple<P...> Values(levelValue(A)...);
   auto *const Even = *Previous, *const Odd = *Next; // levels 0, 2, ... / 1, ...
+  // The two arrays' margins the same (no pass writes them): every level's
+  // margin is the pass's input's, which some passes are faster for.
+  bool Same = false;
+  if (T.sameMargins && !Passes.empty())
+    if (const char *Error = T.sameMargins(G, R, Even, Odd, C.stream, &Same))
+      throw std::runtime_error(std::string("stencil: ") + E.name +
+                               " (cuda, comparing the margins): " + Error);
   auto *Holder = Even, *Other = Odd;
   long long Level = 0;
   for (int Steps : Passes) {
     std::get<Levels::Previous>(Values) = Holder;
     std::get<Levels::Next>(Values) = Other;
-    const void *const Margins[2] = {Level % 2 ? Odd : Even,
-                                    Level % 2 ? Even : Odd};
+    const void *const Margins[2] = {Same        ? Holder
+                                    : Level % 2 ? Odd
+                                                : Even,
+                                    Same        ? Holder
+                                    : Level % 2 ? Even
+                                                : Odd};
     launchTemporalPass(E, T, Values, Is, G, R, R, C, Steps, Margins);
     Level += Steps;
     std::swap(Holder, Other);

@@ -7,8 +7,9 @@ run on CPU threads includes.
     extract_kernels.py --variant NAME[,NAME...] GENERATED.stencil.cu OUT.inc
                                                    (marching variants' kernels)
 
-Temporal passes (cpu_threads.cpp): each `__global__` template (and the
-`__noinline__` chunk function of a pass with a barrier a level) becomes a
+Temporal passes (cpu_threads.cpp): each `__global__` template (the passes
+summed by planes among them, and the `__noinline__` chunk function of a pass
+with a barrier a level) becomes a
 host function template whose shared memory is the emulating block's; the
 helpers (min and max, the division by a constant) host functions.
 
@@ -35,8 +36,8 @@ import sys
 # A pass's register bound: __launch_bounds__ or the generated file's macro.
 BOUND = r"(?:__launch_bounds__|STENCILC_PASS_REGISTERS)\([^)]*\)"
 # The passes, and the chunk functions of passes with a barrier a level.
-TEMPORAL = re.compile(r"template <int STEPS, int BX(?:, int BY)?>\n(?:__global__ void " +
-                      BOUND + r"|__device__ __noinline__ void) (stencilc_\w+_temporal\d+(?:_chunk)?)\(")
+TEMPORAL = re.compile(r"template <int STEPS(?:, int BX(?:, int BY)?)?>\n(?:__global__ void " +
+                      BOUND + r"|__device__ __noinline__ void) (stencilc_\w+_temporal\d+(?:_chunk|_planes)?)\(")
 STEP = re.compile(r"^(__device__ __forceinline__ [\w ]+ stencilc_step_\w+_recompute\d+\(|"
                   r"__global__ void __launch_bounds__\([^)]*\) stencilc_step_\w+_g\d+(_alt)?\(|"
                   r"static const char \*stencilc_step_\w+_cuda_launch_group\()",

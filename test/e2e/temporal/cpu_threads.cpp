@@ -140,6 +140,19 @@ constexpr int FixedX3 = 12, FixedY3 = 10, FixedX2 = 40;
     return Table[Steps - 1][Fixed ? 1 : 0];                                    \
   }
 
+/// A pass summed by planes: its points a thread (stencilc's
+/// PlaneSumPassPoints), its steps (2 to 4) and the elements of a plane a
+/// thread copies at most (PlaneSumPassCopies).
+constexpr int PlanePoints = 4, PlaneCopies = 6;
+#define PLANES(NAME)                                                           \
+  [](int Steps) {                                                              \
+    using Fn = decltype(&stencilc_##NAME##_temporal0_planes<2>);               \
+    static const Fn Table[3] = {&stencilc_##NAME##_temporal0_planes<2>,        \
+                                &stencilc_##NAME##_temporal0_planes<3>,        \
+                                &stencilc_##NAME##_temporal0_planes<4>};       \
+    return Table[Steps - 2];                                                   \
+  }
+
 int Checks = 0, Failures = 0;
 
 /// An array whose last element ends where an unreadable page begins.
@@ -182,10 +195,14 @@ using e2e::Input;
 
 /// \p Host runs one step; \p Pass runs a thread of the pass. \p Kind: the
 /// input, uniform in [1, 2) or e2e's hostile values or signed zeros.
+/// \p Planes: a pass summed by planes, which takes the input's margin as
+/// every level's (B's margin is made A's) and a tile of (Bx, By) points,
+/// PlaneSumPassPoints a thread in y.
 template <typename T, int Dims, typename HostF, typename PassF>
 void check(const char *Name, const long long (&Ext)[3], int Margin, Span Reach,
            int Steps, int Bx, int By, long long Chunk, unsigned Seed,
-           HostF Host, PassF Pass, Input Kind = Input::Uniform) {
+           HostF Host, PassF Pass, Input Kind = Input::Uniform,
+           bool Planes = false) {
   const int M = Dims - 1;
   long long N = 1;
   for (int D = 0; D < Dims; ++D)
@@ -234,6 +251,10 @@ void check(const char *Name, const long long (&Ext)[3], int Margin, Span Reach,
     return true;
   };
   auto Inside = [&](long long I) { return In(I, R); };
+  if (Planes)
+    for (long long I = 0; I < N; ++I)
+      if (!Inside(I))
+        B[I] = A[I];
   // The host: the steps one by one.
   std::vector<T> HA = A, HB = B;
   T *P = HA.data(), *Q = HB.data();
@@ -246,9 +267,11 @@ void check(const char *Name, const long long (&Ext)[3], int Margin, Span Reach,
   for (long long I = 0; I < N; ++I)
     if (Inside(I))
       Out[I] = e2e::poison<T>();
-  const long long Ux = Bx - Steps * static_cast<long long>(Reach.X);
+  // A pass summed by planes computes level 1 on its whole tile.
+  const int Lost = Planes ? Steps - 1 : Steps;
+  const long long Ux = Bx - Lost * static_cast<long long>(Reach.X);
   const long long Uy =
-      Dims == 3 ? By - Steps * static_cast<long long>(Reach.Y) : 1;
+      Dims == 3 ? By - Lost * static_cast<long long>(Reach.Y) : 1;
   if (Ux <= 0 || Uy <= 0)
     return;
   const long long Gx = (Store.hi[0] - Store.lo[0] + Ux - 1) / Ux;
@@ -259,8 +282,13 @@ void check(const char *Name, const long long (&Ext)[3], int Margin, Span Reach,
   // Every level's ring: at most 6 planes (radius 2) a level, and the
   // padding on either side (at most 2 + 2 * Bx points).
   // Rings start as garbage, as shared memory does.
+  // A pass summed by planes: its input's stages and two planes a level.
+  const std::size_t Planar =
+      std::size_t(3 + 2 * Steps) * (By + Reach.Y) * (Bx + Reach.X);
   std::vector<unsigned char> Shared(
-      (std::size_t(Steps) * 6 * Threads + 4 + 4 * std::size_t(Bx)) * sizeof(T),
+      std::max(std::size_t(Steps) * 6 * Threads + 4 + 4 * std::size_t(Bx),
+               Planar) *
+          sizeof(T),
       0xff);
   cpu_threads::shared = Shared.data();
   // One std::thread per CUDA thread runs every block in turn; the barrier
@@ -274,9 +302,10 @@ void check(const char *Name, const long long (&Ext)[3], int Margin, Span Reach,
     (Inside(I) ? MarginOnly[I] : InOnly[I]) = e2e::poison<T>();
   // Blocks last first in some checks (one storing another's point shows).
   cuda_on_cpu::ReverseBlocks = Rng() % 2;
-  cuda_on_cpu::launchTogether(Grid, dim3(Bx, By, 1), [&] {
-    Pass(G, R, Store, Chunk, MarginOnly.data(), B.data(), InOnly.data(),
-         Out.data());
+  const dim3 Block(Bx, Planes ? By / PlanePoints : By, 1);
+  cuda_on_cpu::launchTogether(Grid, Block, [&] {
+    Pass(G, R, Store, Chunk, MarginOnly.data(), B.data(),
+         Planes ? A.data() : InOnly.data(), Out.data());
   });
   ++Checks;
   long long Bad = 0;
@@ -331,6 +360,33 @@ auto passOf(Table Instance, int Steps, bool Fixed, Extra... X) {
              const auto *M1, const auto *In, auto *Out) {
     Instance(Steps, Fixed)(G, R, S, C, M0, M1, In, X..., Out);
   };
+}
+
+/// A pass summed by planes: the instance for \p Steps (its margins are
+/// the input's).
+template <typename Table> auto planesOf(Table Instance, int Steps) {
+  return
+      [=](const stencil::Grid &G, const stencil::Region &R,
+          const stencil::Region &S, long long C, const auto *, const auto *,
+          const auto *In, auto *Out) { Instance(Steps)(G, R, S, C, In, Out); };
+}
+
+/// The box summed by planes, \p Steps (2 to 4) a pass, over \p E3 with a
+/// margin of \p Margin: a random tile whose plane a thread copies in at
+/// most PlaneCopies elements.
+void checkBoxByPlanes(const long long (&E3)[3], int Margin, int Steps,
+                      long long Chunk, unsigned Seed, std::mt19937 &Rng) {
+  auto Pick = [&](int Lo, int Hi) {
+    return std::uniform_int_distribution<int>(Lo, Hi)(Rng);
+  };
+  int Bx = 0, By = 0;
+  do {
+    Bx = Pick(2 * Steps - 1, 16);
+    By = PlanePoints * Pick((2 * Steps + 2) / PlanePoints, 4);
+  } while ((Bx + 2) * (By + 2) > PlaneCopies * Bx * By / PlanePoints);
+  check<float, 3>("box27 f32 by planes", E3, Margin, {2, 2}, Steps, Bx, By,
+                  Chunk, Seed, host3(E3, Margin, Box3d1rF()),
+                  planesOf(PLANES(Box3d1rF), Steps), Input::Uniform, true);
 }
 
 /// Fills the \p N coefficients of \p K with random multiples of 1 / \p
@@ -410,6 +466,8 @@ int main(int argc, char **argv) {
         host3(E3, Margin, Box3d1rF()),
         passOf(INSTANCES(Box3d1rF, FixedX3, FixedY3), Steps, Fixed));
     checkUpwind(E3, Margin, Steps, Bx, By, Chunk, S, Fixed, Rng);
+    for (int Planar = 2; Planar <= MostSteps; ++Planar)
+      checkBoxByPlanes(E3, Margin, Planar, Chunk, S, Rng);
     // Radius 2: the tile loses 4 a step each way, the margin at least 2.
     const long long E13[3] = {E3[0] + 4, E3[1] + 4, E3[2] + 4};
     const int Steps13 = std::min(Steps, 2);

@@ -3,7 +3,9 @@
 // integers (bit for bit), a
 // stencil that reads a second array of its levels' type, an if/else body,
 // an asymmetric reach. The two level arrays start with different margins, so
-// a margin read from the wrong level shows.
+// a margin read from the wrong level shows; the box runs again with the same
+// margins, where the weighted box's passes of 2 to 4 steps are summed by
+// planes.
 //
 //   temporal [--backend=host|openmp|cuda|all] [--seed=N]
 //
@@ -75,6 +77,41 @@ struct STENCIL_KERNEL Box27f {
         in[idx.ix<0, 0, 1>()] + in[idx.ix<1, 0, 1>()] + in[idx.ix<-1, 1, 1>()] +
         in[idx.ix<0, 1, 1>()] + in[idx.ix<1, 1, 1>()];
     out[idx.ix()] = s * (1.0f / 27.0f);
+  }
+};
+
+// A weighted 27-point box, one sum in the order of its planes: its passes
+// may be summed by planes (where both arrays hold the same margin).
+struct STENCIL_KERNEL Box27w {
+  STENCIL_HD void operator()(const stencil::Index3D &idx, const float *in,
+                             float *out) const {
+    out[idx.ix()] = 21.0f / 1024.0f * in[idx.ix<-1, -1, -1>()] +
+                    22.0f / 1024.0f * in[idx.ix<0, -1, -1>()] +
+                    23.0f / 1024.0f * in[idx.ix<1, -1, -1>()] +
+                    24.0f / 1024.0f * in[idx.ix<-1, 0, -1>()] +
+                    25.0f / 1024.0f * in[idx.ix<0, 0, -1>()] +
+                    26.0f / 1024.0f * in[idx.ix<1, 0, -1>()] +
+                    27.0f / 1024.0f * in[idx.ix<-1, 1, -1>()] +
+                    28.0f / 1024.0f * in[idx.ix<0, 1, -1>()] +
+                    29.0f / 1024.0f * in[idx.ix<1, 1, -1>()] +
+                    30.0f / 1024.0f * in[idx.ix<-1, -1, 0>()] +
+                    31.0f / 1024.0f * in[idx.ix<0, -1, 0>()] +
+                    32.0f / 1024.0f * in[idx.ix<1, -1, 0>()] +
+                    33.0f / 1024.0f * in[idx.ix<-1, 0, 0>()] +
+                    34.0f / 1024.0f * in[idx.ix()] +
+                    35.0f / 1024.0f * in[idx.ix<1, 0, 0>()] +
+                    36.0f / 1024.0f * in[idx.ix<-1, 1, 0>()] +
+                    37.0f / 1024.0f * in[idx.ix<0, 1, 0>()] +
+                    38.0f / 1024.0f * in[idx.ix<1, 1, 0>()] +
+                    39.0f / 1024.0f * in[idx.ix<-1, -1, 1>()] +
+                    40.0f / 1024.0f * in[idx.ix<0, -1, 1>()] +
+                    41.0f / 1024.0f * in[idx.ix<1, -1, 1>()] +
+                    42.0f / 1024.0f * in[idx.ix<-1, 0, 1>()] +
+                    43.0f / 1024.0f * in[idx.ix<0, 0, 1>()] +
+                    44.0f / 1024.0f * in[idx.ix<1, 0, 1>()] +
+                    45.0f / 1024.0f * in[idx.ix<-1, 1, 1>()] +
+                    46.0f / 1024.0f * in[idx.ix<0, 1, 1>()] +
+                    47.0f / 1024.0f * in[idx.ix<1, 1, 1>()];
   }
 };
 
@@ -171,8 +208,10 @@ public:
   /// \p Kind: level 0 uniform in [1, 2), or e2e::hostileValue's (zeros,
   /// subnormals, infinities, NaNs), signed zeros or tiny values, where the
   /// GPU's levels must be the host's bit for bit.
+  /// \p SameMargins: level 1's margin is level 0's (passes summed by
+  /// planes run only so).
   Case(const char *Name, unsigned Seed, const int (&Extent)[Dims], int Margin,
-       e2e::Input Kind = e2e::Input::Uniform)
+       e2e::Input Kind = e2e::Input::Uniform, bool SameMargins = false)
       : Name(Name), Margin(Margin), Kind(Kind) {
     std::size_t N = 1;
     for (int D = 0; D < Dims; ++D)
@@ -197,6 +236,7 @@ public:
       // Level 1's region is overwritten by the first step; its margin is
       // another than level 0's.
       Level1[I] = inside(I)               ? e2e::poison<T>()
+                  : SameMargins           ? Level0[I]
                   : std::is_integral_v<T> ? T(3000) + Dist()
                                           : T(3) + Dist();
     }
@@ -390,8 +430,8 @@ void check(const Options &O, const char *Name, unsigned Seed,
            const int (&Ext)[Dims], int Margin, int MaxSteps,
            const std::array<int, 2> &Reach,
            const std::vector<std::array<int, 3>> &Tiles, CallF Call,
-           e2e::Input Kind = e2e::Input::Uniform) {
-  Case<T, Dims> C(Name, Seed, Ext, Margin, Kind);
+           e2e::Input Kind = e2e::Input::Uniform, bool SameMargins = false) {
+  Case<T, Dims> C(Name, Seed, Ext, Margin, Kind, SameMargins);
   for (int Steps : {0, 1, 2, 5, 7, 12}) {
     C.run(O, Steps, Call);
     if (!O.Cuda)
@@ -537,6 +577,15 @@ int main(int Argc, char **Argv) {
                       Loop.repeat(N, Box27f(), stencil::previousLevel(P),
                                   stencil::nextLevel(Q));
                     });
+    for (const bool Same : {false, true})
+      check<float, 3>(
+          O, Same ? "Box27w, the same margins" : "Box27w", O.Seed + 9, Ext, 1,
+          4, {2, 2}, Tiles3,
+          [](auto &Loop, int N, float *&P, float *&Q, const float *) {
+            Loop.repeat(N, Box27w(), stencil::previousLevel(P),
+                        stencil::nextLevel(Q));
+          },
+          e2e::Input::Uniform, Same);
   }
   {
     const std::array<int, 3> E = Extent3(2);

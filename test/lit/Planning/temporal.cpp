@@ -109,6 +109,24 @@ struct STENCIL_KERNEL MeanSeven {
   }
 };
 
+// A box summed by planes: passes of 2 to 4 steps may be too, where the two
+// arrays hold the same margin.
+struct STENCIL_KERNEL BoxSum {
+  STENCIL_HD void operator()(const stencil::Index3D &idx, const float *u, float *un) const {
+    un[idx.ix()] = 0.1f * u[idx.ix<-1, -1, -1>()] + 0.2f * u[idx.ix<1, 1, -1>()] +
+                   0.3f * u[idx.ix<0, -1, 0>()] + 0.4f * u[idx.ix<1, 0, 0>()] +
+                   0.5f * u[idx.ix<-1, 1, 1>()] + 0.6f * u[idx.ix<0, 1, 1>()];
+  }
+};
+// The same reading a second array: not by planes.
+struct STENCIL_KERNEL BoxTwo {
+  STENCIL_HD void operator()(const stencil::Index3D &idx, const float *u, const float *c,
+                             float *un) const {
+    un[idx.ix()] = u[idx.ix<-1, -1, -1>()] + u[idx.ix<1, 1, -1>()] + c[idx.ix()] +
+                   u[idx.ix<-1, 1, 1>()] + u[idx.ix<1, 1, 1>()];
+  }
+};
+
 void timeLoops(float *u, float *un, double *k, double *v, double *vn, int *ia,
                int *ib, double *w, double *wn) {
   stencil::DomainLoop dl;
@@ -128,6 +146,8 @@ void timeLoops(float *u, float *un, double *k, double *v, double *vn, int *ia,
   l2.repeat(4, MeanMixed(), stencil::previousLevel(u), stencil::nextLevel(un));
   l2.repeat(4, MeanSeven(), stencil::previousLevel(u), stencil::nextLevel(un));
   l2.repeat(4, MeanTwo(), stencil::previousLevel(u), stencil::nextLevel(un));
+  l3.repeat(4, BoxSum(), stencil::previousLevel(u), stencil::nextLevel(un));
+  l3.repeat(4, BoxTwo(), stencil::previousLevel(u), un, stencil::nextLevel(un));
 }
 
 // PLAN-LABEL: stencil Heat
@@ -173,6 +193,10 @@ void timeLoops(float *u, float *un, double *k, double *v, double *vn, int *ia,
 // PLAN: the chunk again dividing where one may differ (a dividend below 2^-84){{$}}
 // PLAN-LABEL: stencil MeanSeven
 // PLAN: temporal chunks: with no test where the tile and every level's rows are inside the region{{$}}
+// PLAN-LABEL: stencil BoxSum
+// PLAN: temporal passes summed by planes: 2 to 4 steps, 4 points a thread (a tile of bx x by points, by a multiple of 4, at most 512 threads), where the two arrays' margins are the same
+// PLAN-LABEL: stencil BoxTwo
+// PLAN: temporal passes summed by planes: none: it reads more than one array
 
 // Mean's division (below): its product alone, and the least dividend kept.
 // CUDA: __device__ __forceinline__ float stencilc_divide_or(float x, float high, float low, unsigned &smallest) { const unsigned b = __float_as_uint(x) * 2u - 2u; smallest = b < smallest ? b : smallest; return __fmaf_rn(x, high, __fmul_rn(x, low)); }
@@ -200,7 +224,7 @@ void timeLoops(float *u, float *un, double *k, double *v, double *vn, int *ia,
 // CUDA-NEXT: return "the store region is not inside the region";
 // CUDA: const long long gx = (stencilc_store.hi[0] - stencilc_store.lo[0] + stencilc_ux - 1) / stencilc_ux;
 // CUDA: case 8: return stencilc_Heat_temporal0_run<8>(
-// CUDA: stencil::registerGeneratedTemporal(/*abiVersion=*/11, {
+// CUDA: stencil::registerGeneratedTemporal(/*abiVersion=*/12, {
 // CUDA: /*timeInput=*/0,
 // CUDA-NEXT: /*timeOutput=*/1,
 // CUDA-NEXT: /*reach=*/{{[{][{]}}0, 1}, {1, 0}, {0, 2}, {0, 0}},
@@ -290,3 +314,21 @@ void timeLoops(float *u, float *un, double *k, double *v, double *vn, int *ia,
 // CUDA: stencilc_value = stencilc_divide(stencilc_row[stencilc_tx - 1] + stencilc_q[stencilc_l - 1][(stencilc_u - stencilc_l * 1 + 19) % 2], 0.7f,
 // CUDA-NOT: stencilc_smallest
 // CUDA: if (stencilc_again)
+// BoxSum: the pass summed by planes, taken where both margins are the input.
+// CUDA: __global__ void __launch_bounds__(512, 2) stencilc_BoxSum_temporal0_planes(const stencil::Grid g, const stencil::Region r, const stencil::Region stencilc_store, const long long stencilc_chunk, const float *__restrict__ u, float *__restrict__ un) {
+// Level 1 at iteration t completes plane q0 + t - 1; a margin point takes
+// the level below's centre, read a plane before.
+// CUDA: const long long stencilc_done = stencilc_q0 + t - 1;
+// CUDA: stencilc_dst[0] = stencilc_zin && stencilc_in[0] ? stencilc_o0 : stencilc_c1_0_0;
+// CUDA-NEXT: stencilc_c1_0_0 = stencilc_src[1 * stencilc_w + 1];
+// CUDA: static const char *stencilc_BoxSum_temporal0_planes_launch(
+// CUDA: if (steps < 2 || steps > 4 || cfg.block[1] % 4 != 0)
+// CUDA: static const char *stencilc_BoxSum_temporal0_same_margins(
+// CUDA: static const char *stencilc_BoxSum_temporal0_cuda_launch(
+// CUDA: if (margins[0] == margins[1] && margins[0] == static_cast<const void *>(u)) {
+// CUDA-NEXT: bool stencilc_taken = false;
+// CUDA-NEXT: const char *const stencilc_error = stencilc_BoxSum_temporal0_planes_launch(g, r, stencilc_store, cfg, steps, &stencilc_taken, u, un);
+// CUDA: /*sameMargins=*/&stencilc_BoxSum_temporal0_same_margins});
+// CUDA: stencilc_BoxTwo_temporal0_cuda_launch
+// CUDA-NOT: stencilc_BoxTwo_temporal0_planes
+// CUDA: /*sameMargins=*/nullptr});

@@ -97,6 +97,14 @@ void printLevelBarrierPass(CodeWriter &W, const ir::Stencil &S,
                            const planning::TimePair &P,
                            const std::string &Kernel);
 
+/// A pass summed by planes (TemporalPlan::summedByPlanes,
+/// PlaneSumPassPrinter.cpp): the kernel template \p Name_planes<STEPS>, its
+/// shared bytes and \p Name_planes_launch, which the pass's launcher calls
+/// where both levels' margins are its input.
+void printPlaneSumPass(CodeWriter &W, const ir::Stencil &S,
+                       const planning::TemporalPlan &T,
+                       const std::string &Name);
+
 } // namespace stencilc::codegen::cuda
 
 #endif // STENCILC_CODEGEN_CUDAKERNELS_H

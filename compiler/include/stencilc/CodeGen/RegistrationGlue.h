@@ -102,11 +102,13 @@ void printRegistration(CodeWriter &W, const ir::Stencil &S,
 
 /// `static const bool <Launcher>_registered =
 /// stencil::registerGeneratedTemporal({...});` for time pair \p Pair of
-/// \p T, the stencil's temporal plan (CUDA).
+/// \p T, the stencil's temporal plan (CUDA); \p SameMargins: the pair's
+/// GeneratedSameMarginsFn, or empty for none.
 void printTemporalRegistration(CodeWriter &W, const ir::Stencil &S,
                                const planning::TemporalPlan &T, unsigned Pair,
                                std::string_view Launcher,
-                               std::string_view Query);
+                               std::string_view Query,
+                               std::string_view SameMargins);
 
 } // namespace stencilc::codegen
 

@@ -22,6 +22,7 @@
 
 #include "stencilc/Analysis/StencilInfo.h"
 #include "stencilc/IR/Stencil.h"
+#include "stencilc/Planning/PlaneSums.h"
 #include <array>
 #include <string>
 #include <vector>
@@ -39,6 +40,28 @@ constexpr long long MaxTemporalReach = 4;
 
 /// The most threads a block of a pass has (one a point of its tile).
 constexpr int MaxTileThreads = 1024;
+
+/// A pass summed by planes (PlaneSumPassPrinter.cpp): zsum4's running sums
+/// kept for every level, the input's planes staged in shared memory with the
+/// reach around the tile, each level's completed plane written to one of two
+/// planes in shared memory that the next level sums from after the next
+/// barrier. A thread computes PlaneSumPassPoints points adjacent in y, so a
+/// tile (bx, by) of points takes bx x by / PlaneSumPassPoints threads. Every
+/// level's margin is the input's there, so the runtime launches it only where
+/// the two arrays hold the same margin (GeneratedTemporal::sameMargins);
+/// elsewhere, and for tiles or steps it cannot take, the rings' pass runs.
+constexpr int PlaneSumPassPoints = 4;
+constexpr int PlaneSumPassStages = 3;
+/// The most elements of a plane of the input a thread copies.
+constexpr int PlaneSumPassCopies = 6;
+/// The most threads of its block: two blocks an SM at 64 registers.
+constexpr int PlaneSumPassThreads = 512;
+/// The most steps it takes: each level keeps its running sums and the
+/// centres its margin takes in registers (on an H200 at 64 registers, see
+/// docs/performance.md, "The box's pass summed by planes").
+constexpr int PlaneSumPassMaxSteps = 4;
+/// The most planes above a point its terms read (the centres a level keeps).
+constexpr int PlaneSumPassMostAbove = 4;
 
 /// One way the stencil's arrays can trade places between steps: In is read
 /// as the previous level, Out written as the next.
@@ -124,11 +147,20 @@ struct TemporalPlan {
   /// whose tile and rows are all inside the region runs a copy with no
   /// test, every thread computing.
   bool LevelBarrier = false;
+  /// The body's sum by planes where passes of 2 to PlaneSumPassMaxSteps
+  /// steps may be summed by planes (PlaneSumPassPoints above), for the time
+  /// pair PlaneSumPair; PlaneSumPassWhyNot says why not otherwise.
+  PlaneSums Sums;
+  unsigned PlaneSumPair = 0;
+  std::string PlaneSumPassWhyNot = "not planned";
+  bool summedByPlanes() const { return PlaneSumPassWhyNot.empty(); }
 };
 
-/// The temporal plan of \p S (2-D and 3-D stencils only).
+/// The temporal plan of \p S (2-D and 3-D stencils only); \p Sums: its
+/// body's sum by planes (planPlaneSums), which passes may take.
 TemporalPlan planTemporal(const ir::Stencil &S,
-                          const analysis::StencilInfo &Info);
+                          const analysis::StencilInfo &Info,
+                          const PlaneSums &Sums);
 
 } // namespace stencilc::planning
 
