@@ -81,6 +81,17 @@ struct STENCIL_KERNEL Upwind2F {
                   0.25f * (a[idx.ix()] - a[idx.ix<0, -1>()]);
   }
 };
+/// A one-sided f64 sum by planes (planes 0 and +1, x -1..+1, y 0..+1) with
+/// a weight: its passes are summed by planes too, with no plane or row below
+/// the point.
+struct STENCIL_KERNEL SkewSumD {
+  STENCIL_HD void operator()(const stencil::Index3D &idx, const double *a,
+                             double *b, double w) const {
+    b[idx.ix()] = 0.25 * a[idx.ix<-1, 0, 0>()] + w * a[idx.ix<1, 1, 0>()] +
+                  0.375 * a[idx.ix()] + 0.125 * a[idx.ix<1, 1, 1>()] +
+                  w * a[idx.ix<0, 0, 1>()];
+  }
+};
 /// The time loops stencilc sees (on the default engine: on the host engine
 /// it generates nothing), never run: the harness runs the passes itself.
 void timeLoops(float *f, float *g, double *d, double *e, const float *k,
@@ -92,6 +103,8 @@ void timeLoops(float *f, float *g, double *d, double *e, const float *k,
   L.repeat(2, Star3d2rF(), stencil::previousLevel(f), stencil::nextLevel(g));
   L.repeat(2, Upwind3F(), stencil::previousLevel(f), k, stencil::nextLevel(g));
   L.repeat(2, Star3dL(), stencil::previousLevel(l), stencil::nextLevel(m));
+  L.repeat(2, SkewSumD(), stencil::previousLevel(d), stencil::nextLevel(e),
+           0.0625);
   stencil::Loop2D<> P(9, 1, 1, 9, 1, 1);
   P.repeat(2, J2d5ptF(), stencil::previousLevel(f), stencil::nextLevel(g));
   P.repeat(2, DivideF(), stencil::previousLevel(f), stencil::nextLevel(g));
@@ -341,13 +354,13 @@ auto host2(const long long (&E)[3], StencilT Stencil) {
 }
 
 /// One step of \p Stencil on the host over 3-D arrays of \p E, a margin of
-/// \p Margin.
-template <typename StencilT>
-auto host3(const long long (&E)[3], int Margin, StencilT Stencil) {
-  return [&E, Margin, Stencil](auto *P, auto *Q) {
+/// \p Margin; \p X: the stencil's arguments after the two levels.
+template <typename StencilT, typename... Extra>
+auto host3(const long long (&E)[3], int Margin, StencilT Stencil, Extra... X) {
+  return [&E, Margin, Stencil, X...](auto *P, auto *Q) {
     stencil::Loop3D<stencil::HostLoopEngine3D> L(
         E[0], Margin, Margin, E[1], Margin, Margin, E[2], Margin, Margin);
-    L.run(Stencil, P, Q);
+    L.run(Stencil, P, Q, X...);
   };
 }
 
@@ -364,29 +377,43 @@ auto passOf(Table Instance, int Steps, bool Fixed, Extra... X) {
 
 /// A pass summed by planes: the instance for \p Steps (its margins are
 /// the input's).
-template <typename Table> auto planesOf(Table Instance, int Steps) {
-  return
-      [=](const stencil::Grid &G, const stencil::Region &R,
-          const stencil::Region &S, long long C, const auto *, const auto *,
-          const auto *In, auto *Out) { Instance(Steps)(G, R, S, C, In, Out); };
+template <typename Table, typename... Extra>
+auto planesOf(Table Instance, int Steps, Extra... X) {
+  return [=](const stencil::Grid &G, const stencil::Region &R,
+             const stencil::Region &S, long long C, const auto *, const auto *,
+             const auto *In,
+             auto *Out) { Instance(Steps)(G, R, S, C, In, Out, X...); };
 }
 
-/// The box summed by planes, \p Steps (2 to 4) a pass, over \p E3 with a
-/// margin of \p Margin: a random tile whose plane a thread copies in at
-/// most PlaneCopies elements.
-void checkBoxByPlanes(const long long (&E3)[3], int Margin, int Steps,
-                      long long Chunk, unsigned Seed, std::mt19937 &Rng) {
+/// A random tile (Bx, By) of points for a pass summed by planes of \p
+/// Steps steps whose one step reads \p Reach: its useful points not empty,
+/// a plane a thread copies in at most PlaneCopies elements.
+void planesTile(int Steps, Span Reach, std::mt19937 &Rng, int *Bx, int *By) {
   auto Pick = [&](int Lo, int Hi) {
     return std::uniform_int_distribution<int>(Lo, Hi)(Rng);
   };
-  int Bx = 0, By = 0;
   do {
-    Bx = Pick(2 * Steps - 1, 16);
-    By = PlanePoints * Pick((2 * Steps + 2) / PlanePoints, 4);
-  } while ((Bx + 2) * (By + 2) > PlaneCopies * Bx * By / PlanePoints);
+    *Bx = Pick((Steps - 1) * Reach.X + 1, 16);
+    *By = PlanePoints *
+          Pick(((Steps - 1) * Reach.Y + PlanePoints) / PlanePoints, 4);
+  } while ((*Bx + Reach.X) * (*By + Reach.Y) >
+           PlaneCopies * *Bx * *By / PlanePoints);
+}
+
+/// The passes summed by planes, \p Steps (2 to 4) a pass, over \p E3 with
+/// a margin of \p Margin: the AN5D box and the one-sided f64 sum.
+void checkByPlanes(const long long (&E3)[3], int Margin, int Steps,
+                   long long Chunk, unsigned Seed, std::mt19937 &Rng) {
+  int Bx = 0, By = 0;
+  planesTile(Steps, {2, 2}, Rng, &Bx, &By);
   check<float, 3>("box27 f32 by planes", E3, Margin, {2, 2}, Steps, Bx, By,
                   Chunk, Seed, host3(E3, Margin, Box3d1rF()),
                   planesOf(PLANES(Box3d1rF), Steps), Input::Uniform, true);
+  planesTile(Steps, {2, 1}, Rng, &Bx, &By);
+  check<double, 3>("skew sum f64 by planes", E3, Margin, {2, 1}, Steps, Bx, By,
+                   Chunk, Seed, host3(E3, Margin, SkewSumD(), 0.0625),
+                   planesOf(PLANES(SkewSumD), Steps, 0.0625), Input::Uniform,
+                   true);
 }
 
 /// Fills the \p N coefficients of \p K with random multiples of 1 / \p
@@ -467,7 +494,7 @@ int main(int argc, char **argv) {
         passOf(INSTANCES(Box3d1rF, FixedX3, FixedY3), Steps, Fixed));
     checkUpwind(E3, Margin, Steps, Bx, By, Chunk, S, Fixed, Rng);
     for (int Planar = 2; Planar <= MostSteps; ++Planar)
-      checkBoxByPlanes(E3, Margin, Planar, Chunk, S, Rng);
+      checkByPlanes(E3, Margin, Planar, Chunk, S, Rng);
     // Radius 2: the tile loses 4 a step each way, the margin at least 2.
     const long long E13[3] = {E3[0] + 4, E3[1] + 4, E3[2] + 4};
     const int Steps13 = std::min(Steps, 2);

@@ -115,7 +115,7 @@ struct STENCIL_KERNEL BoxSum {
   STENCIL_HD void operator()(const stencil::Index3D &idx, const float *u, float *un) const {
     un[idx.ix()] = 0.1f * u[idx.ix<-1, -1, -1>()] + 0.2f * u[idx.ix<1, 1, -1>()] +
                    0.3f * u[idx.ix<0, -1, 0>()] + 0.4f * u[idx.ix<1, 0, 0>()] +
-                   0.5f * u[idx.ix<-1, 1, 1>()] + 0.6f * u[idx.ix<0, 1, 1>()];
+                   0.5f * u[idx.ix<-1, 1, 1>()] + 0.6f * u[idx.ix<1, 1, 1>()];
   }
 };
 // The same reading a second array: not by planes.
