@@ -73,7 +73,7 @@ public:
            F.X[1] - F.X[0], ElemTy);
     W.close();
     W.blank();
-    std::string Params, Args;
+    std::string Args;
     for (unsigned I = 1; I < S.Params.size(); ++I)
       Args += ", " + Names.param(I);
     W.line("// Launches the pass summed by planes where it takes the steps "
@@ -241,10 +241,6 @@ public:
 private:
   static constexpr int Points = planning::PlaneSumPassPoints;
   static constexpr int Stages = planning::PlaneSumPassStages;
-
-  std::string v(const char *Base) const {
-    return std::string("stencilc_") + Base;
-  }
 
   /// The tile, its planes in shared memory, the chunk.
   void printTile() {
