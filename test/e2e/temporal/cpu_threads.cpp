@@ -92,6 +92,16 @@ struct STENCIL_KERNEL SkewSumD {
                   w * a[idx.ix<0, 0, 1>()];
   }
 };
+/// A sum by planes reading no plane above the point (planes -1 and 0, x
+/// 0..+1): the margin takes the centre of the plane just read.
+struct STENCIL_KERNEL DownSumF {
+  STENCIL_HD void operator()(const stencil::Index3D &idx, const float *a,
+                             float *b) const {
+    b[idx.ix()] = 0.375f * a[idx.ix<0, 0, -1>()] +
+                  0.25f * a[idx.ix<1, 0, -1>()] + 0.25f * a[idx.ix<1, 0, 0>()] +
+                  0.125f * a[idx.ix()];
+  }
+};
 /// The time loops stencilc sees (on the default engine: on the host engine
 /// it generates nothing), never run: the harness runs the passes itself.
 void timeLoops(float *f, float *g, double *d, double *e, const float *k,
@@ -105,6 +115,7 @@ void timeLoops(float *f, float *g, double *d, double *e, const float *k,
   L.repeat(2, Star3dL(), stencil::previousLevel(l), stencil::nextLevel(m));
   L.repeat(2, SkewSumD(), stencil::previousLevel(d), stencil::nextLevel(e),
            0.0625);
+  L.repeat(2, DownSumF(), stencil::previousLevel(f), stencil::nextLevel(g));
   stencil::Loop2D<> P(9, 1, 1, 9, 1, 1);
   P.repeat(2, J2d5ptF(), stencil::previousLevel(f), stencil::nextLevel(g));
   P.repeat(2, DivideF(), stencil::previousLevel(f), stencil::nextLevel(g));
@@ -401,7 +412,8 @@ void planesTile(int Steps, Span Reach, std::mt19937 &Rng, int *Bx, int *By) {
 }
 
 /// The passes summed by planes, \p Steps (2 to 4) a pass, over \p E3 with
-/// a margin of \p Margin: the AN5D box and the one-sided f64 sum.
+/// a margin of \p Margin: the AN5D box, the one-sided f64 sum and the sum
+/// with no plane above.
 void checkByPlanes(const long long (&E3)[3], int Margin, int Steps,
                    long long Chunk, unsigned Seed, std::mt19937 &Rng) {
   int Bx = 0, By = 0;
@@ -414,6 +426,10 @@ void checkByPlanes(const long long (&E3)[3], int Margin, int Steps,
                    Chunk, Seed, host3(E3, Margin, SkewSumD(), 0.0625),
                    planesOf(PLANES(SkewSumD), Steps, 0.0625), Input::Uniform,
                    true);
+  planesTile(Steps, {1, 0}, Rng, &Bx, &By);
+  check<float, 3>("down sum f32 by planes", E3, Margin, {1, 0}, Steps, Bx, By,
+                  Chunk, Seed, host3(E3, Margin, DownSumF()),
+                  planesOf(PLANES(DownSumF), Steps), Input::Uniform, true);
 }
 
 /// Fills the \p N coefficients of \p K with random multiples of 1 / \p
