@@ -43,6 +43,9 @@ struct DearPasses {
 struct LengthPasses {
   void operator()(const Index<3> &, const float *, float *) const {}
 };
+struct SameMarginPasses {
+  void operator()(const Index<3> &, const float *, float *) const {}
+};
 
 constexpr int Nx = 20, Ny = 14, Nz = 12; // margin 1 on every side
 
@@ -192,13 +195,38 @@ const char *fakeLimits(int *Threads, int *Registers, long long *Shared) {
 
 const unsigned Axes[] = {7u, 7u};
 
+/// SameMarginPasses: whether each pass got its input as both levels'
+/// margins, in launch order.
+std::vector<bool> InputAsMargins;
+/// The generated sameMargins: the bits of the points outside R one step
+/// reads (reach 1), on the host.
+const char *sameMarginsOnHost(const Grid &, const Region &R, const void *A,
+                              const void *B, void *, bool *Same) {
+  const Region Read{{R.lo[0] - 1, R.lo[1] - 1, R.lo[2] - 1, 0},
+                    {R.hi[0] + 1, R.hi[1] + 1, R.hi[2] + 1, 1}};
+  *Same = true;
+  for (std::size_t I = 0; I < std::size_t(Nx) * Ny * Nz; ++I)
+    if (inRegion(I, Read) && !inRegion(I, R) &&
+        std::memcmp(static_cast<const float *>(A) + I,
+                    static_cast<const float *>(B) + I, sizeof(float)) != 0)
+      *Same = false;
+  return nullptr;
+}
+const char *recordingPass(const Grid &G, const Region &R, const Region &Store,
+                          const LaunchConfig &C, int Steps,
+                          const void *const *Margins, void *const *Args) {
+  const void *In = *static_cast<const float *const *>(Args[0]);
+  InputAsMargins.push_back(Margins[0] == In && Margins[1] == In);
+  return passLaunch<100>(G, R, Store, C, Steps, Margins, Args);
+}
+
 /// Passes of up to \p MaxSteps, default tile 16 x \p By, chunk 8; the
 /// tuner's tiles that and 32 x \p By / 2.
 template <typename StencilT>
 void registerFake(const char *Name, const char *IrHash, GeneratedLaunchFn Step,
                   GeneratedTemporalFn Pass,
                   GeneratedTemporalQueryFn Query = passQuery, int MaxSteps = 3,
-                  int By = 8) {
+                  int By = 8, GeneratedSameMarginsFn SameMargins = nullptr) {
   GeneratedStencil E{};
   E.name = Name;
   E.source = "fake.cu:1";
@@ -242,6 +270,7 @@ void registerFake(const char *Name, const char *IrHash, GeneratedLaunchFn Step,
   T.tileCount = 2;
   T.irHash = IrHash;
   T.unit = "fake.cu";
+  T.sameMargins = SameMargins;
   registerGeneratedTemporal(GeneratedAbiVersion, T);
 }
 
@@ -262,16 +291,23 @@ const bool Registered = [] {
   registerFake<LengthPasses>("fake::LengthPasses", "00000000000000c3",
                              stepLaunch<8000>, passLaunch<0>, lengthQuery, 6,
                              16);
+  registerFake<SameMarginPasses>("fake::SameMarginPasses", "00000000000000c4",
+                                 stepLaunch<400>, recordingPass, passQuery, 3,
+                                 8, sameMarginsOnHost);
   return true;
 }();
 
-/// Two levels: random-ish region, margins that differ between them.
+/// Two levels: random-ish region, margins that differ between them (or,
+/// with \p SameMargins, B's margin A's).
 struct Levels {
   std::vector<float> A, B;
-  Levels() : A(Nx * Ny * Nz), B(Nx * Ny * Nz) {
+  explicit Levels(bool SameMargins = false) : A(Nx * Ny * Nz), B(Nx * Ny * Nz) {
+    const Region R{{1, 1, 1, 0}, {Nx - 1, Ny - 1, Nz - 1, 1}};
     for (std::size_t I = 0; I < A.size(); ++I) {
       A[I] = 1.0f + static_cast<float>((I * 7919) % 101) / 101.0f;
-      B[I] = 3.0f + static_cast<float>((I * 104729) % 89) / 89.0f;
+      B[I] = SameMargins && !inRegion(I, R)
+                 ? A[I]
+                 : 3.0f + static_cast<float>((I * 104729) % 89) / 89.0f;
     }
   }
 };
@@ -279,8 +315,8 @@ struct Levels {
 constexpr long long Steps = 40;
 
 /// The steps one by one on the host: the last level and the one before.
-Levels reference() {
-  Levels L;
+Levels reference(bool SameMargins = false) {
+  Levels L(SameMargins);
   float *P = L.A.data(), *Q = L.B.data();
   const Region R{{1, 1, 1, 0}, {Nx - 1, Ny - 1, Nz - 1, 1}};
   for (long long S = 0; S < Steps; ++S) {
@@ -293,15 +329,16 @@ Levels reference() {
 }
 
 /// Both levels bit for bit the reference's.
-void expectReference(const Levels &Got) {
-  const Levels Want = reference();
+void expectReference(const Levels &Got, bool SameMargins = false) {
+  const Levels Want = reference(SameMargins);
   EXPECT_EQ(Got.A, Want.A);
   EXPECT_EQ(Got.B, Want.B);
 }
 
 /// Runs the time loop with \p Info; the last level and the one before.
-template <typename StencilT> Levels tunedLoop(DeviceAutoTuningInfo &Info) {
-  Levels L;
+template <typename StencilT>
+Levels tunedLoop(DeviceAutoTuningInfo &Info, bool SameMargins = false) {
+  Levels L(SameMargins);
   float *P = L.A.data(), *Q = L.B.data();
   Loop3D<DeviceAutoTuningLoopEngine3D> Loop(Nx, 1, 1, Ny, 1, 1, Nz, 1, 1);
   Loop.repeat(Steps, StencilT(), &Info, stencil::previousLevel(P),
@@ -452,6 +489,25 @@ template <typename StencilT> void expectChosenSteps(int Steps) {
 TEST(TemporalTuning, PassesThatDoNotPayAreNotChosen) {
   ASSERT_TRUE(Registered);
   expectChosenSteps<DearPasses>(1);
+}
+
+// Where the generated code compares the margins (GeneratedTemporal::
+// sameMargins), a loop whose two levels hold the same margin hands every
+// pass its input as both levels' margins (passes summed by planes need
+// that); with different margins every pass gets each level's own.
+TEST(TemporalTuning, PassesGetTheInputAsMarginsWhereTheMarginsAreTheSame) {
+  ASSERT_TRUE(Registered);
+  for (const bool Same : {true, false}) {
+    InputAsMargins.clear();
+    DeviceAutoTuningInfo Info;
+    quick(Info, "");
+    expectReference(tunedLoop<SameMarginPasses>(Info, Same), Same);
+    ASSERT_NE(Info.chosenPasses(), nullptr);
+    EXPECT_GT(Info.chosenPasses()->steps, 1) << Info.reportText();
+    ASSERT_FALSE(InputAsMargins.empty());
+    for (std::size_t I = 0; I < InputAsMargins.size(); ++I)
+      EXPECT_EQ(InputAsMargins[I], Same) << "pass " << I;
+  }
 }
 
 // A candidate of 5 or 6 steps a pass is timed in passes of 5 or 6 steps:
