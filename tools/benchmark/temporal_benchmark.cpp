@@ -5,7 +5,7 @@
 // own kernels in the same run).
 //
 //   temporal_benchmark [--cases=a,b] [--steps=N] [--quick] [--decayed]
-//                      [--passes=T,U] [--chunks=C,D]
+//                      [--passes=T,U] [--chunks=C,D] [--tiles=XxY,...]
 //
 // A pass row's steps/pass is the most a pass takes: the N steps run as
 // passes as even as can be and one step alone (the schedule is printed), as
@@ -13,8 +13,8 @@
 //
 // Per case: one step at a time (the plan's single-step variant), the plan's
 // default pass, a search over steps per pass, tiles and chunks (--quick:
-// the tuner's tiles and the plan's chunk; --passes and --chunks: only those
-// steps per pass, those chunks), and the tuner's choice
+// the tuner's tiles and the plan's chunk; --passes, --chunks and --tiles:
+// only those steps per pass, those chunks, those tiles), and the tuner's choice
 // (DeviceAutoTuningLoopEngine, no cache: its time loops repeated until it has
 // chosen, then timed); each the median of three runs of N steps after one
 // warm-up run. Prints one line per configuration and a summary line per case,
@@ -54,6 +54,7 @@ struct Options {
   bool Quick = false;
   bool Decayed = false; // runs go on from the last run's field
   std::vector<int> Passes, Chunks; // empty: all steps per pass, per case
+  std::vector<std::array<int, 2>> Tiles; // empty: per case
 };
 
 /// "a,b,c" split at its commas.
@@ -75,6 +76,20 @@ bool numberList(const std::string &List, std::vector<int> *Out) {
     if (Item.empty() || *End != '\0' || V < 1 || V > 1 << 20)
       return false;
     Out->push_back(static_cast<int>(V));
+  }
+  return true;
+}
+
+/// "32x32,36x36" as tiles; false where one is not two numbers.
+bool tileList(const std::string &List,
+              std::vector<std::array<int, 2>> *Out) {
+  for (const std::string &Item : splitList(List)) {
+    const std::size_t X = Item.find('x');
+    std::vector<int> Extents;
+    if (X == std::string::npos ||
+        !numberList(Item.substr(0, X) + "," + Item.substr(X + 1), &Extents))
+      return false;
+    Out->push_back({Extents[0], Extents[1]});
   }
   return true;
 }
@@ -238,6 +253,8 @@ public:
     }
     if (!O.Chunks.empty())
       Chunks = O.Chunks;
+    if (!O.Tiles.empty())
+      Tiles = O.Tiles;
     for (int PerPass : O.Passes)
       if (PerPass < 2 || PerPass > TE->maxSteps)
         std::printf("%s: no passes of %d steps (stencilc's take 2 to %d)\n",
@@ -302,6 +319,8 @@ int main(int Argc, char **Argv) {
       Bad = !numberList(Arg.substr(9), &O.Passes);
     } else if (Arg.rfind("--chunks=", 0) == 0) {
       Bad = !numberList(Arg.substr(9), &O.Chunks);
+    } else if (Arg.rfind("--tiles=", 0) == 0) {
+      Bad = !tileList(Arg.substr(8), &O.Tiles);
     } else if (Arg.rfind("--steps=", 0) == 0) {
       O.Steps = std::atoi(Arg.c_str() + 8);
     } else if (Arg == "--quick") {
@@ -314,7 +333,7 @@ int main(int Argc, char **Argv) {
     if (Bad) {
       std::fprintf(stderr,
                    "usage: %s [--cases=a,b] [--steps=N] [--quick] [--decayed] "
-                   "[--passes=T,U] [--chunks=C,D]\n",
+                   "[--passes=T,U] [--chunks=C,D] [--tiles=XxY,...]\n",
                    Argv[0]);
       return 2;
     }
