@@ -127,8 +127,10 @@ static std::string planeSumPassWhyNot(TemporalPlan &P, const ir::Stencil &S,
                                       const PlaneSums &Sums) {
   if (S.Dims != 3)
     return "only 3-D stencils";
+  if (!Sums.applies())
+    return "no sum by planes: " + Sums.WhyNot;
   if (!Sums.staged())
-    return "no sum by planes staged in shared memory (zsum4)";
+    return "its planes are not staged in shared memory: " + Sums.StagesWhyNot;
   if (!Sums.Ty.isFloat() || !S.Params[Sums.Out].Ty.isFloat())
     return "the sum or the array it stores is not floating-point";
   if (Sums.Footprints.size() != 1)
