@@ -102,6 +102,17 @@ struct STENCIL_KERNEL DownSumF {
                   0.125f * a[idx.ix()];
   }
 };
+/// A sum reaching 4 planes above the point (the most a pass summed by
+/// planes stages ahead) and none below, x 0..+1, y -1..0: a margin of 4.
+struct STENCIL_KERNEL FarAboveF {
+  STENCIL_HD void operator()(const stencil::Index3D &idx, const float *a,
+                             float *b) const {
+    b[idx.ix()] = 0.5f * a[idx.ix()] + 0.125f * a[idx.ix<1, 0, 0>()] +
+                  0.125f * a[idx.ix<1, 0, 2>()] +
+                  0.125f * a[idx.ix<0, -1, 3>()] +
+                  0.125f * a[idx.ix<0, 0, 4>()];
+  }
+};
 /// The time loops stencilc sees (on the default engine: on the host engine
 /// it generates nothing), never run: the harness runs the passes itself.
 void timeLoops(float *f, float *g, double *d, double *e, const float *k,
@@ -116,6 +127,7 @@ void timeLoops(float *f, float *g, double *d, double *e, const float *k,
   L.repeat(2, SkewSumD(), stencil::previousLevel(d), stencil::nextLevel(e),
            0.0625);
   L.repeat(2, DownSumF(), stencil::previousLevel(f), stencil::nextLevel(g));
+  L.repeat(2, FarAboveF(), stencil::previousLevel(f), stencil::nextLevel(g));
   stencil::Loop2D<> P(9, 1, 1, 9, 1, 1);
   P.repeat(2, J2d5ptF(), stencil::previousLevel(f), stencil::nextLevel(g));
   P.repeat(2, DivideF(), stencil::previousLevel(f), stencil::nextLevel(g));
@@ -413,7 +425,8 @@ void planesTile(int Steps, Span Reach, std::mt19937 &Rng, int *Bx, int *By) {
 
 /// The passes summed by planes, \p Steps (2 to 4) a pass, over \p E3 with
 /// a margin of \p Margin: the AN5D box, the one-sided f64 sum and the sum
-/// with no plane above.
+/// with no plane above; the sum 4 planes above, over \p E3 widened to a
+/// margin of 4.
 void checkByPlanes(const long long (&E3)[3], int Margin, int Steps,
                    long long Chunk, unsigned Seed, std::mt19937 &Rng) {
   int Bx = 0, By = 0;
@@ -430,6 +443,12 @@ void checkByPlanes(const long long (&E3)[3], int Margin, int Steps,
   check<float, 3>("down sum f32 by planes", E3, Margin, {1, 0}, Steps, Bx, By,
                   Chunk, Seed, host3(E3, Margin, DownSumF()),
                   planesOf(PLANES(DownSumF), Steps), Input::Uniform, true);
+  const long long Far = 4 - Margin;
+  const long long E4[3] = {E3[0] + 2 * Far, E3[1] + 2 * Far, E3[2] + 2 * Far};
+  planesTile(Steps, {1, 1}, Rng, &Bx, &By);
+  check<float, 3>("far-above sum f32 by planes", E4, 4, {1, 1}, Steps, Bx, By,
+                  Chunk, Seed, host3(E4, 4, FarAboveF()),
+                  planesOf(PLANES(FarAboveF), Steps), Input::Uniform, true);
 }
 
 /// Fills the \p N coefficients of \p K with random multiples of 1 / \p
