@@ -6,6 +6,7 @@
 //
 //   temporal_benchmark [--cases=a,b] [--steps=N] [--quick] [--decayed]
 //                      [--passes=T,U] [--chunks=C,D] [--tiles=XxY,...]
+//                      [--size=N]
 //
 // A pass row's steps/pass is the most a pass takes: the N steps run as
 // passes as even as can be and one step alone (the schedule is printed), as
@@ -51,6 +52,7 @@ double seconds() {
 struct Options {
   std::vector<std::string> Cases;
   int Steps = 0; // 0: per case
+  long long Size = 0; // points a side inside the margin; 0: per case
   bool Quick = false;
   bool Decayed = false; // runs go on from the last run's field
   std::vector<int> Passes, Chunks; // empty: all steps per pass, per case
@@ -321,6 +323,10 @@ int main(int Argc, char **Argv) {
       Bad = !numberList(Arg.substr(9), &O.Chunks);
     } else if (Arg.rfind("--tiles=", 0) == 0) {
       Bad = !tileList(Arg.substr(8), &O.Tiles);
+    } else if (Arg.rfind("--size=", 0) == 0) {
+      std::vector<int> Size;
+      Bad = !numberList(Arg.substr(7), &Size) || Size.size() != 1;
+      O.Size = Bad ? 0 : Size[0];
     } else if (Arg.rfind("--steps=", 0) == 0) {
       O.Steps = std::atoi(Arg.c_str() + 8);
     } else if (Arg == "--quick") {
@@ -333,7 +339,7 @@ int main(int Argc, char **Argv) {
     if (Bad) {
       std::fprintf(stderr,
                    "usage: %s [--cases=a,b] [--steps=N] [--quick] [--decayed] "
-                   "[--passes=T,U] [--chunks=C,D] [--tiles=XxY,...]\n",
+                   "[--passes=T,U] [--chunks=C,D] [--tiles=XxY,...] [--size=N]\n",
                    Argv[0]);
       return 2;
     }
@@ -343,21 +349,22 @@ int main(int Argc, char **Argv) {
     return 2;
   }
   auto Steps = [&](int Default) { return O.Steps > 0 ? O.Steps : Default; };
+  auto Size = [&](long long Default) { return O.Size > 0 ? O.Size : Default; };
   if (wanted(O, "star3d1r-f32"))
-    Case<float, 3, Star3d1rF>("star3d1r-f32", 512, 1, Steps(60), O.Decayed)
+    Case<float, 3, Star3d1rF>("star3d1r-f32", Size(512), 1, Steps(60), O.Decayed)
         .run(O);
   if (wanted(O, "star3d1r-f64"))
-    Case<double, 3, Star3d1rD>("star3d1r-f64", 512, 1, Steps(40), O.Decayed)
+    Case<double, 3, Star3d1rD>("star3d1r-f64", Size(512), 1, Steps(40), O.Decayed)
         .run(O);
   if (wanted(O, "box3d1r-f32"))
-    Case<float, 3, Box3d1rF>("box3d1r-f32", 512, 1, Steps(40), O.Decayed)
+    Case<float, 3, Box3d1rF>("box3d1r-f32", Size(512), 1, Steps(40), O.Decayed)
         .run(O);
   if (wanted(O, "star3d2r-f32"))
-    Case<float, 3, Star3d2rF>("star3d2r-f32", 512, 2, Steps(40), O.Decayed)
+    Case<float, 3, Star3d2rF>("star3d2r-f32", Size(512), 2, Steps(40), O.Decayed)
         .run(O);
   if (wanted(O, "j2d5pt-f32"))
     // 60 steps: 0.42^60 of the input is still far from the denormals.
-    Case<float, 2, J2d5ptF>("j2d5pt-f32", 16384, 1, Steps(60), O.Decayed)
+    Case<float, 2, J2d5ptF>("j2d5pt-f32", Size(16384), 1, Steps(60), O.Decayed)
         .run(O);
   return 0;
 }
