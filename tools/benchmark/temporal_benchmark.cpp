@@ -83,8 +83,7 @@ bool numberList(const std::string &List, std::vector<int> *Out) {
 }
 
 /// "32x32,36x36" as tiles; false where one is not two numbers.
-bool tileList(const std::string &List,
-              std::vector<std::array<int, 2>> *Out) {
+bool tileList(const std::string &List, std::vector<std::array<int, 2>> *Out) {
   for (const std::string &Item : splitList(List)) {
     const std::size_t X = Item.find('x');
     std::vector<int> Extents;
@@ -337,10 +336,11 @@ int main(int Argc, char **Argv) {
       Bad = true;
     }
     if (Bad) {
-      std::fprintf(stderr,
-                   "usage: %s [--cases=a,b] [--steps=N] [--quick] [--decayed] "
-                   "[--passes=T,U] [--chunks=C,D] [--tiles=XxY,...] [--size=N]\n",
-                   Argv[0]);
+      std::fprintf(
+          stderr,
+          "usage: %s [--cases=a,b] [--steps=N] [--quick] [--decayed] "
+          "[--passes=T,U] [--chunks=C,D] [--tiles=XxY,...] [--size=N]\n",
+          Argv[0]);
       return 2;
     }
   }
@@ -351,16 +351,19 @@ int main(int Argc, char **Argv) {
   auto Steps = [&](int Default) { return O.Steps > 0 ? O.Steps : Default; };
   auto Size = [&](long long Default) { return O.Size > 0 ? O.Size : Default; };
   if (wanted(O, "star3d1r-f32"))
-    Case<float, 3, Star3d1rF>("star3d1r-f32", Size(512), 1, Steps(60), O.Decayed)
+    Case<float, 3, Star3d1rF>("star3d1r-f32", Size(512), 1, Steps(60),
+                              O.Decayed)
         .run(O);
   if (wanted(O, "star3d1r-f64"))
-    Case<double, 3, Star3d1rD>("star3d1r-f64", Size(512), 1, Steps(40), O.Decayed)
+    Case<double, 3, Star3d1rD>("star3d1r-f64", Size(512), 1, Steps(40),
+                               O.Decayed)
         .run(O);
   if (wanted(O, "box3d1r-f32"))
     Case<float, 3, Box3d1rF>("box3d1r-f32", Size(512), 1, Steps(40), O.Decayed)
         .run(O);
   if (wanted(O, "star3d2r-f32"))
-    Case<float, 3, Star3d2rF>("star3d2r-f32", Size(512), 2, Steps(40), O.Decayed)
+    Case<float, 3, Star3d2rF>("star3d2r-f32", Size(512), 2, Steps(40),
+                              O.Decayed)
         .run(O);
   if (wanted(O, "j2d5pt-f32"))
     // 60 steps: 0.42^60 of the input is still far from the denormals.
