@@ -11,8 +11,9 @@
 #   temporal_gpu_run.sh [BUNDLE_DIR] [OUT_DIR]
 #
 # Environment: CUDA_ARCH, NVCC as gpu_common.sh; CASES (a,b), STEPS, QUICK,
-# PASSES and CHUNKS (the benchmark's --passes, --chunks: after BEFORE_BIN),
-# TEST_SEEDS (default "1 2 3"), SKIP_TEST=1 / SKIP_AN5D=1 to leave a part out;
+# PASSES, CHUNKS, TILES and SIZE (the benchmark's --passes, --chunks, --tiles,
+# --size: after BEFORE_BIN), TEST_SEEDS (default "1 2 3"), SKIP_TEST=1 /
+# SKIP_AN5D=1 to leave a part out;
 # FAST_MATH=1 also builds the benchmark with AN5D's flags (--use_fast_math:
 # approximate division, denormals flushed) and times it after the other;
 # DECAYED=1 also times j2d5pt with each run going on from the last (--decayed);
@@ -104,6 +105,8 @@ if [[ -x $work/temporal_benchmark ]]; then
   [[ ${QUICK:-0} == 1 ]] && args+=(--quick)
   [[ -n ${PASSES:-} ]] && args+=("--passes=$PASSES")
   [[ -n ${CHUNKS:-} ]] && args+=("--chunks=$CHUNKS")
+  [[ -n ${TILES:-} ]] && args+=("--tiles=$TILES")
+  [[ -n ${SIZE:-} ]] && args+=("--size=$SIZE")
   "$work/temporal_benchmark" "${args[@]}" || gpu_fail
   if [[ ${DECAYED:-0} == 1 ]]; then
     echo "== j2d5pt, each run going on from the last (--decayed)"
