@@ -323,6 +323,11 @@ planning::planModule(const ir::Module &M,
         else
           SP.Variants.push_back(VariantKind::ZSum4);
       }
+    } else if (S.Dims == 2 || S.Dims == 3) {
+      // No plan along z, so none of its sums (planTemporal asks).
+      SP.March.Sums.WhyNot = "no plan marching along z: a queue would span "
+                             "more than " +
+                             std::to_string(MaxQueueLength) + " planes";
     }
     SP.Default = chooseDefault(SP);
     SP.Cpu = planCpuLoops(S, Infos[I]);

@@ -127,8 +127,24 @@ struct STENCIL_KERNEL BoxTwo {
   }
 };
 
+// Off-centre columns read at two planes, in terms out of the planes' order:
+// no sum by planes.
+struct STENCIL_KERNEL BoxOrder {
+  STENCIL_HD void operator()(const stencil::Index3D &idx, const float *u, float *un) const {
+    un[idx.ix()] = u[idx.ix<1, 1, 1>()] + u[idx.ix<-1, -1, -1>()] + u[idx.ix<1, 1, -1>()];
+  }
+};
+// A coefficient read 40 planes apart: no plan along z, so no sums by planes
+// (said as such, not as a sum of another type).
+struct STENCIL_KERNEL FarCoef {
+  STENCIL_HD void operator()(const stencil::Index3D &idx, const float *c, const float *u,
+                             float *un) const {
+    un[idx.ix()] = u[idx.ix<0, 0, -1>()] + u[idx.ix()] + c[idx.ix()] + c[idx.ix<0, 0, 40>()];
+  }
+};
+
 void timeLoops(float *u, float *un, double *k, double *v, double *vn, int *ia,
-               int *ib, double *w, double *wn) {
+               int *ib, double *w, double *wn, float *c) {
   stencil::DomainLoop dl;
   dl.repeat(4, Spread(), stencil::previousLevel(u), stencil::nextLevel(un));
   stencil::Loop3D<> l3;
@@ -148,6 +164,8 @@ void timeLoops(float *u, float *un, double *k, double *v, double *vn, int *ia,
   l2.repeat(4, MeanTwo(), stencil::previousLevel(u), stencil::nextLevel(un));
   l3.repeat(4, BoxSum(), stencil::previousLevel(u), stencil::nextLevel(un));
   l3.repeat(4, BoxTwo(), stencil::previousLevel(u), un, stencil::nextLevel(un));
+  l3.repeat(4, BoxOrder(), stencil::previousLevel(u), stencil::nextLevel(un));
+  l3.repeat(4, FarCoef(), c, stencil::previousLevel(u), stencil::nextLevel(un));
 }
 
 // PLAN-LABEL: stencil Heat
@@ -156,7 +174,7 @@ void timeLoops(float *u, float *un, double *k, double *v, double *vn, int *ia,
 // PLAN-NEXT: temporal tiles with constant extents: 32 x 32, 64 x 16 (others: the kernel with runtime extents)
 // PLAN-NEXT: temporal registers: 32 a thread up to 4 steps per pass (two blocks of 1024 threads an SM), up to 64 above
 // PLAN-NEXT: temporal steady part: every thread computes every level; from a chunk's first plane where the loop's are in the region{{$}}
-// PLAN-NEXT: temporal passes summed by planes: none: no sum by planes: a term reads two planes
+// PLAN-NEXT: temporal passes summed by planes: none: no sum by planes: no column off the centre is read at two planes or more
 // PLAN-LABEL: stencil VarCoef
 // PLAN: temporal (CUDA): k -> un, up to 16 steps per pass; reach x -0..+1 y -0..+0; a ring of 2 rows per level; own columns from the rings from 4 steps a pass (shorter: level 1's, the others' from registers)
 // PLAN-NEXT: temporal (CUDA): u -> un, up to 16 steps per pass; reach x -1..+0 y -0..+0; a ring of 2 rows per level; own columns from the rings from 4 steps a pass (shorter: level 1's, the others' from registers)
@@ -179,7 +197,6 @@ void timeLoops(float *u, float *un, double *k, double *v, double *vn, int *ia,
 // PLAN-NEXT: temporal tiles with constant extents: 32 x 16, 64 x 8, 32 x 32 (others: the kernel with runtime extents)
 // PLAN-LABEL: stencil Eight
 // PLAN: temporal steady part: every thread computes every level{{$}}
-// PLAN-NEXT: temporal passes summed by planes: none: no sum by planes: its terms are not in the order of their planes
 // PLAN-LABEL: stencil Mean
 // PLAN: temporal (CUDA): u -> un, up to 16 steps per pass; reach x -1..+0 y -0..+1; 2 rows per level in registers, the neighbours along x from a shared row, a barrier a level
 // PLAN: temporal registers: 32 a thread up to 4 steps per pass (two blocks of 1024 threads an SM), up to 40 above
@@ -199,6 +216,10 @@ void timeLoops(float *u, float *un, double *k, double *v, double *vn, int *ia,
 // PLAN: temporal passes summed by planes: 2 to 4 steps, 4 points a thread (a tile of bx x by points, by a multiple of 4, at most 512 threads), where the two arrays' margins are the same
 // PLAN-LABEL: stencil BoxTwo
 // PLAN: temporal passes summed by planes: none: it reads more than one array
+// PLAN-LABEL: stencil BoxOrder
+// PLAN: temporal passes summed by planes: none: no sum by planes: its terms are not in the order of their planes
+// PLAN-LABEL: stencil FarCoef
+// PLAN: temporal passes summed by planes: none: no sum by planes: no plan marching along z: a queue would span more than 32 planes
 
 // Mean's division (below): its product alone, and the least dividend kept.
 // CUDA: __device__ __forceinline__ float stencilc_divide_or(float x, float high, float low, unsigned &smallest) { const unsigned b = __float_as_uint(x) * 2u - 2u; smallest = b < smallest ? b : smallest; return __fmaf_rn(x, high, __fmul_rn(x, low)); }
