@@ -37,7 +37,7 @@
 #                 ../shared/peers/an5d beside the repository): time loops, the
 #                 test/e2e/temporal test and tools/benchmark/temporal_benchmark.cpp with
 #                 gen/ (CUDA and OpenMP code), runtime/include/, AN5D's kernels in an5d/,
-#                 copy_bandwidth.cu; temporal_gpu_run.sh
+#                 copy_bandwidth.cu, split_cuda.py; temporal_gpu_run.sh
 #
 # Then, on the GPU machine (the bundle copied there):
 #   bash gpu-bundle/gpu_check.sh gpu-bundle
@@ -214,7 +214,8 @@ case $mode in
     cp "$root/test/e2e/temporal/temporal.cpp" "$root/test/e2e/temporal/divide_stencil.hpp" \
       "$root/test/e2e/temporal/integer_stencils.hpp" \
       "$out/tests/temporal/"
-    cp "$root/tools/benchmark/temporal_benchmark.cpp" "$root/tools/benchmark/an5d_stencils.hpp" "$out/"
+    cp "$root/tools/benchmark/temporal_benchmark.cpp" "$root/tools/benchmark/an5d_stencils.hpp" \
+      "$root/tools/split_cuda.py" "$out/"
     cp -r "$an5d" "$out/an5d"
     run_stencilc tests/temporal/temporal.cpp tests/temporal/gen cuda,cpu
     run_stencilc temporal_benchmark.cpp gen cuda,cpu

@@ -35,8 +35,20 @@ if [[ ${BUILD_ONLY:-0} != 1 ]]; then
 fi
 include=$bundle/runtime/include
 build() { # OUT SOURCE GEN_DIR [NVCC_FLAG...]
+  # The CUDA file a stencil a part, compiled at once (split_cuda.py; whole
+  # where it cannot be split): ptxas takes minutes on one file of passes.
+  local parts=$1.parts part compiles=()
+  rm -rf "$parts"
+  python3 "$bundle/split_cuda.py" "$3"/*.stencil.cu "$parts" ||
+    { mkdir -p "$parts" && cp "$3"/*.stencil.cu "$parts/"; }
+  for part in "$parts"/*.cu; do
+    "$nvcc" -std=c++17 -O3 "-arch=$arch" -Xcompiler -fopenmp -I "$include" \
+      "${@:4}" -c "$part" -o "$part.o" &
+    compiles+=($!)
+  done
+  wait "${compiles[@]}"
   "$nvcc" -std=c++17 -O3 "-arch=$arch" -Xcompiler -fopenmp -I "$include" \
-    "${@:4}" "$2" "$3"/*.stencil.cu "$3"/*.stencil.cpp -o "$1" -lgomp
+    "${@:4}" "$2" "$parts"/*.o "$3"/*.stencil.cpp -o "$1" -lgomp
 }
 binaries=(temporal temporal_benchmark copy_bandwidth)
 [[ ${FAST_MATH:-0} == 1 ]] && binaries+=(temporal_benchmark_fast)

@@ -132,8 +132,15 @@ grep -q "steps_gpu: 8 of 8 programs passed; openmp bit-exact 16/16; cuda within 
 mkdir -p "$work/an5d-stand-in"
 printf '#!/usr/bin/env bash\necho "AN5D stand-in"\n' >"$work/an5d-stand-in/run.sh"
 check_mode temporal temporal_gpu_run.sh "$work/an5d-stand-in"
-expect_log temporal "compiled .*/tests/temporal/gen/temporal.stencil.cu" \
-  "compiled .*/tests/temporal/temporal.cpp" "compiled .*/gen/temporal_benchmark.stencil.cu"
+# The generated CUDA compiled a stencil a part (split_cuda.py), then linked.
+expect_log temporal "compiled .*/temporal.parts/[0-9]*_Box27w.cu" \
+  "compiled .*/temporal.parts/[0-9]*_Star2Dr4.cu" "compiled .*/tests/temporal/temporal.cpp" \
+  "compiled .*/temporal_benchmark.parts/[0-9]*_Box3d1rF.cu"
+# A file not laid out as stencilc's (here the copy kernel) is refused, nothing
+# written: the runner then compiles it whole.
+python3 "$root/tools/split_cuda.py" "$root/tools/copy_bandwidth.cu" "$work/split-refused" \
+  2>/dev/null && fail "split_cuda.py split copy_bandwidth.cu"
+[[ -e $work/split-refused ]] && fail "split_cuda.py wrote parts of a file it refused"
 grep -q "AN5D stand-in" "$work/temporal.out" || fail "temporal: the runner did not run an5d/run.sh"
 # Built beforehand (BUILD_ONLY=1): the binaries go to the bundle's bin/, and a
 # later run takes them from there and compiles nothing.
