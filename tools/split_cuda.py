@@ -44,18 +44,24 @@ def main():
     if len(sys.argv) != 3:
         sys.exit("usage: split_cuda.py GEN.stencil.cu OUT_DIR")
     source, out_dir = sys.argv[1], sys.argv[2]
-    with open(source) as fh:
-        result = split(fh.read())
+    try:
+        with open(source) as fh:
+            result = split(fh.read())
+    except (OSError, UnicodeDecodeError) as error:
+        sys.exit(f"split_cuda: {source}: {error}")
     if result is None:
         print(f"split_cuda: {source}: not a stencilc CUDA file of sections", file=sys.stderr)
         sys.exit(1)
     prelude, parts, closing = result
-    os.makedirs(out_dir, exist_ok=True)
-    for number, (name, lines) in enumerate(parts):
-        stem = re.sub(r"[^A-Za-z0-9_]", "_", name)
-        path = os.path.join(out_dir, f"{number:02d}_{stem}.cu")
-        with open(path, "w") as fh:
-            fh.write(prelude + "\n" + "\n".join(lines) + "\n" + closing)
+    try:
+        os.makedirs(out_dir, exist_ok=True)
+        for number, (name, lines) in enumerate(parts):
+            stem = re.sub(r"[^A-Za-z0-9_]", "_", name)
+            path = os.path.join(out_dir, f"{number:02d}_{stem}.cu")
+            with open(path, "w") as fh:
+                fh.write(prelude + "\n" + "\n".join(lines) + "\n" + closing)
+    except OSError as error:
+        sys.exit(f"split_cuda: {out_dir}: {error}")
     print(f"split_cuda: {source}: {len(parts)} stencils in {out_dir}")
 
 
