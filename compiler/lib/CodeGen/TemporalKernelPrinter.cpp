@@ -97,6 +97,12 @@ struct PlaneMode {
   /// (TemporalPlan::SteadyFromChunkStart), so the last level is stored only
   /// from there on.
   bool BeforeChunk = false;
+  /// Steady only: the kernel's CENTRE_MARGIN chooses where a level's margin
+  /// comes from (TemporalPlan::CentreMarginUpTo); with MarginComputes the
+  /// threads of the margin compute the level first
+  /// (TemporalPlan::MarginThreadsCompute).
+  bool CentreMargin = false;
+  bool MarginComputes = false;
 };
 
 /// Loads of the pair's input from level l - 1's ring; the rest from memory.
@@ -291,13 +297,34 @@ private:
         Mode.BeforeChunk ? "if (stencilc_l == STEPS && stencilc_keep && "
                            "stencilc_k >= stencilc_first)"
                          : "if (stencilc_l == STEPS && stencilc_keep)";
-    W.open(Mode.EveryThread ? "{" : "if (stencilc_l <= stencilc_work) {");
+    // Where the margin is the centre, a thread of the margin that computes
+    // the level anyway takes the centre after it, with no branch.
+    const bool CentreAfter =
+        Mode.CentreMargin && (Mode.EveryThread || Mode.MarginComputes);
+    W.open(Mode.EveryThread      ? "{"
+           : Mode.MarginComputes ? "if (stencilc_l <= stencilc_computes) {"
+                                 : "if (stencilc_l <= stencilc_work) {");
     printCompute(W, Mode, Store);
+    if (CentreAfter) {
+      W.line("if (CENTRE_MARGIN && stencilc_l < STEPS && stencilc_edge)");
+      W.line("  stencilc_v = {};", centre(Mode));
+    }
     W.close();
     if (!Mode.Interior) {
-      W.open(fmt::format("{}if (stencilc_l < STEPS && stencilc_edge) {{",
-                         Mode.EveryThread ? "" : "else "));
-      printMargin(W);
+      W.open(fmt::format("{}if ({}stencilc_l < STEPS && stencilc_edge) {{",
+                         Mode.EveryThread ? "" : "else ",
+                         CentreAfter ? "!CENTRE_MARGIN && " : ""));
+      if (Mode.CentreMargin && !CentreAfter) {
+        W.open("if (CENTRE_MARGIN) {");
+        printRingBelow(W);
+        W.line("stencilc_v = {};", centre(Mode));
+        W.close("} else {");
+        W.indent();
+        printMargin(W);
+        W.close();
+      } else {
+        printMargin(W);
+      }
       W.close();
     }
     W.line("if (stencilc_l < STEPS)");
@@ -330,6 +357,19 @@ private:
     W.close();
   }
 
+  /// Level l's margin where both arrays hold the same: the centre of level
+  /// l - 1, from its ring or its queue (as the body reads it).
+  std::string centre(PlaneMode Mode) const {
+    return RingLoads(P, S.Dims, Mode).printLoad(P.In, ir::Offset{}, "");
+  }
+
+  /// Defines stencilc_ring, level l - 1's ring, which level l reads.
+  void printRingBelow(CodeWriter &W) const {
+    W.line("{} *const {} = stencilc_rings + (stencilc_l - 1) * {} * "
+           "stencilc_plane;",
+           Ty, Ring, P.RingDepth);
+  }
+
   /// The margin holds still: level l's is in the array holding it one step
   /// at a time.
   void printMargin(CodeWriter &W) const {
@@ -344,9 +384,7 @@ private:
                     const std::string &Store) const {
     printPlanePosition(W);
     W.line("const long long c = {};", Centre);
-    W.line("{} *const {} = stencilc_rings + (stencilc_l - 1) * {} * "
-           "stencilc_plane;",
-           Ty, Ring, P.RingDepth);
+    printRingBelow(W);
     W.line("{} {};", Ty, Value);
     RingLoads Hooks(P, S.Dims, Mode);
     printBody(S, Names, Hooks, W);
@@ -437,7 +475,13 @@ void printKernel(CodeWriter &W, const ir::Stencil &S, const TemporalPlan &T,
   const std::string Ty = elementType(S.Params[P.Out]);
   BodyNames Names(S);
   W.line("// BX, BY: the tile's extents where constant (0: blockDim's).");
-  W.line("template <int STEPS, int BX, int BY>");
+  if (T.CentreMarginUpTo > 0) {
+    W.line("// CENTRE_MARGIN: both arrays hold the same margin, so a level's "
+           "is the level below's centre.");
+    W.line("template <int STEPS, int BX, int BY, bool CENTRE_MARGIN = false>");
+  } else {
+    W.line("template <int STEPS, int BX, int BY>");
+  }
   const std::string Bound =
       T.RegistersAbove
           ? fmt::format("STENCILC_PASS_REGISTERS(STEPS <= {}, {})",
@@ -525,6 +569,12 @@ void printKernel(CodeWriter &W, const ir::Stencil &S, const TemporalPlan &T,
   W.line("[[maybe_unused]] const int stencilc_work = stencilc_column && "
          "stencilc_inside ? stencilc_deepest : 0;");
   W.line("const bool stencilc_edge = stencilc_column && !stencilc_inside;");
+  if (T.CentreMarginUpTo > 0 && T.MarginThreadsCompute)
+    W.line("// Where the margin is the centre its threads compute too, then "
+           "take it.");
+  if (T.CentreMarginUpTo > 0 && T.MarginThreadsCompute)
+    W.line("const int stencilc_computes = CENTRE_MARGIN && stencilc_column ? "
+           "stencilc_deepest : stencilc_work;");
   if (T.InteriorSteadyPart) {
     W.line("// Whether a thread of the block holds the margin (every thread "
            "is here).");
@@ -579,7 +629,8 @@ void printKernel(CodeWriter &W, const ir::Stencil &S, const TemporalPlan &T,
     for (unsigned U = 0; U < Depth; ++U)
       Planes.print(W, PlaneMode{true, U, T.EveryThreadComputes, Interior,
                                 T.divisionsCheckedAPlane(), T.LeastDividend,
-                                T.SteadyFromChunkStart});
+                                T.SteadyFromChunkStart, T.CentreMarginUpTo > 0,
+                                T.MarginThreadsCompute});
   };
   if (T.InteriorSteadyPart) {
     W.open("if (!stencilc_edge_block) {");
@@ -660,21 +711,35 @@ void printSharedBytes(CodeWriter &W, const ir::Stencil &S,
 /// compiled it for them (TemporalPlan::ConstantTiles).
 void printInstance(CodeWriter &W, const ir::Stencil &S, const TemporalPlan &T,
                    const std::string &Name) {
+  const bool Centre = T.CentreMarginUpTo > 0;
   W.line("template <int STEPS>");
   W.open(fmt::format("static auto {0}_instance(const unsigned bx, const "
-                     "unsigned by) -> decltype(&{0}<STEPS, 0, 0>) {{",
-                     Name));
+                     "unsigned by{1}) -> decltype(&{0}<STEPS, 0, 0>) {{",
+                     Name, Centre ? ", const bool same" : ""));
+  if (Centre)
+    W.line("// same: both levels' margins one array (TemporalPlan::"
+           "CentreMarginUpTo).");
   for (const auto &[Bx, By] : T.ConstantTiles) {
-    W.line("if (bx == {}u && by == {}u)", Bx, S.Dims == 2 ? 1 : By);
-    W.line("  return {}<STEPS, {}, {}>;", Name, Bx, S.Dims == 2 ? 1 : By);
+    const int Y = S.Dims == 2 ? 1 : By;
+    if (!Centre) {
+      W.line("if (bx == {}u && by == {}u)", Bx, Y);
+      W.line("  return {}<STEPS, {}, {}>;", Name, Bx, Y);
+      continue;
+    }
+    W.open(fmt::format("if (bx == {}u && by == {}u) {{", Bx, Y));
+    W.line("if constexpr (STEPS <= {})", T.CentreMarginUpTo);
+    W.line("  if (same)");
+    W.line("    return {}<STEPS, {}, {}, true>;", Name, Bx, Y);
+    W.line("return {}<STEPS, {}, {}>;", Name, Bx, Y);
+    W.close();
   }
   W.line("return {}<STEPS, 0, 0>;", Name);
   W.close();
 }
 
 /// One instance of the kernel launched: the launcher's switch calls it.
-void printRun(CodeWriter &W, const ir::Stencil &S, const TimePair &P,
-              const std::string &Name) {
+void printRun(CodeWriter &W, const ir::Stencil &S, const TemporalPlan &T,
+              const TimePair &P, const std::string &Name) {
   BodyNames Names(S);
   const std::string Ty = elementType(S.Params[P.Out]);
   W.line("template <int STEPS>");
@@ -685,7 +750,8 @@ void printRun(CodeWriter &W, const ir::Stencil &S, const TimePair &P,
       "&stencilc_store, "
       "const long long chunk, const {} *m0, const {} *m1{}) {{",
       Name, Ty, Ty, kernelParameters(S, Names)));
-  W.line("const auto kernel = {}_instance<STEPS>(block.x, block.y);", Name);
+  W.line("const auto kernel = {}_instance<STEPS>(block.x, block.y{});", Name,
+         T.CentreMarginUpTo > 0 ? ", m0 == m1" : "");
   W.open("if (shared > 48u * 1024u) {");
   W.line("// Above 48 KiB a kernel asks for its shared memory.");
   W.line("const cudaError_t err = cudaFuncSetAttribute(kernel, "
@@ -815,8 +881,8 @@ void printQuery(CodeWriter &W, const TemporalPlan &T, const std::string &Name) {
   W.open("switch (steps) {");
   for (int N = 1; N <= T.MaxSteps; ++N)
     W.line("case {0}: err = cudaFuncGetAttributes(&a, {1}_instance<{0}>(bx, "
-           "by)); break;",
-           N, Name);
+           "by{2})); break;",
+           N, Name, T.CentreMarginUpTo > 0 ? ", false" : "");
   W.close();
   W.line("if (err != cudaSuccess)");
   W.line("  return cudaGetErrorString(err);");
@@ -853,11 +919,18 @@ void cuda::printTemporalCode(CodeWriter &W, const planning::StencilPlan &SP,
     W.blank();
     printSharedBytes(W, S, T, P, Name);
     W.blank();
-    printRun(W, S, P, Name);
+    printRun(W, S, T, P, Name);
     W.blank();
     const bool Planes = T.summedByPlanes() && T.PlaneSumPair == I;
     if (Planes) {
       printPlaneSumPass(W, S, T, Name);
+      W.blank();
+    }
+    // Where some pass is faster when the two arrays hold the same margin,
+    // the runtime compares them before a time loop's passes.
+    const bool Compared = Planes || T.CentreMarginUpTo > 0;
+    if (Compared) {
+      printSameMargins(W, S, P, Name);
       W.blank();
     }
     printLauncher(W, S, T, P, Name, Planes);
@@ -866,6 +939,6 @@ void cuda::printTemporalCode(CodeWriter &W, const planning::StencilPlan &SP,
     W.blank();
     printTemporalRegistration(W, S, T, I, Name + "_cuda_launch",
                               Name + "_query",
-                              Planes ? Name + "_same_margins" : "");
+                              Compared ? Name + "_same_margins" : "");
   }
 }

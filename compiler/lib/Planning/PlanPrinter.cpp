@@ -235,6 +235,15 @@ static void printTemporal(std::string &Out, const StencilPlan &SP) {
               ? "; exact divisions as products, checked once a plane" + Below
               : "") +
          "\n";
+  if (T.CentreMarginUpTo > 0)
+    Out +=
+        "  temporal margin: the level below's centre where the two arrays "
+        "hold the same (passes of up to " +
+        std::to_string(T.CentreMarginUpTo) +
+        " steps, tiles with constant "
+        "extents" +
+        (T.MarginThreadsCompute ? "; its threads compute the levels too" : "") +
+        "), else from memory\n";
   if (T.summedByPlanes())
     Out += "  temporal passes summed by planes: 2 to " +
            std::to_string(PlaneSumPassMaxSteps) + " steps, " +

@@ -119,6 +119,28 @@ static void chooseDefaults(TemporalPlan &P, const ir::Stencil &S,
     P.ConstantTiles.push_back({Bx, 2 * By});
 }
 
+/// Where a 3-D ring pass takes its margin from the level below's centre
+/// (TemporalPlan::CentreMarginUpTo). On an H200 (docs/performance.md,
+/// "The margin from the centre") a probe of the 3-step passes with the
+/// margin's loads gone ran the f32 star 1.11 and the f64 star 1.09 times as
+/// fast; compiled only for the passes that fit two blocks an SM, the
+/// fastest, as each is a second kernel to compile.
+static void planCentreMargins(TemporalPlan &P, const ir::Stencil &S,
+                              const analysis::StencilInfo &Info,
+                              const ir::Type &Ty) {
+  if (S.Dims != 3 || P.LevelBarrier)
+    return;
+  P.CentreMarginUpTo = P.TwoBlocksUpTo;
+  // A thread of the margin computing its levels reads only the rings,
+  // never memory off the arrays, where the time input is all it reads.
+  P.MarginThreadsCompute =
+      !P.EveryThreadComputes && Ty.isFloat() && P.Pairs.size() == 1 &&
+      std::all_of(Info.Arrays.begin(), Info.Arrays.end(),
+                  [&](const analysis::ArrayInfo &A) {
+                    return !A.Read || A.Param == P.Pairs.front().In;
+                  });
+}
+
 /// Whether a pass of \p P may be summed by planes (TemporalPlan::Sums), or
 /// why not: a 3-D floating-point sum by planes whose one array read is a
 /// time pair's input (the levels between are sums of it), the point's own
@@ -218,6 +240,7 @@ TemporalPlan planning::planTemporal(const ir::Stencil &S,
   }
   P.MaxSteps = maxTimeSteps(S.Dims);
   chooseDefaults(P, S, OutParam.Ty);
+  planCentreMargins(P, S, Info, OutParam.Ty);
   P.PlaneSumPassWhyNot = planeSumPassWhyNot(P, S, Sums);
   return P;
 }

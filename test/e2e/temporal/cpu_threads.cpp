@@ -160,21 +160,29 @@ namespace {
 constexpr int MostSteps = 4;
 constexpr int FixedX3 = 12, FixedY3 = 10, FixedX2 = 40;
 
-/// Instance tables: Table[steps - 1][0: runtime extents, 1: constant].
-#define INSTANCES(NAME, FX, FY)                                                \
-  [](int Steps, bool Fixed) {                                                  \
+/// Instance tables: Table[steps - 1][0: runtime extents, 1: constant];
+/// the kernel's template arguments after the tile's: ... (a function
+/// pointer, so that either table of a stencil fits one variable).
+#define TABLE(NAME, FX, FY, ...)                                               \
+  +[](int Steps, bool Fixed) {                                                 \
     using Fn = decltype(&stencilc_##NAME##_temporal0<1, 0, 0>);                \
     static const Fn Table[MostSteps][2] = {                                    \
-        {&stencilc_##NAME##_temporal0<1, 0, 0>,                                \
-         &stencilc_##NAME##_temporal0<1, FX, FY>},                             \
-        {&stencilc_##NAME##_temporal0<2, 0, 0>,                                \
-         &stencilc_##NAME##_temporal0<2, FX, FY>},                             \
-        {&stencilc_##NAME##_temporal0<3, 0, 0>,                                \
-         &stencilc_##NAME##_temporal0<3, FX, FY>},                             \
-        {&stencilc_##NAME##_temporal0<4, 0, 0>,                                \
-         &stencilc_##NAME##_temporal0<4, FX, FY>}};                            \
+        {&stencilc_##NAME##_temporal0<1, 0, 0 __VA_ARGS__>,                    \
+         &stencilc_##NAME##_temporal0<1, FX, FY __VA_ARGS__>},                 \
+        {&stencilc_##NAME##_temporal0<2, 0, 0 __VA_ARGS__>,                    \
+         &stencilc_##NAME##_temporal0<2, FX, FY __VA_ARGS__>},                 \
+        {&stencilc_##NAME##_temporal0<3, 0, 0 __VA_ARGS__>,                    \
+         &stencilc_##NAME##_temporal0<3, FX, FY __VA_ARGS__>},                 \
+        {&stencilc_##NAME##_temporal0<4, 0, 0 __VA_ARGS__>,                    \
+         &stencilc_##NAME##_temporal0<4, FX, FY __VA_ARGS__>}};                \
     return Table[Steps - 1][Fixed ? 1 : 0];                                    \
   }
+#define INSTANCES(NAME, FX, FY) TABLE(NAME, FX, FY, )
+/// A 3-D ring pass's instances for \p How: those that take the margin from
+/// the level below's centre (CENTRE_MARGIN) or from memory.
+#define RINGS(NAME, How)                                                       \
+  (How == Margins::Centre ? TABLE(NAME, FixedX3, FixedY3, , true)              \
+                          : INSTANCES(NAME, FixedX3, FixedY3))
 
 /// A pass summed by planes: its points a thread (stencilc's
 /// PlaneSumPassPoints), its steps (2 to 4) and the elements of a plane a
@@ -229,16 +237,22 @@ struct Span {
 /// Margin), tile (Bx, By) (By 1 in 2-D), chunk \p Chunk, against the host.
 using e2e::Input;
 
+/// How a pass takes each level's margin: from the array holding the level
+/// one step at a time (A's and B's differ), or, where the two arrays hold the
+/// same margin (B's is made A's), from the level below's centre (the rings'
+/// CENTRE_MARGIN instances) or summed by planes.
+enum class Margins { Own, Centre, Planes };
+
 /// \p Host runs one step; \p Pass runs a thread of the pass. \p Kind: the
 /// input, uniform in [1, 2) or e2e's hostile values or signed zeros.
-/// \p Planes: a pass summed by planes, which takes the input's margin as
-/// every level's (B's margin is made A's) and a tile of (Bx, By) points,
-/// PlaneSumPassPoints a thread in y.
+/// \p How: Margins::Planes, a pass summed by planes, takes a tile of (Bx,
+/// By) points, PlaneSumPassPoints a thread in y.
 template <typename T, int Dims, typename HostF, typename PassF>
-void check(const char *Name, const long long (&Ext)[3], int Margin, Span Reach,
-           int Steps, int Bx, int By, long long Chunk, unsigned Seed,
-           HostF Host, PassF Pass, Input Kind = Input::Uniform,
-           bool Planes = false) {
+void check(const std::string &Name, const long long (&Ext)[3], int Margin,
+           Span Reach, int Steps, int Bx, int By, long long Chunk,
+           unsigned Seed, HostF Host, PassF Pass, Input Kind = Input::Uniform,
+           Margins How = Margins::Own) {
+  const bool Planes = How == Margins::Planes;
   const int M = Dims - 1;
   long long N = 1;
   for (int D = 0; D < Dims; ++D)
@@ -287,7 +301,7 @@ void check(const char *Name, const long long (&Ext)[3], int Margin, Span Reach,
     return true;
   };
   auto Inside = [&](long long I) { return In(I, R); };
-  if (Planes)
+  if (How != Margins::Own)
     for (long long I = 0; I < N; ++I)
       if (!Inside(I))
         B[I] = A[I];
@@ -351,7 +365,7 @@ void check(const char *Name, const long long (&Ext)[3], int Margin, Span Reach,
     const bool Ok = Stored ? e2e::sameAsHost(Out[I], P[I])
                            : std::memcmp(&Out[I], &Before[I], sizeof(T)) == 0;
     if (!Ok && Bad++ == 0)
-      std::printf("  %s point %lld (%s): pass %.9g, %s %.9g\n", Name, I,
+      std::printf("  %s point %lld (%s): pass %.9g, %s %.9g\n", Name.c_str(), I,
                   Stored ? "stored" : "not stored", double(Out[I]),
                   Stored ? "host" : "before",
                   double(Stored ? P[I] : Before[I]));
@@ -361,9 +375,9 @@ void check(const char *Name, const long long (&Ext)[3], int Margin, Span Reach,
     std::printf("FAIL %s: %lld x %lld x %lld, margin %d, %d steps, tile %d x "
                 "%d, chunk %lld, store [%lld, %lld) x [%lld, %lld) x [%lld, "
                 "%lld): %lld points differ\n",
-                Name, Ext[0], Ext[1], Dims == 3 ? Ext[2] : 1, Margin, Steps, Bx,
-                By, Chunk, Store.lo[0], Store.hi[0], Store.lo[1], Store.hi[1],
-                Store.lo[2], Store.hi[2], Bad);
+                Name.c_str(), Ext[0], Ext[1], Dims == 3 ? Ext[2] : 1, Margin,
+                Steps, Bx, By, Chunk, Store.lo[0], Store.hi[0], Store.lo[1],
+                Store.hi[1], Store.lo[2], Store.hi[2], Bad);
   }
 }
 
@@ -433,22 +447,25 @@ void checkByPlanes(const long long (&E3)[3], int Margin, int Steps,
   planesTile(Steps, {2, 2}, Rng, &Bx, &By);
   check<float, 3>("box27 f32 by planes", E3, Margin, {2, 2}, Steps, Bx, By,
                   Chunk, Seed, host3(E3, Margin, Box3d1rF()),
-                  planesOf(PLANES(Box3d1rF), Steps), Input::Uniform, true);
+                  planesOf(PLANES(Box3d1rF), Steps), Input::Uniform,
+                  Margins::Planes);
   planesTile(Steps, {2, 1}, Rng, &Bx, &By);
   check<double, 3>("skew sum f64 by planes", E3, Margin, {2, 1}, Steps, Bx, By,
                    Chunk, Seed, host3(E3, Margin, SkewSumD(), 0.0625),
                    planesOf(PLANES(SkewSumD), Steps, 0.0625), Input::Uniform,
-                   true);
+                   Margins::Planes);
   planesTile(Steps, {1, 0}, Rng, &Bx, &By);
   check<float, 3>("down sum f32 by planes", E3, Margin, {1, 0}, Steps, Bx, By,
                   Chunk, Seed, host3(E3, Margin, DownSumF()),
-                  planesOf(PLANES(DownSumF), Steps), Input::Uniform, true);
+                  planesOf(PLANES(DownSumF), Steps), Input::Uniform,
+                  Margins::Planes);
   const long long Far = 4 - Margin;
   const long long E4[3] = {E3[0] + 2 * Far, E3[1] + 2 * Far, E3[2] + 2 * Far};
   planesTile(Steps, {1, 1}, Rng, &Bx, &By);
   check<float, 3>("far-above sum f32 by planes", E4, 4, {1, 1}, Steps, Bx, By,
                   Chunk, Seed, host3(E4, 4, FarAboveF()),
-                  planesOf(PLANES(FarAboveF), Steps), Input::Uniform, true);
+                  planesOf(PLANES(FarAboveF), Steps), Input::Uniform,
+                  Margins::Planes);
 }
 
 /// Fills the \p N coefficients of \p K with random multiples of 1 / \p
@@ -461,23 +478,29 @@ const float *coefficients(GuardedArray<float> &K, long long N, float Divisor,
   return K.data();
 }
 
+/// \p Name, and how the pass takes its margin where not from memory.
+std::string named(const char *Name, Margins How) {
+  return std::string(Name) +
+         (How == Margins::Centre ? ", the margin from the centre" : "");
+}
+
 /// The one-sided stencil with a coefficient array (random, its margin too),
 /// which ends where a guard page begins: a read past its end (a thread off
 /// the arrays reading it) stops the test.
 void checkUpwind(const long long (&E3)[3], int Margin, int Steps, int Bx,
                  int By, long long Chunk, unsigned Seed, bool Fixed,
-                 std::mt19937 &Rng) {
+                 std::mt19937 &Rng, Margins How) {
   GuardedArray<float> K(E3[0] * E3[1] * E3[2]);
   const float *const Kc = coefficients(K, E3[0] * E3[1] * E3[2], 4000, Rng);
   check<float, 3>(
-      "upwind f32", E3, Margin, {1, 0}, Steps, Bx, By, Chunk, Seed,
+      named("upwind f32", How), E3, Margin, {1, 0}, Steps, Bx, By, Chunk, Seed,
       [&](float *P, float *Q) {
         stencil::Loop3D<stencil::HostLoopEngine3D> L(E3[0], Margin, Margin,
                                                      E3[1], Margin, Margin,
                                                      E3[2], Margin, Margin);
         L.run(Upwind3F(), P, Kc, Q);
       },
-      passOf(INSTANCES(Upwind3F, FixedX3, FixedY3), Steps, Fixed, Kc));
+      passOf(RINGS(Upwind3F, How), Steps, Fixed, Kc), Input::Uniform, How);
 }
 
 /// The wide 2-D star with its coefficients (random, the margin's too) in
@@ -515,28 +538,38 @@ int main(int argc, char **argv) {
     // Long enough in z for the steady part (chunks of 2 steps' lag and a
     // ring or more) in most rounds.
     const long long E3[3] = {Pick(8, 20), Pick(8, 18), Pick(6, 40)};
-    check<float, 3>(
-        "star7 f32", E3, Margin, {2, 2}, Steps, Bx, By, Chunk, S,
-        host3(E3, Margin, Star3d1rF()),
-        passOf(INSTANCES(Star3d1rF, FixedX3, FixedY3), Steps, Fixed));
-    check<double, 3>(
-        "star7 f64", E3, Margin, {2, 2}, Steps, Bx, By, Chunk, S,
-        host3(E3, Margin, Star3d1rD()),
-        passOf(INSTANCES(Star3d1rD, FixedX3, FixedY3), Steps, Fixed));
-    check<float, 3>(
-        "box27 f32", E3, Margin, {2, 2}, Steps, Bx, By, Chunk, S,
-        host3(E3, Margin, Box3d1rF()),
-        passOf(INSTANCES(Box3d1rF, FixedX3, FixedY3), Steps, Fixed));
-    checkUpwind(E3, Margin, Steps, Bx, By, Chunk, S, Fixed, Rng);
+    // The 3-D ring passes both ways: each level's margin from memory, and
+    // from the level below's centre where the arrays' margins are the same.
+    for (const Margins How : {Margins::Own, Margins::Centre}) {
+      check<float, 3>(named("star7 f32", How), E3, Margin, {2, 2}, Steps, Bx,
+                      By, Chunk, S, host3(E3, Margin, Star3d1rF()),
+                      passOf(RINGS(Star3d1rF, How), Steps, Fixed),
+                      Input::Uniform, How);
+      check<double, 3>(named("star7 f64", How), E3, Margin, {2, 2}, Steps, Bx,
+                       By, Chunk, S, host3(E3, Margin, Star3d1rD()),
+                       passOf(RINGS(Star3d1rD, How), Steps, Fixed),
+                       Input::Uniform, How);
+      check<float, 3>(named("box27 f32", How), E3, Margin, {2, 2}, Steps, Bx,
+                      By, Chunk, S, host3(E3, Margin, Box3d1rF()),
+                      passOf(RINGS(Box3d1rF, How), Steps, Fixed),
+                      Input::Uniform, How);
+      checkUpwind(E3, Margin, Steps, Bx, By, Chunk, S, Fixed, Rng, How);
+      check<long long, 3>(named("star7 i64", How), E3, Margin, {2, 2}, Steps,
+                          Bx, By, Chunk, S, host3(E3, Margin, Star3dL()),
+                          passOf(RINGS(Star3dL, How), Steps, Fixed),
+                          Input::Uniform, How);
+    }
     for (int Planar = 2; Planar <= MostSteps; ++Planar)
       checkByPlanes(E3, Margin, Planar, Chunk, S, Rng);
     // Radius 2: the tile loses 4 a step each way, the margin at least 2.
     const long long E13[3] = {E3[0] + 4, E3[1] + 4, E3[2] + 4};
     const int Steps13 = std::min(Steps, 2);
-    check<float, 3>(
-        "star13 f32", E13, 2, {4, 4}, Steps13, Fixed ? FixedX3 : Bx + 6,
-        Fixed ? FixedY3 : By + 6, Chunk, S, host3(E13, 2, Star3d2rF()),
-        passOf(INSTANCES(Star3d2rF, FixedX3, FixedY3), Steps13, Fixed));
+    for (const Margins How : {Margins::Own, Margins::Centre})
+      check<float, 3>(named("star13 f32", How), E13, 2, {4, 4}, Steps13,
+                      Fixed ? FixedX3 : Bx + 6, Fixed ? FixedY3 : By + 6, Chunk,
+                      S, host3(E13, 2, Star3d2rF()),
+                      passOf(RINGS(Star3d2rF, How), Steps13, Fixed),
+                      Input::Uniform, How);
     // 2-D: rows of a tile, marching along y.
     const long long E2[3] = {Pick(10, 70), Pick(4, 40), 1};
     const int Bx2 = Fixed ? FixedX2 : Pick(12, 48);
@@ -565,10 +598,6 @@ int main(int argc, char **argv) {
                       host2(E2, Box2d9F()),
                       passOf(INSTANCES(Box2d9F, FixedX2, 1), Steps, Fixed),
                       Kind);
-    check<long long, 3>(
-        "star7 i64", E3, Margin, {2, 2}, Steps, Bx, By, Chunk, S,
-        host3(E3, Margin, Star3dL()),
-        passOf(INSTANCES(Star3dL, FixedX3, FixedY3), Steps, Fixed));
     check<unsigned, 2>(
         "upwind quotients u32", E2, 1, {2, 0}, Steps, Bx2, 1, Pick(1, 30), S,
         host2(E2, UpwindQuotient2U()),
@@ -610,8 +639,32 @@ int main(int argc, char **argv) {
   // they must not read the coefficients.
   for (int Steps = 1; Steps <= MostSteps; ++Steps)
     for (const bool Fixed : {true, false})
-      checkUpwind({10, 4, 40}, 1, Steps, FixedX3, FixedY3 + (Fixed ? 0 : 2), 32,
-                  Seed, Fixed, Rng);
+      for (const Margins How : {Margins::Own, Margins::Centre})
+        checkUpwind({10, 4, 40}, 1, Steps, FixedX3, FixedY3 + (Fixed ? 0 : 2),
+                    32, Seed, Fixed, Rng, How);
+  // The steady part beside the margin, each level's margin the centre of
+  // the level below: chunks of 48 planes, every tile holding margin columns
+  // (the random extents above seldom reach the steady part at 2 steps or
+  // more). A constant tile and one with runtime extents.
+  for (int Steps = 2; Steps <= MostSteps; ++Steps)
+    for (const bool Fixed : {true, false}) {
+      const long long E[3] = {13, 11, 64};
+      const int Bx = Fixed ? FixedX3 : 11, By = Fixed ? FixedY3 : 9;
+      auto Centred = [&](auto Zero, const char *Name, auto Host, auto Pass) {
+        check<decltype(Zero), 3>(
+            std::string(Name) + ", the margin from the centre, long chunks", E,
+            1, {2, 2}, Steps, Bx, By, 48, Seed * 100 + 10 * Steps + Fixed, Host,
+            Pass, Input::Uniform, Margins::Centre);
+      };
+      Centred(0.0f, "star7 f32", host3(E, 1, Star3d1rF()),
+              passOf(RINGS(Star3d1rF, Margins::Centre), Steps, Fixed));
+      Centred(0.0, "star7 f64", host3(E, 1, Star3d1rD()),
+              passOf(RINGS(Star3d1rD, Margins::Centre), Steps, Fixed));
+      Centred(0.0f, "box27 f32", host3(E, 1, Box3d1rF()),
+              passOf(RINGS(Box3d1rF, Margins::Centre), Steps, Fixed));
+      Centred(0LL, "star7 i64", host3(E, 1, Star3dL()),
+              passOf(RINGS(Star3dL, Margins::Centre), Steps, Fixed));
+    }
   // Hostile: the smallest tiles a step leaves a point of (3 x 3 threads,
   // runtime extents), where the rings' padding is wider than a row.
   {

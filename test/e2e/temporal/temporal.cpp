@@ -3,9 +3,10 @@
 // integers (bit for bit), a
 // stencil that reads a second array of its levels' type, an if/else body,
 // an asymmetric reach. The two level arrays start with different margins, so
-// a margin read from the wrong level shows; the box runs again with the same
-// margins, where the weighted box's passes of 2 to 4 steps are summed by
-// planes.
+// a margin read from the wrong level shows; the stars, a stencil with a
+// coefficient array and the weighted box run again with the same margins,
+// where the rings' passes take each level's margin from the level below's
+// centre and the box's passes of 2 to 4 steps are summed by planes.
 //
 //   temporal [--backend=host|openmp|cuda|all] [--seed=N]
 //
@@ -208,8 +209,9 @@ public:
   /// \p Kind: level 0 uniform in [1, 2), or e2e::hostileValue's (zeros,
   /// subnormals, infinities, NaNs), signed zeros or tiny values, where the
   /// GPU's levels must be the host's bit for bit.
-  /// \p SameMargins: level 1's margin is level 0's (passes summed by
-  /// planes run only so).
+  /// \p SameMargins: level 1's margin is level 0's (the rings' passes then
+  /// take each level's margin from the centre below; passes summed by planes
+  /// run only so).
   Case(const char *Name, unsigned Seed, const int (&Extent)[Dims], int Margin,
        e2e::Input Kind = e2e::Input::Uniform, bool SameMargins = false)
       : Name(Name), Margin(Margin), Kind(Kind) {
@@ -555,23 +557,35 @@ int main(int Argc, char **Argv) {
   {
     const std::array<int, 3> E = Extent3(1);
     const int Ext[3] = {E[0], E[1], E[2]};
-    check<float, 3>(O, "Star7f", O.Seed, Ext, 1, 8, {2, 2}, Tiles3,
-                    [](auto &Loop, int N, float *&P, float *&Q, const float *) {
-                      Loop.repeat(N, Star7f(), stencil::previousLevel(P),
-                                  stencil::nextLevel(Q), 0.4f, 0.1f);
-                    });
-    check<double, 3>(
-        O, "Star7d", O.Seed + 1, Ext, 1, 4, {2, 2}, Tiles3,
-        [](auto &Loop, int N, double *&P, double *&Q, const double *) {
-          Loop.repeat(N, Star7d(), stencil::previousLevel(P),
-                      stencil::nextLevel(Q), 0.4, 0.1);
-        });
-    check<double, 3>(
-        O, "VarCoef", O.Seed + 2, Ext, 1, 4, {2, 2}, Tiles3,
-        [](auto &Loop, int N, double *&P, double *&Q, const double *K) {
-          Loop.repeat(N, VarCoef(), K, stencil::previousLevel(P),
-                      stencil::nextLevel(Q));
-        });
+    // With the same margins in both arrays the passes of the tiles with
+    // constant extents take each level's margin from the level below's
+    // centre (TemporalPlan::CentreMarginUpTo).
+    for (const bool Same : {false, true}) {
+      check<float, 3>(
+          O, Same ? "Star7f, the same margins" : "Star7f", O.Seed, Ext, 1, 8,
+          {2, 2}, Tiles3,
+          [](auto &Loop, int N, float *&P, float *&Q, const float *) {
+            Loop.repeat(N, Star7f(), stencil::previousLevel(P),
+                        stencil::nextLevel(Q), 0.4f, 0.1f);
+          },
+          e2e::Input::Uniform, Same);
+      check<double, 3>(
+          O, Same ? "Star7d, the same margins" : "Star7d", O.Seed + 1, Ext, 1,
+          4, {2, 2}, Tiles3,
+          [](auto &Loop, int N, double *&P, double *&Q, const double *) {
+            Loop.repeat(N, Star7d(), stencil::previousLevel(P),
+                        stencil::nextLevel(Q), 0.4, 0.1);
+          },
+          e2e::Input::Uniform, Same);
+      check<double, 3>(
+          O, Same ? "VarCoef, the same margins" : "VarCoef", O.Seed + 2, Ext, 1,
+          4, {2, 2}, Tiles3,
+          [](auto &Loop, int N, double *&P, double *&Q, const double *K) {
+            Loop.repeat(N, VarCoef(), K, stencil::previousLevel(P),
+                        stencil::nextLevel(Q));
+          },
+          e2e::Input::Uniform, Same);
+    }
     check<float, 3>(O, "Box27f", O.Seed + 3, Ext, 1, 4, {2, 2}, Tiles3,
                     [](auto &Loop, int N, float *&P, float *&Q, const float *) {
                       Loop.repeat(N, Box27f(), stencil::previousLevel(P),

@@ -134,6 +134,19 @@ struct STENCIL_KERNEL BoxOrder {
     un[idx.ix()] = u[idx.ix<1, 1, 1>()] + u[idx.ix<-1, -1, -1>()] + u[idx.ix<1, 1, -1>()];
   }
 };
+// 3-D f64 with a coefficient array, and 3-D integers: where the margin is the
+// centre below, their threads of the margin take it without computing.
+struct STENCIL_KERNEL Heat64Coef {
+  STENCIL_HD void operator()(const stencil::Index3D &idx, const double *u, const double *c,
+                             double *un) const {
+    un[idx.ix()] = 0.5 * u[idx.ix()] + c[idx.ix()] * u[idx.ix<0, 0, -1>()];
+  }
+};
+struct STENCIL_KERNEL IntStar3 {
+  STENCIL_HD void operator()(const stencil::Index3D &idx, const int *a, int *b) const {
+    b[idx.ix()] = a[idx.ix<-1, 0, 0>()] + a[idx.ix<0, 0, 1>()] - a[idx.ix()];
+  }
+};
 // A coefficient read 40 planes apart: no plan along z, so no sums by planes
 // (said as such, not as a sum of another type).
 struct STENCIL_KERNEL FarCoef {
@@ -166,6 +179,8 @@ void timeLoops(float *u, float *un, double *k, double *v, double *vn, int *ia,
   l3.repeat(4, BoxTwo(), stencil::previousLevel(u), un, stencil::nextLevel(un));
   l3.repeat(4, BoxOrder(), stencil::previousLevel(u), stencil::nextLevel(un));
   l3.repeat(4, FarCoef(), c, stencil::previousLevel(u), stencil::nextLevel(un));
+  l3.repeat(4, Heat64Coef(), stencil::previousLevel(w), k, stencil::nextLevel(wn));
+  l3.repeat(4, IntStar3(), stencil::previousLevel(ia), stencil::nextLevel(ib));
 }
 
 // PLAN-LABEL: stencil Heat
@@ -174,6 +189,7 @@ void timeLoops(float *u, float *un, double *k, double *v, double *vn, int *ia,
 // PLAN-NEXT: temporal tiles with constant extents: 32 x 32, 64 x 16 (others: the kernel with runtime extents)
 // PLAN-NEXT: temporal registers: 32 a thread up to 4 steps per pass (two blocks of 1024 threads an SM), up to 64 above
 // PLAN-NEXT: temporal steady part: every thread computes every level; from a chunk's first plane where the loop's are in the region{{$}}
+// PLAN-NEXT: temporal margin: the level below's centre where the two arrays hold the same (passes of up to 4 steps, tiles with constant extents), else from memory
 // PLAN-NEXT: temporal passes summed by planes: none: no sum by planes: no column off the centre is read at two planes or more
 // PLAN-LABEL: stencil VarCoef
 // PLAN: temporal (CUDA): k -> un, up to 16 steps per pass; reach x -0..+1 y -0..+0; a ring of 2 rows per level; own columns from the rings from 4 steps a pass (shorter: level 1's, the others' from registers)
@@ -182,6 +198,7 @@ void timeLoops(float *u, float *un, double *k, double *v, double *vn, int *ia,
 // PLAN-NEXT: temporal tiles with constant extents: 256, 512 (others: the kernel with runtime extents)
 // PLAN-NEXT: temporal registers: 32 a thread up to 3 steps per pass (two blocks of 1024 threads an SM), up to 48 above (where nvcc can bound them so; 64 before 12.4)
 // PLAN-NEXT: temporal steady part: a thread computes the levels wanted at its point
+// PLAN-NOT: temporal margin
 // PLAN-LABEL: stencil InPlace
 // PLAN: temporal (CUDA): none: it reads the array it writes ('un')
 // PLAN-LABEL: stencil partial
@@ -195,6 +212,7 @@ void timeLoops(float *u, float *un, double *k, double *v, double *vn, int *ia,
 // PLAN-LABEL: stencil Heat64
 // PLAN: temporal default: 1 step (one by one); a pass: tile 32 x 16, chunk 128
 // PLAN-NEXT: temporal tiles with constant extents: 32 x 16, 64 x 8, 32 x 32 (others: the kernel with runtime extents)
+// PLAN: temporal margin: the level below's centre where the two arrays hold the same (passes of up to 3 steps, tiles with constant extents; its threads compute the levels too), else from memory
 // PLAN-LABEL: stencil Eight
 // PLAN: temporal steady part: every thread computes every level{{$}}
 // PLAN-LABEL: stencil Mean
@@ -218,12 +236,17 @@ void timeLoops(float *u, float *un, double *k, double *v, double *vn, int *ia,
 // PLAN: temporal passes summed by planes: none: it reads more than one array
 // PLAN-LABEL: stencil BoxOrder
 // PLAN: temporal passes summed by planes: none: no sum by planes: its terms are not in the order of their planes
+// PLAN-LABEL: stencil Heat64Coef
+// PLAN: temporal margin: the level below's centre where the two arrays hold the same (passes of up to 3 steps, tiles with constant extents), else from memory
+// PLAN-LABEL: stencil IntStar3
+// PLAN: temporal margin: the level below's centre where the two arrays hold the same (passes of up to 4 steps, tiles with constant extents), else from memory
 // PLAN-LABEL: stencil FarCoef
 // PLAN: temporal passes summed by planes: none: no sum by planes: no plan marching along z: a queue would span more than 32 planes
 
 // Mean's division (below): its product alone, and the least dividend kept.
 // CUDA: __device__ __forceinline__ float stencilc_divide_or(float x, float high, float low, unsigned &smallest) { const unsigned b = __float_as_uint(x) * 2u - 2u; smallest = b < smallest ? b : smallest; return __fmaf_rn(x, high, __fmul_rn(x, low)); }
-// CUDA: template <int STEPS, int BX, int BY>
+// CUDA: // CENTRE_MARGIN: both arrays hold the same margin, so a level's is the level below's centre.
+// CUDA-NEXT: template <int STEPS, int BX, int BY, bool CENTRE_MARGIN = false>
 // CUDA-NEXT: __global__ void __launch_bounds__(1024, STEPS <= 4 ? 2 : 1) stencilc_Heat_temporal0(const stencil::Grid g, const stencil::Region r, const stencil::Region stencilc_store, const long long stencilc_chunk, const float *stencilc_margin0, const float *stencilc_margin1, const float *__restrict__ u, float *__restrict__ un, float coef) {
 // Four points a level: the steady part from the chunk's first plane where
 // every plane from the loop's first (reach 0 behind, 3 a level) is in the
@@ -233,13 +256,32 @@ void timeLoops(float *u, float *un, double *k, double *v, double *vn, int *ia,
 // passes of 4 steps or more, from its ring), its neighbours from the ring.
 // CUDA: stencilc_value = (stencilc_l == 1 || STEPS >= 4 ? stencilc_ring[stencilc_sk * stencilc_plane + stencilc_cell] : stencilc_q[stencilc_l - 1][1]) + (coef * (((stencilc_ring[stencilc_sk * stencilc_plane + stencilc_cell + 1] + stencilc_ring[stencilc_sk * stencilc_plane + stencilc_cell - 1 * stencilc_bx]) + (stencilc_l == 1 || STEPS >= 4 ? stencilc_ring[((stencilc_sk + 6) % 4) * stencilc_plane + stencilc_cell] : stencilc_q[stencilc_l - 1][3])) - (3.0f * (stencilc_l == 1 || STEPS >= 4 ? stencilc_ring[stencilc_sk * stencilc_plane + stencilc_cell] : stencilc_q[stencilc_l - 1][1]))));
 // CUDA: if (stencilc_l == STEPS && stencilc_keep && stencilc_k >= stencilc_first){{$}}
-// The tuner's tiles get instances with constant extents, others the runtime's.
-// CUDA: static auto stencilc_Heat_temporal0_instance(const unsigned bx, const unsigned by) -> decltype(&stencilc_Heat_temporal0<STEPS, 0, 0>) {
-// CUDA-NEXT: if (bx == 32u && by == 32u)
+// The margin: the centre below where both arrays hold the same (after the
+// level, which every thread computes), else from memory.
+// CUDA-NEXT: un[c] = stencilc_v;
+// CUDA-NEXT: if (CENTRE_MARGIN && stencilc_l < STEPS && stencilc_edge)
+// CUDA-NEXT: stencilc_v = (stencilc_l == 1 || STEPS >= 4 ? stencilc_ring[stencilc_sk * stencilc_plane + stencilc_cell] : stencilc_q[stencilc_l - 1][1]);
+// CUDA-NEXT: }
+// CUDA-NEXT: if (!CENTRE_MARGIN && stencilc_l < STEPS && stencilc_edge) {
+// The tuner's tiles get instances with constant extents, others the
+// runtime's; the constant ones of up to 4 steps a pass another where the
+// two margins are one array.
+// CUDA: static auto stencilc_Heat_temporal0_instance(const unsigned bx, const unsigned by, const bool same) -> decltype(&stencilc_Heat_temporal0<STEPS, 0, 0>) {
+// CUDA: if (bx == 32u && by == 32u) {
+// CUDA-NEXT: if constexpr (STEPS <= 4)
+// CUDA-NEXT: if (same)
+// CUDA-NEXT: return stencilc_Heat_temporal0<STEPS, 32, 32, true>;
 // CUDA-NEXT: return stencilc_Heat_temporal0<STEPS, 32, 32>;
-// CUDA-NEXT: if (bx == 64u && by == 16u)
+// CUDA-NEXT: }
+// CUDA-NEXT: if (bx == 64u && by == 16u) {
+// CUDA-NEXT: if constexpr (STEPS <= 4)
+// CUDA-NEXT: if (same)
+// CUDA-NEXT: return stencilc_Heat_temporal0<STEPS, 64, 16, true>;
 // CUDA-NEXT: return stencilc_Heat_temporal0<STEPS, 64, 16>;
+// CUDA-NEXT: }
 // CUDA-NEXT: return stencilc_Heat_temporal0<STEPS, 0, 0>;
+// CUDA: const auto kernel = stencilc_Heat_temporal0_instance<STEPS>(block.x, block.y, m0 == m1);
+// CUDA: static const char *stencilc_Heat_temporal0_same_margins(
 // CUDA: static const char *stencilc_Heat_temporal0_cuda_launch(const stencil::Grid &g, const stencil::Region &r, const stencil::Region &stencilc_store, const stencil::LaunchConfig &cfg, int steps, const void *const *margins, void *const *args) {
 // CUDA: if (stencilc_store.hi[0] <= stencilc_store.lo[0] || stencilc_store.hi[1] <= stencilc_store.lo[1] || stencilc_store.hi[2] <= stencilc_store.lo[2])
 // CUDA-NEXT: return nullptr;
@@ -247,6 +289,7 @@ void timeLoops(float *u, float *un, double *k, double *v, double *vn, int *ia,
 // CUDA-NEXT: return "the store region is not inside the region";
 // CUDA: const long long gx = (stencilc_store.hi[0] - stencilc_store.lo[0] + stencilc_ux - 1) / stencilc_ux;
 // CUDA: case 8: return stencilc_Heat_temporal0_run<8>(
+// CUDA: case 1: err = cudaFuncGetAttributes(&a, stencilc_Heat_temporal0_instance<1>(bx, by, false)); break;
 // CUDA: stencil::registerGeneratedTemporal(/*abiVersion=*/12, {
 // CUDA: /*timeInput=*/0,
 // CUDA-NEXT: /*timeOutput=*/1,
@@ -256,10 +299,13 @@ void timeLoops(float *u, float *un, double *k, double *v, double *vn, int *ia,
 // CUDA-NEXT: /*defaultBlock=*/{32, 32, 64},
 // CUDA-NEXT: /*tiles=*/{{[{][{]}}32, 32}, {64, 16}},
 // CUDA-NEXT: /*tileCount=*/2,
+// CUDA: /*sameMargins=*/&stencilc_Heat_temporal0_same_margins});
 // 2-D passes: 48 registers above two blocks' steps, where nvcc can say so.
 // CUDA: #define STENCILC_PASS_REGISTERS(TWO, MOST) __maxnreg__((TWO) ? 32 : (MOST))
 // CUDA: #define STENCILC_PASS_REGISTERS(TWO, MOST) __launch_bounds__(1024, (TWO) ? 2 : 1)
 // CUDA: __global__ void STENCILC_PASS_REGISTERS(STEPS <= 3, 48) stencilc_VarCoef_temporal0(
+// 2-D passes take their margins from memory.
+// CUDA-NOT: CENTRE_MARGIN
 // CUDA: stencilc_VarCoef_temporal0_cuda_launch
 // CUDA: stencilc_VarCoef_temporal1_cuda_launch
 // CUDA-NOT: stencilc_InPlace_temporal
@@ -268,8 +314,18 @@ void timeLoops(float *u, float *un, double *k, double *v, double *vn, int *ia,
 // CUDA: stencilc_registered_Spread =
 // CUDA: /*coordinates=*/4u,
 // CUDA: stencilc_Spread_temporal0_cuda_launch
-// The tuner's tiles, the plan's, with constant extents.
-// CUDA: if (bx == 32u && by == 32u)
+// f64, reading the time input alone: where the margin is the centre below,
+// its threads compute the levels too, then take it.
+// CUDA: const int stencilc_computes = CENTRE_MARGIN && stencilc_column ? stencilc_deepest : stencilc_work;
+// CUDA: if (stencilc_l <= stencilc_computes) {
+// CUDA: if (CENTRE_MARGIN && stencilc_l < STEPS && stencilc_edge)
+// CUDA: else if (!CENTRE_MARGIN && stencilc_l < STEPS && stencilc_edge) {
+// The tuner's tiles, the plan's, with constant extents (those of up to 3
+// steps a pass also taking the margin from the centre).
+// CUDA: if (bx == 32u && by == 32u) {
+// CUDA-NEXT: if constexpr (STEPS <= 3)
+// CUDA-NEXT: if (same)
+// CUDA-NEXT: return stencilc_Heat64_temporal0<STEPS, 32, 32, true>;
 // CUDA-NEXT: return stencilc_Heat64_temporal0<STEPS, 32, 32>;
 // CUDA: /*tiles=*/{{[{][{]}}32, 16}, {64, 8}, {32, 32}},
 // CUDA-NEXT: /*tileCount=*/3,
@@ -354,4 +410,19 @@ void timeLoops(float *u, float *un, double *k, double *v, double *vn, int *ia,
 // CUDA: /*sameMargins=*/&stencilc_BoxSum_temporal0_same_margins});
 // CUDA: stencilc_BoxTwo_temporal0_cuda_launch
 // CUDA-NOT: stencilc_BoxTwo_temporal0_planes
-// CUDA: /*sameMargins=*/nullptr});
+// CUDA: /*sameMargins=*/&stencilc_BoxTwo_temporal0_same_margins});
+// With a coefficient array (f64), or integers: the threads of the margin
+// take the centre below without computing the level.
+// CUDA: stencilc_Heat64Coef_temporal0(
+// CUDA-NOT: stencilc_computes
+// CUDA: if (stencilc_l <= stencilc_work) {
+// CUDA: else if (stencilc_l < STEPS && stencilc_edge) {
+// CUDA-NEXT: if (CENTRE_MARGIN) {
+// CUDA-NEXT: double *const stencilc_ring = stencilc_rings + (stencilc_l - 1) * 3 * stencilc_plane;
+// CUDA-NEXT: stencilc_v = (stencilc_l == 1 || STEPS >= 3 ? stencilc_ring[stencilc_sk * stencilc_plane + stencilc_cell] : stencilc_q[stencilc_l - 1][{{[0-3]}}]);
+// CUDA-NEXT: } else {
+// CUDA-NEXT: {{.*}} const long long k = stencilc_k;
+// CUDA: stencilc_IntStar3_temporal0(
+// CUDA-NOT: stencilc_computes
+// CUDA: if (CENTRE_MARGIN) {
+// CUDA-NEXT: int *const stencilc_ring =

@@ -105,6 +105,12 @@ void printPlaneSumPass(CodeWriter &W, const ir::Stencil &S,
                        const planning::TemporalPlan &T,
                        const std::string &Name);
 
+/// \p Name_same_margins (GeneratedSameMarginsFn, SameMarginsPrinter.cpp):
+/// whether time pair \p P's two arrays hold the same margin, the points
+/// outside the region one step reads, compared bit for bit on the GPU.
+void printSameMargins(CodeWriter &W, const ir::Stencil &S,
+                      const planning::TimePair &P, const std::string &Name);
+
 } // namespace stencilc::codegen::cuda
 
 #endif // STENCILC_CODEGEN_CUDAKERNELS_H

@@ -125,6 +125,20 @@ struct TemporalPlan {
   /// divisor's). Those checked planes cost more than the levels computed
   /// early only where a level is cheap (3-D stars of radius 1).
   bool SteadyFromChunkStart = false;
+  /// Passes of up to this many steps are also compiled, for the tiles with
+  /// constant extents, to take each level's margin in the steady part from
+  /// the level below's centre (the thread's own column, which the body
+  /// reads anyway) instead of from memory: right where the two arrays hold
+  /// the same margin, which the launcher sees as its two margins being one
+  /// array (GeneratedTemporal::sameMargins compares them before a time
+  /// loop's passes). 3-D ring passes; 0: none.
+  int CentreMarginUpTo = 0;
+  /// With CentreMarginUpTo, in passes where a thread computes only the
+  /// levels wanted (not EveryThreadComputes): the threads of the margin
+  /// compute their levels too, then take the centre, so that no branch a
+  /// level parts them from the others. Floating-point bodies reading no
+  /// array but the time input (an off-array neighbour is never read).
+  bool MarginThreadsCompute = false;
   /// The largest least dividend of the body's exact float divisions by
   /// constants (ir::ExactReciprocal::LeastDividend), below which a product
   /// may differ from the quotient: one test for them all. 0: no division
