@@ -23,9 +23,11 @@ void cuda::printSameMargins(CodeWriter &W, const ir::Stencil &S,
                             const std::string &Name) {
   const analysis::Halo &Reach = P.Reach;
   const unsigned Bytes = S.Params[P.Out].Ty.bytes();
+  // Compared as unsigned words of the element's size (a bool's is one byte).
   const char *Bits = Bytes == 8   ? "unsigned long long"
                      : Bytes == 4 ? "unsigned int"
-                                  : "unsigned short";
+                     : Bytes == 2 ? "unsigned short"
+                                  : "unsigned char";
   W.line("static __device__ int {}_differ;", Name);
   W.open(fmt::format("__global__ void {}_margins_differ(const long long "
                      "lo0, const long long hi0, const long long lo1, const "

@@ -187,9 +187,10 @@ struct GeneratedTemporal {
   const char *irHash;
   const char *unit;
   /// Set where some pass is faster when both levels' margins are its input
-  /// (stencilc's TemporalPlan::summedByPlanes): a time loop whose two arrays
-  /// hold the same margin then passes the input as both margins to launch.
-  /// Null elsewhere. (Version 12.)
+  /// (stencilc's TemporalPlan::summedByPlanes, and its 3-D ring passes that
+  /// take each level's margin from the centre below, CentreMarginUpTo): a
+  /// time loop whose two arrays hold the same margin then passes the input
+  /// as both margins to launch. Null elsewhere. (Version 12.)
   GeneratedSameMarginsFn sameMargins;
 };
 

@@ -113,10 +113,24 @@ struct STENCIL_KERNEL FarAboveF {
                   0.125f * a[idx.ix<0, 0, 4>()];
   }
 };
+/// A 3-D star of 32-bit integers: its passes of 3 steps read level 2's own
+/// column from registers, so a thread of the margin takes the centre below
+/// from a queue (a type of one word).
+struct STENCIL_KERNEL Star3dI {
+  STENCIL_HD void operator()(const stencil::Index3D &idx, const int *a,
+                             int *b) const {
+    b[idx.ix()] =
+        (3 * a[idx.ix()] + a[idx.ix<-1, 0, 0>()] + a[idx.ix<1, 0, 0>()] +
+         a[idx.ix<0, -1, 0>()] + a[idx.ix<0, 1, 0>()] + a[idx.ix<0, 0, -1>()] +
+         a[idx.ix<0, 0, 1>()]) /
+        9;
+  }
+};
 /// The time loops stencilc sees (on the default engine: on the host engine
 /// it generates nothing), never run: the harness runs the passes itself.
 void timeLoops(float *f, float *g, double *d, double *e, const float *k,
-               unsigned *u, unsigned *v, long long *l, long long *m) {
+               unsigned *u, unsigned *v, long long *l, long long *m, int *n,
+               int *o) {
   stencil::Loop3D<> L(9, 2, 2, 9, 2, 2, 9, 2, 2);
   L.repeat(2, Star3d1rF(), stencil::previousLevel(f), stencil::nextLevel(g));
   L.repeat(2, Star3d1rD(), stencil::previousLevel(d), stencil::nextLevel(e));
@@ -124,6 +138,7 @@ void timeLoops(float *f, float *g, double *d, double *e, const float *k,
   L.repeat(2, Star3d2rF(), stencil::previousLevel(f), stencil::nextLevel(g));
   L.repeat(2, Upwind3F(), stencil::previousLevel(f), k, stencil::nextLevel(g));
   L.repeat(2, Star3dL(), stencil::previousLevel(l), stencil::nextLevel(m));
+  L.repeat(2, Star3dI(), stencil::previousLevel(n), stencil::nextLevel(o));
   L.repeat(2, SkewSumD(), stencil::previousLevel(d), stencil::nextLevel(e),
            0.0625);
   L.repeat(2, DownSumF(), stencil::previousLevel(f), stencil::nextLevel(g));
@@ -558,6 +573,10 @@ int main(int argc, char **argv) {
                           Bx, By, Chunk, S, host3(E3, Margin, Star3dL()),
                           passOf(RINGS(Star3dL, How), Steps, Fixed),
                           Input::Uniform, How);
+      check<int, 3>(named("star7 i32", How), E3, Margin, {2, 2}, Steps, Bx, By,
+                    Chunk, S, host3(E3, Margin, Star3dI()),
+                    passOf(RINGS(Star3dI, How), Steps, Fixed), Input::Uniform,
+                    How);
     }
     for (int Planar = 2; Planar <= MostSteps; ++Planar)
       checkByPlanes(E3, Margin, Planar, Chunk, S, Rng);
@@ -664,6 +683,8 @@ int main(int argc, char **argv) {
               passOf(RINGS(Box3d1rF, Margins::Centre), Steps, Fixed));
       Centred(0LL, "star7 i64", host3(E, 1, Star3dL()),
               passOf(RINGS(Star3dL, Margins::Centre), Steps, Fixed));
+      Centred(0, "star7 i32", host3(E, 1, Star3dI()),
+              passOf(RINGS(Star3dI, Margins::Centre), Steps, Fixed));
     }
   // Hostile: the smallest tiles a step leaves a point of (3 x 3 threads,
   // runtime extents), where the rings' padding is wider than a row.

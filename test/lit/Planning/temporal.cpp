@@ -147,6 +147,12 @@ struct STENCIL_KERNEL IntStar3 {
     b[idx.ix()] = a[idx.ix<-1, 0, 0>()] + a[idx.ix<0, 0, 1>()] - a[idx.ix()];
   }
 };
+// bool levels: their margins compared a byte an element.
+struct STENCIL_KERNEL BoolOr {
+  STENCIL_HD void operator()(const stencil::Index3D &idx, const bool *a, bool *b) const {
+    b[idx.ix()] = a[idx.ix<1, 0, 0>()] || a[idx.ix<0, 0, -1>()];
+  }
+};
 // A coefficient read 40 planes apart: no plan along z, so no sums by planes
 // (said as such, not as a sum of another type).
 struct STENCIL_KERNEL FarCoef {
@@ -157,7 +163,7 @@ struct STENCIL_KERNEL FarCoef {
 };
 
 void timeLoops(float *u, float *un, double *k, double *v, double *vn, int *ia,
-               int *ib, double *w, double *wn, float *c) {
+               int *ib, double *w, double *wn, float *c, bool *ba, bool *bb) {
   stencil::DomainLoop dl;
   dl.repeat(4, Spread(), stencil::previousLevel(u), stencil::nextLevel(un));
   stencil::Loop3D<> l3;
@@ -181,6 +187,7 @@ void timeLoops(float *u, float *un, double *k, double *v, double *vn, int *ia,
   l3.repeat(4, FarCoef(), c, stencil::previousLevel(u), stencil::nextLevel(un));
   l3.repeat(4, Heat64Coef(), stencil::previousLevel(w), k, stencil::nextLevel(wn));
   l3.repeat(4, IntStar3(), stencil::previousLevel(ia), stencil::nextLevel(ib));
+  l3.repeat(4, BoolOr(), stencil::previousLevel(ba), stencil::nextLevel(bb));
 }
 
 // PLAN-LABEL: stencil Heat
@@ -426,3 +433,5 @@ void timeLoops(float *u, float *un, double *k, double *v, double *vn, int *ia,
 // CUDA-NOT: stencilc_computes
 // CUDA: if (CENTRE_MARGIN) {
 // CUDA-NEXT: int *const stencilc_ring =
+// CUDA: __global__ void stencilc_BoolOr_temporal0_margins_differ(
+// CUDA-SAME: const unsigned char *a, const unsigned char *b, int *differ) {
