@@ -105,6 +105,8 @@ double passUs(int UsPerStep, int Steps) {
 /// the bits of the whole array: the trials must start every candidate from
 /// the same state.
 std::map<std::array<long long, 4>, std::vector<float>> FirstInputs;
+/// The steps of each pass launched, in order.
+std::vector<int> PassSteps;
 
 template <int UsPerStep>
 const char *passLaunch(const Grid &, const Region &R, const Region &Store,
@@ -116,6 +118,7 @@ const char *passLaunch(const Grid &, const Region &R, const Region &Store,
   const float *A = *static_cast<const float *const *>(Args[0]);
   float *B = *static_cast<float *const *>(Args[1]);
   const std::size_t N = static_cast<std::size_t>(Nx) * Ny * Nz;
+  PassSteps.push_back(Steps);
   FirstInputs.emplace(
       std::array<long long, 4>{Steps, C.block[0], C.block[1], C.block[2]},
       std::vector<float>(A, A + N));
@@ -474,6 +477,21 @@ TEST(TemporalTuning, PassesThatPayAreChosenAndExact) {
       << Report;
   // A second loop takes the choice without timing again: still exact.
   expectReference(tunedLoop<CheapPasses>(Info));
+}
+
+// 40 steps at 2 a pass: the 39 before the last take an odd count of passes,
+// so the schedule has 3 of one step, which run as steps (the stencil's
+// single-step kernel, faster than a pass of one step), not as passes.
+TEST(TemporalTuning, PassesOfOneStepRunAsSteps) {
+  ASSERT_TRUE(Registered);
+  DeviceAutoTuningInfo Info;
+  quick(Info, "");
+  expectReference(tunedLoop<CheapPasses>(Info));
+  ASSERT_NE(Info.chosenPasses(), nullptr);
+  ASSERT_EQ(Info.chosenPasses()->steps, 2);
+  PassSteps.clear();
+  expectReference(tunedLoop<CheapPasses>(Info));
+  EXPECT_EQ(PassSteps, std::vector<int>(18, 2));
 }
 
 /// A fresh tuner's time loop of StencilT: exact, and it chose \p Steps a

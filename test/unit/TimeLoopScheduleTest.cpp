@@ -37,6 +37,28 @@ TEST(PassScheduleTest, CoversAllButTheLastStepWithTheRightParity) {
   EXPECT_TRUE(stencil::detail::passSchedule(7, 0).empty());
 }
 
+// A time loop runs the passes of one step as steps: the longer passes and
+// the singles are the schedule's, and every longer pass is longer than one.
+TEST(PassScheduleTest, SinglesAndLongerPassesSplitTheSchedule) {
+  for (long long Total = 0; Total <= 60; ++Total)
+    for (int PerPass = 1; PerPass <= 9; ++PerPass) {
+      const auto P = stencil::detail::passSchedule(Total, PerPass);
+      const auto L = P.longer();
+      long long Ones = 0;
+      for (int S : P)
+        Ones += S == 1;
+      EXPECT_EQ(P.singles(), Ones) << Total << " " << PerPass;
+      EXPECT_EQ(sum(L) + P.singles(), sum(P)) << Total << " " << PerPass;
+      EXPECT_EQ(L.size() + P.singles(), P.size()) << Total << " " << PerPass;
+      for (int S : L)
+        EXPECT_GT(S, 1) << Total << " " << PerPass;
+    }
+  // 39 steps at 2 a pass: 18 passes of 2 and 3 of 1 (an odd count).
+  const auto P = stencil::detail::passSchedule(40, 2);
+  EXPECT_EQ(P.singles(), 3);
+  EXPECT_EQ(P.longer().size(), 18);
+}
+
 // A tuner's trial of PerPass steps a pass runs passes of exactly PerPass
 // (passSchedule would even 16 steps at 6 a pass out into passes of 4), at
 // least AtLeast steps, and no more than it takes.

@@ -4,24 +4,31 @@
 /// A pass of several time steps summed by planes (TemporalPlan::Sums,
 /// summedByPlanes): zsum4's running sums (PlaneSumKernelPrinter.cpp) for
 /// every level. A block of bx x by threads computes a tile of bx x by *
-/// PlaneSumPassPoints points, each thread a column of that many points
-/// adjacent in y. The input's planes, with the footprint around the tile,
-/// are copied asynchronously into PlaneSumPassStages stages; level 1 sums
-/// each staged plane into its running sums, and the plane it completes goes
-/// to one of level 1's two planes in shared memory, which level 2 sums from
+/// PlaneSumPassPoints points at every level, each thread a column of that
+/// many points adjacent in y. A shrinking tile stores its points less
+/// STEPS - 1 times the footprint a side (level l right on the tile less
+/// l - 1 times it); a bordered one (BORDERED) stores all of them, and level
+/// l < STEPS is also computed on a border of STEPS - l times the footprint
+/// around the tile (what level l + 1 reads there), its points spread over
+/// the threads, at most PlaneSumPassBorder a thread: the tile's rows stay
+/// whole warps and fewer blocks cover a region that tiles less the halo fit
+/// badly (the launcher picks the way, TemporalPlan::PlaneSumBorderWeight).
+/// The input's planes, with the footprint around what level 1 computes, are
+/// copied asynchronously into PlaneSumPassStages stages; level 1 sums each
+/// staged plane into its running sums, and the plane it completes goes to
+/// one of level 1's two planes in shared memory, which level 2 sums from
 /// after the next barrier, and so on: one barrier a plane for all levels,
-/// level l a plane and its terms' lag behind level l - 1. Level l is right
-/// on the tile less l - 1 times the footprint on each side; level STEPS is
-/// stored on the tile less STEPS - 1 times it, the points in the store
-/// region. A point outside the region keeps its value (the margin) at every
+/// level l a plane and its terms' lag behind level l - 1. Level STEPS is
+/// stored at the tile's points in the store region. A point outside the
+/// region keeps its value (the margin) at every
 /// level: the level below's centre there, the input's, which the launcher
 /// makes sure is also the other array's (it takes this kernel only where the
 /// runtime passes one array as both levels' margin).
 ///
 /// Values no stored point needs (past the arrays, before the chunk's planes
-/// are complete, the tile's edges at the upper levels) are computed too and
-/// never reach one: copies off the arrays are clamped to them, and the
-/// levels' planes start as zeros.
+/// are complete, a shrinking tile's edges at the upper levels) are computed
+/// too and never reach one: copies off the arrays are clamped to them, and
+/// the levels' planes start as zeros.
 ///
 //===----------------------------------------------------------------------===//
 #include "stencilc/CodeGen/CudaKernels.h"
@@ -42,10 +49,10 @@ public:
                       const TemporalPlan &T, const std::string &Name)
       : W(W), S(S), P(T.Sums), F(P.Footprints.front()), Names(S), Name(Name),
         Ty(P.Ty.cppName()), ElemTy(elementType(S.Params[P.Out])),
-        Values(planeValues(P, Points)) {}
+        Values(planeValues(P, Points)), BorderValues(planeValues(P, 1)) {}
 
   void printKernel() {
-    W.line("template <int STEPS>");
+    W.line("template <int STEPS, bool BORDERED>");
     // Held to 64 registers (two blocks of PlaneSumPassThreads an SM) at
     // every steps: see PlaneSumPassMaxSteps.
     W.open(fmt::format(
@@ -62,15 +69,17 @@ public:
 
   void printLauncher() {
     W.line("// Dynamic shared memory of a pass of steps over a tile of (bx, "
-           "by) threads: the input's stages and two planes a level below the "
-           "last.");
+           "by) threads, bordered or not: the input's stages and two planes "
+           "a level below the last.");
     W.open(fmt::format("static unsigned long long {}_planes_shared(int steps, "
-                       "long long bx, long long by) {{",
+                       "long long bx, long long by, bool bordered) {{",
                        Name));
+    W.line("const long long reach = bordered ? steps : 1, w = bordered ? (bx "
+           "+ steps * {0}) | 1 : bx + {0};",
+           fx());
     W.line("return ({}ULL + 2ULL * (steps - 1)) * static_cast<unsigned long "
-           "long>((by * {} + {}) * (bx + {})) * sizeof({});",
-           planning::PlaneSumPassStages, Points, F.Y[1] - F.Y[0],
-           F.X[1] - F.X[0], ElemTy);
+           "long>((by * {} + reach * {}) * w) * sizeof({});",
+           planning::PlaneSumPassStages, Points, fy(), ElemTy);
     W.close();
     W.blank();
     std::string Args;
@@ -88,33 +97,64 @@ public:
     W.line("if (steps < 2 || steps > {} || cfg.block[1] % {} != 0)",
            planning::PlaneSumPassMaxSteps, Points);
     W.line("  return nullptr;");
-    W.line("const long long bx = cfg.block[0], by = cfg.block[1] / {};",
-           Points);
-    W.line("if (bx * by > {})", planning::PlaneSumPassThreads);
-    W.line("  return nullptr;");
-    W.line("// The tile's useful points; its planes' elements a thread "
-           "copies.");
-    W.line("const long long ux = bx - (steps - 1) * {}LL, uy = by * {} - "
-           "(steps - 1) * {}LL;",
-           F.X[1] - F.X[0], Points, F.Y[1] - F.Y[0]);
-    W.line("const long long n = (by * {} + {}) * (bx + {});", Points,
-           F.Y[1] - F.Y[0], F.X[1] - F.X[0]);
-    W.line("if (ux <= 0 || uy <= 0 || (n + bx * by - 1) / (bx * by) > {})",
-           planning::PlaneSumPassCopies);
+    W.line("const long long bx = cfg.block[0], by = cfg.block[1] / {}, nt = "
+           "bx * by, uy = by * {};",
+           Points, Points);
+    W.line("if (nt > {})", planning::PlaneSumPassThreads);
     W.line("  return nullptr;");
     W.line("// A plane's offsets are ints.");
     W.line("if (g.extent[0] * g.extent[1] > 2147483647LL)");
     W.line("  return nullptr;");
-    W.line("const long long gx = (stencilc_store.hi[0] - "
-           "stencilc_store.lo[0] + ux - 1) / ux;");
-    W.line("const long long gy = (stencilc_store.hi[1] - "
-           "stencilc_store.lo[1] + uy - 1) / uy;");
+    W.line("// Two ways to cover the store region. Shrinking tiles: level l "
+           "on the tile less l - 1 footprints a side, so a tile stores (bx - "
+           "e * fx) x (uy - e * fy) points. Bordered tiles: all stored, each "
+           "level l below the last also on a border of steps - l footprints "
+           "around the tile, at most {} of its points a thread. A thread "
+           "copies at most {} elements of a plane either way.",
+           planning::PlaneSumPassBorder, planning::PlaneSumPassCopies);
+    W.line("const long long e = steps - 1, ux0 = bx - e * {}, uy0 = uy - e * "
+           "{};",
+           fx(), fy());
+    W.line("const bool shrinking = ux0 > 0 && uy0 > 0 && (uy + {}) * (bx + "
+           "{}) <= {} * nt;",
+           fy(), fx(), planning::PlaneSumPassCopies);
+    W.line("long long ring = 0, widest = 0; // the borders' points, level 1's");
+    W.open("for (long long l = 1; l < steps; ++l) {");
+    W.line("const long long d = steps - l, p = d * {} * (bx + d * {}) + d * "
+           "{} * uy;",
+           fy(), fx(), fx());
+    W.line("ring += p;");
+    W.line("widest = p > widest ? p : widest;");
+    W.close();
+    W.line("bool bordered = widest <= {} * nt && (uy + steps * {}) * ((bx + "
+           "steps * {}) | 1) <= {} * nt;",
+           planning::PlaneSumPassBorder, fy(), fx(),
+           planning::PlaneSumPassCopies);
+    W.line("if (!shrinking && !bordered)");
+    W.line("  return nullptr;");
+    W.line("const long long sx = stencilc_store.hi[0] - stencilc_store.lo[0], "
+           "sy = stencilc_store.hi[1] - stencilc_store.lo[1];");
+    W.open("if (shrinking && bordered) {");
+    W.line("// The cheaper by the points their blocks compute, a border's "
+           "point weighing {} of the tile's (measured).",
+           planning::PlaneSumBorderWeight);
+    W.line("const double blocks0 = static_cast<double>((sx + ux0 - 1) / ux0) "
+           "* ((sy + uy0 - 1) / uy0), blocks1 = static_cast<double>((sx + bx "
+           "- 1) / bx) * ((sy + uy - 1) / uy);");
+    W.line("bordered = blocks1 * (steps * nt * {} + {} * ring) < blocks0 * "
+           "steps * nt * {};",
+           Points, planning::PlaneSumBorderWeight, Points);
+    W.close();
+    W.line("const long long ux = bordered ? bx : ux0, uys = bordered ? uy : "
+           "uy0;");
+    W.line("const long long gx = (sx + ux - 1) / ux, gy = (sy + uys - 1) / "
+           "uys;");
     W.line("const long long gm = (stencilc_store.hi[2] - "
            "stencilc_store.lo[2] + cfg.block[2] - 1) / cfg.block[2];");
     W.line("if (gx > 2147483647LL || gy > 65535 || gm > 65535)");
     W.line("  return nullptr;");
     W.line("const unsigned long long shared = {}_planes_shared(steps, bx, "
-           "by);",
+           "by, bordered);",
            Name);
     W.line("int device = 0, most = 0;");
     W.line("if (cudaGetDevice(&device) != cudaSuccess || "
@@ -131,10 +171,14 @@ public:
            "static_cast<unsigned>(by), 1);");
     W.line("const cudaStream_t stream = "
            "static_cast<cudaStream_t>(cfg.stream);");
-    W.line("auto kernel = {}_planes<{}>;", Name, 2);
+    W.line("auto kernel = bordered ? {0}_planes<2, true> : {0}_planes<2, "
+           "false>;",
+           Name);
     W.open("switch (steps) {");
     for (int N = 3; N <= planning::PlaneSumPassMaxSteps; ++N)
-      W.line("case {0}: kernel = {1}_planes<{0}>; break;", N, Name);
+      W.line("case {0}: kernel = bordered ? {1}_planes<{0}, true> : "
+             "{1}_planes<{0}, false>; break;",
+             N, Name);
     W.line("default: break;");
     W.close();
     W.open("if (shared > 48u * 1024u) {");
@@ -155,18 +199,36 @@ public:
   }
 
 private:
+  /// A point a thread computes at level L: one of its own column's (Row
+  /// from its first point) or one of the border's (Slot).
+  struct Point {
+    int L = 1;
+    std::string Slot; ///< Empty for the thread's own points.
+    int Row = 0;
+  };
+
   static constexpr int Points = planning::PlaneSumPassPoints;
   static constexpr int Stages = planning::PlaneSumPassStages;
 
   /// The tile, its planes in shared memory, the chunk.
   void printTile() {
     W.line("extern __shared__ __align__(16) unsigned char stencilc_shared[];");
+    W.line("// Footprints the input's planes reach around the tile (level 1's "
+           "reads): STEPS where the tile is bordered, one where each level "
+           "loses one; the footprints the stored points lose a side.");
+    W.line("constexpr int stencilc_reach = BORDERED ? STEPS : 1, "
+           "stencilc_lost = BORDERED ? 0 : STEPS - 1;");
     W.line("// A plane in shared memory: the tile's {} rows a thread row and "
-           "its columns, the footprint around them.",
+           "its columns, the reach around them; bordered, rows of an odd "
+           "count of elements, so that a border's column (a point a row) "
+           "meets no bank twice.",
            Points);
-    W.line("const int stencilc_w = blockDim.x + {};", F.X[1] - F.X[0]);
-    W.line("const int stencilc_n = (blockDim.y * {} + {}) * stencilc_w;",
-           Points, F.Y[1] - F.Y[0]);
+    W.line("const int stencilc_w = BORDERED ? (blockDim.x + STEPS * {0}) | 1 "
+           ": blockDim.x + {0};",
+           fx());
+    W.line("const int stencilc_n = (blockDim.y * {} + stencilc_reach * {}) * "
+           "stencilc_w;",
+           Points, fy());
     W.line("// The input's {} stages, then two planes a level below the "
            "last.",
            Stages);
@@ -176,16 +238,16 @@ private:
     W.line("{} *const stencilc_lev = stencilc_tile + {} * stencilc_n;", ElemTy,
            Stages);
     W.line("const long long sy = g.extent[0], sz = sy * g.extent[1];");
-    W.line("// The tile's first point: the store region's, less STEPS - 1 "
-           "times the footprint, then a tile's useful points a block.");
-    W.line("const long long stencilc_x1 = stencilc_store.lo[0] - (STEPS - 1) "
-           "* {}LL + blockIdx.x * (static_cast<long long>(blockDim.x) - "
-           "(STEPS - 1) * {}LL);",
-           -F.X[0], F.X[1] - F.X[0]);
-    W.line("const long long stencilc_y1 = stencilc_store.lo[1] - (STEPS - 1) "
-           "* {}LL + blockIdx.y * (static_cast<long long>(blockDim.y) * {} - "
-           "(STEPS - 1) * {}LL);",
-           -F.Y[0], Points, F.Y[1] - F.Y[0]);
+    W.line("// The tile's first point: the store region's less what it loses, "
+           "then the points a tile stores a block.");
+    W.line("const long long stencilc_x1 = stencilc_store.lo[0] - "
+           "stencilc_lost * {}LL + blockIdx.x * (static_cast<long "
+           "long>(blockDim.x) - stencilc_lost * {}LL);",
+           -F.X[0], fx());
+    W.line("const long long stencilc_y1 = stencilc_store.lo[1] - "
+           "stencilc_lost * {}LL + blockIdx.y * (static_cast<long "
+           "long>(blockDim.y) * {} - stencilc_lost * {}LL);",
+           -F.Y[0], Points, fy());
     W.line("// This block stores [stencilc_m0, stencilc_m1) of z.");
     W.line("const long long stencilc_m0 = stencilc_store.lo[2] + blockIdx.z * "
            "stencilc_chunk;");
@@ -215,8 +277,9 @@ private:
            "- 1;");
     W.line("const int stencilc_row = stencilc_e / stencilc_w, stencilc_col = "
            "stencilc_e - stencilc_row * stencilc_w;");
-    W.line("long long stencilc_y = stencilc_y1 + ({}) + stencilc_row, "
-           "stencilc_x = stencilc_x1 + ({}) + stencilc_col;",
+    W.line("long long stencilc_y = stencilc_y1 + stencilc_reach * ({}) + "
+           "stencilc_row, stencilc_x = stencilc_x1 + stencilc_reach * ({}) + "
+           "stencilc_col;",
            F.Y[0], F.X[0]);
     W.line("stencilc_y = stencilc_y < 0 ? 0 : stencilc_y >= g.extent[1] ? "
            "g.extent[1] - 1 : stencilc_y;");
@@ -264,11 +327,12 @@ private:
     W.line("const long long stencilc_px = stencilc_x1 + threadIdx.x, "
            "stencilc_py = stencilc_y1 + threadIdx.y * {};",
            Points);
-    W.line("const int stencilc_rd = threadIdx.y * {} * stencilc_w + "
-           "threadIdx.x;",
-           Points);
-    W.line("const int stencilc_wr = stencilc_rd + {} * stencilc_w + {};",
-           -F.Y[0], -F.X[0]);
+    W.line("// Where in a plane its first point's reads start (the "
+           "footprint's first row and column), and where it writes.");
+    W.line("const int stencilc_rd = (threadIdx.y * {} + (stencilc_reach - 1) "
+           "* {}) * stencilc_w + threadIdx.x + (stencilc_reach - 1) * {};",
+           Points, -F.Y[0], -F.X[0]);
+    W.line("const int stencilc_wr = stencilc_rd + {};", write());
     W.line("bool stencilc_in[{0}], stencilc_out[{0}];", Points);
     W.line("#pragma unroll");
     W.open(fmt::format(
@@ -277,33 +341,109 @@ private:
     W.line("stencilc_in[stencilc_p] = stencilc_px >= r.lo[0] && stencilc_px < "
            "r.hi[0] && stencilc_y >= r.lo[1] && stencilc_y < r.hi[1];");
     W.line("const int stencilc_row = threadIdx.y * {} + stencilc_p;", Points);
+    W.line("const int stencilc_col = threadIdx.x;");
     W.line("stencilc_out[stencilc_p] = stencilc_px < stencilc_store.hi[0] && "
-           "stencilc_y < stencilc_store.hi[1] && threadIdx.x >= (STEPS - 1) * "
-           "{0} && threadIdx.x < blockDim.x - (STEPS - 1) * {1} && "
-           "stencilc_row >= (STEPS - 1) * {2} && stencilc_row < "
-           "static_cast<int>(blockDim.y) * {4} - (STEPS - 1) * {3};",
+           "stencilc_y < stencilc_store.hi[1] && stencilc_col >= "
+           "stencilc_lost * {0} && stencilc_col < static_cast<int>(blockDim.x) "
+           "- stencilc_lost * {1} && stencilc_row >= stencilc_lost * {2} && "
+           "stencilc_row < static_cast<int>(blockDim.y) * {4} - stencilc_lost "
+           "* {3};",
            -F.X[0], F.X[1], -F.Y[0], F.Y[1], Points);
     W.close();
-    const int Sums = P.runningSums();
     for (int L = 1; L <= planning::PlaneSumPassMaxSteps; ++L) {
-      std::string Line;
-      for (int Point = 0; Point < Points; ++Point)
-        for (int N = 0; N < Sums; ++N)
-          Line += fmt::format("{}{} = {}", Line.empty() ? "" : ", ",
-                              sum(L, Point, N), zeroOf(Ty));
-      if (!Line.empty())
-        W.line("{} {};", Ty, Line);
-      if (L == planning::PlaneSumPassMaxSteps || P.Hi == 0)
-        continue;
-      Line.clear();
-      for (int Point = 0; Point < Points; ++Point)
-        for (int H = 0; H < P.Hi; ++H)
-          Line += fmt::format("{}{} = {}", Line.empty() ? "" : ", ",
-                              centre(L, Point, H), zeroOf(ElemTy));
-      W.line("{} {};", ElemTy, Line);
+      std::vector<Point> Own;
+      for (int Row = 0; Row < Points; ++Row)
+        Own.push_back({L, "", Row});
+      printRegisters(Own, L < planning::PlaneSumPassMaxSteps);
     }
     W.line("long long stencilc_c = stencilc_px + stencilc_py * sy + "
            "stencilc_m0 * sz; // point 0's, stored next");
+    printBorder();
+  }
+
+  /// \p Points' running sums and, with \p Centres, the centres their
+  /// margin takes.
+  void printRegisters(const std::vector<Point> &Pts, bool Centres) {
+    std::string Line;
+    for (const Point &X : Pts)
+      for (int N = 0; N < P.runningSums(); ++N)
+        Line += fmt::format("{}{} = {}", Line.empty() ? "" : ", ", sum(X, N),
+                            zeroOf(Ty));
+    if (!Line.empty())
+      W.line("{} {};", Ty, Line);
+    if (!Centres || P.Hi == 0)
+      return;
+    Line.clear();
+    for (const Point &X : Pts)
+      for (int H = 0; H < P.Hi; ++H)
+        Line += fmt::format("{}{} = {}", Line.empty() ? "" : ", ", centre(X, H),
+                            zeroOf(ElemTy));
+    W.line("{} {};", ElemTy, Line);
+  }
+
+  /// The border of each level below the last: which of its points this
+  /// thread computes (where in a plane their reads start, -1 for none) and
+  /// whether each is in the region.
+  void printBorder() {
+    W.line("// Point k of the border e times the footprint wide around the "
+           "tile: where in a plane its reads start (stays -1 past the "
+           "border's points), whether it is in the region.");
+    W.open("auto stencilc_border = [&](int e, int k, int *rd, bool *in) {");
+    W.line("const int bw = blockDim.x + e * {}, bh = blockDim.y * {};", fx(),
+           Points);
+    W.line("int x = 0, y = 0;");
+    // The bands above and below the tile, the border's whole width; then
+    // the columns left and right of it, the tile's height. A band of no
+    // depth (the footprint not reaching that side) is left out.
+    struct Band {
+      int Depth;
+      std::string Count, Y, X;
+    };
+    const Band Bands[] = {
+        {-F.Y[0], "bw", fmt::format("e * ({}) + k / bw", F.Y[0]),
+         fmt::format("e * ({}) + k % bw", F.X[0])},
+        {F.Y[1], "bw", "bh + k / bw", fmt::format("e * ({}) + k % bw", F.X[0])},
+        {-F.X[0], "bh", fmt::format("k / (e * {})", -F.X[0]),
+         fmt::format("e * ({0}) + k % (e * {1})", F.X[0], -F.X[0])},
+        {F.X[1], "bh", fmt::format("k / (e * {})", F.X[1]),
+         fmt::format("blockDim.x + k % (e * {})", F.X[1])}};
+    std::string Before; // the bands before's points
+    for (const Band &B : Bands) {
+      if (B.Depth == 0)
+        continue;
+      const std::string Count = fmt::format("e * {} * {}", B.Depth, B.Count);
+      if (Before.empty())
+        W.line("if (k < {}) {{", Count);
+      else
+        W.line("}} else if ((k -= {}) < {}) {{", Before, Count);
+      W.line("  y = {};", B.Y);
+      W.line("  x = {};", B.X);
+      Before = Count;
+    }
+    W.line("}} else {{");
+    W.line("  return;");
+    W.line("}}");
+    W.line("*rd = (y + (STEPS - 1) * {}) * stencilc_w + x + (STEPS - 1) * "
+           "{};",
+           -F.Y[0], -F.X[0]);
+    W.line("const long long gx = stencilc_x1 + x, gy = stencilc_y1 + y;");
+    W.line("*in = gx >= r.lo[0] && gx < r.hi[0] && gy >= r.lo[1] && gy < "
+           "r.hi[1];");
+    W.close("};");
+    for (int L = 1; L < planning::PlaneSumPassMaxSteps; ++L) {
+      std::vector<Point> Border;
+      for (int Slot = 0; Slot < planning::PlaneSumPassBorder; ++Slot) {
+        const Point X{L, "b" + std::to_string(Slot), 0};
+        Border.push_back(X);
+        W.line("int {} = -1;", borderRead(X));
+        W.line("bool {} = false;", borderIn(X));
+        W.line("if constexpr (BORDERED && STEPS > {})", L);
+        W.line("  stencilc_border(STEPS - {}, stencilc_tid + {} * stencilc_nt, "
+               "&{}, &{});",
+               L, Slot, borderRead(X), borderIn(X));
+      }
+      printRegisters(Border, true);
+    }
   }
 
   void printLoop() {
@@ -331,75 +471,116 @@ private:
     W.open(fmt::format("if (t >= {} && t < stencilc_iters - STEPS + {}) {{",
                        L - 1, L));
     if (L == 1) {
-      W.line("const {} *const stencilc_src = stencilc_tile + stencilc_use * "
-             "stencilc_n + stencilc_rd;",
+      W.line("const {} *const stencilc_plane = stencilc_tile + stencilc_use * "
+             "stencilc_n;",
              ElemTy);
       W.line("stencilc_use = stencilc_use + 1 == {} ? 0 : stencilc_use + 1;",
              Stages);
     } else {
-      W.line("const {} *const stencilc_src = stencilc_lev + ({} + ((t - 1) & "
-             "1)) * stencilc_n + stencilc_rd;",
+      W.line("const {} *const stencilc_plane = stencilc_lev + ({} + ((t - 1) "
+             "& 1)) * stencilc_n;",
              ElemTy, 2 * (L - 2));
-    }
-    std::vector<int> Planes;
-    for (int Q = P.Lo; Q <= P.Hi; ++Q)
-      Planes.push_back(Q);
-    const std::vector<bool> Used = usedPlaneValues(P, Values, Points, Planes);
-    for (size_t N = 0; N < Values.size(); ++N)
-      if (Used[N])
-        W.line("const {} stencilc_v{} = stencilc_src[{}];", ElemTy, N,
-               offset(Values[N].X, Values[N].Y));
-    const int Sums = P.runningSums();
-    for (int Point = 0; Point < Points; ++Point) {
-      // zsum's order: sum 0 and plane Hi's terms complete the point.
-      W.line("const {} stencilc_o{} = {}{};", Ty, Point,
-             Sums ? sum(L, Point, 0) : "",
-             planeTerms(S, Names, P, Values, P.Hi, Point));
-      for (int N = 1; N < Sums; ++N)
-        W.line("{} = {}{};", sum(L, Point, N - 1), sum(L, Point, N),
-               planeTerms(S, Names, P, Values, P.Hi - N, Point));
-      if (Sums)
-        W.line("{} = {};", sum(L, Point, Sums - 1),
-               planeTerms(S, Names, P, Values, P.Lo, Point));
     }
     W.line("const long long stencilc_done = stencilc_q0 + t - {};",
            L * P.Hi + L - 1);
+    const bool Below = L < planning::PlaneSumPassMaxSteps;
+    if (Below) {
+      W.open(fmt::format("if constexpr (BORDERED && STEPS > {}) {{", L));
+      W.line("// The border this level adds around the tile.");
+      printZin();
+      W.line("{} *const stencilc_dst = stencilc_lev + ({} + (t & 1)) * "
+             "stencilc_n;",
+             ElemTy, 2 * (L - 1));
+      for (int Slot = 0; Slot < planning::PlaneSumPassBorder; ++Slot) {
+        const Point X{L, "b" + std::to_string(Slot), 0};
+        W.open(fmt::format("if ({} >= 0) {{", borderRead(X)));
+        W.line("const {} *const stencilc_src = stencilc_plane + {};", ElemTy,
+               borderRead(X));
+        printSums({X}, BorderValues);
+        printMargin(X, borderRead(X) + " + " + write(), borderIn(X));
+        W.close();
+      }
+      W.close();
+    }
+    W.line("const {} *const stencilc_src = stencilc_plane + stencilc_rd;",
+           ElemTy);
+    std::vector<Point> Own;
+    for (int Row = 0; Row < Points; ++Row)
+      Own.push_back({L, "", Row});
+    printSums(Own, Values);
     W.open(fmt::format("if constexpr (STEPS == {}) {{", L));
     W.open("if (stencilc_done >= stencilc_m0) {");
-    for (int Point = 0; Point < Points; ++Point) {
-      W.line("if (stencilc_out[{}])", Point);
+    for (int Row = 0; Row < Points; ++Row) {
+      W.line("if (stencilc_out[{}])", Row);
       W.line("  {}[stencilc_c{}] = {};", Names.param(P.Out),
-             Point ? fmt::format(" + {} * sy", Point) : "", value(Point));
+             Row ? fmt::format(" + {} * sy", Row) : "", value(Row));
     }
     W.line("stencilc_c += sz;");
     W.close();
-    if (L < planning::PlaneSumPassMaxSteps) {
+    if (Below) {
       W.close("} else {");
       W.indent();
       W.line("// Outside the region the level below's value, the margin.");
-      W.line("const bool stencilc_zin = stencilc_done >= r.lo[2] && "
-             "stencilc_done < r.hi[2];");
+      printZin();
       W.line("{} *const stencilc_dst = stencilc_lev + ({} + (t & 1)) * "
              "stencilc_n + stencilc_wr;",
              ElemTy, 2 * (L - 1));
-      for (int Point = 0; Point < Points; ++Point) {
-        const std::string Centre =
-            P.Hi ? centre(L, Point, P.Hi - 1)
-                 : "stencilc_src[" + offset(0, Point) + "]";
-        W.line("stencilc_dst[{}] = stencilc_zin && stencilc_in[{}] ? {} : {};",
-               Point ? fmt::format("{} * stencilc_w", Point) : "0", Point,
-               value(Point), Centre);
-        for (int H = P.Hi - 1; H > 0; --H)
-          W.line("{} = {};", centre(L, Point, H), centre(L, Point, H - 1));
-        if (P.Hi)
-          W.line("{} = stencilc_src[{}];", centre(L, Point, 0),
-                 offset(0, Point));
-      }
+      for (const Point &X : Own)
+        printMargin(X, X.Row ? fmt::format("{} * stencilc_w", X.Row) : "0",
+                    fmt::format("stencilc_in[{}]", X.Row));
     }
     W.close();
     W.close();
     if (L > 1)
       W.close();
+  }
+
+  void printZin() {
+    W.line("const bool stencilc_zin = stencilc_done >= r.lo[2] && "
+           "stencilc_done < r.hi[2];");
+  }
+
+  /// \p Pts' loads from stencilc_src (\p Vals, theirs) and sums: each
+  /// point's value, stencilc_oN for the Nth, and its running sums moved on.
+  void printSums(const std::vector<Point> &Pts,
+                 const std::vector<PlaneValue> &Vals) {
+    const int Count = static_cast<int>(Pts.size());
+    std::vector<int> Planes;
+    for (int Q = P.Lo; Q <= P.Hi; ++Q)
+      Planes.push_back(Q);
+    const std::vector<bool> Used = usedPlaneValues(P, Vals, Count, Planes);
+    for (size_t N = 0; N < Vals.size(); ++N)
+      if (Used[N])
+        W.line("const {} stencilc_v{} = stencilc_src[{}];", ElemTy, N,
+               offset(Vals[N].X, Vals[N].Y));
+    const int Sums = P.runningSums();
+    for (int I = 0; I < Count; ++I) {
+      const Point &X = Pts[I];
+      // zsum's order: sum 0 and plane Hi's terms complete the point.
+      W.line("const {} stencilc_o{} = {}{};", Ty, I, Sums ? sum(X, 0) : "",
+             planeTerms(S, Names, P, Vals, P.Hi, I));
+      for (int N = 1; N < Sums; ++N)
+        W.line("{} = {}{};", sum(X, N - 1), sum(X, N),
+               planeTerms(S, Names, P, Vals, P.Hi - N, I));
+      if (Sums)
+        W.line("{} = {};", sum(X, Sums - 1),
+               planeTerms(S, Names, P, Vals, P.Lo, I));
+    }
+  }
+
+  /// Point \p X's value written to stencilc_dst[\p Dst] for the next level
+  /// where it and the plane are in the region (\p In), else its centre.
+  void printMargin(const Point &X, const std::string &Dst,
+                   const std::string &In) {
+    const int Row = X.Slot.empty() ? X.Row : 0;
+    const std::string Centre =
+        P.Hi ? centre(X, P.Hi - 1) : "stencilc_src[" + offset(0, Row) + "]";
+    W.line("stencilc_dst[{}] = stencilc_zin && {} ? {} : {};", Dst, In,
+           value(Row), Centre);
+    for (int H = P.Hi - 1; H > 0; --H)
+      W.line("{} = {};", centre(X, H), centre(X, H - 1));
+    if (P.Hi)
+      W.line("{} = stencilc_src[{}];", centre(X, 0), offset(0, Row));
   }
 
   /// Where the value at (X, Y) from the thread's first point is in a plane,
@@ -417,12 +598,30 @@ private:
     return Ty == ElemTy ? Sum : "static_cast<" + ElemTy + ">(" + Sum + ")";
   }
 
-  static std::string sum(int L, int Point, int N) {
-    return fmt::format("stencilc_s{}_{}_{}", L, Point, N);
+  /// From a point's reads' start to the point, in a plane.
+  std::string write() const {
+    return fmt::format("{} * stencilc_w + {}", -F.Y[0], -F.X[0]);
   }
-  /// Level L - 1's centre at point \p Point, read \p H + 1 planes ago.
-  static std::string centre(int L, int Point, int H) {
-    return fmt::format("stencilc_c{}_{}_{}", L, Point, H);
+  int fx() const { return F.X[1] - F.X[0]; }
+  int fy() const { return F.Y[1] - F.Y[0]; }
+
+  /// Point \p X's running sum \p N.
+  static std::string sum(const Point &X, int N) {
+    return fmt::format("stencilc_s{}_{}_{}", X.L,
+                       X.Slot.empty() ? std::to_string(X.Row) : X.Slot, N);
+  }
+  /// Level L - 1's centre at point \p X, read \p H + 1 planes ago.
+  static std::string centre(const Point &X, int H) {
+    return fmt::format("stencilc_c{}_{}_{}", X.L,
+                       X.Slot.empty() ? std::to_string(X.Row) : X.Slot, H);
+  }
+  /// A border point's reads' start in a plane, -1 for none; whether it is in
+  /// the region.
+  static std::string borderRead(const Point &X) {
+    return fmt::format("stencilc_xr{}_{}", X.L, X.Slot);
+  }
+  static std::string borderIn(const Point &X) {
+    return fmt::format("stencilc_xi{}_{}", X.L, X.Slot);
   }
 
   CodeWriter &W;
@@ -433,6 +632,8 @@ private:
   const std::string Name;
   const std::string Ty, ElemTy; ///< The sum's type, the arrays'.
   const std::vector<PlaneValue> Values;
+  /// A border point's loads: one point's.
+  const std::vector<PlaneValue> BorderValues;
 };
 
 } // namespace

@@ -248,10 +248,13 @@ static void printTemporal(std::string &Out, const StencilPlan &SP) {
     Out += "  temporal passes summed by planes: 2 to " +
            std::to_string(PlaneSumPassMaxSteps) + " steps, " +
            std::to_string(PlaneSumPassPoints) +
-           " points a thread (a tile of bx x by points, by a multiple of " +
+           " points a thread (a tile of bx x by points, all stored, by a "
+           "multiple of " +
            std::to_string(PlaneSumPassPoints) + ", at most " +
            std::to_string(PlaneSumPassThreads) +
-           " threads), where the two arrays' margins are the same\n";
+           " threads; the border each level below the last adds, at most " +
+           std::to_string(PlaneSumPassBorder) +
+           " points a thread), where the two arrays' margins are the same\n";
   else
     Out += "  temporal passes summed by planes: none: " + T.PlaneSumPassWhyNot +
            "\n";

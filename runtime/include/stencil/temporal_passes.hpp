@@ -53,6 +53,22 @@ public:
       N += Runs[R].first * Runs[R].second;
     return N;
   }
+  /// The passes of more than one step, and how many there are of one: a
+  /// time loop runs those as steps (the plan's or the tuner's single-step
+  /// kernel, faster than a pass of one step).
+  PassSchedule longer() const {
+    PassSchedule S;
+    for (int R = 0; R < Used; ++R)
+      if (Runs[R].first > 1)
+        S.append(Runs[R].first, Runs[R].second);
+    return S;
+  }
+  long long singles() const {
+    long long N = 0;
+    for (int R = 0; R < Used; ++R)
+      N += Runs[R].first == 1 ? Runs[R].second : 0;
+    return N;
+  }
 
   class Iterator {
   public:
@@ -234,6 +250,8 @@ template <typename Levels, typename... Args> bool levelPassedAgain(Args &...A) {
 /// Runs \p Steps steps of \p S: \p T's passes of C.steps (or the plan's)
 /// and then the last step with \p OneStep (a run() of the stencil), or
 /// every step with it when there is no temporal code or one step per pass.
+/// The passes the parity leaves one step long (passes of 2 over an odd
+/// count of steps) run with \p OneStep too.
 template <typename StencilT, typename OneStepF, typename... Args>
 void repeatTemporal(const GeneratedStencil *E, const Grid &G, const Region &R,
                     const LaunchConfig &Launch, const TemporalConfig &C,
@@ -266,9 +284,10 @@ void repeatTemporal(const GeneratedStencil *E, const Grid &G, const Region &R,
   LaunchConfig Pass = Launch;
   for (int D = 0; D < 3; ++D)
     Pass.block[D] = C.block[D] > 0 ? C.block[D] : T->defaultBlock[D];
+  const PassSchedule Passes = passSchedule(Steps, PerPass);
   runTemporalPasses(*E, *T, Params(), std::index_sequence_for<Args...>(), G, R,
-                    Pass, passSchedule(Steps, PerPass), A...);
-  repeatOneByOne(1, OneStep, A...);
+                    Pass, Passes.longer(), A...);
+  repeatOneByOne(Passes.singles() + 1, OneStep, A...);
 }
 
 } // namespace detail

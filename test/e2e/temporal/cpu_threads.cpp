@@ -200,15 +200,18 @@ constexpr int FixedX3 = 12, FixedY3 = 10, FixedX2 = 40;
                           : INSTANCES(NAME, FixedX3, FixedY3))
 
 /// A pass summed by planes: its points a thread (stencilc's
-/// PlaneSumPassPoints), its steps (2 to 4) and the elements of a plane a
-/// thread copies at most (PlaneSumPassCopies).
-constexpr int PlanePoints = 4, PlaneCopies = 6;
-#define PLANES(NAME)                                                           \
+/// PlaneSumPassPoints), the elements of a plane a thread copies at most
+/// (PlaneSumPassCopies), the points of a level's border a thread computes
+/// at most (PlaneSumPassBorder); its steps (2 to 4), its tiles shrinking
+/// or bordered.
+constexpr int PlanePoints = 4, PlaneCopies = 6, PlaneBorder = 2;
+#define PLANES(NAME, BORDERED)                                                 \
   [](int Steps) {                                                              \
-    using Fn = decltype(&stencilc_##NAME##_temporal0_planes<2>);               \
-    static const Fn Table[3] = {&stencilc_##NAME##_temporal0_planes<2>,        \
-                                &stencilc_##NAME##_temporal0_planes<3>,        \
-                                &stencilc_##NAME##_temporal0_planes<4>};       \
+    using Fn = decltype(&stencilc_##NAME##_temporal0_planes<2, BORDERED>);     \
+    static const Fn Table[3] = {                                               \
+        &stencilc_##NAME##_temporal0_planes<2, BORDERED>,                      \
+        &stencilc_##NAME##_temporal0_planes<3, BORDERED>,                      \
+        &stencilc_##NAME##_temporal0_planes<4, BORDERED>};                     \
     return Table[Steps - 2];                                                   \
   }
 
@@ -255,19 +258,20 @@ using e2e::Input;
 /// How a pass takes each level's margin: from the array holding the level
 /// one step at a time (A's and B's differ), or, where the two arrays hold the
 /// same margin (B's is made A's), from the level below's centre (the rings'
-/// CENTRE_MARGIN instances) or summed by planes.
-enum class Margins { Own, Centre, Planes };
+/// CENTRE_MARGIN instances) or summed by planes, on shrinking or bordered
+/// tiles.
+enum class Margins { Own, Centre, Planes, Bordered };
 
 /// \p Host runs one step; \p Pass runs a thread of the pass. \p Kind: the
 /// input, uniform in [1, 2) or e2e's hostile values or signed zeros.
-/// \p How: Margins::Planes, a pass summed by planes, takes a tile of (Bx,
-/// By) points, PlaneSumPassPoints a thread in y.
+/// \p How: Margins::Planes or Bordered, a pass summed by planes, takes a
+/// tile of (Bx, By) points, PlaneSumPassPoints a thread in y.
 template <typename T, int Dims, typename HostF, typename PassF>
 void check(const std::string &Name, const long long (&Ext)[3], int Margin,
            Span Reach, int Steps, int Bx, int By, long long Chunk,
            unsigned Seed, HostF Host, PassF Pass, Input Kind = Input::Uniform,
            Margins How = Margins::Own) {
-  const bool Planes = How == Margins::Planes;
+  const bool Planes = How == Margins::Planes || How == Margins::Bordered;
   const int M = Dims - 1;
   long long N = 1;
   for (int D = 0; D < Dims; ++D)
@@ -332,8 +336,9 @@ void check(const std::string &Name, const long long (&Ext)[3], int Margin,
   for (long long I = 0; I < N; ++I)
     if (Inside(I))
       Out[I] = e2e::poison<T>();
-  // A pass summed by planes computes level 1 on its whole tile.
-  const int Lost = Planes ? Steps - 1 : Steps;
+  // A pass summed by planes computes level 1 on its whole tile, and a
+  // bordered one stores all of it.
+  const int Lost = How == Margins::Bordered ? 0 : Planes ? Steps - 1 : Steps;
   const long long Ux = Bx - Lost * static_cast<long long>(Reach.X);
   const long long Uy =
       Dims == 3 ? By - Lost * static_cast<long long>(Reach.Y) : 1;
@@ -347,9 +352,12 @@ void check(const std::string &Name, const long long (&Ext)[3], int Margin,
   // Every level's ring: at most 6 planes (radius 2) a level, and the
   // padding on either side (at most 2 + 2 * Bx points).
   // Rings start as garbage, as shared memory does.
-  // A pass summed by planes: its input's stages and two planes a level.
-  const std::size_t Planar =
-      std::size_t(3 + 2 * Steps) * (By + Reach.Y) * (Bx + Reach.X);
+  // A pass summed by planes: its input's stages and two planes a level,
+  // each at most the tile and Steps times the reach around it (rows one
+  // longer where bordered).
+  const std::size_t Planar = std::size_t(3 + 2 * Steps) *
+                             (By + Steps * Reach.Y) *
+                             (Bx + Steps * Reach.X + 1);
   std::vector<unsigned char> Shared(
       std::max(std::size_t(Steps) * 6 * Threads + 4 + 4 * std::size_t(Bx),
                Planar) *
@@ -437,50 +445,81 @@ auto planesOf(Table Instance, int Steps, Extra... X) {
              auto *Out) { Instance(Steps)(G, R, S, C, In, Out, X...); };
 }
 
-/// A random tile (Bx, By) of points for a pass summed by planes of \p
-/// Steps steps whose one step reads \p Reach: its useful points not empty,
-/// a plane a thread copies in at most PlaneCopies elements.
-void planesTile(int Steps, Span Reach, std::mt19937 &Rng, int *Bx, int *By) {
-  auto Pick = [&](int Lo, int Hi) {
-    return std::uniform_int_distribution<int>(Lo, Hi)(Rng);
+/// A random tile (Bx, By) of points, at most 256 threads where one is
+/// (else 512: four steps of a box bordered), for a pass
+/// summed by planes of \p Steps steps whose one step reads \p Reach, as the
+/// launcher takes them: shrinking, a tile whose useful points are not empty
+/// and a thread copying at most PlaneCopies elements of a plane; \p
+/// Bordered, a thread copying at most as many of the input's plane STEPS
+/// times the reach around the tile (its rows of odd length), and level 1's
+/// border at most PlaneBorder points a thread. Then random extents *Ex, *Ey
+/// for it, from a part of a tile to about two tiles.
+void planesTile(int Steps, Span Reach, bool Bordered, std::mt19937 &Rng,
+                int *Bx, int *By, long long *Ex, long long *Ey) {
+  std::vector<std::pair<int, int>> Tiles;
+  const int E = Steps - 1;
+  for (int Most = 256; Most <= 512 && Tiles.empty(); Most *= 2)
+    for (int X = 1; X <= 48; ++X)
+      for (int Y = PlanePoints; Y <= 48; Y += PlanePoints) {
+        const int Threads = X * Y / PlanePoints;
+        const bool Takes =
+            Bordered
+                ? E * Reach.Y * (X + E * Reach.X) + E * Reach.X * Y <=
+                          PlaneBorder * Threads &&
+                      (Y + Steps * Reach.Y) * ((X + Steps * Reach.X) | 1) <=
+                          PlaneCopies * Threads
+                : X > E * Reach.X && Y > E * Reach.Y &&
+                      (Y + Reach.Y) * (X + Reach.X) <= PlaneCopies * Threads;
+        if (Threads <= Most && Takes)
+          Tiles.push_back({X, Y});
+      }
+  if (Tiles.empty()) {
+    std::printf("FAIL no tile for %d steps\n", Steps);
+    std::exit(1);
+  }
+  const auto T = Tiles[Rng() % Tiles.size()];
+  *Bx = T.first;
+  *By = T.second;
+  auto Pick = [&](long long Lo, long long Hi) {
+    return std::uniform_int_distribution<long long>(Lo, Hi)(Rng);
   };
-  do {
-    *Bx = Pick((Steps - 1) * Reach.X + 1, 16);
-    *By = PlanePoints *
-          Pick(((Steps - 1) * Reach.Y + PlanePoints) / PlanePoints, 4);
-  } while ((*Bx + Reach.X) * (*By + Reach.Y) >
-           PlaneCopies * *Bx * *By / PlanePoints);
+  *Ex = Pick(6, 2 * *Bx + 6);
+  *Ey = Pick(6, 2 * *By + 6);
 }
 
-/// The passes summed by planes, \p Steps (2 to 4) a pass, over \p E3 with
-/// a margin of \p Margin: the AN5D box, the one-sided f64 sum and the sum
-/// with no plane above; the sum 4 planes above, over \p E3 widened to a
-/// margin of 4.
-void checkByPlanes(const long long (&E3)[3], int Margin, int Steps,
-                   long long Chunk, unsigned Seed, std::mt19937 &Rng) {
+/// The passes summed by planes, \p Steps (2 to 4) a pass, over \p Ez planes
+/// with a margin of \p Margin, on shrinking or bordered tiles (each check its
+/// own tile and extents in x and y): the AN5D box, the one-sided f64 sum and
+/// the sum with no plane above; the sum 4 planes above, with a margin of 4.
+template <bool Bordered>
+void checkByPlanes(long long Ez, int Margin, int Steps, long long Chunk,
+                   unsigned Seed, std::mt19937 &Rng) {
+  const Margins How = Bordered ? Margins::Bordered : Margins::Planes;
+  const std::string Way = Bordered ? " by planes, bordered" : " by planes";
   int Bx = 0, By = 0;
-  planesTile(Steps, {2, 2}, Rng, &Bx, &By);
-  check<float, 3>("box27 f32 by planes", E3, Margin, {2, 2}, Steps, Bx, By,
-                  Chunk, Seed, host3(E3, Margin, Box3d1rF()),
-                  planesOf(PLANES(Box3d1rF), Steps), Input::Uniform,
-                  Margins::Planes);
-  planesTile(Steps, {2, 1}, Rng, &Bx, &By);
-  check<double, 3>("skew sum f64 by planes", E3, Margin, {2, 1}, Steps, Bx, By,
+  long long E3[3] = {0, 0, Ez};
+  planesTile(Steps, {2, 2}, Bordered, Rng, &Bx, &By, &E3[0], &E3[1]);
+  check<float, 3>("box27 f32" + Way, E3, Margin, {2, 2}, Steps, Bx, By, Chunk,
+                  Seed, host3(E3, Margin, Box3d1rF()),
+                  planesOf(PLANES(Box3d1rF, Bordered), Steps), Input::Uniform,
+                  How);
+  planesTile(Steps, {2, 1}, Bordered, Rng, &Bx, &By, &E3[0], &E3[1]);
+  check<double, 3>("skew sum f64" + Way, E3, Margin, {2, 1}, Steps, Bx, By,
                    Chunk, Seed, host3(E3, Margin, SkewSumD(), 0.0625),
-                   planesOf(PLANES(SkewSumD), Steps, 0.0625), Input::Uniform,
-                   Margins::Planes);
-  planesTile(Steps, {1, 0}, Rng, &Bx, &By);
-  check<float, 3>("down sum f32 by planes", E3, Margin, {1, 0}, Steps, Bx, By,
+                   planesOf(PLANES(SkewSumD, Bordered), Steps, 0.0625),
+                   Input::Uniform, How);
+  planesTile(Steps, {1, 0}, Bordered, Rng, &Bx, &By, &E3[0], &E3[1]);
+  check<float, 3>("down sum f32" + Way, E3, Margin, {1, 0}, Steps, Bx, By,
                   Chunk, Seed, host3(E3, Margin, DownSumF()),
-                  planesOf(PLANES(DownSumF), Steps), Input::Uniform,
-                  Margins::Planes);
+                  planesOf(PLANES(DownSumF, Bordered), Steps), Input::Uniform,
+                  How);
+  planesTile(Steps, {1, 1}, Bordered, Rng, &Bx, &By, &E3[0], &E3[1]);
   const long long Far = 4 - Margin;
-  const long long E4[3] = {E3[0] + 2 * Far, E3[1] + 2 * Far, E3[2] + 2 * Far};
-  planesTile(Steps, {1, 1}, Rng, &Bx, &By);
-  check<float, 3>("far-above sum f32 by planes", E4, 4, {1, 1}, Steps, Bx, By,
+  const long long E4[3] = {E3[0] + 8, E3[1] + 8, E3[2] + 2 * Far};
+  check<float, 3>("far-above sum f32" + Way, E4, 4, {1, 1}, Steps, Bx, By,
                   Chunk, Seed, host3(E4, 4, FarAboveF()),
-                  planesOf(PLANES(FarAboveF), Steps), Input::Uniform,
-                  Margins::Planes);
+                  planesOf(PLANES(FarAboveF, Bordered), Steps), Input::Uniform,
+                  How);
 }
 
 /// Fills the \p N coefficients of \p K with random multiples of 1 / \p
@@ -578,8 +617,10 @@ int main(int argc, char **argv) {
                     passOf(RINGS(Star3dI, How), Steps, Fixed), Input::Uniform,
                     How);
     }
-    for (int Planar = 2; Planar <= MostSteps; ++Planar)
-      checkByPlanes(E3, Margin, Planar, Chunk, S, Rng);
+    for (int Planar = 2; Planar <= MostSteps; ++Planar) {
+      checkByPlanes<false>(E3[2], Margin, Planar, Chunk, S, Rng);
+      checkByPlanes<true>(E3[2], Margin, Planar, Chunk, S, Rng);
+    }
     // Radius 2: the tile loses 4 a step each way, the margin at least 2.
     const long long E13[3] = {E3[0] + 4, E3[1] + 4, E3[2] + 4};
     const int Steps13 = std::min(Steps, 2);

@@ -238,7 +238,7 @@ void timeLoops(float *u, float *un, double *k, double *v, double *vn, int *ia,
 // PLAN-LABEL: stencil MeanSeven
 // PLAN: temporal chunks: with no test where the tile and every level's rows are inside the region{{$}}
 // PLAN-LABEL: stencil BoxSum
-// PLAN: temporal passes summed by planes: 2 to 4 steps, 4 points a thread (a tile of bx x by points, by a multiple of 4, at most 512 threads), where the two arrays' margins are the same
+// PLAN: temporal passes summed by planes: 2 to 4 steps, 4 points a thread (a tile of bx x by points, all stored, by a multiple of 4, at most 512 threads; the border each level below the last adds, at most 2 points a thread), where the two arrays' margins are the same
 // PLAN-LABEL: stencil BoxTwo
 // PLAN: temporal passes summed by planes: none: it reads more than one array
 // PLAN-LABEL: stencil BoxOrder
@@ -401,14 +401,25 @@ void timeLoops(float *u, float *un, double *k, double *v, double *vn, int *ia,
 // CUDA-NOT: stencilc_smallest
 // CUDA: if (stencilc_again)
 // BoxSum: the pass summed by planes, taken where both margins are the input.
-// CUDA: __global__ void __launch_bounds__(512, 2) stencilc_BoxSum_temporal0_planes(const stencil::Grid g, const stencil::Region r, const stencil::Region stencilc_store, const long long stencilc_chunk, const float *__restrict__ u, float *__restrict__ un) {
+// CUDA: template <int STEPS, bool BORDERED>
+// CUDA-NEXT: __global__ void __launch_bounds__(512, 2) stencilc_BoxSum_temporal0_planes(const stencil::Grid g, const stencil::Region r, const stencil::Region stencilc_store, const long long stencilc_chunk, const float *__restrict__ u, float *__restrict__ un) {
 // Level 1 at iteration t completes plane q0 + t - 1; a margin point takes
 // the level below's centre, read a plane before.
 // CUDA: const long long stencilc_done = stencilc_q0 + t - 1;
+// Its border around the tile, from a thread's second point of it.
+// CUDA: stencilc_dst[stencilc_xr1_b1 + 1 * stencilc_w + 1] = stencilc_zin && stencilc_xi1_b1 ? stencilc_o0 : stencilc_c1_b1_0;
+// CUDA-NEXT: stencilc_c1_b1_0 = stencilc_src[1 * stencilc_w + 1];
 // CUDA: stencilc_dst[0] = stencilc_zin && stencilc_in[0] ? stencilc_o0 : stencilc_c1_0_0;
 // CUDA-NEXT: stencilc_c1_0_0 = stencilc_src[1 * stencilc_w + 1];
 // CUDA: static const char *stencilc_BoxSum_temporal0_planes_launch(
 // CUDA: if (steps < 2 || steps > 4 || cfg.block[1] % 4 != 0)
+// Shrinking tiles or bordered ones, the cheaper by the points their blocks
+// compute, a border's point weighed as the plan says.
+// CUDA: const bool shrinking = ux0 > 0 && uy0 > 0 && (uy + 2) * (bx + 2) <= 6 * nt;
+// CUDA: const long long d = steps - l, p = d * 2 * (bx + d * 2) + d * 2 * uy;
+// CUDA: bool bordered = widest <= 2 * nt && (uy + steps * 2) * ((bx + steps * 2) | 1) <= 6 * nt;
+// CUDA: bordered = blocks1 * (steps * nt * 4 + 2.7 * ring) < blocks0 * steps * nt * 4;
+// CUDA: auto kernel = bordered ? stencilc_BoxSum_temporal0_planes<2, true> : stencilc_BoxSum_temporal0_planes<2, false>;
 // CUDA: static const char *stencilc_BoxSum_temporal0_same_margins(
 // CUDA: static const char *stencilc_BoxSum_temporal0_cuda_launch(
 // CUDA: if (margins[0] == margins[1] && margins[0] == static_cast<const void *>(u)) {

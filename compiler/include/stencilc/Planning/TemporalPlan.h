@@ -46,7 +46,11 @@ constexpr int MaxTileThreads = 1024;
 /// reach around the tile, each level's completed plane written to one of two
 /// planes in shared memory that the next level sums from after the next
 /// barrier. A thread computes PlaneSumPassPoints points adjacent in y, so a
-/// tile (bx, by) of points takes bx x by / PlaneSumPassPoints threads. Every
+/// tile (bx, by) of points takes bx x by / PlaneSumPassPoints threads. A
+/// tile either shrinks, each level computed on it less what the next one
+/// loses, or is bordered: all of it stored, the border each level below the
+/// last adds around it (the points the next level reads) spread over the
+/// threads, at most PlaneSumPassBorder points a thread and level. Every
 /// level's margin is the input's there, so the runtime launches it only where
 /// the two arrays hold the same margin (GeneratedTemporal::sameMargins);
 /// elsewhere, and for tiles or steps it cannot take, the rings' pass runs.
@@ -54,6 +58,14 @@ constexpr int PlaneSumPassPoints = 4;
 constexpr int PlaneSumPassStages = 3;
 /// The most elements of a plane of the input a thread copies.
 constexpr int PlaneSumPassCopies = 6;
+/// The most points of a level's border a thread computes.
+constexpr int PlaneSumPassBorder = 2;
+/// What a point of a border costs against one of the tile's, which share
+/// their loads four ways and meet no imbalance of warps: the launcher takes
+/// bordered tiles where their blocks' points so weighed are fewer (measured
+/// on an H200 from the box's 2-step passes at 510 and 768 points a side,
+/// where both ways ran about as fast; docs/performance.md, "Bordered tiles").
+constexpr double PlaneSumBorderWeight = 2.7;
 /// The most threads of its block: two blocks an SM at 64 registers.
 constexpr int PlaneSumPassThreads = 512;
 /// The most steps it takes: each level keeps its running sums and the
