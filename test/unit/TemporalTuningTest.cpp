@@ -479,29 +479,30 @@ TEST(TemporalTuning, PassesThatPayAreChosenAndExact) {
   expectReference(tunedLoop<CheapPasses>(Info));
 }
 
+/// A fresh tuner's (\p Info's) time loop of StencilT: exact, and it chose
+/// \p Steps a pass.
+template <typename StencilT>
+void expectChosenSteps(DeviceAutoTuningInfo &Info, int Steps) {
+  quick(Info, "");
+  expectReference(tunedLoop<StencilT>(Info));
+  ASSERT_NE(Info.chosenPasses(), nullptr);
+  EXPECT_EQ(Info.chosenPasses()->steps, Steps) << Info.reportText();
+}
+template <typename StencilT> void expectChosenSteps(int Steps) {
+  DeviceAutoTuningInfo Info;
+  expectChosenSteps<StencilT>(Info, Steps);
+}
+
 // 40 steps at 2 a pass: the 39 before the last take an odd count of passes,
 // so the schedule has 3 of one step, which run as steps (the stencil's
 // single-step kernel, faster than a pass of one step), not as passes.
 TEST(TemporalTuning, PassesOfOneStepRunAsSteps) {
   ASSERT_TRUE(Registered);
   DeviceAutoTuningInfo Info;
-  quick(Info, "");
-  expectReference(tunedLoop<CheapPasses>(Info));
-  ASSERT_NE(Info.chosenPasses(), nullptr);
-  ASSERT_EQ(Info.chosenPasses()->steps, 2);
+  expectChosenSteps<CheapPasses>(Info, 2);
   PassSteps.clear();
   expectReference(tunedLoop<CheapPasses>(Info));
   EXPECT_EQ(PassSteps, std::vector<int>(18, 2));
-}
-
-/// A fresh tuner's time loop of StencilT: exact, and it chose \p Steps a
-/// pass.
-template <typename StencilT> void expectChosenSteps(int Steps) {
-  DeviceAutoTuningInfo Info;
-  quick(Info, "");
-  expectReference(tunedLoop<StencilT>(Info));
-  ASSERT_NE(Info.chosenPasses(), nullptr);
-  EXPECT_EQ(Info.chosenPasses()->steps, Steps) << Info.reportText();
 }
 
 TEST(TemporalTuning, PassesThatDoNotPayAreNotChosen) {
