@@ -413,11 +413,13 @@ void timeLoops(float *u, float *un, double *k, double *v, double *vn, int *ia,
 // CUDA-NEXT: stencilc_c1_0_0 = stencilc_src[1 * stencilc_w + 1];
 // CUDA: static const char *stencilc_BoxSum_temporal0_planes_launch(
 // CUDA: if (steps < 2 || steps > 4 || cfg.block[1] % 4 != 0)
-// Shrinking tiles or bordered ones, the cheaper by the points their blocks
-// compute, a border's point weighed as the plan says.
-// CUDA: const bool shrinking = ux0 > 0 && uy0 > 0 && (uy + 2) * (bx + 2) <= 6 * nt;
+// Shrinking tiles or bordered ones, each within the block's shared memory,
+// the cheaper by the points their blocks compute, a border's point weighed
+// as the plan says.
+// CUDA: const unsigned long long fits = static_cast<unsigned long long>(most);
+// CUDA: const bool shrinking = ux0 > 0 && uy0 > 0 && (uy + 2) * (bx + 2) <= 6 * nt && stencilc_BoxSum_temporal0_planes_shared(steps, bx, by, false) <= fits;
 // CUDA: const long long d = steps - l, p = d * 2 * (bx + d * 2) + d * 2 * uy;
-// CUDA: bool bordered = widest <= 2 * nt && (uy + steps * 2) * ((bx + steps * 2) | 1) <= 6 * nt;
+// CUDA: bool bordered = widest <= 2 * nt && (uy + steps * 2) * ((bx + steps * 2) | 1) <= 6 * nt && stencilc_BoxSum_temporal0_planes_shared(steps, bx, by, true) <= fits;
 // CUDA: bordered = blocks1 * (steps * nt * 4 + 2.7 * ring) < blocks0 * steps * nt * 4;
 // CUDA: auto kernel = bordered ? stencilc_BoxSum_temporal0_planes<2, true> : stencilc_BoxSum_temporal0_planes<2, false>;
 // CUDA: static const char *stencilc_BoxSum_temporal0_same_margins(

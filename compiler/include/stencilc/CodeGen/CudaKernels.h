@@ -98,9 +98,10 @@ void printLevelBarrierPass(CodeWriter &W, const ir::Stencil &S,
                            const std::string &Kernel);
 
 /// A pass summed by planes (TemporalPlan::summedByPlanes,
-/// PlaneSumPassPrinter.cpp): the kernel template \p Name_planes<STEPS>, its
-/// shared bytes and \p Name_planes_launch, which the pass's launcher calls
-/// where both levels' margins are its input.
+/// PlaneSumPassPrinter.cpp): the kernel template \p Name_planes<STEPS,
+/// BORDERED> (shrinking or bordered tiles), its shared bytes and \p
+/// Name_planes_launch, which the pass's launcher calls where both levels'
+/// margins are its input, and which picks the tiles.
 void printPlaneSumPass(CodeWriter &W, const ir::Stencil &S,
                        const planning::TemporalPlan &T,
                        const std::string &Name);
