@@ -26,6 +26,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <map>
+#include <random>
 #include <set>
 #include <string>
 #include <vector>
@@ -375,8 +376,10 @@ TEST(TemporalTuning, CandidatesArePrunedByTileAndRegisters) {
   const std::vector<TemporalConfig> C =
       tuning::temporalCandidates(*T, 3, Box, passQuery, L, &Pruned);
   // One step at a time first; then 2 steps, tile 16x8 (32x4 is left empty
-  // by the recomputed halo), chunks 8, 4, 16; 3 steps pruned by registers.
-  ASSERT_EQ(C.size(), 4u);
+  // by the recomputed halo), chunks 8, 4, 16 and 7 (8's two chunks of 10
+  // planes ending short; 4's three end short already, 16 is one);
+  // 3 steps pruned by registers.
+  ASSERT_EQ(C.size(), 5u);
   EXPECT_EQ(C[0].steps, 1);
   for (std::size_t I = 1; I < C.size(); ++I) {
     EXPECT_EQ(C[I].steps, 2);
@@ -386,8 +389,9 @@ TEST(TemporalTuning, CandidatesArePrunedByTileAndRegisters) {
   EXPECT_EQ(C[1].block[2], 8);
   EXPECT_EQ(C[2].block[2], 4);
   EXPECT_EQ(C[3].block[2], 16);
-  EXPECT_EQ(Pruned["tile left empty by the steps' recomputed halo"], 6);
-  EXPECT_EQ(Pruned["more registers than a multiprocessor has"], 3);
+  EXPECT_EQ(C[4].block[2], 7);
+  EXPECT_EQ(Pruned["tile left empty by the steps' recomputed halo"], 8);
+  EXPECT_EQ(Pruned["more registers than a multiprocessor has"], 4);
   // A chunk twice the marching extent or more only idles.
   const Region Thin{{1, 1, 1, 0}, {Nx - 1, Ny - 1, 5, 1}};
   Pruned.clear();
@@ -396,6 +400,38 @@ TEST(TemporalTuning, CandidatesArePrunedByTileAndRegisters) {
   for (const TemporalConfig &X : D)
     EXPECT_LT(X.block[2], 8);
   EXPECT_EQ(Pruned["chunk longer than the region"], 4);
+}
+
+// A chunk ending short keeps the count of chunks and makes the last about
+// half as long as the others; none where there are 1 or more than 8.
+TEST(TemporalTuning, ChunksEndingShortKeepTheirCountAndHalveTheLast) {
+  std::mt19937 Rng(7);
+  for (int Trial = 0; Trial < 20000; ++Trial) {
+    const long long March = 1 + Rng() % 5000;
+    const int Chunk = 1 + static_cast<int>(Rng() % (Trial % 2 ? 64 : 3000));
+    const long long N = (March + Chunk - 1) / Chunk;
+    const int Short = tuning::chunkEndingShort(March, Chunk);
+    if (N < 2 || N > 8) {
+      EXPECT_EQ(Short, 0) << March << " " << Chunk;
+      continue;
+    }
+    if (Short == 0) { // only where rounding up would leave a chunk fewer
+      const long long Up = (2 * March + 2 * N - 2) / (2 * N - 1);
+      EXPECT_LT((March + Up - 1) / Up, N) << March << " " << Chunk;
+      continue;
+    }
+    EXPECT_EQ((March + Short - 1) / Short, N) << March << " " << Chunk;
+    // The last chunk: at most half the others' length, rounded up, and
+    // more than half less the chunks' count.
+    const long long Last = March - (N - 1) * Short;
+    EXPECT_LE(2 * Last, Short + 1) << March << " " << Chunk;
+    EXPECT_GE(2 * Last + 2 * (N - 1), Short) << March << " " << Chunk;
+  }
+  EXPECT_EQ(tuning::chunkEndingShort(512, 128), 147);
+  EXPECT_EQ(tuning::chunkEndingShort(512, 64), 69);
+  EXPECT_EQ(tuning::chunkEndingShort(512, 32), 0);
+  EXPECT_EQ(tuning::chunkEndingShort(512, 512), 0);
+  EXPECT_EQ(tuning::chunkEndingShort(512, 0), 0);
 }
 
 // The tuner tries the tiles the plan lists, in its order, each at every
@@ -473,7 +509,7 @@ TEST(TemporalTuning, PassesThatPayAreChosenAndExact) {
       << Report;
   EXPECT_NE(Report.find("the rings of this many steps"), std::string::npos)
       << Report;
-  EXPECT_NE(Report.find("pruned 3: more registers"), std::string::npos)
+  EXPECT_NE(Report.find("pruned 4: more registers"), std::string::npos)
       << Report;
   // A second loop takes the choice without timing again: still exact.
   expectReference(tunedLoop<CheapPasses>(Info));
