@@ -432,6 +432,8 @@ TEST(TemporalTuning, ChunksEndingShortKeepTheirCountAndHalveTheLast) {
   EXPECT_EQ(tuning::chunkEndingShort(512, 32), 0);
   EXPECT_EQ(tuning::chunkEndingShort(512, 512), 0);
   EXPECT_EQ(tuning::chunkEndingShort(512, 0), 0);
+  EXPECT_EQ(tuning::chunkEndingShort(0, 64), 0);
+  EXPECT_EQ(tuning::chunkEndingShort(4000000000LL, 2000000000), 0); // no int
 }
 
 // The tuner tries the tiles the plan lists, in its order, each at every

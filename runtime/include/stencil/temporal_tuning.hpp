@@ -72,7 +72,9 @@ inline int chunkEndingShort(long long March, int Chunk) {
     return 0;
   const long long Short = (2 * March + 2 * N - 2) / (2 * N - 1);
   // Rounded up, a few planes over few chunks may leave one chunk fewer.
-  return (March + Short - 1) / Short == N ? static_cast<int>(Short) : 0;
+  if ((March + Short - 1) / Short != N || Short > 2147483647LL)
+    return 0;
+  return static_cast<int>(Short);
 }
 
 /// The configurations worth timing for passes of \p T over \p Box (\p Dims
