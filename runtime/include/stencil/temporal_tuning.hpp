@@ -59,15 +59,17 @@ temporalTiles(const GeneratedTemporal &T) {
 
 /// A chunk as many over \p March planes as \p Chunk but the last about half
 /// as long as the others (2 * March / (2n - 1) for n chunks), where n is 2
-/// to 8 and stays n; else 0. A pass's blocks start chunk by chunk, so the last
-/// chunk's blocks are the ones that spill into a last, partial wave of blocks,
-/// and shorter ones end it sooner. On an H200 the box's 2-step pass at 512^3
-/// (32 x 32 tiles) ran at 391.7 GCells/s with 4 chunks of 128, 401.4 with 3
-/// of 146 and one of 74 (docs/performance.md, "Chunks ending short").
+/// to 8 and stays n; else 0. Where a pass's blocks start chunk by chunk (z the
+/// grid's slowest index; not a CUDA guarantee), the last chunk's blocks are
+/// the ones that spill into a last, partial wave, and shorter ones end it
+/// sooner: that is how we read the numbers, not measured. On an H200 the box's
+/// 2-step pass at 512^3 (32 x 32 tiles) ran at 391.7 GCells/s with 4 chunks of
+/// 128, 401.4 with 3 of 146 and one of 74 (docs/performance.md, "Chunks ending
+/// short").
 inline int chunkEndingShort(long long March, int Chunk) {
   if (Chunk < 1)
     return 0;
-  const long long N = (March + Chunk - 1) / Chunk;
+  const long long N = March <= 0 ? 0 : (March - 1) / Chunk + 1;
   if (N < 2 || N > 8)
     return 0;
   const long long Short = (2 * March + 2 * N - 2) / (2 * N - 1);
