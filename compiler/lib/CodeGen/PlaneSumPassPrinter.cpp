@@ -48,12 +48,13 @@ class PlaneSumPassPrinter {
 public:
   PlaneSumPassPrinter(CodeWriter &W, const ir::Stencil &S,
                       const TemporalPlan &T, const std::string &Name)
-      : W(W), S(S), P(T.Sums), F(P.Footprints.front()), Names(S), Name(Name),
+      : W(W), S(S), P(T.Sums), F(P.Footprints.front()),
+        Constant(T.PlaneSumConstantThreads), Names(S), Name(Name),
         Ty(P.Ty.cppName()), ElemTy(elementType(S.Params[P.Out])),
         Values(planeValues(P, Points)), BorderValues(planeValues(P, 1)) {}
 
   void printKernel() {
-    W.line("template <int STEPS, bool BORDERED>");
+    W.line("template <int STEPS, bool BORDERED, int BX = 0, int BY = 0>");
     // Held to 64 registers (two blocks of PlaneSumPassThreads an SM) at
     // every steps: see PlaneSumPassMaxSteps.
     W.open(fmt::format(
@@ -177,16 +178,15 @@ public:
            "static_cast<unsigned>(by), 1);");
     W.line("const cudaStream_t stream = "
            "static_cast<cudaStream_t>(cfg.stream);");
-    W.line("auto kernel = bordered ? {0}_planes<2, true> : {0}_planes<2, "
-           "false>;",
-           Name);
-    W.open("switch (steps) {");
-    for (int N = 3; N <= planning::PlaneSumPassMaxSteps; ++N)
-      W.line("case {0}: kernel = bordered ? {1}_planes<{0}, true> : "
-             "{1}_planes<{0}, false>; break;",
-             N, Name);
-    W.line("default: break;");
-    W.close();
+    printKernelChoice("auto kernel = ", "");
+    if (Constant[0] > 0) {
+      W.line("// The plan's tile: the kernel compiled for its extents.");
+      W.open(fmt::format("if (bx == {} && by == {}) {{", Constant[0],
+                         Constant[1]));
+      printKernelChoice("kernel = ",
+                        fmt::format(", {}, {}", Constant[0], Constant[1]));
+      W.close();
+    }
     W.open("if (shared > 48u * 1024u) {");
     W.line("const cudaError_t err = cudaFuncSetAttribute(kernel, "
            "cudaFuncAttributeMaxDynamicSharedMemorySize, "
@@ -205,6 +205,22 @@ public:
   }
 
 private:
+  /// The launcher's choice of the kernel's instance by steps and tiling
+  /// (`bordered`), assigned by \p Assign; \p Extents: its constant extents'
+  /// template arguments, if any.
+  void printKernelChoice(const std::string &Assign,
+                         const std::string &Extents) {
+    W.line("{0}bordered ? {1}_planes<2, true{2}> : {1}_planes<2, false{2}>;",
+           Assign, Name, Extents);
+    W.open("switch (steps) {");
+    for (int N = 3; N <= planning::PlaneSumPassMaxSteps; ++N)
+      W.line("case {0}: kernel = bordered ? {1}_planes<{0}, true{2}> : "
+             "{1}_planes<{0}, false{2}>; break;",
+             N, Name, Extents);
+    W.line("default: break;");
+    W.close();
+  }
+
   /// A point a thread computes at level L: one of its own column's (Row
   /// from its first point) or one of the border's (Slot).
   struct Point {
@@ -219,6 +235,10 @@ private:
   /// The tile, its planes in shared memory, the chunk.
   void printTile() {
     W.line("extern __shared__ __align__(16) unsigned char stencilc_shared[];");
+    W.line("// The tile's threads: BX x BY where compiled for the plan's tile "
+           "(the planes' offsets then immediates), else the block's.");
+    W.line("const unsigned stencilc_bx = BX ? BX : blockDim.x, stencilc_by = "
+           "BY ? BY : blockDim.y;");
     W.line("// Footprints the input's planes reach around the tile (level 1's "
            "reads): STEPS where the tile is bordered, one where each level "
            "loses one; the footprints the stored points lose a side.");
@@ -229,10 +249,10 @@ private:
            "count of elements, so that a border's column (a point a row) "
            "meets no bank twice.",
            Points);
-    W.line("const int stencilc_w = BORDERED ? (blockDim.x + STEPS * {0}) | 1 "
-           ": blockDim.x + {0};",
+    W.line("const int stencilc_w = BORDERED ? (stencilc_bx + STEPS * {0}) | 1 "
+           ": stencilc_bx + {0};",
            fx());
-    W.line("const int stencilc_n = (blockDim.y * {} + stencilc_reach * {}) * "
+    W.line("const int stencilc_n = (stencilc_by * {} + stencilc_reach * {}) * "
            "stencilc_w;",
            Points, fy());
     W.line("// The input's {} stages, then two planes a level below the "
@@ -248,11 +268,11 @@ private:
            "then the points a tile stores a block.");
     W.line("const long long stencilc_x1 = stencilc_store.lo[0] - "
            "stencilc_lost * {}LL + blockIdx.x * (static_cast<long "
-           "long>(blockDim.x) - stencilc_lost * {}LL);",
+           "long>(stencilc_bx) - stencilc_lost * {}LL);",
            -F.X[0], fx());
     W.line("const long long stencilc_y1 = stencilc_store.lo[1] - "
            "stencilc_lost * {}LL + blockIdx.y * (static_cast<long "
-           "long>(blockDim.y) * {} - stencilc_lost * {}LL);",
+           "long>(stencilc_by) * {} - stencilc_lost * {}LL);",
            -F.Y[0], Points, fy());
     W.line("// This block stores [stencilc_m0, stencilc_m1) of z.");
     W.line("const long long stencilc_m0 = stencilc_store.lo[2] + blockIdx.z * "
@@ -260,8 +280,8 @@ private:
     W.line("const long long stencilc_m1 = stencilc_m0 + stencilc_chunk < "
            "stencilc_store.hi[2] ? stencilc_m0 + stencilc_chunk : "
            "stencilc_store.hi[2];");
-    W.line("const int stencilc_tid = threadIdx.x + threadIdx.y * blockDim.x;");
-    W.line("const int stencilc_nt = blockDim.x * blockDim.y;");
+    W.line("const int stencilc_tid = threadIdx.x + threadIdx.y * stencilc_bx;");
+    W.line("const int stencilc_nt = stencilc_bx * stencilc_by;");
     W.line("for (int stencilc_e = stencilc_tid; stencilc_e < 2 * (STEPS - 1) "
            "* stencilc_n; stencilc_e += stencilc_nt)");
     W.line("  stencilc_lev[stencilc_e] = {};", zeroOf(ElemTy));
@@ -348,13 +368,14 @@ private:
            "r.hi[0] && stencilc_y >= r.lo[1] && stencilc_y < r.hi[1];");
     W.line("const int stencilc_row = threadIdx.y * {} + stencilc_p;", Points);
     W.line("const int stencilc_col = threadIdx.x;");
-    W.line("stencilc_out[stencilc_p] = stencilc_px < stencilc_store.hi[0] && "
-           "stencilc_y < stencilc_store.hi[1] && stencilc_col >= "
-           "stencilc_lost * {0} && stencilc_col < static_cast<int>(blockDim.x) "
-           "- stencilc_lost * {1} && stencilc_row >= stencilc_lost * {2} && "
-           "stencilc_row < static_cast<int>(blockDim.y) * {4} - stencilc_lost "
-           "* {3};",
-           -F.X[0], F.X[1], -F.Y[0], F.Y[1], Points);
+    W.line(
+        "stencilc_out[stencilc_p] = stencilc_px < stencilc_store.hi[0] && "
+        "stencilc_y < stencilc_store.hi[1] && stencilc_col >= "
+        "stencilc_lost * {0} && stencilc_col < static_cast<int>(stencilc_bx) "
+        "- stencilc_lost * {1} && stencilc_row >= stencilc_lost * {2} && "
+        "stencilc_row < static_cast<int>(stencilc_by) * {4} - stencilc_lost "
+        "* {3};",
+        -F.X[0], F.X[1], -F.Y[0], F.Y[1], Points);
     W.close();
     for (int L = 1; L <= planning::PlaneSumPassMaxSteps; ++L) {
       std::vector<Point> Own;
@@ -395,7 +416,7 @@ private:
            "tile: where in a plane its reads start (stays -1 past the "
            "border's points), whether it is in the region.");
     W.open("auto stencilc_border = [&](int e, int k, int *rd, bool *in) {");
-    W.line("const int bw = blockDim.x + e * {}, bh = blockDim.y * {};", fx(),
+    W.line("const int bw = stencilc_bx + e * {}, bh = stencilc_by * {};", fx(),
            Points);
     W.line("int x = 0, y = 0;");
     // The bands above and below the tile, the border's whole width; then
@@ -412,7 +433,7 @@ private:
         {-F.X[0], "bh", fmt::format("k / (e * {})", -F.X[0]),
          fmt::format("e * ({0}) + k % (e * {1})", F.X[0], -F.X[0])},
         {F.X[1], "bh", fmt::format("k / (e * {})", F.X[1]),
-         fmt::format("blockDim.x + k % (e * {})", F.X[1])}};
+         fmt::format("stencilc_bx + k % (e * {})", F.X[1])}};
     std::string Before; // the bands before's points
     for (const Band &B : Bands) {
       if (B.Depth == 0)
@@ -637,6 +658,7 @@ private:
   const ir::Stencil &S;
   const PlaneSums &P;
   const PlaneFootprint &F;
+  const std::array<int, 2> Constant; ///< TemporalPlan::PlaneSumConstantThreads
   BodyNames Names;
   const std::string Name;
   const std::string Ty, ElemTy; ///< The sum's type, the arrays'.

@@ -254,7 +254,13 @@ static void printTemporal(std::string &Out, const StencilPlan &SP) {
            std::to_string(PlaneSumPassThreads) +
            " threads; the border each level below the last adds, at most " +
            std::to_string(PlaneSumPassBorder) +
-           " points a thread), where the two arrays' margins are the same\n";
+           " points a thread), where the two arrays' margins are the same" +
+           (T.PlaneSumConstantThreads[0] > 0
+                ? "; compiled with constant extents for " +
+                      std::to_string(T.PlaneSumConstantThreads[0]) + " x " +
+                      std::to_string(T.PlaneSumConstantThreads[1]) + " threads"
+                : std::string()) +
+           "\n";
   else
     Out += "  temporal passes summed by planes: none: " + T.PlaneSumPassWhyNot +
            "\n";

@@ -172,6 +172,10 @@ static std::string planeSumPassWhyNot(TemporalPlan &P, const ir::Stencil &S,
            " planes above the point";
   P.PlaneSumPair = static_cast<unsigned>(Pair - P.Pairs.begin());
   P.Sums = Sums;
+  const int Bx = P.DefaultBlock[0], By = P.DefaultBlock[1];
+  if (By % PlaneSumPassPoints == 0 &&
+      Bx * (By / PlaneSumPassPoints) <= PlaneSumPassThreads)
+    P.PlaneSumConstantThreads = {Bx, By / PlaneSumPassPoints};
   return "";
 }
 

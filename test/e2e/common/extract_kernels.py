@@ -36,7 +36,7 @@ import sys
 # A pass's register bound: __launch_bounds__ or the generated file's macro.
 BOUND = r"(?:__launch_bounds__|STENCILC_PASS_REGISTERS)\([^)]*\)"
 # The passes, and the chunk functions of passes with a barrier a level.
-TEMPORAL = re.compile(r"template <int STEPS(?:, int BX(?:, int BY(?:, bool CENTRE_MARGIN = false)?)?|, bool BORDERED)?>\n"
+TEMPORAL = re.compile(r"template <int STEPS(?:, int BX(?:, int BY(?:, bool CENTRE_MARGIN = false)?)?|, bool BORDERED(?:, int BX = 0, int BY = 0)?)?>\n"
                       r"(?:__global__ void " +
                       BOUND + r"|__device__ __noinline__ void) (stencilc_\w+_temporal\d+(?:_chunk|_planes)?)\(")
 STEP = re.compile(r"^(__device__ __forceinline__ [\w ]+ stencilc_step_\w+_recompute\d+\(|"

@@ -214,6 +214,16 @@ constexpr int PlanePoints = 4, PlaneCopies = 6, PlaneBorder = 2;
         &stencilc_##NAME##_temporal0_planes<4, BORDERED>};                     \
     return Table[Steps - 2];                                                   \
   }
+/// The same, compiled for a tile of BX x BY threads (constant extents).
+#define PLANES_AT(NAME, BORDERED, BX, BY)                                      \
+  [](int Steps) {                                                              \
+    using Fn = decltype(&stencilc_##NAME##_temporal0_planes<2, BORDERED>);     \
+    static const Fn Table[3] = {                                               \
+        &stencilc_##NAME##_temporal0_planes<2, BORDERED, BX, BY>,              \
+        &stencilc_##NAME##_temporal0_planes<3, BORDERED, BX, BY>,              \
+        &stencilc_##NAME##_temporal0_planes<4, BORDERED, BX, BY>};             \
+    return Table[Steps - 2];                                                   \
+  }
 
 int Checks = 0, Failures = 0;
 
@@ -453,9 +463,11 @@ auto planesOf(Table Instance, int Steps, Extra... X) {
 /// Bordered, a thread copying at most as many of the input's plane STEPS
 /// times the reach around the tile (its rows of odd length), and level 1's
 /// border at most PlaneBorder points a thread. Then random extents *Ex, *Ey
-/// for it, from a part of a tile to about two tiles.
-void planesTile(int Steps, Span Reach, bool Bordered, std::mt19937 &Rng,
-                int *Bx, int *By, long long *Ex, long long *Ey) {
+/// for it, from a part of a tile to about two tiles. \p Only: that tile
+/// alone, if the launcher takes it (else false: *Bx, *By left alone).
+bool planesTile(int Steps, Span Reach, bool Bordered, std::mt19937 &Rng,
+                int *Bx, int *By, long long *Ex, long long *Ey,
+                std::pair<int, int> Only = {0, 0}) {
   std::vector<std::pair<int, int>> Tiles;
   const int E = Steps - 1;
   for (int Most = 256; Most <= 512 && Tiles.empty(); Most *= 2)
@@ -470,9 +482,12 @@ void planesTile(int Steps, Span Reach, bool Bordered, std::mt19937 &Rng,
                           PlaneCopies * Threads
                 : X > E * Reach.X && Y > E * Reach.Y &&
                       (Y + Reach.Y) * (X + Reach.X) <= PlaneCopies * Threads;
-        if (Threads <= Most && Takes)
+        if (Threads <= Most && Takes &&
+            (Only.first == 0 || Only == std::make_pair(X, Y)))
           Tiles.push_back({X, Y});
       }
+  if (Tiles.empty() && Only.first != 0)
+    return false;
   if (Tiles.empty()) {
     std::printf("FAIL no tile for %d steps\n", Steps);
     std::exit(1);
@@ -485,6 +500,7 @@ void planesTile(int Steps, Span Reach, bool Bordered, std::mt19937 &Rng,
   };
   *Ex = Pick(6, 2 * *Bx + 6);
   *Ey = Pick(6, 2 * *By + 6);
+  return true;
 }
 
 /// The passes summed by planes, \p Steps (2 to 4) a pass, over \p Ez planes
@@ -520,6 +536,21 @@ void checkByPlanes(long long Ez, int Margin, int Steps, long long Chunk,
                   Chunk, Seed, host3(E4, 4, FarAboveF()),
                   planesOf(PLANES(FarAboveF, Bordered), Steps), Input::Uniform,
                   How);
+  // The plan's default tiles, through the instances compiled for them (32 x
+  // 8 threads in f32, 32 x 4 in f64), where the launcher takes them.
+  if (planesTile(Steps, {2, 2}, Bordered, Rng, &Bx, &By, &E3[0], &E3[1],
+                 {32, 32}))
+    check<float, 3>("box27 f32, constant tile" + Way, E3, Margin, {2, 2}, Steps,
+                    Bx, By, Chunk, Seed, host3(E3, Margin, Box3d1rF()),
+                    planesOf(PLANES_AT(Box3d1rF, Bordered, 32, 8), Steps),
+                    Input::Uniform, How);
+  if (planesTile(Steps, {2, 1}, Bordered, Rng, &Bx, &By, &E3[0], &E3[1],
+                 {32, 16}))
+    check<double, 3>(
+        "skew sum f64, constant tile" + Way, E3, Margin, {2, 1}, Steps, Bx, By,
+        Chunk, Seed, host3(E3, Margin, SkewSumD(), 0.0625),
+        planesOf(PLANES_AT(SkewSumD, Bordered, 32, 4), Steps, 0.0625),
+        Input::Uniform, How);
 }
 
 /// Fills the \p N coefficients of \p K with random multiples of 1 / \p

@@ -238,7 +238,7 @@ void timeLoops(float *u, float *un, double *k, double *v, double *vn, int *ia,
 // PLAN-LABEL: stencil MeanSeven
 // PLAN: temporal chunks: with no test where the tile and every level's rows are inside the region{{$}}
 // PLAN-LABEL: stencil BoxSum
-// PLAN: temporal passes summed by planes: 2 to 4 steps, 4 points a thread (a tile of bx x by points, all stored, by a multiple of 4, at most 512 threads; the border each level below the last adds, at most 2 points a thread), where the two arrays' margins are the same
+// PLAN: temporal passes summed by planes: 2 to 4 steps, 4 points a thread (a tile of bx x by points, all stored, by a multiple of 4, at most 512 threads; the border each level below the last adds, at most 2 points a thread), where the two arrays' margins are the same; compiled with constant extents for 32 x 8 threads
 // PLAN-LABEL: stencil BoxTwo
 // PLAN: temporal passes summed by planes: none: it reads more than one array
 // PLAN-LABEL: stencil BoxOrder
@@ -401,10 +401,13 @@ void timeLoops(float *u, float *un, double *k, double *v, double *vn, int *ia,
 // CUDA-NOT: stencilc_smallest
 // CUDA: if (stencilc_again)
 // BoxSum: the pass summed by planes, taken where both margins are the input.
-// CUDA: template <int STEPS, bool BORDERED>
+// CUDA: template <int STEPS, bool BORDERED, int BX = 0, int BY = 0>
 // CUDA-NEXT: __global__ void __launch_bounds__(512, 2) stencilc_BoxSum_temporal0_planes(const stencil::Grid g, const stencil::Region r, const stencil::Region stencilc_store, const long long stencilc_chunk, const float *__restrict__ u, float *__restrict__ un) {
 // Level 1 at iteration t completes plane q0 + t - 1; a margin point takes
 // the level below's centre, read a plane before.
+// The tile's threads: constants where compiled for the plan's tile.
+// CUDA: const unsigned stencilc_bx = BX ? BX : blockDim.x, stencilc_by = BY ? BY : blockDim.y;
+// CUDA-NOT: blockDim
 // CUDA: const long long stencilc_done = stencilc_q0 + t - 1;
 // Its border around the tile, from a thread's second point of it.
 // CUDA: stencilc_dst[stencilc_xr1_b1 + 1 * stencilc_w + 1] = stencilc_zin && stencilc_xi1_b1 ? stencilc_o0 : stencilc_c1_b1_0;
@@ -422,6 +425,13 @@ void timeLoops(float *u, float *un, double *k, double *v, double *vn, int *ia,
 // CUDA: bool bordered = widest <= 2 * nt && (uy + steps * 2) * ((bx + steps * 2) | 1) <= 6 * nt && stencilc_BoxSum_temporal0_planes_shared(steps, bx, by, true) <= fits;
 // CUDA: bordered = blocks1 * (steps * nt * 4 + 2.7 * ring) < blocks0 * steps * nt * 4;
 // CUDA: auto kernel = bordered ? stencilc_BoxSum_temporal0_planes<2, true> : stencilc_BoxSum_temporal0_planes<2, false>;
+// The plan's default tile (32 x 32 points, 32 x 8 threads) with constant
+// extents, at every steps.
+// CUDA: if (bx == 32 && by == 8) {
+// CUDA-NEXT: kernel = bordered ? stencilc_BoxSum_temporal0_planes<2, true, 32, 8> : stencilc_BoxSum_temporal0_planes<2, false, 32, 8>;
+// CUDA-NEXT: switch (steps) {
+// CUDA-NEXT: case 3: kernel = bordered ? stencilc_BoxSum_temporal0_planes<3, true, 32, 8> : stencilc_BoxSum_temporal0_planes<3, false, 32, 8>; break;
+// CUDA-NEXT: case 4: kernel = bordered ? stencilc_BoxSum_temporal0_planes<4, true, 32, 8> : stencilc_BoxSum_temporal0_planes<4, false, 32, 8>; break;
 // CUDA: static const char *stencilc_BoxSum_temporal0_same_margins(
 // CUDA: static const char *stencilc_BoxSum_temporal0_cuda_launch(
 // CUDA: if (margins[0] == margins[1] && margins[0] == static_cast<const void *>(u)) {
