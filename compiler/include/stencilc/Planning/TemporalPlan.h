@@ -180,8 +180,9 @@ struct TemporalPlan {
   unsigned PlaneSumPair = 0;
   /// The threads (x, y) of the one tile the pass summed by planes is also
   /// compiled for with constant extents, its planes' offsets immediates: the
-  /// default tile's (DefaultBlock); {0, 0}: none. On an H200 the box's 2-step
-  /// pass on 32 x 32 points ran 1.11 times as fast so, the 3-step 1.15
+  /// default tile's (DefaultBlock); {0, 0}: none. On an H200 a probe of it
+  /// (the substitution by hand) ran the box's 2-step pass on 32 x 32 points
+  /// 1.11 times as fast, the 3-step 1.15
   /// (docs/performance.md, "Constant extents for the passes summed by
   /// planes"). One tile only: each is six more kernels to compile.
   std::array<int, 2> PlaneSumConstantThreads = {0, 0};
