@@ -2,12 +2,12 @@
 # -DSTENCILC_SANITIZE=address,undefined in BINARY_DIR (cmake -P; run by the
 # fuzz.build-sanitized test). Variables: SOURCE_DIR, BINARY_DIR, GENERATOR,
 # LAUNCHERS (compiler launcher definitions, e.g. ccache).
-# At -O1 (AddressSanitizer asks for -O1 or more for speed): with the
-# sanitizers, g++ -O3 took 2.7 times as long on the front end's largest file
-# (222 s against 83 s).
+# At -O0: the sanitizers find as much there, and the front end's largest
+# file compiled with them in 26.8 s against 44.3 s at -O1 (and 222 s at -O3);
+# the inputs' time goes mostly to Clang's parsing, built optimised apart.
 execute_process(
   COMMAND "${CMAKE_COMMAND}" -S "${SOURCE_DIR}" -B "${BINARY_DIR}" -G "${GENERATOR}"
-          -DCMAKE_BUILD_TYPE=Release "-DCMAKE_CXX_FLAGS_RELEASE=-O1 -DNDEBUG"
+          -DCMAKE_BUILD_TYPE=Release "-DCMAKE_CXX_FLAGS_RELEASE=-O0 -DNDEBUG"
           -DSTENCILC_SANITIZE=address,undefined
           -DSTENCILC_BUILD_TESTS=OFF -DSTENCILC_BUILD_EXAMPLES=OFF -DSTENCILC_ENABLE_CUDA=OFF
           ${LAUNCHERS}

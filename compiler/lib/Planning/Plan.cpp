@@ -306,9 +306,9 @@ planning::planModule(const ir::Module &M,
       // The same sums from planes staged in shared memory: the loads of
       // several planes in flight without their registers (the box 1.21
       // times as fast as zsum in a probe, docs/performance.md).
-      if (SP.March.Sums.applies())
+      if (SP.March.Sums.replacesQueues())
         SP.Variants.push_back(VariantKind::ZSum);
-      if (SP.March.Sums.staged()) {
+      if (SP.March.Sums.replacesQueues() && SP.March.Sums.staged()) {
         // Footprints so wide that no block's copies fit: none.
         const KernelPlan K = planKernel(SP, VariantKind::ZSum4);
         if (stageBytes(K.Sums, S, K.Stages, K.Threads.Points,

@@ -342,9 +342,9 @@ static void printStencil(std::string &Out, const StencilPlan &SP) {
   // Where running sums would replace queues, why the body's sum cannot.
   const PlaneSums &Sums = SP.March.Sums;
   if (S.Dims == 3 && isMarching(SP.Default.Variant) && !Sums.applies() &&
-      Sums.WhyNot != NoOffCentreQueue)
+      Sums.OffCentreColumns)
     Out += "  variant zsum: none: " + Sums.WhyNot + "\n";
-  if (Sums.applies() && !Sums.staged())
+  if (Sums.replacesQueues() && !Sums.staged())
     Out += "  variant zsum4: none: " + Sums.StagesWhyNot + "\n";
   printDivisions(Out, S);
   const CpuLoopPlan &C = SP.Cpu;

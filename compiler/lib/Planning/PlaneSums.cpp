@@ -165,17 +165,13 @@ PlaneSums planning::planPlaneSums(const ir::Stencil &S,
     P.WhyNot = "only 3-D stencils";
     return P;
   }
-  const bool OffCentreQueue = std::any_of(
+  P.OffCentreColumns = std::any_of(
       March.Arrays.begin(), March.Arrays.end(), [](const ArrayAccessPlan &A) {
         return std::any_of(A.Queues.begin(), A.Queues.end(),
                            [](const ColumnQueue &Q) {
                              return Q.Plane[0] != 0 || Q.Plane[1] != 0;
                            });
       });
-  if (!OffCentreQueue) {
-    P.WhyNot = NoOffCentreQueue;
-    return P;
-  }
   const ir::StoreStmt *Store = S.Body ? onlyStore(*S.Body) : nullptr;
   if (!Store) {
     P.WhyNot = "its body is not one store";

@@ -155,6 +155,18 @@ static std::string planeSumPassWhyNot(TemporalPlan &P, const ir::Stencil &S,
     return "its planes are not staged in shared memory: " + Sums.StagesWhyNot;
   if (!Sums.Ty.isFloat() || !S.Params[Sums.Out].Ty.isFloat())
     return "the sum or the array it stores is not floating-point";
+  // A star's: on an H200 (docs/performance.md, "The 3-D stars summed by
+  // planes") the f32 star's best pass summed by planes ran 1.13 times as
+  // fast as its rings', the f64 star's 0.4 to 0.7 times (every instance
+  // spilled), the f32 star of radius 2's 3- and 4-step passes at 98 and 27
+  // GCells/s (the rings' 189 and 144).
+  if (!Sums.OffCentreColumns &&
+      (Sums.Ty.bytes() > 4 || S.Params[Sums.Out].Ty.bytes() > 4))
+    return "a star (no column off the centre read at two planes) of 8-byte "
+           "values: its passes so ran slower than the rings'";
+  if (!Sums.OffCentreColumns && Sums.Hi - Sums.Lo > 2)
+    return "a star (no column off the centre read at two planes) spanning "
+           "more than 3 planes: its passes so ran slower than the rings'";
   if (Sums.Footprints.size() != 1)
     return "it reads more than one array";
   const PlaneFootprint &F = Sums.Footprints.front();

@@ -102,6 +102,19 @@ struct STENCIL_KERNEL DownSumF {
                   0.125f * a[idx.ix()];
   }
 };
+/// A star with its terms in the planes' order (AN5D's star3d1r, the z-1
+/// term first): summed by planes in f32, no column off the centre at two
+/// planes.
+struct STENCIL_KERNEL StarOrderedF {
+  STENCIL_HD void operator()(const stencil::Index3D &idx, const float *a,
+                             float *b) const {
+    b[idx.ix()] =
+        0.1252f * a[idx.ix<0, 0, -1>()] + 0.2500f * a[idx.ix()] +
+        0.1248f * a[idx.ix<-1, 0, 0>()] + 0.1249f * a[idx.ix<1, 0, 0>()] +
+        0.1250f * a[idx.ix<0, -1, 0>()] + 0.1251f * a[idx.ix<0, 1, 0>()] +
+        0.1253f * a[idx.ix<0, 0, 1>()];
+  }
+};
 /// A sum reaching 4 planes above the point (the most a pass summed by
 /// planes stages ahead) and none below, x 0..+1, y -1..0: a margin of 4.
 struct STENCIL_KERNEL FarAboveF {
@@ -143,6 +156,7 @@ void timeLoops(float *f, float *g, double *d, double *e, const float *k,
            0.0625);
   L.repeat(2, DownSumF(), stencil::previousLevel(f), stencil::nextLevel(g));
   L.repeat(2, FarAboveF(), stencil::previousLevel(f), stencil::nextLevel(g));
+  L.repeat(2, StarOrderedF(), stencil::previousLevel(f), stencil::nextLevel(g));
   stencil::Loop2D<> P(9, 1, 1, 9, 1, 1);
   P.repeat(2, J2d5ptF(), stencil::previousLevel(f), stencil::nextLevel(g));
   P.repeat(2, DivideF(), stencil::previousLevel(f), stencil::nextLevel(g));
@@ -506,7 +520,8 @@ bool planesTile(int Steps, Span Reach, bool Bordered, std::mt19937 &Rng,
 /// The passes summed by planes, \p Steps (2 to 4) a pass, over \p Ez planes
 /// with a margin of \p Margin, on shrinking or bordered tiles (each check its
 /// own tile and extents in x and y): the AN5D box, the one-sided f64 sum and
-/// the sum with no plane above; the sum 4 planes above, with a margin of 4.
+/// the sum with no plane above; the sum 4 planes above, with a margin of 4;
+/// a star in the planes' order.
 template <bool Bordered>
 void checkByPlanes(long long Ez, int Margin, int Steps, long long Chunk,
                    unsigned Seed, std::mt19937 &Rng) {
@@ -536,6 +551,11 @@ void checkByPlanes(long long Ez, int Margin, int Steps, long long Chunk,
                   Chunk, Seed, host3(E4, 4, FarAboveF()),
                   planesOf(PLANES(FarAboveF, Bordered), Steps), Input::Uniform,
                   How);
+  planesTile(Steps, {2, 2}, Bordered, Rng, &Bx, &By, &E3[0], &E3[1]);
+  check<float, 3>("ordered star f32" + Way, E3, Margin, {2, 2}, Steps, Bx, By,
+                  Chunk, Seed, host3(E3, Margin, StarOrderedF()),
+                  planesOf(PLANES(StarOrderedF, Bordered), Steps),
+                  Input::Uniform, How);
   // The plan's default tiles, through the instances compiled for them (32 x
   // 8 threads in f32, 32 x 4 in f64), where the launcher takes them.
   if (planesTile(Steps, {2, 2}, Bordered, Rng, &Bx, &By, &E3[0], &E3[1],
@@ -543,6 +563,13 @@ void checkByPlanes(long long Ez, int Margin, int Steps, long long Chunk,
     check<float, 3>("box27 f32, constant tile" + Way, E3, Margin, {2, 2}, Steps,
                     Bx, By, Chunk, Seed, host3(E3, Margin, Box3d1rF()),
                     planesOf(PLANES_AT(Box3d1rF, Bordered, 32, 8), Steps),
+                    Input::Uniform, How);
+  if (planesTile(Steps, {2, 2}, Bordered, Rng, &Bx, &By, &E3[0], &E3[1],
+                 {32, 32}))
+    check<float, 3>("ordered star f32, constant tile" + Way, E3, Margin, {2, 2},
+                    Steps, Bx, By, Chunk, Seed,
+                    host3(E3, Margin, StarOrderedF()),
+                    planesOf(PLANES_AT(StarOrderedF, Bordered, 32, 8), Steps),
                     Input::Uniform, How);
   if (planesTile(Steps, {2, 1}, Bordered, Rng, &Bx, &By, &E3[0], &E3[1],
                  {32, 16}))

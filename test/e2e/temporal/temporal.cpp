@@ -6,7 +6,8 @@
 // a margin read from the wrong level shows; the stars, a stencil with a
 // coefficient array and the weighted box run again with the same margins,
 // where the rings' passes take each level's margin from the level below's
-// centre and the box's passes of 2 to 4 steps are summed by planes.
+// centre and the passes of 2 to 4 steps of the box and of a star written in
+// the planes' order are summed by planes.
 //
 //   temporal [--backend=host|openmp|cuda|all] [--seed=N]
 //
@@ -78,6 +79,19 @@ struct STENCIL_KERNEL Box27f {
         in[idx.ix<0, 0, 1>()] + in[idx.ix<1, 0, 1>()] + in[idx.ix<-1, 1, 1>()] +
         in[idx.ix<0, 1, 1>()] + in[idx.ix<1, 1, 1>()];
     out[idx.ix()] = s * (1.0f / 27.0f);
+  }
+};
+
+// A 7-point star, one sum in the order of its planes (z - 1 first): its f32
+// passes may be summed by planes (where both arrays hold the same margin).
+struct STENCIL_KERNEL StarOrderedF {
+  STENCIL_HD void operator()(const stencil::Index3D &idx, const float *in,
+                             float *out) const {
+    out[idx.ix()] =
+        0.125f * in[idx.ix<0, 0, -1>()] + 0.0625f * in[idx.ix<0, -1, 0>()] +
+        0.1875f * in[idx.ix<-1, 0, 0>()] + 0.25f * in[idx.ix()] +
+        0.125f * in[idx.ix<1, 0, 0>()] + 0.0625f * in[idx.ix<0, 1, 0>()] +
+        0.1875f * in[idx.ix<0, 0, 1>()];
   }
 };
 
@@ -591,6 +605,15 @@ int main(int Argc, char **Argv) {
                       Loop.repeat(N, Box27f(), stencil::previousLevel(P),
                                   stencil::nextLevel(Q));
                     });
+    for (const bool Same : {false, true})
+      check<float, 3>(
+          O, Same ? "StarOrderedF, the same margins" : "StarOrderedF",
+          O.Seed + 13, Ext, 1, 4, {2, 2}, Tiles3,
+          [](auto &Loop, int N, float *&P, float *&Q, const float *) {
+            Loop.repeat(N, StarOrderedF(), stencil::previousLevel(P),
+                        stencil::nextLevel(Q));
+          },
+          e2e::Input::Uniform, Same);
     for (const bool Same : {false, true})
       check<float, 3>(
           O, Same ? "Box27w, the same margins" : "Box27w", O.Seed + 9, Ext, 1,

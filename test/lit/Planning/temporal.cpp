@@ -134,6 +134,27 @@ struct STENCIL_KERNEL BoxOrder {
     un[idx.ix()] = u[idx.ix<1, 1, 1>()] + u[idx.ix<-1, -1, -1>()] + u[idx.ix<1, 1, -1>()];
   }
 };
+// A star with its terms in the planes' order: its passes summed by planes in
+// f32 (its single step keeps the queues: no zsum), not in f64.
+struct STENCIL_KERNEL StarOrdered {
+  STENCIL_HD void operator()(const stencil::Index3D &idx, const float *u, float *un) const {
+    un[idx.ix()] = 0.1f * u[idx.ix<0, 0, -1>()] + 0.2f * u[idx.ix<0, -1, 0>()] +
+                   0.3f * u[idx.ix<-1, 0, 0>()] + 0.4f * u[idx.ix()] +
+                   0.5f * u[idx.ix<1, 0, 0>()] + 0.6f * u[idx.ix<0, 1, 0>()] +
+                   0.7f * u[idx.ix<0, 0, 1>()];
+  }
+};
+// Of radius 2 along z: not by planes.
+struct STENCIL_KERNEL StarOrdered2 {
+  STENCIL_HD void operator()(const stencil::Index3D &idx, const float *u, float *un) const {
+    un[idx.ix()] = 0.1f * u[idx.ix<0, 0, -2>()] + 0.4f * u[idx.ix()] + 0.7f * u[idx.ix<0, 0, 1>()];
+  }
+};
+struct STENCIL_KERNEL StarOrdered64 {
+  STENCIL_HD void operator()(const stencil::Index3D &idx, const double *u, double *un) const {
+    un[idx.ix()] = 0.1 * u[idx.ix<0, 0, -1>()] + 0.4 * u[idx.ix()] + 0.7 * u[idx.ix<0, 0, 1>()];
+  }
+};
 // 3-D f64 with a coefficient array, and 3-D integers: where the margin is the
 // centre below, their threads of the margin take it without computing.
 struct STENCIL_KERNEL Heat64Coef {
@@ -184,6 +205,9 @@ void timeLoops(float *u, float *un, double *k, double *v, double *vn, int *ia,
   l3.repeat(4, BoxSum(), stencil::previousLevel(u), stencil::nextLevel(un));
   l3.repeat(4, BoxTwo(), stencil::previousLevel(u), un, stencil::nextLevel(un));
   l3.repeat(4, BoxOrder(), stencil::previousLevel(u), stencil::nextLevel(un));
+  l3.repeat(4, StarOrdered(), stencil::previousLevel(u), stencil::nextLevel(un));
+  l3.repeat(4, StarOrdered64(), stencil::previousLevel(w), stencil::nextLevel(wn));
+  l3.repeat(4, StarOrdered2(), stencil::previousLevel(u), stencil::nextLevel(un));
   l3.repeat(4, FarCoef(), c, stencil::previousLevel(u), stencil::nextLevel(un));
   l3.repeat(4, Heat64Coef(), stencil::previousLevel(w), k, stencil::nextLevel(wn));
   l3.repeat(4, IntStar3(), stencil::previousLevel(ia), stencil::nextLevel(ib));
@@ -197,7 +221,7 @@ void timeLoops(float *u, float *un, double *k, double *v, double *vn, int *ia,
 // PLAN-NEXT: temporal registers: 32 a thread up to 4 steps per pass (two blocks of 1024 threads an SM), up to 64 above
 // PLAN-NEXT: temporal steady part: every thread computes every level; from a chunk's first plane where the loop's are in the region{{$}}
 // PLAN-NEXT: temporal margin: the level below's centre where the two arrays hold the same (passes of up to 4 steps, tiles with constant extents), else from memory
-// PLAN-NEXT: temporal passes summed by planes: none: no sum by planes: no column off the centre is read at two planes or more
+// PLAN-NEXT: temporal passes summed by planes: none: no sum by planes: a term reads two planes
 // PLAN-LABEL: stencil VarCoef
 // PLAN: temporal (CUDA): k -> un, up to 16 steps per pass; reach x -0..+1 y -0..+0; a ring of 2 rows per level; own columns from the rings from 4 steps a pass (shorter: level 1's, the others' from registers)
 // PLAN-NEXT: temporal (CUDA): u -> un, up to 16 steps per pass; reach x -1..+0 y -0..+0; a ring of 2 rows per level; own columns from the rings from 4 steps a pass (shorter: level 1's, the others' from registers)
@@ -243,6 +267,14 @@ void timeLoops(float *u, float *un, double *k, double *v, double *vn, int *ia,
 // PLAN: temporal passes summed by planes: none: it reads more than one array
 // PLAN-LABEL: stencil BoxOrder
 // PLAN: temporal passes summed by planes: none: no sum by planes: its terms are not in the order of their planes
+// PLAN-LABEL: stencil StarOrdered (
+// PLAN-NOT: variant zsum
+// PLAN: temporal passes summed by planes: 2 to 4 steps, 4 points a thread (a tile of bx x by points, all stored, by a multiple of 4, at most 512 threads; the border each level below the last adds, at most 2 points a thread), where the two arrays' margins are the same; compiled with constant extents for 32 x 8 threads
+// PLAN-LABEL: stencil StarOrdered2
+// PLAN: temporal passes summed by planes: none: a star (no column off the centre read at two planes) spanning more than 3 planes: its passes so ran slower than the rings'
+// PLAN-LABEL: stencil StarOrdered64
+// PLAN-NOT: variant zsum
+// PLAN: temporal passes summed by planes: none: a star (no column off the centre read at two planes) of 8-byte values: its passes so ran slower than the rings'
 // PLAN-LABEL: stencil Heat64Coef
 // PLAN: temporal margin: the level below's centre where the two arrays hold the same (passes of up to 3 steps, tiles with constant extents), else from memory
 // PLAN-LABEL: stencil IntStar3

@@ -63,7 +63,13 @@ struct PlaneSums {
   /// Empty where zsum applies and zsum4 may copy every array (asynchronous
   /// copies move 4, 8 or 16 bytes: no array of 1- or 2-byte elements).
   std::string StagesWhyNot;
+  /// Whether some column off the centre is read at two planes or more (not
+  /// a star): where none is, zmarch's queues cost no more than running sums,
+  /// so the single step's zsum variants are offered only where one is.
+  bool OffCentreColumns = false;
   bool applies() const { return WhyNot.empty(); }
+  /// Where the single step's zsum (and, staged, zsum4) variants apply.
+  bool replacesQueues() const { return applies() && OffCentreColumns; }
   bool staged() const { return applies() && StagesWhyNot.empty(); }
   /// Running sums a point keeps between planes.
   int runningSums() const { return Hi - Lo; }
@@ -85,10 +91,6 @@ unsigned long long stageBytes(const PlaneSums &P, const ir::Stencil &S,
 long long stageCopies(const PlaneSums &P, unsigned Points, long long Bx,
                       long long By);
 
-/// PlaneSums::WhyNot where no column would need a queue.
-constexpr const char *NoOffCentreQueue =
-    "no column off the centre is read at two planes or more";
-
 /// Loads a plane beyond which zsum is not offered (a box of radius 2 reads
 /// 25 a plane, 30 for two points).
 constexpr size_t MaxPlaneLoads = 32;
@@ -97,9 +99,7 @@ constexpr size_t MaxPlaneLoads = 32;
 /// body is one store of a floating-point chain of additions and
 /// subtractions (converted or not to the array's type), each
 /// term reading one plane, the planes in order (spanning at most
-/// MaxQueueLength), no coordinate, not the written array; only where
-/// some column off the centre is read at two planes or more (zmarch's
-/// queues cost no more otherwise).
+/// MaxQueueLength), no coordinate, not the written array.
 PlaneSums planPlaneSums(const ir::Stencil &S, const MarchPlan &March);
 
 } // namespace stencilc::planning
