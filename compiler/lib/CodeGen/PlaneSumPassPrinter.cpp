@@ -447,8 +447,8 @@ private:
       W.line("  x = {};", B.X);
       Before = Count;
     }
-    // A sum by planes reads a column off the centre (PlaneSums.cpp), so its
-    // footprint reaches a side and some band is printed.
+    // The plan takes only footprints reaching a side (TemporalPlan.cpp), so
+    // some band is printed.
     assert(!Before.empty() && "a border with no band");
     W.line("}} else {{");
     W.line("  return;");

@@ -115,6 +115,17 @@ struct STENCIL_KERNEL StarOrderedF {
         0.1253f * a[idx.ix<0, 0, 1>()];
   }
 };
+/// A star in the planes' order with constants and subtractions, a constant
+/// first: the terms a pass summed by planes adds as they come.
+struct STENCIL_KERNEL SubStarF {
+  STENCIL_HD void operator()(const stencil::Index3D &idx, const float *a,
+                             float *b) const {
+    b[idx.ix()] = 0.25f + 0.5f * a[idx.ix<0, 0, -1>()] -
+                  0.125f * a[idx.ix<-1, 0, 0>()] + 0.75f * a[idx.ix()] -
+                  0.0625f * a[idx.ix<0, 1, 0>()] + 1.0f -
+                  0.1875f * a[idx.ix<0, 0, 1>()];
+  }
+};
 /// A sum reaching 4 planes above the point (the most a pass summed by
 /// planes stages ahead) and none below, x 0..+1, y -1..0: a margin of 4.
 struct STENCIL_KERNEL FarAboveF {
@@ -157,6 +168,7 @@ void timeLoops(float *f, float *g, double *d, double *e, const float *k,
   L.repeat(2, DownSumF(), stencil::previousLevel(f), stencil::nextLevel(g));
   L.repeat(2, FarAboveF(), stencil::previousLevel(f), stencil::nextLevel(g));
   L.repeat(2, StarOrderedF(), stencil::previousLevel(f), stencil::nextLevel(g));
+  L.repeat(2, SubStarF(), stencil::previousLevel(f), stencil::nextLevel(g));
   stencil::Loop2D<> P(9, 1, 1, 9, 1, 1);
   P.repeat(2, J2d5ptF(), stencil::previousLevel(f), stencil::nextLevel(g));
   P.repeat(2, DivideF(), stencil::previousLevel(f), stencil::nextLevel(g));
@@ -521,7 +533,7 @@ bool planesTile(int Steps, Span Reach, bool Bordered, std::mt19937 &Rng,
 /// with a margin of \p Margin, on shrinking or bordered tiles (each check its
 /// own tile and extents in x and y): the AN5D box, the one-sided f64 sum and
 /// the sum with no plane above; the sum 4 planes above, with a margin of 4;
-/// a star in the planes' order.
+/// stars in the planes' order.
 template <bool Bordered>
 void checkByPlanes(long long Ez, int Margin, int Steps, long long Chunk,
                    unsigned Seed, std::mt19937 &Rng) {
@@ -556,6 +568,11 @@ void checkByPlanes(long long Ez, int Margin, int Steps, long long Chunk,
                   Chunk, Seed, host3(E3, Margin, StarOrderedF()),
                   planesOf(PLANES(StarOrderedF, Bordered), Steps),
                   Input::Uniform, How);
+  planesTile(Steps, {1, 1}, Bordered, Rng, &Bx, &By, &E3[0], &E3[1]);
+  check<float, 3>("star with constants f32" + Way, E3, Margin, {1, 1}, Steps,
+                  Bx, By, Chunk, Seed, host3(E3, Margin, SubStarF()),
+                  planesOf(PLANES(SubStarF, Bordered), Steps), Input::Uniform,
+                  How);
   // The plan's default tiles, through the instances compiled for them (32 x
   // 8 threads in f32, 32 x 4 in f64), where the launcher takes them.
   if (planesTile(Steps, {2, 2}, Bordered, Rng, &Bx, &By, &E3[0], &E3[1],

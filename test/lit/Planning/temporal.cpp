@@ -144,15 +144,26 @@ struct STENCIL_KERNEL StarOrdered {
                    0.7f * u[idx.ix<0, 0, 1>()];
   }
 };
-// Of radius 2 along z: not by planes.
+// Of radius 2 along z, or along x: not by planes; nor one reading only its
+// own column.
 struct STENCIL_KERNEL StarOrdered2 {
   STENCIL_HD void operator()(const stencil::Index3D &idx, const float *u, float *un) const {
-    un[idx.ix()] = 0.1f * u[idx.ix<0, 0, -2>()] + 0.4f * u[idx.ix()] + 0.7f * u[idx.ix<0, 0, 1>()];
+    un[idx.ix()] = 0.1f * u[idx.ix<0, 0, -2>()] + 0.4f * u[idx.ix<1, 0, 0>()] + 0.7f * u[idx.ix<0, 0, 1>()];
+  }
+};
+struct STENCIL_KERNEL StarOrderedX2 {
+  STENCIL_HD void operator()(const stencil::Index3D &idx, const float *u, float *un) const {
+    un[idx.ix()] = 0.1f * u[idx.ix<0, 0, -1>()] + 0.4f * u[idx.ix<-2, 0, 0>()] + 0.7f * u[idx.ix<0, 0, 1>()];
+  }
+};
+struct STENCIL_KERNEL OwnColumn {
+  STENCIL_HD void operator()(const stencil::Index3D &idx, const float *u, float *un) const {
+    un[idx.ix()] = 0.1f * u[idx.ix<0, 0, -1>()] + 0.4f * u[idx.ix()] + 0.7f * u[idx.ix<0, 0, 1>()];
   }
 };
 struct STENCIL_KERNEL StarOrdered64 {
   STENCIL_HD void operator()(const stencil::Index3D &idx, const double *u, double *un) const {
-    un[idx.ix()] = 0.1 * u[idx.ix<0, 0, -1>()] + 0.4 * u[idx.ix()] + 0.7 * u[idx.ix<0, 0, 1>()];
+    un[idx.ix()] = 0.1 * u[idx.ix<0, 0, -1>()] + 0.4 * u[idx.ix<-1, 0, 0>()] + 0.7 * u[idx.ix<0, 0, 1>()];
   }
 };
 // 3-D f64 with a coefficient array, and 3-D integers: where the margin is the
@@ -208,6 +219,8 @@ void timeLoops(float *u, float *un, double *k, double *v, double *vn, int *ia,
   l3.repeat(4, StarOrdered(), stencil::previousLevel(u), stencil::nextLevel(un));
   l3.repeat(4, StarOrdered64(), stencil::previousLevel(w), stencil::nextLevel(wn));
   l3.repeat(4, StarOrdered2(), stencil::previousLevel(u), stencil::nextLevel(un));
+  l3.repeat(4, StarOrderedX2(), stencil::previousLevel(u), stencil::nextLevel(un));
+  l3.repeat(4, OwnColumn(), stencil::previousLevel(u), stencil::nextLevel(un));
   l3.repeat(4, FarCoef(), c, stencil::previousLevel(u), stencil::nextLevel(un));
   l3.repeat(4, Heat64Coef(), stencil::previousLevel(w), k, stencil::nextLevel(wn));
   l3.repeat(4, IntStar3(), stencil::previousLevel(ia), stencil::nextLevel(ib));
@@ -271,7 +284,11 @@ void timeLoops(float *u, float *un, double *k, double *v, double *vn, int *ia,
 // PLAN-NOT: variant zsum
 // PLAN: temporal passes summed by planes: 2 to 4 steps, 4 points a thread (a tile of bx x by points, all stored, by a multiple of 4, at most 512 threads; the border each level below the last adds, at most 2 points a thread), where the two arrays' margins are the same; compiled with constant extents for 32 x 8 threads
 // PLAN-LABEL: stencil StarOrdered2
-// PLAN: temporal passes summed by planes: none: a star (no column off the centre read at two planes) spanning more than 3 planes: its passes so ran slower than the rings'
+// PLAN: temporal passes summed by planes: none: a star (no column off the centre read at two planes) reaching further than 1: only radius 1 was measured faster so
+// PLAN-LABEL: stencil StarOrderedX2
+// PLAN: temporal passes summed by planes: none: a star (no column off the centre read at two planes) reaching further than 1: only radius 1 was measured faster so
+// PLAN-LABEL: stencil OwnColumn
+// PLAN: temporal passes summed by planes: none: it reads no column but the point's own
 // PLAN-LABEL: stencil StarOrdered64
 // PLAN-NOT: variant zsum
 // PLAN: temporal passes summed by planes: none: a star (no column off the centre read at two planes) of 8-byte values: its passes so ran slower than the rings'

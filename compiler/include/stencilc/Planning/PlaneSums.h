@@ -50,7 +50,9 @@ struct PlaneFootprint {
 };
 
 struct PlaneSums {
-  std::string WhyNot; ///< Empty: the zsum variant applies.
+  /// Empty: the body's sum splits by planes (the single step's zsum
+  /// variants need replacesQueues() too).
+  std::string WhyNot;
   unsigned Out = 0;   ///< The array the body stores.
   /// The sum's type; the store converts it where the array's differs (a
   /// float array's sum of double products).
@@ -60,8 +62,9 @@ struct PlaneSums {
   std::vector<PlaneLoad> Loads;
   /// Each array's, in the order of first use.
   std::vector<PlaneFootprint> Footprints;
-  /// Empty where zsum applies and zsum4 may copy every array (asynchronous
-  /// copies move 4, 8 or 16 bytes: no array of 1- or 2-byte elements).
+  /// Empty where the sum splits and its planes may be copied (asynchronous
+  /// copies move 4, 8 or 16 bytes: no array of 1- or 2-byte elements); where
+  /// replacesQueues(), also where zsum4's copies fit a small block (Plan.cpp).
   std::string StagesWhyNot;
   /// Whether some column off the centre is read at two planes or more (not
   /// a star): where none is, zmarch's queues cost no more than running sums,
