@@ -689,23 +689,25 @@ private:
       const int Chunk = Passes->defaultBlock[2];
       for (const auto &[X, Y] : tuning::temporalTiles(*Passes))
         for (const int C : {Chunk, 2 * Chunk}) {
-          if (C > Chunk && Chunk >= Own.hi[M] - Own.lo[M])
-            continue; // one chunk a column either way: the same trial
           T.block[0] = X;
           T.block[1] = Y;
           T.block[2] = C;
           KernelAttributes Attributes;
-          int Fits =
+          // {fits, the same trial as the chunk before}: the second is this
+          // rank's alone (one chunk a column either way), so it is reduced
+          // too, and the trial kept where any rank's columns are longer.
+          int Verdict[2] = {
               X > PerPass * (Passes->reach[0][0] + Passes->reach[0][1]) &&
-              (M == 1 ||
-               Y > PerPass * (Passes->reach[1][0] + Passes->reach[1][1])) &&
-              !Passes->query(X, Y, PerPass, &Attributes) &&
-              X * Y <= Attributes.maxThreadsPerBlock &&
-              Attributes.sharedBytes <= Shared;
+                  (M == 1 ||
+                   Y > PerPass * (Passes->reach[1][0] + Passes->reach[1][1])) &&
+                  !Passes->query(X, Y, PerPass, &Attributes) &&
+                  X * Y <= Attributes.maxThreadsPerBlock &&
+                  Attributes.sharedBytes <= Shared,
+              C > Chunk && Chunk >= Own.hi[M] - Own.lo[M]};
           // Every rank tries the same: each launch is between collectives.
-          MPI_Allreduce(MPI_IN_PLACE, &Fits, 1, MPI_INT, MPI_MIN,
+          MPI_Allreduce(MPI_IN_PLACE, Verdict, 2, MPI_INT, MPI_MIN,
                         domain_->comm());
-          if (Fits)
+          if (Verdict[0] && !Verdict[1])
             Trials.push_back(T);
         }
       if (Trials.empty() || Trials.back().steps != K) {
