@@ -31,7 +31,9 @@ public:
                         const planning::KernelPlan &K)
       : W(W), S(S), K(K), P(K.Sums), Names(S), Ty(P.Ty.cppName()),
         OutTy(elementType(S.Params[P.Out])), Points(int(K.Threads.Points)),
-        Values(planeValues(P, Points)) {}
+        Values(planeValues(P, Points)) {
+    assert(P.heldValues() == 0 && "zsum holds no term (replacesQueues)");
+  }
 
   void print(const std::string &Kernel) {
     W.open(

@@ -388,14 +388,19 @@ private:
     printBorder();
   }
 
-  /// \p Points' running sums and, with \p Centres, the centres their
-  /// margin takes.
+  /// \p Points' running sums and held terms and, with \p Centres, the
+  /// centres their margin takes.
   void printRegisters(const std::vector<Point> &Pts, bool Centres) {
     std::string Line;
     for (const Point &X : Pts)
       for (int N = 0; N < P.runningSums(); ++N)
         Line += fmt::format("{}{} = {}", Line.empty() ? "" : ", ", sum(X, N),
                             zeroOf(Ty));
+    for (const Point &X : Pts)
+      for (size_t T = 0; T < P.Terms.size(); ++T)
+        for (int K = 0; K < P.Terms[T].held(); ++K)
+          Line += fmt::format("{}{} = {}", Line.empty() ? "" : ", ",
+                              held(X, T, K), zeroOf(Ty));
     if (!Line.empty())
       W.line("{} {};", Ty, Line);
     if (!Centres || P.Hi == 0)
@@ -571,7 +576,8 @@ private:
   }
 
   /// \p Pts' loads from stencilc_src (\p Vals, theirs) and sums: each
-  /// point's value, stencilc_oN for the Nth, and its running sums moved on.
+  /// point's value, stencilc_oN for the Nth, and its running sums and held
+  /// terms moved on.
   void printSums(const std::vector<Point> &Pts,
                  const std::vector<PlaneValue> &Vals) {
     const int Count = static_cast<int>(Pts.size());
@@ -586,15 +592,25 @@ private:
     const int Sums = P.runningSums();
     for (int I = 0; I < Count; ++I) {
       const Point &X = Pts[I];
+      // A held term's value computed as many planes ago as it is held.
+      const auto Held = [&](size_t T) {
+        return held(X, T, P.Terms[T].held() - 1);
+      };
       // zsum's order: sum 0 and plane Hi's terms complete the point.
       W.line("const {} stencilc_o{} = {}{};", Ty, I, Sums ? sum(X, 0) : "",
-             planeTerms(S, Names, P, Vals, P.Hi, I));
+             planeTerms(S, Names, P, Vals, P.Hi, I, Held));
       for (int N = 1; N < Sums; ++N)
         W.line("{} = {}{};", sum(X, N - 1), sum(X, N),
-               planeTerms(S, Names, P, Vals, P.Hi - N, I));
+               planeTerms(S, Names, P, Vals, P.Hi - N, I, Held));
       if (Sums)
         W.line("{} = {};", sum(X, Sums - 1),
-               planeTerms(S, Names, P, Vals, P.Lo, I));
+               planeTerms(S, Names, P, Vals, P.First, I, Held));
+      for (size_t T = 0; T < P.Terms.size(); ++T) {
+        for (int K = P.Terms[T].held() - 1; K > 0; --K)
+          W.line("{} = {};", held(X, T, K), held(X, T, K - 1));
+        if (P.Terms[T].held())
+          W.line("{} = {};", held(X, T, 0), planeTerm(S, Names, P, Vals, T, I));
+      }
     }
   }
 
@@ -639,6 +655,11 @@ private:
   static std::string sum(const Point &X, int N) {
     return fmt::format("stencilc_s{}_{}_{}", X.L,
                        X.Slot.empty() ? std::to_string(X.Row) : X.Slot, N);
+  }
+  /// Point \p X's term \p T (PlaneSumTerm::held), computed \p K planes ago.
+  static std::string held(const Point &X, size_t T, int K) {
+    return fmt::format("stencilc_h{}_{}_{}_{}", X.L,
+                       X.Slot.empty() ? std::to_string(X.Row) : X.Slot, T, K);
   }
   /// Level L - 1's centre at point \p X, read \p H + 1 planes ago.
   static std::string centre(const Point &X, int H) {

@@ -80,18 +80,28 @@ std::vector<bool> cuda::usedPlaneValues(const PlaneSums &P,
   return Used;
 }
 
-std::string cuda::planeTerms(const ir::Stencil &S, const BodyNames &Names,
-                             const PlaneSums &P,
-                             const std::vector<PlaneValue> &Values, int Plane,
-                             int Point) {
+std::string cuda::planeTerm(const ir::Stencil &S, const BodyNames &Names,
+                            const PlaneSums &P,
+                            const std::vector<PlaneValue> &Values, size_t Term,
+                            int Point) {
   PlaneRegisters Hooks(Values, Point);
+  return "(" + printExpression(S, Names, Hooks, *P.Terms[Term].Value) + ")";
+}
+
+std::string
+cuda::planeTerms(const ir::Stencil &S, const BodyNames &Names,
+                 const PlaneSums &P, const std::vector<PlaneValue> &Values,
+                 int Plane, int Point,
+                 const std::function<std::string(size_t Term)> &Held) {
   std::string Text;
-  for (const PlaneSumTerm &T : P.Terms) {
-    if (T.Plane != Plane)
+  for (size_t I = 0; I < P.Terms.size(); ++I) {
+    const PlaneSumTerm &T = P.Terms[I];
+    if (T.Reached != Plane)
       continue;
+    assert((!T.held() || Held) && "a held term where none is kept");
     const std::string Term =
-        "(" + printExpression(S, Names, Hooks, *T.Value) + ")";
-    Text += &T == &P.Terms.front() ? Term : (T.Subtract ? " - " : " + ") + Term;
+        T.held() ? Held(I) : planeTerm(S, Names, P, Values, I, Point);
+    Text += I == 0 ? Term : (T.Subtract ? " - " : " + ") + Term;
   }
   return Text;
 }

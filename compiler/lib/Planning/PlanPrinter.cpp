@@ -63,6 +63,20 @@ static std::string sourceText(const ir::Stencil &S, const KernelPlan &K,
   return Own;
 }
 
+/// The terms \p P holds (of an earlier plane after a later one's): "; term
+/// N of plane p held k planes, added at plane q", each.
+static std::string heldTerms(const PlaneSums &P) {
+  std::string Out;
+  for (size_t T = 0; T < P.Terms.size(); ++T)
+    if (P.Terms[T].held())
+      Out += "; term " + std::to_string(T + 1) + " of plane " +
+             signedText(P.Terms[T].Plane) + " held " +
+             std::to_string(P.Terms[T].held()) +
+             (P.Terms[T].held() == 1 ? " plane" : " planes") +
+             ", added at plane " + signedText(P.Terms[T].Reached);
+  return Out;
+}
+
 /// The zsum variant's terms by plane and its loads a plane.
 static void printPlaneSums(std::string &Out, const ir::Stencil &S,
                            const KernelPlan &K) {
@@ -255,6 +269,7 @@ static void printTemporal(std::string &Out, const StencilPlan &SP) {
            " threads; the border each level below the last adds, at most " +
            std::to_string(PlaneSumPassBorder) +
            " points a thread), where the two arrays' margins are the same" +
+           heldTerms(T.Sums) +
            (T.PlaneSumConstantThreads[0] > 0
                 ? "; compiled with constant extents for " +
                       std::to_string(T.PlaneSumConstantThreads[0]) + " x " +
@@ -344,6 +359,10 @@ static void printStencil(std::string &Out, const StencilPlan &SP) {
   if (S.Dims == 3 && isMarching(SP.Default.Variant) && !Sums.applies() &&
       Sums.OffCentreColumns)
     Out += "  variant zsum: none: " + Sums.WhyNot + "\n";
+  if (S.Dims == 3 && isMarching(SP.Default.Variant) && Sums.applies() &&
+      Sums.OffCentreColumns && Sums.heldValues())
+    Out += "  variant zsum: none: it would hold terms (of earlier planes "
+           "after later ones), which only the passes summed by planes do\n";
   if (Sums.replacesQueues() && !Sums.staged())
     Out += "  variant zsum4: none: " + Sums.StagesWhyNot + "\n";
   printDivisions(Out, S);

@@ -55,7 +55,7 @@ constexpr int MaxInPlaneOffset = 1 << 20;
 
 /// Fills \p P's terms' planes from \p S's loads, or says why not.
 void planTerms(PlaneSums &P, const ir::Stencil &S, const MarchPlan &March) {
-  std::optional<int> Previous;
+  std::optional<int> Highest; // of the terms so far
   for (PlaneSumTerm &T : P.Terms) {
     std::optional<int> Plane;
     std::string Why;
@@ -89,15 +89,13 @@ void planTerms(PlaneSums &P, const ir::Stencil &S, const MarchPlan &March) {
       P.WhyNot = Why;
       return;
     }
-    if (Plane && Previous && *Plane < *Previous) {
-      P.WhyNot = "its terms are not in the order of their planes";
-      return;
-    }
     if (Plane)
-      Previous = Plane;
-    T.Plane = Previous ? *Previous : 0;
+      Highest = std::max(Highest.value_or(*Plane), *Plane);
+    // A constant is added where the sum is (held for no plane).
+    T.Reached = Highest.value_or(0);
+    T.Plane = Plane.value_or(T.Reached);
   }
-  if (!Previous) {
+  if (!Highest) {
     P.WhyNot = "no term reads an array";
     return;
   }
@@ -111,9 +109,19 @@ void planTerms(PlaneSums &P, const ir::Stencil &S, const MarchPlan &March) {
         return Reads;
       });
   for (auto It = P.Terms.begin(); It != FirstRead; ++It)
-    It->Plane = FirstRead->Plane;
-  P.Lo = P.Terms.front().Plane;
-  P.Hi = P.Terms.back().Plane;
+    It->Plane = It->Reached = FirstRead->Plane;
+  P.First = P.Terms.front().Reached;
+  P.Hi = P.Terms.back().Reached;
+  P.Lo = std::min_element(P.Terms.begin(), P.Terms.end(),
+                          [](const PlaneSumTerm &A, const PlaneSumTerm &B) {
+                            return A.Plane < B.Plane;
+                          })
+             ->Plane;
+  if (P.heldValues() > MaxHeldValues)
+    P.WhyNot = "its terms of earlier planes after later ones would hold " +
+               std::to_string(P.heldValues()) +
+               " values a point in registers (at most " +
+               std::to_string(MaxHeldValues) + ")";
 }
 
 /// The loads of a plane for both points, in the order of first use.

@@ -126,6 +126,26 @@ struct STENCIL_KERNEL SubStarF {
                   0.1875f * a[idx.ix<0, 0, 1>()];
   }
 };
+/// Terms of earlier planes after later ones, held in registers until the
+/// sum reaches their place (one two planes, a subtraction, a constant
+/// between): planes -1 to +1, the running sums from 0.
+struct STENCIL_KERNEL HeldStarF {
+  STENCIL_HD void operator()(const stencil::Index3D &idx, const float *a,
+                             float *b) const {
+    b[idx.ix()] = 0.5f * a[idx.ix<0, 1, 0>()] - 0.25f * a[idx.ix<1, 0, -1>()] +
+                  0.125f + 0.75f * a[idx.ix<-1, 1, 1>()] -
+                  0.0625f * a[idx.ix<0, -1, -1>()] +
+                  0.3125f * a[idx.ix<1, 1, 0>()];
+  }
+};
+/// Every term held but the first: no running sum, planes -1 and 0.
+struct STENCIL_KERNEL HeldDownF {
+  STENCIL_HD void operator()(const stencil::Index3D &idx, const float *a,
+                             float *b) const {
+    b[idx.ix()] = 0.5f * a[idx.ix()] + 0.25f * a[idx.ix<1, 0, -1>()] +
+                  0.1875f * a[idx.ix<0, 1, -1>()];
+  }
+};
 /// A sum reaching 4 planes above the point (the most a pass summed by
 /// planes stages ahead) and none below, x 0..+1, y -1..0: a margin of 4.
 struct STENCIL_KERNEL FarAboveF {
@@ -169,6 +189,8 @@ void timeLoops(float *f, float *g, double *d, double *e, const float *k,
   L.repeat(2, FarAboveF(), stencil::previousLevel(f), stencil::nextLevel(g));
   L.repeat(2, StarOrderedF(), stencil::previousLevel(f), stencil::nextLevel(g));
   L.repeat(2, SubStarF(), stencil::previousLevel(f), stencil::nextLevel(g));
+  L.repeat(2, HeldStarF(), stencil::previousLevel(f), stencil::nextLevel(g));
+  L.repeat(2, HeldDownF(), stencil::previousLevel(f), stencil::nextLevel(g));
   stencil::Loop2D<> P(9, 1, 1, 9, 1, 1);
   P.repeat(2, J2d5ptF(), stencil::previousLevel(f), stencil::nextLevel(g));
   P.repeat(2, DivideF(), stencil::previousLevel(f), stencil::nextLevel(g));
@@ -533,7 +555,8 @@ bool planesTile(int Steps, Span Reach, bool Bordered, std::mt19937 &Rng,
 /// with a margin of \p Margin, on shrinking or bordered tiles (each check its
 /// own tile and extents in x and y): the AN5D box, the one-sided f64 sum and
 /// the sum with no plane above; the sum 4 planes above, with a margin of 4;
-/// stars in the planes' order.
+/// stars in the planes' order; sums holding terms of earlier planes (AN5D's
+/// star as written among them).
 template <bool Bordered>
 void checkByPlanes(long long Ez, int Margin, int Steps, long long Chunk,
                    unsigned Seed, std::mt19937 &Rng) {
@@ -572,6 +595,22 @@ void checkByPlanes(long long Ez, int Margin, int Steps, long long Chunk,
   check<float, 3>("star with constants f32" + Way, E3, Margin, {1, 1}, Steps,
                   Bx, By, Chunk, Seed, host3(E3, Margin, SubStarF()),
                   planesOf(PLANES(SubStarF, Bordered), Steps), Input::Uniform,
+                  How);
+  // Terms held in registers: AN5D's star as written, and two more orders.
+  planesTile(Steps, {2, 2}, Bordered, Rng, &Bx, &By, &E3[0], &E3[1]);
+  check<float, 3>("AN5D star f32" + Way, E3, Margin, {2, 2}, Steps, Bx, By,
+                  Chunk, Seed, host3(E3, Margin, Star3d1rF()),
+                  planesOf(PLANES(Star3d1rF, Bordered), Steps), Input::Uniform,
+                  How);
+  planesTile(Steps, {2, 2}, Bordered, Rng, &Bx, &By, &E3[0], &E3[1]);
+  check<float, 3>("held star f32" + Way, E3, Margin, {2, 2}, Steps, Bx, By,
+                  Chunk, Seed, host3(E3, Margin, HeldStarF()),
+                  planesOf(PLANES(HeldStarF, Bordered), Steps), Input::Uniform,
+                  How);
+  planesTile(Steps, {1, 1}, Bordered, Rng, &Bx, &By, &E3[0], &E3[1]);
+  check<float, 3>("held down sum f32" + Way, E3, Margin, {1, 1}, Steps, Bx, By,
+                  Chunk, Seed, host3(E3, Margin, HeldDownF()),
+                  planesOf(PLANES(HeldDownF, Bordered), Steps), Input::Uniform,
                   How);
   // The plan's default tiles, through the instances compiled for them (32 x
   // 8 threads in f32, 32 x 4 in f64), where the launcher takes them.

@@ -95,6 +95,20 @@ struct STENCIL_KERNEL StarOrderedF {
   }
 };
 
+// Terms of earlier planes after later ones (AN5D's order, z - 1 after the
+// centre plane's, and one held two planes): its f32 passes summed by planes
+// hold them in registers until the sum reaches them.
+struct STENCIL_KERNEL StarHeldF {
+  STENCIL_HD void operator()(const stencil::Index3D &idx, const float *in,
+                             float *out) const {
+    out[idx.ix()] =
+        0.25f * in[idx.ix()] + 0.125f * in[idx.ix<-1, 0, 0>()] +
+        0.0625f * in[idx.ix<0, 0, -1>()] + 0.1875f * in[idx.ix<0, 1, 1>()] +
+        0.125f * in[idx.ix<1, 0, -1>()] + 0.0625f * in[idx.ix<0, -1, 0>()] +
+        0.1875f * in[idx.ix<0, 0, 1>()];
+  }
+};
+
 // A weighted 27-point box, one sum in the order of its planes: its passes
 // may be summed by planes (where both arrays hold the same margin).
 struct STENCIL_KERNEL Box27w {
@@ -611,6 +625,15 @@ int main(int Argc, char **Argv) {
           O.Seed + 13, Ext, 1, 4, {2, 2}, Tiles3,
           [](auto &Loop, int N, float *&P, float *&Q, const float *) {
             Loop.repeat(N, StarOrderedF(), stencil::previousLevel(P),
+                        stencil::nextLevel(Q));
+          },
+          e2e::Input::Uniform, Same);
+    for (const bool Same : {false, true})
+      check<float, 3>(
+          O, Same ? "StarHeldF, the same margins" : "StarHeldF", O.Seed + 14,
+          Ext, 1, 4, {2, 2}, Tiles3,
+          [](auto &Loop, int N, float *&P, float *&Q, const float *) {
+            Loop.repeat(N, StarHeldF(), stencil::previousLevel(P),
                         stencil::nextLevel(Q));
           },
           e2e::Input::Uniform, Same);

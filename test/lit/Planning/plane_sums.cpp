@@ -45,7 +45,8 @@ struct STENCIL_KERNEL Tall {
     b[idx.ix()] = a[idx.ix<1, -2000, -1>()] + a[idx.ix<0, 2000, 0>()] + a[idx.ix<1, -2000, 1>()];
   }
 };
-// Column by column, not plane by plane: not without reassociating.
+// Column by column, not plane by plane: the single step's zsum would hold the
+// last term two planes (only the passes do).
 struct STENCIL_KERNEL Unordered {
   STENCIL_HD void operator()(const stencil::Index3D &idx, const float *a, float *b) const {
     b[idx.ix()] = a[idx.ix<1, 0, -1>()] + a[idx.ix<1, 0, 1>()] + a[idx.ix<0, 0, -1>()];
@@ -154,7 +155,7 @@ struct STENCIL_KERNEL Flat {
 // PLAN-LABEL: stencil Unordered
 // PLAN: default launch (CUDA, untuned): zmarch block (64, 4) chunk 16
 // PLAN-NOT: variant zsum: block
-// PLAN: variant zsum: none: its terms are not in the order of their planes
+// PLAN: variant zsum: none: it would hold terms (of earlier planes after later ones), which only the passes summed by planes do
 // PLAN-LABEL: stencil TwoPlanes
 // PLAN: variant zsum: none: a term reads two planes
 // PLAN-LABEL: stencil Product

@@ -128,10 +128,25 @@ struct STENCIL_KERNEL BoxTwo {
 };
 
 // Off-centre columns read at two planes, in terms out of the planes' order:
-// no sum by planes.
+// summed by planes, the two terms of plane -1 held two planes each.
 struct STENCIL_KERNEL BoxOrder {
   STENCIL_HD void operator()(const stencil::Index3D &idx, const float *u, float *un) const {
     un[idx.ix()] = u[idx.ix<1, 1, 1>()] + u[idx.ix<-1, -1, -1>()] + u[idx.ix<1, 1, -1>()];
+  }
+};
+// One more held term: more registers a point than MaxHeldValues.
+struct STENCIL_KERNEL BoxScrambled {
+  STENCIL_HD void operator()(const stencil::Index3D &idx, const float *u, float *un) const {
+    un[idx.ix()] = u[idx.ix<1, 1, 1>()] + u[idx.ix<-1, -1, -1>()] + u[idx.ix<1, 1, -1>()] + u[idx.ix<0, 0, 0>()];
+  }
+};
+// AN5D's star as written: the plane below's term after the centre plane's.
+struct STENCIL_KERNEL StarAn5d {
+  STENCIL_HD void operator()(const stencil::Index3D &idx, const float *u, float *un) const {
+    un[idx.ix()] = 0.25f * u[idx.ix()] + 0.1248f * u[idx.ix<-1, 0, 0>()] +
+                   0.1249f * u[idx.ix<1, 0, 0>()] + 0.1250f * u[idx.ix<0, -1, 0>()] +
+                   0.1251f * u[idx.ix<0, 1, 0>()] + 0.1252f * u[idx.ix<0, 0, -1>()] +
+                   0.1253f * u[idx.ix<0, 0, 1>()];
   }
 };
 // A star with its terms in the planes' order: its passes summed by planes in
@@ -216,6 +231,8 @@ void timeLoops(float *u, float *un, double *k, double *v, double *vn, int *ia,
   l3.repeat(4, BoxSum(), stencil::previousLevel(u), stencil::nextLevel(un));
   l3.repeat(4, BoxTwo(), stencil::previousLevel(u), un, stencil::nextLevel(un));
   l3.repeat(4, BoxOrder(), stencil::previousLevel(u), stencil::nextLevel(un));
+  l3.repeat(4, BoxScrambled(), stencil::previousLevel(u), stencil::nextLevel(un));
+  l3.repeat(4, StarAn5d(), stencil::previousLevel(u), stencil::nextLevel(un));
   l3.repeat(4, StarOrdered(), stencil::previousLevel(u), stencil::nextLevel(un));
   l3.repeat(4, StarOrdered64(), stencil::previousLevel(w), stencil::nextLevel(wn));
   l3.repeat(4, StarOrdered2(), stencil::previousLevel(u), stencil::nextLevel(un));
@@ -279,7 +296,11 @@ void timeLoops(float *u, float *un, double *k, double *v, double *vn, int *ia,
 // PLAN-LABEL: stencil BoxTwo
 // PLAN: temporal passes summed by planes: none: it reads more than one array
 // PLAN-LABEL: stencil BoxOrder
-// PLAN: temporal passes summed by planes: none: no sum by planes: its terms are not in the order of their planes
+// PLAN: temporal passes summed by planes: 2 to 4 steps, {{.*}} where the two arrays' margins are the same; term 2 of plane -1 held 2 planes, added at plane +1; term 3 of plane -1 held 2 planes, added at plane +1; compiled with constant extents for 32 x 8 threads
+// PLAN-LABEL: stencil BoxScrambled
+// PLAN: temporal passes summed by planes: none: no sum by planes: its terms of earlier planes after later ones would hold 5 values a point in registers (at most 4)
+// PLAN-LABEL: stencil StarAn5d
+// PLAN: temporal passes summed by planes: 2 to 4 steps, {{.*}} where the two arrays' margins are the same; term 6 of plane -1 held 1 plane, added at plane 0; compiled with constant extents for 32 x 8 threads
 // PLAN-LABEL: stencil StarOrdered (
 // PLAN-NOT: variant zsum
 // PLAN: temporal passes summed by planes: 2 to 4 steps, 4 points a thread (a tile of bx x by points, all stored, by a multiple of 4, at most 512 threads; the border each level below the last adds, at most 2 points a thread), where the two arrays' margins are the same; compiled with constant extents for 32 x 8 threads

@@ -13,6 +13,7 @@
 
 #include "stencilc/CodeGen/BodyPrinter.h"
 #include "stencilc/Planning/PlaneSums.h"
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -35,12 +36,22 @@ std::vector<bool> usedPlaneValues(const planning::PlaneSums &P,
                                   const std::vector<PlaneValue> &Values,
                                   int Points, const std::vector<int> &Planes);
 
-/// The terms of plane \p Plane for point \p Point, each after its operator
-/// (the chain's first without), their loads from \p Values' registers.
-std::string planeTerms(const ir::Stencil &S, const BodyNames &Names,
-                       const planning::PlaneSums &P,
-                       const std::vector<PlaneValue> &Values, int Plane,
-                       int Point);
+/// The terms the running sums add at plane \p Plane (PlaneSumTerm::Reached)
+/// for point \p Point, each after its operator (the chain's first without),
+/// their loads from \p Values' registers; a term of an earlier plane, held,
+/// is the register \p Held names for its index in P.Terms.
+std::string
+planeTerms(const ir::Stencil &S, const BodyNames &Names,
+           const planning::PlaneSums &P, const std::vector<PlaneValue> &Values,
+           int Plane, int Point,
+           const std::function<std::string(size_t Term)> &Held = nullptr);
+
+/// Term \p Term of P.Terms alone for point \p Point, its loads from
+/// \p Values' registers (what a held term's register takes at its plane).
+std::string planeTerm(const ir::Stencil &S, const BodyNames &Names,
+                      const planning::PlaneSums &P,
+                      const std::vector<PlaneValue> &Values, size_t Term,
+                      int Point);
 
 } // namespace stencilc::codegen::cuda
 

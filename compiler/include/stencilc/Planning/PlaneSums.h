@@ -30,6 +30,12 @@ struct PlaneSumTerm {
   /// The marching offset of every load in it of an array that spans the
   /// march (a term with none, a constant, goes with the term before it).
   int Plane = 0;
+  /// The plane at which the running sum adds it: the highest plane of the
+  /// terms up to it. Above Plane, the term is computed when its own plane
+  /// is loaded and held in registers until then (the 3-D star as AN5D
+  /// writes it: the plane below after the centre's).
+  int Reached = 0;
+  int held() const { return Reached - Plane; }
 };
 
 /// A load made once a plane for both points of a thread (the second one row
@@ -58,7 +64,10 @@ struct PlaneSums {
   /// float array's sum of double products).
   ir::Type Ty;
   std::vector<PlaneSumTerm> Terms;
-  int Lo = 0, Hi = 0; ///< The first and last terms' planes.
+  /// The lowest and highest planes read (the loads' and copies' span).
+  int Lo = 0, Hi = 0;
+  /// The first term's plane, where the running sums start.
+  int First = 0;
   std::vector<PlaneLoad> Loads;
   /// Each array's, in the order of first use.
   std::vector<PlaneFootprint> Footprints;
@@ -71,11 +80,22 @@ struct PlaneSums {
   /// so the single step's zsum variants are offered only where one is.
   bool OffCentreColumns = false;
   bool applies() const { return WhyNot.empty(); }
-  /// Where the single step's zsum (and, staged, zsum4) variants apply.
-  bool replacesQueues() const { return applies() && OffCentreColumns; }
+  /// Where the single step's zsum (and, staged, zsum4) variants apply: their
+  /// printers hold no term.
+  bool replacesQueues() const {
+    return applies() && OffCentreColumns && heldValues() == 0;
+  }
   bool staged() const { return applies() && StagesWhyNot.empty(); }
   /// Running sums a point keeps between planes.
-  int runningSums() const { return Hi - Lo; }
+  int runningSums() const { return Hi - First; }
+  /// Registers a point holds terms in (a term for as many planes as it is
+  /// held).
+  int heldValues() const {
+    int N = 0;
+    for (const PlaneSumTerm &T : Terms)
+      N += T.held();
+    return N;
+  }
 };
 
 /// The shared memory a block of zsum4 may take (what a block gets without
@@ -94,6 +114,10 @@ unsigned long long stageBytes(const PlaneSums &P, const ir::Stencil &S,
 long long stageCopies(const PlaneSums &P, unsigned Points, long long Bx,
                       long long By);
 
+/// Registers a point may hold terms in (PlaneSums::heldValues): a term of
+/// an earlier plane after a later one's costs one a plane between them.
+constexpr int MaxHeldValues = 4;
+
 /// Loads a plane beyond which zsum is not offered (a box of radius 2 reads
 /// 25 a plane, 30 for two points).
 constexpr size_t MaxPlaneLoads = 32;
@@ -101,8 +125,9 @@ constexpr size_t MaxPlaneLoads = 32;
 /// The plane sums of \p S, or why it has none: only 3-D stencils whose
 /// body is one store of a floating-point chain of additions and
 /// subtractions (converted or not to the array's type), each
-/// term reading one plane, the planes in order (spanning at most
-/// MaxQueueLength), no coordinate, not the written array.
+/// term reading one plane (spanning at most MaxQueueLength, the terms of
+/// earlier planes after later ones held in at most MaxHeldValues registers
+/// a point), no coordinate, not the written array.
 PlaneSums planPlaneSums(const ir::Stencil &S, const MarchPlan &March);
 
 } // namespace stencilc::planning
