@@ -120,8 +120,9 @@ void planTerms(PlaneSums &P, const ir::Stencil &S, const MarchPlan &March) {
   if (P.heldValues() > MaxHeldValues)
     P.WhyNot = "its terms of earlier planes after later ones would hold " +
                std::to_string(P.heldValues()) +
-               " values a point in registers (at most " +
-               std::to_string(MaxHeldValues) + ")";
+               " values a point in registers (the passes summed by planes "
+               "hold at most " +
+               std::to_string(MaxHeldValues) + ", the single step's zsum none)";
 }
 
 /// The loads of a plane for both points, in the order of first use.

@@ -298,7 +298,7 @@ void timeLoops(float *u, float *un, double *k, double *v, double *vn, int *ia,
 // PLAN-LABEL: stencil BoxOrder
 // PLAN: temporal passes summed by planes: 2 to 4 steps, {{.*}} where the two arrays' margins are the same; term 2 of plane -1 held 2 planes, added at plane +1; term 3 of plane -1 held 2 planes, added at plane +1; compiled with constant extents for 32 x 8 threads
 // PLAN-LABEL: stencil BoxScrambled
-// PLAN: temporal passes summed by planes: none: no sum by planes: its terms of earlier planes after later ones would hold 5 values a point in registers (at most 4)
+// PLAN: temporal passes summed by planes: none: no sum by planes: its terms of earlier planes after later ones would hold 5 values a point in registers (the passes summed by planes hold at most 4, the single step's zsum none)
 // PLAN-LABEL: stencil StarAn5d
 // PLAN: temporal passes summed by planes: 2 to 4 steps, {{.*}} where the two arrays' margins are the same; term 6 of plane -1 held 1 plane, added at plane 0; compiled with constant extents for 32 x 8 threads
 // PLAN-LABEL: stencil StarOrdered (
