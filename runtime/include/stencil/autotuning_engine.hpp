@@ -456,10 +456,7 @@ private:
     const GeneratedStencil *E = detail::lookupGenerated(Backend::Cuda, S);
     if (!E)
       throw std::runtime_error(detail::noGeneratedCode(Backend::Cuda, S));
-    if (*E->signature != typeid(void(P...)))
-      throw std::runtime_error(
-          std::string("stencil: generated code for ") + E->name +
-          " has other parameter types than the program: regenerate it");
+    detail::checkSignature(*E, typeid(void(P...)));
     std::tuple<P...> Values(std::forward<Args>(A)...);
     detail::checkArrays(*E, Values, std::index_sequence_for<P...>());
     // Every variant has the same halo (one stencil): the first one's says.

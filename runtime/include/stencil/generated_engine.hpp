@@ -48,18 +48,24 @@ inline std::string functionAddress(const void *Address) {
   return Buf;
 }
 
-/// "stencil 'ns::Diffusion3d'" for a functor; a function has no name at run
-/// time, so "the free-function stencil at 0x4011a0" (look the address up with
+/// "stencil 'ns::Diffusion3d'" for a functor of type \p Functor; a function
+/// has no name at run time, so "the free-function stencil at 0x4011a0" for
+/// the one at \p Function (look the address up with
 /// `nm -C <program> | grep -i 4011a0` or `addr2line -f -e <program>`).
+inline std::string stencilDisplayName(const void *Function,
+                                      const std::type_info &Functor) {
+  if (Function)
+    return "the free-function stencil at " + functionAddress(Function);
+  return "stencil '" + readableTypeName(Functor.name()) + "'";
+}
+
 template <typename StencilT> std::string stencilDisplayName(const StencilT &S) {
   if constexpr (std::is_function_v<StencilT>)
-    return "the free-function stencil at " +
-           functionAddress(reinterpret_cast<const void *>(&S));
+    return stencilDisplayName(reinterpret_cast<const void *>(&S), typeid(S));
   else if constexpr (std::is_function_v<std::remove_pointer_t<StencilT>>)
-    return "the free-function stencil at " +
-           functionAddress(reinterpret_cast<const void *>(S));
+    return stencilDisplayName(reinterpret_cast<const void *>(S), typeid(S));
   else
-    return "stencil '" + readableTypeName(typeid(StencilT).name()) + "'";
+    return stencilDisplayName(nullptr, typeid(StencilT));
 }
 
 /// Throws unless \p R, when not empty, leaves \p E's halo inside the arrays
@@ -89,51 +95,72 @@ void checkMargins(const Entry &E, const Grid &G, const Region &R) {
     }
 }
 
-/// Refuses null arrays among the converted arguments \p Values (by position
-/// after the index: the registry does not keep parameter names).
-template <typename Entry, typename Tuple, std::size_t... I>
-void checkArrays(const Entry &E, const Tuple &Values,
-                 std::index_sequence<I...>) {
-  auto Check = [&E](const auto &V, std::size_t Position) {
-    using T = std::decay_t<decltype(V)>;
-    if constexpr (std::is_pointer_v<T>)
-      if (V == nullptr)
-        throw std::runtime_error(
-            std::string("stencil: ") + E.name + " (" + backendName(E.backend) +
-            "): argument " + std::to_string(Position) +
-            " (after the index; an array of " +
-            readableTypeName(typeid(T).name()) + ") is null");
-  };
-  (Check(std::get<I>(Values), I + 1), ...);
+/// What the argument checks need of one converted argument: its array's
+/// address (null for a scalar) and, for an array, its type.
+struct ArgumentView {
+  const void *array;
+  const std::type_info *arrayType;
+};
+
+template <typename V> ArgumentView viewArgument(const V &Value) {
+  if constexpr (std::is_pointer_v<V>)
+    return {arrayAddress(Value), &typeid(V)};
+  else
+    return {nullptr, nullptr};
+}
+
+/// Refuses a null array among \p N arguments (by position after the index:
+/// the registry does not keep parameter names) and, where \p Writes says
+/// which the stencil writes, one array for two parameters of which it writes
+/// either. Not a template: every launch of every stencil shares this code.
+inline void checkArrayViews(const char *Name, Backend B, const bool *Writes,
+                            const ArgumentView *Views, std::size_t N) {
+  for (std::size_t I = 0; I < N; ++I)
+    if (Views[I].arrayType && !Views[I].array)
+      throw std::runtime_error(
+          std::string("stencil: ") + Name + " (" + backendName(B) +
+          "): argument " + std::to_string(I + 1) +
+          " (after the index; an array of " +
+          readableTypeName(Views[I].arrayType->name()) + ") is null");
   // One array for two parameters of a stencil that writes either: a launch
   // would read what it writes (the aliasing rule; a step's own launch runs
   // its calls one by one where its arrays are shared, and each call comes
   // here).
-  if constexpr (std::is_same_v<Entry, GeneratedStencil>) {
-    if (!E.writes)
-      return;
-    const void *Arrays[] = {arrayAddress(std::get<I>(Values))..., nullptr};
-    for (std::size_t A = 0; A < sizeof...(I); ++A)
-      for (std::size_t B = A + 1; B < sizeof...(I); ++B)
-        if (Arrays[A] && Arrays[A] == Arrays[B] && (E.writes[A] || E.writes[B]))
-          throw std::invalid_argument(
-              std::string("stencil: ") + E.name + " (" +
-              backendName(E.backend) + "): arguments " + std::to_string(A + 1) +
-              " and " + std::to_string(B + 1) +
-              " (after the index) are one array, and the stencil writes "
-              "argument " +
-              std::to_string(E.writes[B] ? B + 1 : A + 1) +
-              ": a launch would read what it writes (pass the array once "
-              "to update it in place)");
-  }
+  if (!Writes)
+    return;
+  for (std::size_t A = 0; A < N; ++A)
+    for (std::size_t C = A + 1; C < N; ++C)
+      if (Views[A].array && Views[A].array == Views[C].array &&
+          (Writes[A] || Writes[C]))
+        throw std::invalid_argument(
+            std::string("stencil: ") + Name + " (" + backendName(B) +
+            "): arguments " + std::to_string(A + 1) + " and " +
+            std::to_string(C + 1) +
+            " (after the index) are one array, and the stencil writes "
+            "argument " +
+            std::to_string(Writes[C] ? C + 1 : A + 1) +
+            ": a launch would read what it writes (pass the array once "
+            "to update it in place)");
 }
 
-/// Why an engine found no generated code for \p S on \p B, and the fixes.
-template <typename StencilT>
-std::string noGeneratedCode(Backend B, const StencilT &S) {
+/// Refuses null arrays among the converted arguments \p Values and, for a
+/// stencil, one array passed for two parameters of which it writes either.
+template <typename Entry, typename Tuple, std::size_t... I>
+void checkArrays(const Entry &E, const Tuple &Values,
+                 std::index_sequence<I...>) {
+  const ArgumentView Views[] = {viewArgument(std::get<I>(Values))...,
+                                ArgumentView{nullptr, nullptr}};
+  const bool *Writes = nullptr;
+  if constexpr (std::is_same_v<Entry, GeneratedStencil>)
+    Writes = E.writes;
+  checkArrayViews(E.name, E.backend, Writes, Views, sizeof...(I));
+}
+
+/// Why an engine found no generated code for the stencil \p Display names
+/// on \p B, and the fixes.
+inline std::string noGeneratedCode(Backend B, const std::string &Display) {
   const std::string Name = backendName(B);
-  return "stencil: no generated " + Name + " code for " +
-         stencilDisplayName(S) +
+  return "stencil: no generated " + Name + " code for " + Display +
          ". stencilc compiles what a file passes to a loop's run() and what is "
          "annotated with STENCIL_KERNEL: run stencilc on the file that defines "
          "it "
@@ -144,11 +171,16 @@ std::string noGeneratedCode(Backend B, const StencilT &S) {
          "itself";
 }
 
-template <typename Tuple, std::size_t... I>
-void launchGenerated(const GeneratedStencil &E, const Grid &G, const Region &R,
-                     const LaunchConfig &C, Tuple &Values,
-                     std::index_sequence<I...>) {
-  void *Args[] = {static_cast<void *>(&std::get<I>(Values))..., nullptr};
+template <typename StencilT>
+std::string noGeneratedCode(Backend B, const StencilT &S) {
+  return noGeneratedCode(B, stencilDisplayName(S));
+}
+
+/// Launches \p E with the converted arguments' addresses \p Args (null
+/// ended); throws naming the stencil on a launch error.
+inline void launchArguments(const GeneratedStencil &E, const Grid &G,
+                            const Region &R, const LaunchConfig &C,
+                            void **Args) {
   // Profiling off and no NVTX hooks: this branch is all it costs.
   const char *Error =
       profile::detail::state()
@@ -160,6 +192,24 @@ void launchGenerated(const GeneratedStencil &E, const Grid &G, const Region &R,
                              backendName(E.backend) + "): " + Error);
 }
 
+template <typename Tuple, std::size_t... I>
+void launchGenerated(const GeneratedStencil &E, const Grid &G, const Region &R,
+                     const LaunchConfig &C, Tuple &Values,
+                     std::index_sequence<I...>) {
+  void *Args[] = {static_cast<void *>(&std::get<I>(Values))..., nullptr};
+  launchArguments(E, G, R, C, Args);
+}
+
+/// Throws unless \p E was generated for a stencil of parameter types
+/// \p Signature (the program's).
+inline void checkSignature(const GeneratedStencil &E,
+                           const std::type_info &Signature) {
+  if (*E.signature != Signature)
+    throw std::runtime_error(
+        std::string("stencil: generated code for ") + E.name +
+        " has other parameter types than the program: regenerate it");
+}
+
 /// Launches \p E, one of the stencil's entries, over \p R with \p A
 /// converted to the stencil's parameter types \p P.
 template <typename... P, typename... Args>
@@ -168,10 +218,7 @@ void runEntry(const GeneratedStencil &E, ParamList<P...>, const Grid &G,
   static_assert(
       sizeof...(P) == sizeof...(Args),
       "wrong number of arguments for this stencil (the index is not passed)");
-  if (*E.signature != typeid(void(P...)))
-    throw std::runtime_error(
-        std::string("stencil: generated code for ") + E.name +
-        " has other parameter types than the program: regenerate it");
+  checkSignature(E, typeid(void(P...)));
   std::tuple<P...> Values(std::forward<Args>(A)...);
   checkArrays(E, Values, std::index_sequence_for<P...>());
   checkMargins(E, G, R);

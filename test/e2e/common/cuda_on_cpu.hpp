@@ -4,11 +4,14 @@
 // `K<<<grid, block, 0, stream>>>(args)` become (extract_kernels.py --steps):
 // launch(), one thread after another (a kernel fused by recomputation or of
 // stencils together has no barrier), or, for a staged kernel, whose threads
-// wait for each other at __syncthreads(), launchTogether(): a std::thread
-// per CUDA thread and a barrier, the blocks one after another (so a
+// wait for each other at __syncthreads(), launchTogether(): a context and
+// stack of its own per CUDA thread (a fiber), all run in turn on the calling
+// thread, each until its next barrier, the blocks one after another (so a
 // block's __shared__ arrays may be static; a kernel's dynamic shared memory
-// is DynamicShared, poisoned before each block). Asynchronous copies into
-// shared memory (__pipeline_memcpy_async) of 4, 8 or 16 aligned bytes (any
+// is DynamicShared, poisoned before each block). Fibers, not a std::thread
+// per CUDA thread: hundreds of threads meeting at a barrier a plane spent
+// most of the tests' time waking each other in the kernel. Asynchronous copies
+// into shared memory (__pipeline_memcpy_async) of 4, 8 or 16 aligned bytes (any
 // other exits) are made, as the GPU may make them, either when a thread
 // waits for them (__pipeline_wait_prior): a kernel that reads a stage before
 // its wait reads the poison or an older plane; or at once (EagerCopies): a
@@ -23,14 +26,13 @@
 #include <stencil/dsl.hpp>
 
 #include <cmath>
-#include <condition_variable>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <functional>
-#include <mutex>
-#include <thread>
+#include <memory>
+#include <ucontext.h>
 #include <vector>
 
 struct dim3 {
@@ -111,40 +113,58 @@ inline dim3 blockDim;
 inline long long L2 = 0;
 inline long long Launches = 0, Staged = 0;
 
-/// The threads of one block meet here (std::barrier is C++20).
-class Barrier {
-public:
-  explicit Barrier(unsigned N) : N(N) {}
-  void wait() { waitOr(false); }
-  /// Waits as wait(), then says whether any thread brought true.
-  bool waitOr(bool Value) {
-    std::unique_lock<std::mutex> Lock(M);
-    const unsigned long long G = Generation;
-    Any |= Value;
-    if (++Arrived == N) {
-      Arrived = 0;
-      Result = Any;
-      Any = false;
-      ++Generation;
-      C.notify_all();
-      return Result;
-    }
-    C.wait(Lock, [&] { return Generation != G; });
-    // Read under the lock: the next generation cannot end before this
-    // thread arrives at it.
-    return Result;
-  }
-
-private:
-  std::mutex M;
-  std::condition_variable C;
-  unsigned N, Arrived = 0;
-  unsigned long long Generation = 0;
-  bool Any = false, Result = false;
+/// One CUDA thread of a block run together: its context and stack, its
+/// index and its asynchronous copies (the calling thread's while it runs).
+struct Fiber {
+  ucontext_t Context;
+  std::unique_ptr<char[]> Stack;
+  dim3 Index;
+  std::vector<std::vector<PendingCopy>> Committed;
+  std::vector<PendingCopy> Uncommitted;
+  bool Done = false;
 };
-inline Barrier *Block = nullptr;
-inline void syncThreads() { Block->wait(); }
-inline int syncThreadsOr(bool Value) { return Block->waitOr(Value); }
+/// Each fiber's stack: the kernels' locals are registers' worth.
+constexpr size_t FiberStack = 256 * 1024;
+
+/// The threads of the block launchTogether runs, in turn on the calling
+/// thread; the fiber running; where a fiber returns to at a barrier.
+inline std::vector<std::unique_ptr<Fiber>> Fibers;
+inline Fiber *Running = nullptr;
+inline ucontext_t Scheduler;
+inline const std::function<void()> *TogetherKernel = nullptr;
+/// What the threads bring to the barrier they are at (__syncthreads_or),
+/// and what the last one they met at says.
+inline bool Brought = false, Met = false;
+
+inline void runFiber() {
+  (*TogetherKernel)();
+  Running->Done = true; // returns to Scheduler (uc_link)
+}
+
+/// Runs \p F until its next barrier or its end, as the calling thread.
+inline void resume(Fiber &F) {
+  threadIdx = F.Index;
+  Committed.swap(F.Committed);
+  Uncommitted.swap(F.Uncommitted);
+  Running = &F;
+  swapcontext(&Scheduler, &F.Context);
+  Running = nullptr;
+  Committed.swap(F.Committed);
+  Uncommitted.swap(F.Uncommitted);
+}
+
+/// A barrier: back to the scheduler until every thread of the block is
+/// here; then whether any brought true.
+inline int syncThreadsOr(bool Value) {
+  if (!Running) {
+    std::printf("FAIL: __syncthreads() in a kernel not launched together\n");
+    std::exit(1);
+  }
+  Brought |= Value;
+  swapcontext(&Running->Context, &Scheduler);
+  return Met;
+}
+inline void syncThreads() { syncThreadsOr(false); }
 
 /// Exits on a grid or block the GPU would refuse; counts the launch.
 inline void checkLaunch(const dim3 &Grid, const dim3 &Threads) {
@@ -184,39 +204,67 @@ inline void launch(const dim3 &Grid, const dim3 &Threads,
   });
 }
 
-/// Runs \p Kernel with a std::thread per CUDA thread of a block, the blocks
-/// of \p Grid one after another: a kernel whose threads wait for each
-/// other; \p Shared bytes of dynamic shared memory, poisoned for each block.
+/// Runs \p Kernel with a fiber per CUDA thread of a block, the blocks of
+/// \p Grid one after another: a kernel whose threads wait for each other;
+/// \p Shared bytes of dynamic shared memory, poisoned for each block.
+/// Exits where some threads of a block end while others wait at a barrier
+/// (a GPU would wait for ever or not at all).
 inline void launchTogether(const dim3 &Grid, const dim3 &Threads,
                            const std::function<void()> &Kernel,
                            size_t Shared = 0) {
   checkLaunch(Grid, Threads);
   ++Staged;
   const unsigned N = Threads.x * Threads.y * Threads.z;
-  Barrier B(N);
-  Block = &B;
-  DynamicShared.assign(Shared, 0xff);
-  std::vector<std::thread> Pool;
-  for (unsigned T = 0; T < N; ++T)
-    Pool.emplace_back([&, T] {
-      threadIdx = dim3(T % Threads.x, T / Threads.x % Threads.y,
-                       T / (Threads.x * Threads.y));
-      eachBlock(Grid, [&](const dim3 &Each) {
-        blockIdx = Each;
-        Kernel();
-        // Copies never waited for land nowhere, as a block's end leaves
-        // them on the GPU.
-        Committed.clear();
-        Uncommitted.clear();
-        B.wait(); // the block's static __shared__ arrays are the next one's
-        if (T == 0)
-          DynamicShared.assign(Shared, 0xff);
-        B.wait();
-      });
-    });
-  for (std::thread &T : Pool)
-    T.join();
-  Block = nullptr;
+  while (Fibers.size() < N) {
+    Fibers.push_back(std::make_unique<Fiber>());
+    Fibers.back()->Stack.reset(new char[FiberStack]);
+  }
+  TogetherKernel = &Kernel;
+  eachBlock(Grid, [&](const dim3 &Each) {
+    blockIdx = Each;
+    DynamicShared.assign(Shared, 0xff);
+    for (unsigned T = 0; T < N; ++T) {
+      Fiber &F = *Fibers[T];
+      F.Index = dim3(T % Threads.x, T / Threads.x % Threads.y,
+                     T / (Threads.x * Threads.y));
+      F.Done = false;
+      getcontext(&F.Context);
+      F.Context.uc_stack.ss_sp = F.Stack.get();
+      F.Context.uc_stack.ss_size = FiberStack;
+      F.Context.uc_link = &Scheduler;
+      makecontext(&F.Context, runFiber, 0);
+    }
+    // Each round takes every thread to its next barrier, first to last
+    // and last to first in turn: a thread that reads what another writes
+    // before they meet reads it unwritten one way or the other.
+    for (unsigned Round = 0;; ++Round) {
+      unsigned Waiting = 0;
+      for (unsigned I = 0; I < N; ++I) {
+        Fiber &F = *Fibers[Round % 2 ? N - 1 - I : I];
+        if (!F.Done) {
+          resume(F);
+          Waiting += !F.Done;
+        }
+      }
+      if (Waiting == 0)
+        break;
+      if (Waiting != N) {
+        std::printf("FAIL: block (%u, %u, %u): %u of %u threads at a "
+                    "barrier, the others ended\n",
+                    Each.x, Each.y, Each.z, Waiting, N);
+        std::exit(1);
+      }
+      Met = Brought;
+      Brought = false;
+    }
+    // Copies never waited for land nowhere, as a block's end leaves them
+    // on the GPU.
+    for (unsigned T = 0; T < N; ++T) {
+      Fibers[T]->Committed.clear();
+      Fibers[T]->Uncommitted.clear();
+    }
+  });
+  TogetherKernel = nullptr;
 }
 
 /// A step the extracted kernels serve: its function, as registered, its

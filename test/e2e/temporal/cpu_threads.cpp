@@ -6,8 +6,8 @@
 // The build runs stencilc on this file (--emit=cuda), extract_kernels.py
 // (test/e2e/common) turns the generated kernels into host function
 // templates, and this file includes them (STENCILC_CPU_THREADS_KERNELS). A
-// block runs as one std::thread per CUDA thread, __syncthreads() as a
-// barrier, blocks one after another (../common/cuda_on_cpu.hpp's
+// block runs as one fiber per CUDA thread, each in turn up to its next
+// __syncthreads(), blocks one after another (../common/cuda_on_cpu.hpp's
 // launchTogether). Per stencil and seed: random extents, margins and chunks, 1
 // to 4 steps a pass, a tile compiled with constant extents and a random one
 // with runtime extents; one pass from A into B (B poisoned inside the region;
@@ -422,8 +422,7 @@ void check(const std::string &Name, const long long (&Ext)[3], int Margin,
           sizeof(T),
       0xff);
   cpu_threads::shared = Shared.data();
-  // One std::thread per CUDA thread runs every block in turn; the barrier
-  // after each block keeps the next from writing the rings too early.
+  // A fiber per CUDA thread; the blocks one after another.
   const dim3 Grid = Dims == 3 ? dim3(Gx, Gy, Gm) : dim3(Gx, Gm, 1);
   const std::vector<T> Before = Out;
   // The input inside the region, level 0's margin outside it, each poisoned
@@ -596,31 +595,22 @@ void checkByPlanes(long long Ez, int Margin, int Steps, long long Chunk,
                   Bx, By, Chunk, Seed, host3(E3, Margin, SubStarF()),
                   planesOf(PLANES(SubStarF, Bordered), Steps), Input::Uniform,
                   How);
-  // Terms held in registers: AN5D's star as written, and two more orders;
-  // one of the three a call (each on both kinds of tile over the steps 2 to
-  // 4), which keeps the test's time.
-  switch ((Steps + Bordered) % 3) {
-  case 0:
-    planesTile(Steps, {2, 2}, Bordered, Rng, &Bx, &By, &E3[0], &E3[1]);
-    check<float, 3>("AN5D star f32" + Way, E3, Margin, {2, 2}, Steps, Bx, By,
-                    Chunk, Seed, host3(E3, Margin, Star3d1rF()),
-                    planesOf(PLANES(Star3d1rF, Bordered), Steps),
-                    Input::Uniform, How);
-    break;
-  case 1:
-    planesTile(Steps, {2, 2}, Bordered, Rng, &Bx, &By, &E3[0], &E3[1]);
-    check<float, 3>("held star f32" + Way, E3, Margin, {2, 2}, Steps, Bx, By,
-                    Chunk, Seed, host3(E3, Margin, HeldStarF()),
-                    planesOf(PLANES(HeldStarF, Bordered), Steps),
-                    Input::Uniform, How);
-    break;
-  default:
-    planesTile(Steps, {1, 1}, Bordered, Rng, &Bx, &By, &E3[0], &E3[1]);
-    check<float, 3>("held down sum f32" + Way, E3, Margin, {1, 1}, Steps, Bx,
-                    By, Chunk, Seed, host3(E3, Margin, HeldDownF()),
-                    planesOf(PLANES(HeldDownF, Bordered), Steps),
-                    Input::Uniform, How);
-  }
+  // Terms held in registers: AN5D's star as written, and two more orders.
+  planesTile(Steps, {2, 2}, Bordered, Rng, &Bx, &By, &E3[0], &E3[1]);
+  check<float, 3>("AN5D star f32" + Way, E3, Margin, {2, 2}, Steps, Bx, By,
+                  Chunk, Seed, host3(E3, Margin, Star3d1rF()),
+                  planesOf(PLANES(Star3d1rF, Bordered), Steps), Input::Uniform,
+                  How);
+  planesTile(Steps, {2, 2}, Bordered, Rng, &Bx, &By, &E3[0], &E3[1]);
+  check<float, 3>("held star f32" + Way, E3, Margin, {2, 2}, Steps, Bx, By,
+                  Chunk, Seed, host3(E3, Margin, HeldStarF()),
+                  planesOf(PLANES(HeldStarF, Bordered), Steps), Input::Uniform,
+                  How);
+  planesTile(Steps, {1, 1}, Bordered, Rng, &Bx, &By, &E3[0], &E3[1]);
+  check<float, 3>("held down sum f32" + Way, E3, Margin, {1, 1}, Steps, Bx, By,
+                  Chunk, Seed, host3(E3, Margin, HeldDownF()),
+                  planesOf(PLANES(HeldDownF, Bordered), Steps), Input::Uniform,
+                  How);
   // The plan's default tiles, through the instances compiled for them (32 x
   // 8 threads in f32, 32 x 4 in f64), where the launcher takes them.
   if (planesTile(Steps, {2, 2}, Bordered, Rng, &Bx, &By, &E3[0], &E3[1],
