@@ -32,7 +32,9 @@
 #include <cstring>
 #include <functional>
 #include <memory>
+#include <sys/mman.h>
 #include <ucontext.h>
+#include <unistd.h>
 #include <vector>
 
 struct dim3 {
@@ -117,18 +119,31 @@ inline long long Launches = 0, Staged = 0;
 /// index and its asynchronous copies (the calling thread's while it runs).
 struct Fiber {
   ucontext_t Context;
-  std::unique_ptr<char[]> Stack;
+  char *Stack = nullptr; ///< Above a guard page; never freed.
   dim3 Index;
   std::vector<std::vector<PendingCopy>> Committed;
   std::vector<PendingCopy> Uncommitted;
   bool Done = false;
 };
-/// Each fiber's stack: the kernels' locals are registers' worth.
+/// Each fiber's stack: the kernels' locals are registers' worth. A page
+/// below it faults on an overflow.
 constexpr size_t FiberStack = 256 * 1024;
+inline char *newFiberStack() {
+  const size_t Page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
+  void *M = mmap(nullptr, FiberStack + Page, PROT_READ | PROT_WRITE,
+                 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (M == MAP_FAILED || mprotect(M, Page, PROT_NONE) != 0) {
+    std::printf("FAIL: no memory for a fiber's stack\n");
+    std::exit(1);
+  }
+  return static_cast<char *>(M) + Page;
+}
 
 /// The threads of the block launchTogether runs, in turn on the calling
 /// thread; the fiber running; where a fiber returns to at a barrier.
-inline std::vector<std::unique_ptr<Fiber>> Fibers;
+/// Never destroyed: a kernel may exit from a fiber's stack.
+inline std::vector<std::unique_ptr<Fiber>> &Fibers =
+    *new std::vector<std::unique_ptr<Fiber>>;
 inline Fiber *Running = nullptr;
 inline ucontext_t Scheduler;
 inline const std::function<void()> *TogetherKernel = nullptr;
@@ -213,13 +228,19 @@ inline void launchTogether(const dim3 &Grid, const dim3 &Threads,
                            const std::function<void()> &Kernel,
                            size_t Shared = 0) {
   checkLaunch(Grid, Threads);
+  if (TogetherKernel) {
+    std::printf("FAIL: a launch from inside a kernel launched together\n");
+    std::exit(1);
+  }
   ++Staged;
   const unsigned N = Threads.x * Threads.y * Threads.z;
   while (Fibers.size() < N) {
     Fibers.push_back(std::make_unique<Fiber>());
-    Fibers.back()->Stack.reset(new char[FiberStack]);
+    Fibers.back()->Stack = newFiberStack();
   }
   TogetherKernel = &Kernel;
+  const dim3 CallerThread = threadIdx, CallerBlock = blockIdx;
+  unsigned long long Number = 0; // the block's, in the order run
   eachBlock(Grid, [&](const dim3 &Each) {
     blockIdx = Each;
     DynamicShared.assign(Shared, 0xff);
@@ -229,18 +250,20 @@ inline void launchTogether(const dim3 &Grid, const dim3 &Threads,
                      T / (Threads.x * Threads.y));
       F.Done = false;
       getcontext(&F.Context);
-      F.Context.uc_stack.ss_sp = F.Stack.get();
+      F.Context.uc_stack.ss_sp = F.Stack;
       F.Context.uc_stack.ss_size = FiberStack;
       F.Context.uc_link = &Scheduler;
       makecontext(&F.Context, runFiber, 0);
     }
     // Each round takes every thread to its next barrier, first to last
-    // and last to first in turn: a thread that reads what another writes
-    // before they meet reads it unwritten one way or the other.
+    // or last to first, the other way round from one block (and launch)
+    // to the next: a thread that reads what another writes before they
+    // meet reads it unwritten in one block or another.
+    const unsigned long long First = Number++ + Staged;
     for (unsigned Round = 0;; ++Round) {
       unsigned Waiting = 0;
       for (unsigned I = 0; I < N; ++I) {
-        Fiber &F = *Fibers[Round % 2 ? N - 1 - I : I];
+        Fiber &F = *Fibers[(Round + First) % 2 ? N - 1 - I : I];
         if (!F.Done) {
           resume(F);
           Waiting += !F.Done;
@@ -265,6 +288,8 @@ inline void launchTogether(const dim3 &Grid, const dim3 &Threads,
     }
   });
   TogetherKernel = nullptr;
+  threadIdx = CallerThread;
+  blockIdx = CallerBlock;
 }
 
 /// A step the extracted kernels serve: its function, as registered, its
