@@ -4,8 +4,8 @@
 /// A pass of several time steps summed by planes (TemporalPlan::Sums,
 /// summedByPlanes): zsum4's running sums (PlaneSumKernelPrinter.cpp) for
 /// every level. A block of bx x by threads computes a tile of bx x by *
-/// PlaneSumPassPoints points at every level, each thread a column of that
-/// many points adjacent in y. A shrinking tile stores its points less
+/// TemporalPlan::PlaneSumPoints points at every level, each thread a column
+/// of that many points adjacent in y. A shrinking tile stores its points less
 /// STEPS - 1 times the footprint a side (level l right on the tile less
 /// l - 1 times it); a bordered one (BORDERED) stores all of them, and level
 /// l < STEPS is also computed on a border of STEPS - l times the footprint
@@ -49,9 +49,10 @@ public:
   PlaneSumPassPrinter(CodeWriter &W, const ir::Stencil &S,
                       const TemporalPlan &T, const std::string &Name)
       : W(W), S(S), P(T.Sums), F(P.Footprints.front()),
-        Constant(T.PlaneSumConstantThreads), Names(S), Name(Name),
-        Ty(P.Ty.cppName()), ElemTy(elementType(S.Params[P.Out])),
-        Values(planeValues(P, Points)), BorderValues(planeValues(P, 1)) {}
+        Constant(T.PlaneSumConstantThreads), Points(T.PlaneSumPoints),
+        MaxSteps(T.PlaneSumMaxSteps), Names(S), Name(Name), Ty(P.Ty.cppName()),
+        ElemTy(elementType(S.Params[P.Out])), Values(planeValues(P, Points)),
+        BorderValues(planeValues(P, 1)) {}
 
   void printKernel() {
     W.line("template <int STEPS, bool BORDERED, int BX = 0, int BY = 0>");
@@ -70,6 +71,8 @@ public:
   }
 
   void printLauncher() {
+    W.line("// The points adjacent in y a thread of the pass computes.");
+    W.line("static constexpr int {}_planes_points = {};", Name, Points);
     W.line("// Dynamic shared memory of a pass of steps over a tile of (bx, "
            "by) threads, bordered or not: the input's stages and two planes "
            "a level below the last.");
@@ -96,12 +99,13 @@ public:
         "stencil::LaunchConfig &cfg, int steps, bool *stencilc_taken{}) {{",
         Name, kernelParameters(S, Names)));
     W.line("*stencilc_taken = false;");
-    W.line("if (steps < 2 || steps > {} || cfg.block[1] % {} != 0)",
-           planning::PlaneSumPassMaxSteps, Points);
+    W.line("if (steps < 2 || steps > {} || cfg.block[1] % {}_planes_points "
+           "!= 0)",
+           MaxSteps, Name);
     W.line("  return nullptr;");
-    W.line("const long long bx = cfg.block[0], by = cfg.block[1] / {}, nt = "
-           "bx * by, uy = by * {};",
-           Points, Points);
+    W.line("const long long bx = cfg.block[0], by = cfg.block[1] / "
+           "{0}_planes_points, nt = bx * by, uy = by * {0}_planes_points;",
+           Name);
     W.line("if (nt > {})", planning::PlaneSumPassThreads);
     W.line("  return nullptr;");
     W.line("// A plane's offsets are ints.");
@@ -212,8 +216,10 @@ private:
                          const std::string &Extents) {
     W.line("{0}bordered ? {1}_planes<2, true{2}> : {1}_planes<2, false{2}>;",
            Assign, Name, Extents);
+    if (MaxSteps < 3)
+      return;
     W.open("switch (steps) {");
-    for (int N = 3; N <= planning::PlaneSumPassMaxSteps; ++N)
+    for (int N = 3; N <= MaxSteps; ++N)
       W.line("case {0}: kernel = bordered ? {1}_planes<{0}, true{2}> : "
              "{1}_planes<{0}, false{2}>; break;",
              N, Name, Extents);
@@ -229,7 +235,6 @@ private:
     int Row = 0;
   };
 
-  static constexpr int Points = planning::PlaneSumPassPoints;
   static constexpr int Stages = planning::PlaneSumPassStages;
 
   /// The tile, its planes in shared memory, the chunk.
@@ -680,6 +685,8 @@ private:
   const PlaneSums &P;
   const PlaneFootprint &F;
   const std::array<int, 2> Constant; ///< TemporalPlan::PlaneSumConstantThreads
+  const int Points;                  ///< TemporalPlan::PlaneSumPoints
+  const int MaxSteps;                ///< TemporalPlan::PlaneSumMaxSteps
   BodyNames Names;
   const std::string Name;
   const std::string Ty, ElemTy; ///< The sum's type, the arrays'.

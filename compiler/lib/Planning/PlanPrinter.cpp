@@ -259,23 +259,25 @@ static void printTemporal(std::string &Out, const StencilPlan &SP) {
         (T.MarginThreadsCompute ? "; its threads compute the levels too" : "") +
         "), else from memory\n";
   if (T.summedByPlanes())
-    Out += "  temporal passes summed by planes: 2 to " +
-           std::to_string(PlaneSumPassMaxSteps) + " steps, " +
-           std::to_string(PlaneSumPassPoints) +
-           " points a thread (a tile of bx x by points, all stored, by a "
-           "multiple of " +
-           std::to_string(PlaneSumPassPoints) + ", at most " +
-           std::to_string(PlaneSumPassThreads) +
-           " threads; the border each level below the last adds, at most " +
-           std::to_string(PlaneSumPassBorder) +
-           " points a thread), where the two arrays' margins are the same" +
-           heldTerms(T.Sums) +
-           (T.PlaneSumConstantThreads[0] > 0
-                ? "; compiled with constant extents for " +
-                      std::to_string(T.PlaneSumConstantThreads[0]) + " x " +
-                      std::to_string(T.PlaneSumConstantThreads[1]) + " threads"
-                : std::string()) +
-           "\n";
+    Out +=
+        "  temporal passes summed by planes: " +
+        (T.PlaneSumMaxSteps > 2 ? "2 to " + std::to_string(T.PlaneSumMaxSteps)
+                                : std::string("2")) +
+        " steps, " + std::to_string(T.PlaneSumPoints) +
+        " points a thread (a tile of bx x by points, all stored, by a "
+        "multiple of " +
+        std::to_string(T.PlaneSumPoints) + ", at most " +
+        std::to_string(PlaneSumPassThreads) +
+        " threads; the border each level below the last adds, at most " +
+        std::to_string(PlaneSumPassBorder) +
+        " points a thread), where the two arrays' margins are the same" +
+        heldTerms(T.Sums) +
+        (T.PlaneSumConstantThreads[0] > 0
+             ? "; compiled with constant extents for " +
+                   std::to_string(T.PlaneSumConstantThreads[0]) + " x " +
+                   std::to_string(T.PlaneSumConstantThreads[1]) + " threads"
+             : std::string()) +
+        "\n";
   else
     Out += "  temporal passes summed by planes: none: " + T.PlaneSumPassWhyNot +
            "\n";

@@ -11,7 +11,8 @@ Temporal passes (cpu_threads.cpp): each `__global__` template (the passes
 summed by planes among them, and the `__noinline__` chunk function of a pass
 with a barrier a level) becomes a
 host function template whose shared memory is the emulating block's; the
-helpers (min and max, the division by a constant) host functions.
+helpers (min and max, the division by a constant) host functions; a pass
+summed by planes' points a thread (`..._planes_points`) as generated.
 
 Fused groups of steps (test/e2e/common/cuda_on_cpu.hpp runs them): the
 recomputations, the helpers, the kernels fused by recomputation
@@ -46,6 +47,9 @@ STEP = re.compile(r"^(__device__ __forceinline__ [\w ]+ stencilc_step_\w+_recomp
 # One line each: min and max, the division by a constant.
 HELPER = re.compile(r"^(?:template <typename T> )?__device__ __forceinline__ \w+ "
                     r"stencilc_(?:min|max|divide|divide_or)\(.*$", re.MULTILINE)
+# A pass summed by planes: the points a thread computes (its launcher's).
+POINTS = re.compile(r"^static constexpr int stencilc_\w+_planes_points = \d+;$",
+                    re.MULTILINE)
 KEY = re.compile(r"/\*functionKey=\*/(.*),$", re.MULTILINE)
 GROUPS = re.compile(r"/\*launchGroup=\*/&(\w+),")
 ROUNDS = re.compile(r"/\*rounds=\*/(\w+),")
@@ -135,7 +139,7 @@ def main():
                     if t.startswith("__global__") and "__syncthreads" in t}
         kernels = [step(t, together) for t in texts]
     else:
-        kernels = [temporal(t) for t in texts]
+        kernels = POINTS.findall(source) + [temporal(t) for t in texts]
     if not kernels and not steps:
         sys.exit("extract_kernels: no %s kernel in %s" % (kind, args[0]))
     helpers = [h.replace("__device__ __forceinline__", "inline")

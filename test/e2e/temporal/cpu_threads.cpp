@@ -247,12 +247,12 @@ constexpr int FixedX3 = 12, FixedY3 = 10, FixedX2 = 40;
   (How == Margins::Centre ? TABLE(NAME, FixedX3, FixedY3, , true)              \
                           : INSTANCES(NAME, FixedX3, FixedY3))
 
-/// A pass summed by planes: its points a thread (stencilc's
-/// PlaneSumPassPoints), the elements of a plane a thread copies at most
-/// (PlaneSumPassCopies), the points of a level's border a thread computes
-/// at most (PlaneSumPassBorder); its steps (2 to 4), its tiles shrinking
-/// or bordered.
-constexpr int PlanePoints = 4, PlaneCopies = 6, PlaneBorder = 2;
+/// A pass summed by planes: the elements of a plane a thread copies at most
+/// (stencilc's PlaneSumPassCopies), the points of a level's border a thread
+/// computes at most (PlaneSumPassBorder); its steps (2 to 4), its tiles
+/// shrinking or bordered; its points a thread, the generated
+/// `..._planes_points` (four, two for an 8-byte star).
+constexpr int PlaneCopies = 6, PlaneBorder = 2;
 #define PLANES(NAME, BORDERED)                                                 \
   [](int Steps) {                                                              \
     using Fn = decltype(&stencilc_##NAME##_temporal0_planes<2, BORDERED>);     \
@@ -323,12 +323,12 @@ enum class Margins { Own, Centre, Planes, Bordered };
 /// \p Host runs one step; \p Pass runs a thread of the pass. \p Kind: the
 /// input, uniform in [1, 2) or e2e's hostile values or signed zeros.
 /// \p How: Margins::Planes or Bordered, a pass summed by planes, takes a
-/// tile of (Bx, By) points, PlaneSumPassPoints a thread in y.
+/// tile of (Bx, By) points, \p PlanePoints a thread in y.
 template <typename T, int Dims, typename HostF, typename PassF>
 void check(const std::string &Name, const long long (&Ext)[3], int Margin,
            Span Reach, int Steps, int Bx, int By, long long Chunk,
            unsigned Seed, HostF Host, PassF Pass, Input Kind = Input::Uniform,
-           Margins How = Margins::Own) {
+           Margins How = Margins::Own, int PlanePoints = 4) {
   const bool Planes = How == Margins::Planes || How == Margins::Bordered;
   const int M = Dims - 1;
   long long N = 1;
@@ -514,7 +514,7 @@ auto planesOf(Table Instance, int Steps, Extra... X) {
 /// alone, if the launcher takes it (else false: *Bx, *By left alone).
 bool planesTile(int Steps, Span Reach, bool Bordered, std::mt19937 &Rng,
                 int *Bx, int *By, long long *Ex, long long *Ey,
-                std::pair<int, int> Only = {0, 0}) {
+                std::pair<int, int> Only = {0, 0}, int PlanePoints = 4) {
   std::vector<std::pair<int, int>> Tiles;
   const int E = Steps - 1;
   for (int Most = 256; Most <= 512 && Tiles.empty(); Most *= 2)
@@ -601,6 +601,24 @@ void checkByPlanes(long long Ez, int Margin, int Steps, long long Chunk,
                   Chunk, Seed, host3(E3, Margin, Star3d1rF()),
                   planesOf(PLANES(Star3d1rF, Bordered), Steps), Input::Uniform,
                   How);
+  // An 8-byte star: its own points a thread, passes of two steps at most
+  // (the launcher's), also on the plan's tile (32 x 16 points).
+  constexpr int StarD = stencilc_Star3d1rD_temporal0_planes_points;
+  if (Steps == 2) {
+    planesTile(Steps, {2, 2}, Bordered, Rng, &Bx, &By, &E3[0], &E3[1], {0, 0},
+               StarD);
+    check<double, 3>("AN5D star f64" + Way, E3, Margin, {2, 2}, Steps, Bx, By,
+                     Chunk, Seed, host3(E3, Margin, Star3d1rD()),
+                     planesOf(PLANES(Star3d1rD, Bordered), Steps),
+                     Input::Uniform, How, StarD);
+  }
+  if (Steps == 2 && planesTile(Steps, {2, 2}, Bordered, Rng, &Bx, &By, &E3[0],
+                               &E3[1], {32, 16}, StarD))
+    check<double, 3>(
+        "AN5D star f64, constant tile" + Way, E3, Margin, {2, 2}, Steps, Bx, By,
+        Chunk, Seed, host3(E3, Margin, Star3d1rD()),
+        planesOf(PLANES_AT(Star3d1rD, Bordered, 32, 16 / StarD), Steps),
+        Input::Uniform, How, StarD);
   planesTile(Steps, {2, 2}, Bordered, Rng, &Bx, &By, &E3[0], &E3[1]);
   check<float, 3>("held star f32" + Way, E3, Margin, {2, 2}, Steps, Bx, By,
                   Chunk, Seed, host3(E3, Margin, HeldStarF()),

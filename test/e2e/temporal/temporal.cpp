@@ -109,6 +109,18 @@ struct STENCIL_KERNEL StarHeldF {
   }
 };
 
+// The same in f64: its passes summed by planes take two points a thread.
+struct STENCIL_KERNEL StarHeldD {
+  STENCIL_HD void operator()(const stencil::Index3D &idx, const double *in,
+                             double *out) const {
+    out[idx.ix()] =
+        0.25 * in[idx.ix()] + 0.125 * in[idx.ix<-1, 0, 0>()] +
+        0.0625 * in[idx.ix<0, 0, -1>()] + 0.1875 * in[idx.ix<0, 1, 1>()] +
+        0.125 * in[idx.ix<1, 0, -1>()] + 0.0625 * in[idx.ix<0, -1, 0>()] +
+        0.1875 * in[idx.ix<0, 0, 1>()];
+  }
+};
+
 // A weighted 27-point box, one sum in the order of its planes: its passes
 // may be summed by planes (where both arrays hold the same margin).
 struct STENCIL_KERNEL Box27w {
@@ -628,7 +640,7 @@ int main(int Argc, char **Argv) {
                         stencil::nextLevel(Q));
           },
           e2e::Input::Uniform, Same);
-    for (const bool Same : {false, true})
+    for (const bool Same : {false, true}) {
       check<float, 3>(
           O, Same ? "StarHeldF, the same margins" : "StarHeldF", O.Seed + 14,
           Ext, 1, 4, {2, 2}, Tiles3,
@@ -637,6 +649,15 @@ int main(int Argc, char **Argv) {
                         stencil::nextLevel(Q));
           },
           e2e::Input::Uniform, Same);
+      check<double, 3>(
+          O, Same ? "StarHeldD, the same margins" : "StarHeldD", O.Seed + 15,
+          Ext, 1, 4, {2, 2}, Tiles3,
+          [](auto &Loop, int N, double *&P, double *&Q, const double *) {
+            Loop.repeat(N, StarHeldD(), stencil::previousLevel(P),
+                        stencil::nextLevel(Q));
+          },
+          e2e::Input::Uniform, Same);
+    }
     for (const bool Same : {false, true})
       check<float, 3>(
           O, Same ? "Box27w, the same margins" : "Box27w", O.Seed + 9, Ext, 1,

@@ -4,6 +4,7 @@
 // cannot says why; a stencil only run() gets none.
 // RUN: %stencilc %s --emit=plan -o - -- -I %mock_include | FileCheck %s --check-prefix=PLAN
 // RUN: %stencilc %s --emit=cuda --no-line-directives -o - -- -I %mock_include | FileCheck %s --check-prefix=CUDA
+// RUN: %stencilc %s --emit=cuda --no-line-directives -o - -- -I %mock_include | FileCheck %s --check-prefix=CUDA64
 #include <stencil/dsl.hpp>
 
 struct STENCIL_KERNEL Heat {
@@ -312,7 +313,7 @@ void timeLoops(float *u, float *un, double *k, double *v, double *vn, int *ia,
 // PLAN: temporal passes summed by planes: none: it reads no column but the point's own
 // PLAN-LABEL: stencil StarOrdered64
 // PLAN-NOT: variant zsum
-// PLAN: temporal passes summed by planes: none: a star (no column off the centre read at two planes) of 8-byte values: its passes so ran slower than the rings'
+// PLAN: temporal passes summed by planes: 2 steps, 2 points a thread (a tile of bx x by points, all stored, by a multiple of 2, at most 512 threads; the border each level below the last adds, at most 2 points a thread), where the two arrays' margins are the same; compiled with constant extents for 32 x 8 threads
 // PLAN-LABEL: stencil Heat64Coef
 // PLAN: temporal margin: the level below's centre where the two arrays hold the same (passes of up to 3 steps, tiles with constant extents), else from memory
 // PLAN-LABEL: stencil IntStar3
@@ -484,8 +485,11 @@ void timeLoops(float *u, float *un, double *k, double *v, double *vn, int *ia,
 // CUDA-NEXT: stencilc_c1_b1_0 = stencilc_src[1 * stencilc_w + 1];
 // CUDA: stencilc_dst[0] = stencilc_zin && stencilc_in[0] ? stencilc_o0 : stencilc_c1_0_0;
 // CUDA-NEXT: stencilc_c1_0_0 = stencilc_src[1 * stencilc_w + 1];
+// CUDA: static constexpr int stencilc_BoxSum_temporal0_planes_points = 4;
 // CUDA: static const char *stencilc_BoxSum_temporal0_planes_launch(
-// CUDA: if (steps < 2 || steps > 4 || cfg.block[1] % 4 != 0)
+// CUDA: if (steps < 2 || steps > 4 || cfg.block[1] % stencilc_BoxSum_temporal0_planes_points != 0)
+// CUDA-NEXT: return nullptr;
+// CUDA-NEXT: const long long bx = cfg.block[0], by = cfg.block[1] / stencilc_BoxSum_temporal0_planes_points, nt = bx * by, uy = by * stencilc_BoxSum_temporal0_planes_points;
 // Shrinking tiles or bordered ones, each within the block's shared memory,
 // the cheaper by the points their blocks compute, a border's point weighed
 // as the plan says.
@@ -528,3 +532,15 @@ void timeLoops(float *u, float *un, double *k, double *v, double *vn, int *ia,
 // CUDA-NEXT: int *const stencilc_ring =
 // CUDA: __global__ void stencilc_BoolOr_temporal0_margins_differ(
 // CUDA-SAME: const unsigned char *a, const unsigned char *b, int *differ) {
+
+// The f64 star's pass summed by planes: two points a thread, two steps (the
+// rings' passes beyond), its one instance chosen without a switch.
+// CUDA64: static constexpr int stencilc_StarOrdered64_temporal0_planes_points = 2;
+// CUDA64: static const char *stencilc_StarOrdered64_temporal0_planes_launch(
+// CUDA64: if (steps < 2 || steps > 2 || cfg.block[1] % stencilc_StarOrdered64_temporal0_planes_points != 0)
+// CUDA64: auto kernel = bordered ? stencilc_StarOrdered64_temporal0_planes<2, true> : stencilc_StarOrdered64_temporal0_planes<2, false>;
+// CUDA64-NOT: switch (steps)
+// CUDA64: if (bx == 32 && by == 8) {
+// CUDA64-NEXT: kernel = bordered ? stencilc_StarOrdered64_temporal0_planes<2, true, 32, 8> : stencilc_StarOrdered64_temporal0_planes<2, false, 32, 8>;
+// CUDA64-NOT: switch (steps)
+// CUDA64: kernel<<<grid, block, shared, stream>>>

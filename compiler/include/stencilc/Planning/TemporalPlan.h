@@ -45,8 +45,8 @@ constexpr int MaxTileThreads = 1024;
 /// kept for every level, the input's planes staged in shared memory with the
 /// reach around the tile, each level's completed plane written to one of two
 /// planes in shared memory that the next level sums from after the next
-/// barrier. A thread computes PlaneSumPassPoints points adjacent in y, so a
-/// tile (bx, by) of points takes bx x by / PlaneSumPassPoints threads. A
+/// barrier. A thread computes TemporalPlan::PlaneSumPoints points adjacent
+/// in y, so a tile (bx, by) of points takes bx x by / that many threads. A
 /// tile either shrinks, each level computed on it less what the next one
 /// loses, or is bordered: all of it stored, the border each level below the
 /// last adds around it (the points the next level reads) spread over the
@@ -54,7 +54,18 @@ constexpr int MaxTileThreads = 1024;
 /// level's margin is the input's there, so the runtime launches it only where
 /// the two arrays hold the same margin (GeneratedTemporal::sameMargins);
 /// elsewhere, and for tiles or steps it cannot take, the rings' pass runs.
+/// The points a thread computes, but for 8-byte stars (PlaneSumStarPoints8).
 constexpr int PlaneSumPassPoints = 4;
+/// An 8-byte star's: four, each value two registers, spilled in every
+/// instance of the f64 star's passes at 64 registers (docs/performance.md,
+/// "The 3-D stars summed by planes").
+constexpr int PlaneSumStarPoints8 = 2;
+/// The most steps of an 8-byte star's: on an H200 its 2-step pass at two
+/// points a thread ran 1.17 times as fast as the rings' best, its 3- and
+/// 4-step ones 0.80 to 0.93 and 0.36 to 0.42 times the rings' (at 64
+/// registers some instances spill;
+/// docs/performance.md, "The f64 star summed by planes").
+constexpr int PlaneSumStarMaxSteps8 = 2;
 constexpr int PlaneSumPassStages = 3;
 /// The most elements of a plane of the input a thread copies.
 constexpr int PlaneSumPassCopies = 6;
@@ -178,6 +189,10 @@ struct TemporalPlan {
   /// pair PlaneSumPair; PlaneSumPassWhyNot says why not otherwise.
   PlaneSums Sums;
   unsigned PlaneSumPair = 0;
+  /// The points adjacent in y a thread of such a pass computes, and the
+  /// most steps the launcher takes it for (the rings' pass beyond).
+  int PlaneSumPoints = PlaneSumPassPoints;
+  int PlaneSumMaxSteps = PlaneSumPassMaxSteps;
   /// The threads (x, y) of the one tile the pass summed by planes is also
   /// compiled for with constant extents, its planes' offsets immediates: the
   /// default tile's (DefaultBlock); {0, 0}: none. On an H200 a probe of it
