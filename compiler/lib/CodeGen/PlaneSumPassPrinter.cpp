@@ -426,8 +426,15 @@ private:
            "tile: where in a plane its reads start (stays -1 past the "
            "border's points), whether it is in the region.");
     W.open("auto stencilc_border = [&](int e, int k, int *rd, bool *in) {");
-    W.line("const int bw = stencilc_bx + e * {}, bh = stencilc_by * {};", fx(),
-           Points);
+    // The bands' extents, each only where some band takes it (an unused
+    // one is a compiler warning).
+    std::string Extents;
+    if (F.Y[0] < 0 || F.Y[1] > 0)
+      Extents = fmt::format("bw = stencilc_bx + e * {}", fx());
+    if (F.X[0] < 0 || F.X[1] > 0)
+      Extents += fmt::format("{}bh = stencilc_by * {}",
+                             Extents.empty() ? "" : ", ", Points);
+    W.line("const int {};", Extents);
     W.line("int x = 0, y = 0;");
     // The bands above and below the tile, the border's whole width; then
     // the columns left and right of it, the tile's height. A band of no

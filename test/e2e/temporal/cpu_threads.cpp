@@ -170,6 +170,17 @@ struct STENCIL_KERNEL Star3dI {
         9;
   }
 };
+/// A star over f32 arrays summed in f64 (an 8-byte sum: two points a thread)
+/// reading no row but the point's (its border has no band above or below).
+struct STENCIL_KERNEL RowStarFD {
+  STENCIL_HD void operator()(const stencil::Index3D &idx, const float *a,
+                             float *b) const {
+    b[idx.ix()] = static_cast<float>(
+        0.375 * a[idx.ix<0, 0, -1>()] + 0.125 * a[idx.ix<-1, 0, 0>()] +
+        0.25 * a[idx.ix()] + 0.125 * a[idx.ix<1, 0, 0>()] +
+        0.125 * a[idx.ix<0, 0, 1>()]);
+  }
+};
 /// The time loops stencilc sees (on the default engine: on the host engine
 /// it generates nothing), never run: the harness runs the passes itself.
 void timeLoops(float *f, float *g, double *d, double *e, const float *k,
@@ -191,6 +202,7 @@ void timeLoops(float *f, float *g, double *d, double *e, const float *k,
   L.repeat(2, SubStarF(), stencil::previousLevel(f), stencil::nextLevel(g));
   L.repeat(2, HeldStarF(), stencil::previousLevel(f), stencil::nextLevel(g));
   L.repeat(2, HeldDownF(), stencil::previousLevel(f), stencil::nextLevel(g));
+  L.repeat(2, RowStarFD(), stencil::previousLevel(f), stencil::nextLevel(g));
   stencil::Loop2D<> P(9, 1, 1, 9, 1, 1);
   P.repeat(2, J2d5ptF(), stencil::previousLevel(f), stencil::nextLevel(g));
   P.repeat(2, DivideF(), stencil::previousLevel(f), stencil::nextLevel(g));
@@ -601,8 +613,9 @@ void checkByPlanes(long long Ez, int Margin, int Steps, long long Chunk,
                   Chunk, Seed, host3(E3, Margin, Star3d1rF()),
                   planesOf(PLANES(Star3d1rF, Bordered), Steps), Input::Uniform,
                   How);
-  // An 8-byte star: its own points a thread, passes of two steps at most
-  // (the launcher's), also on the plan's tile (32 x 16 points).
+  // 8-byte stars (AN5D's f64 one; one over f32 arrays summed in f64): their
+  // own points a thread, passes of two steps at most (the launcher's), also
+  // on the plan's tile (32 x 16 points).
   constexpr int StarD = stencilc_Star3d1rD_temporal0_planes_points;
   if (Steps == 2) {
     planesTile(Steps, {2, 2}, Bordered, Rng, &Bx, &By, &E3[0], &E3[1], {0, 0},
@@ -611,6 +624,15 @@ void checkByPlanes(long long Ez, int Margin, int Steps, long long Chunk,
                      Chunk, Seed, host3(E3, Margin, Star3d1rD()),
                      planesOf(PLANES(Star3d1rD, Bordered), Steps),
                      Input::Uniform, How, StarD);
+  }
+  constexpr int RowD = stencilc_RowStarFD_temporal0_planes_points;
+  if (Steps == 2) {
+    planesTile(Steps, {2, 0}, Bordered, Rng, &Bx, &By, &E3[0], &E3[1], {0, 0},
+               RowD);
+    check<float, 3>("row star f32 summed in f64" + Way, E3, Margin, {2, 0},
+                    Steps, Bx, By, Chunk, Seed, host3(E3, Margin, RowStarFD()),
+                    planesOf(PLANES(RowStarFD, Bordered), Steps),
+                    Input::Uniform, How, RowD);
   }
   if (Steps == 2 && planesTile(Steps, {2, 2}, Bordered, Rng, &Bx, &By, &E3[0],
                                &E3[1], {32, 16}, StarD))

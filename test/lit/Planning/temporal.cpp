@@ -534,7 +534,12 @@ void timeLoops(float *u, float *un, double *k, double *v, double *vn, int *ia,
 // CUDA-SAME: const unsigned char *a, const unsigned char *b, int *differ) {
 
 // The f64 star's pass summed by planes: two points a thread, two steps (the
-// rings' passes beyond), its one instance chosen without a switch.
+// rings' passes beyond), its one instance chosen without a switch. Its
+// border has no band above or below (no row off the point's is read): no
+// extent for them.
+// CUDA64: stencilc_StarOrdered64_temporal0_planes(
+// CUDA64: auto stencilc_border = [&](int e, int k, int *rd, bool *in) {
+// CUDA64-NEXT: const int bh = stencilc_by * 2;
 // CUDA64: static constexpr int stencilc_StarOrdered64_temporal0_planes_points = 2;
 // CUDA64: static const char *stencilc_StarOrdered64_temporal0_planes_launch(
 // CUDA64: if (steps < 2 || steps > 2 || cfg.block[1] % stencilc_StarOrdered64_temporal0_planes_points != 0)
