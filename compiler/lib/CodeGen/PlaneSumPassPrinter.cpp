@@ -426,12 +426,13 @@ private:
            "tile: where in a plane its reads start (stays -1 past the "
            "border's points), whether it is in the region.");
     W.open("auto stencilc_border = [&](int e, int k, int *rd, bool *in) {");
-    // The bands' extents, each only where some band takes it (an unused
-    // one is a compiler warning).
+    // The bands' extents, each only where some band below takes it (an
+    // unused one is a compiler warning): bw the bands above and below, bh the
+    // columns left and right and the band below (its first row).
     std::string Extents;
     if (F.Y[0] < 0 || F.Y[1] > 0)
       Extents = fmt::format("bw = stencilc_bx + e * {}", fx());
-    if (F.X[0] < 0 || F.X[1] > 0)
+    if (F.X[0] < 0 || F.X[1] > 0 || F.Y[1] > 0)
       Extents += fmt::format("{}bh = stencilc_by * {}",
                              Extents.empty() ? "" : ", ", Points);
     W.line("const int {};", Extents);

@@ -145,8 +145,8 @@ static void planCentreMargins(TemporalPlan &P, const ir::Stencil &S,
 /// why not: a 3-D floating-point sum by planes whose one array read is a
 /// time pair's input (the levels between are sums of it), the point's own
 /// column and plane among those its terms span and some other column too; a
-/// star (no column off the centre read at two planes) only in f32 and of
-/// radius 1.
+/// star (no column off the centre read at two planes) only of radius 1, an
+/// 8-byte one at two points a thread and for passes of 2 steps.
 static std::string planeSumPassWhyNot(TemporalPlan &P, const ir::Stencil &S,
                                       const PlaneSums &Sums) {
   if (S.Dims != 3)

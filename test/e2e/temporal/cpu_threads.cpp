@@ -181,6 +181,16 @@ struct STENCIL_KERNEL RowStarFD {
         0.125 * a[idx.ix<0, 0, 1>()]);
   }
 };
+/// A star reading no column off the point's in x (y and z only): its border
+/// has bands above and below the tile and no column left or right.
+struct STENCIL_KERNEL ColumnStarF {
+  STENCIL_HD void operator()(const stencil::Index3D &idx, const float *a,
+                             float *b) const {
+    b[idx.ix()] = 0.25f * a[idx.ix<0, 0, -1>()] +
+                  0.125f * a[idx.ix<0, -1, 0>()] + 0.25f * a[idx.ix()] +
+                  0.25f * a[idx.ix<0, 1, 0>()] + 0.125f * a[idx.ix<0, 0, 1>()];
+  }
+};
 /// The time loops stencilc sees (on the default engine: on the host engine
 /// it generates nothing), never run: the harness runs the passes itself.
 void timeLoops(float *f, float *g, double *d, double *e, const float *k,
@@ -203,6 +213,7 @@ void timeLoops(float *f, float *g, double *d, double *e, const float *k,
   L.repeat(2, HeldStarF(), stencil::previousLevel(f), stencil::nextLevel(g));
   L.repeat(2, HeldDownF(), stencil::previousLevel(f), stencil::nextLevel(g));
   L.repeat(2, RowStarFD(), stencil::previousLevel(f), stencil::nextLevel(g));
+  L.repeat(2, ColumnStarF(), stencil::previousLevel(f), stencil::nextLevel(g));
   stencil::Loop2D<> P(9, 1, 1, 9, 1, 1);
   P.repeat(2, J2d5ptF(), stencil::previousLevel(f), stencil::nextLevel(g));
   P.repeat(2, DivideF(), stencil::previousLevel(f), stencil::nextLevel(g));
@@ -601,6 +612,11 @@ void checkByPlanes(long long Ez, int Margin, int Steps, long long Chunk,
   check<float, 3>("ordered star f32" + Way, E3, Margin, {2, 2}, Steps, Bx, By,
                   Chunk, Seed, host3(E3, Margin, StarOrderedF()),
                   planesOf(PLANES(StarOrderedF, Bordered), Steps),
+                  Input::Uniform, How);
+  planesTile(Steps, {0, 2}, Bordered, Rng, &Bx, &By, &E3[0], &E3[1]);
+  check<float, 3>("column star f32" + Way, E3, Margin, {0, 2}, Steps, Bx, By,
+                  Chunk, Seed, host3(E3, Margin, ColumnStarF()),
+                  planesOf(PLANES(ColumnStarF, Bordered), Steps),
                   Input::Uniform, How);
   planesTile(Steps, {1, 1}, Bordered, Rng, &Bx, &By, &E3[0], &E3[1]);
   check<float, 3>("star with constants f32" + Way, E3, Margin, {1, 1}, Steps,

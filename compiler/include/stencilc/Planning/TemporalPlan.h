@@ -184,8 +184,8 @@ struct TemporalPlan {
   /// whose tile and rows are all inside the region runs a copy with no
   /// test, every thread computing.
   bool LevelBarrier = false;
-  /// The body's sum by planes where passes of 2 to PlaneSumPassMaxSteps
-  /// steps may be summed by planes (PlaneSumPassPoints above), for the time
+  /// The body's sum by planes where passes of 2 to PlaneSumMaxSteps steps
+  /// may be summed by planes (PlaneSumPoints points a thread), for the time
   /// pair PlaneSumPair; PlaneSumPassWhyNot says why not otherwise.
   PlaneSums Sums;
   unsigned PlaneSumPair = 0;
