@@ -319,6 +319,8 @@ public:
     const std::vector<RunStencil> Runs =
         stencilc::frontend::findRunStencils(Ctx);
     for (const RunStencil &R : Runs) {
+      if (R.OnHost)
+        continue; // its marks only, below
       if (R.Repeated && R.K == RunStencil::Resolved)
         Repeated.push_back(R.Stencil);
       auto Where = toIRRange(R.Arg->getSourceRange());
@@ -360,6 +362,8 @@ public:
         Lowering.lower(D, FromRun);
     for (const Decl *D : Repeated)
       Lowering.markTimeLoop(D);
+    // The host engine's repeat()s too, where their stencil is lowered
+    // anyway (annotated).
     for (const RunStencil &R : Runs)
       if (R.Repeated && R.K == RunStencil::Resolved)
         if (const ir::Stencil *S = Lowering.lowered(R.Stencil))

@@ -142,11 +142,14 @@ public:
   void run(const MatchFinder::MatchResult &Result) override {
     const auto *Arg = Result.Nodes.getNodeAs<Expr>("stencil");
     const auto *Method = Result.Nodes.getNodeAs<CXXMethodDecl>("method");
-    if (Method && onHostEngine(Method->getParent()))
+    const bool Repeat = Method && Method->getName() == "repeat";
+    const bool OnHost = Method && onHostEngine(Method->getParent());
+    if (OnHost && !Repeat)
       return;
     Found.push_back(
         stencilc::frontend::resolveStencilArgument(*Result.Context, Arg));
-    Found.back().Repeated = Method && Method->getName() == "repeat";
+    Found.back().Repeated = Repeat;
+    Found.back().OnHost = OnHost;
     if (const auto *Call = Result.Nodes.getNodeAs<CallExpr>("call"))
       if (Found.back().Repeated)
         findLevelMarks(Call, Found.back());

@@ -33,6 +33,10 @@ struct RunStencil {
   const clang::Expr *Arg = nullptr; ///< The argument, for locations.
   /// Passed to a loop's repeat() (a time loop): gets temporal kernels.
   bool Repeated = false;
+  /// A repeat() on the serial host engine: it calls the user's own code, so
+  /// nothing is generated for it, but its marks are checked (the host
+  /// engine cannot: a mark on a lower-rank array writes past its end).
+  bool OnHost = false;
   /// repeat(): the arguments marked stencil::previousLevel and nextLevel,
   /// each with its place counted from the call's last argument (1: the
   /// last), which is the stencil's parameter counted from its last (an
@@ -42,8 +46,9 @@ struct RunStencil {
 };
 
 /// Every stencil passed to a loop's run() or repeat() outside system headers
-/// and the runtime (namespace stencil), except on the serial host engine (it
-/// calls the user's code, which needs nothing generated), in source order.
+/// and the runtime (namespace stencil), in source order; of the serial host
+/// engine's calls (it calls the user's code, which needs nothing generated)
+/// only its repeat()s, marked OnHost.
 std::vector<RunStencil> findRunStencils(clang::ASTContext &Ctx);
 
 /// What the stencil argument \p Arg of a run() names.

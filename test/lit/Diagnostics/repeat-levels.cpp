@@ -61,3 +61,14 @@ void runProfile(float *p, float *u, float *un, float *k) {
   loop.repeat(2, Profile(), stencil::previousLevel(u), p, k, stencil::nextLevel(un)); // expected-error {{stencil::previousLevel marks parameter 'a' of stencil 'Profile', a scalar}}
   loop.repeat(2, Profile(), stencil::nextLevel(un), p, stencil::previousLevel(u), k); // expected-error {{stencil::nextLevel marks parameter 'a' of stencil 'Profile', a scalar}}
 }
+
+// The same on the serial host engine (nothing is generated for it, and it
+// cannot tell a profile from a field): refused all the same.
+void runOnHost(float *p, float *u, float *un, float *k) {
+  stencil::Loop3D<stencil::HostLoopEngine3D> loop;
+  loop.repeat(2, Profile(), 0.5f, p, stencil::previousLevel(u), stencil::nextLevel(un));
+  loop.repeat(2, Profile(), 0.5f, stencil::previousLevel(p), k, stencil::nextLevel(un)); // expected-error {{stencil::previousLevel marks parameter 'p' of stencil 'Profile', an array of lower rank}}
+  loop.repeat(4, Smooth(), 0.5f,
+              stencil::nextLevel(u),      // expected-error {{stencil::nextLevel marks parameter 'f', which stencil 'Smooth' never writes}}
+              stencil::previousLevel(un)); // expected-error {{stencil::previousLevel marks parameter 'fn', which stencil 'Smooth' writes}}
+}
