@@ -63,8 +63,8 @@ constexpr int PlaneSumStarPoints8 = 2;
 /// The most steps of an 8-byte star's: on an H200 its 2-step pass at two
 /// points a thread ran 1.17 times as fast as the rings' best, its 3- and
 /// 4-step ones 0.80 to 0.93 and 0.36 to 0.42 times the rings' (at 64
-/// registers some instances spill;
-/// docs/performance.md, "The f64 star summed by planes").
+/// registers some instances spill; docs/performance.md, "The f64 star
+/// summed by planes").
 constexpr int PlaneSumStarMaxSteps8 = 2;
 constexpr int PlaneSumPassStages = 3;
 /// The most elements of a plane of the input a thread copies.
