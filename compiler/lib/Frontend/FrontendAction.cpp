@@ -319,6 +319,12 @@ public:
     const std::vector<RunStencil> Runs =
         stencilc::frontend::findRunStencils(Ctx);
     for (const RunStencil &R : Runs) {
+      // The runtime refuses these at compile time too, in bodies stencilc
+      // skips (shouldSkipFunctionBody).
+      if (R.Repeated && (R.PreviousMarks != 1 || R.NextMarks != 1))
+        Sink.report(
+            DiagId::err_repeat_marks, toIRRange(R.Arg->getSourceRange()),
+            {std::to_string(R.PreviousMarks), std::to_string(R.NextMarks)});
       if (R.OnHost)
         continue; // its marks only, below
       if (R.Repeated && R.K == RunStencil::Resolved)
@@ -365,7 +371,8 @@ public:
     // The host engine's repeat()s too, where their stencil is lowered
     // anyway (annotated).
     for (const RunStencil &R : Runs)
-      if (R.Repeated && R.K == RunStencil::Resolved)
+      if (R.Repeated && R.K == RunStencil::Resolved && R.PreviousMarks == 1 &&
+          R.NextMarks == 1)
         if (const ir::Stencil *S = Lowering.lowered(R.Stencil))
           checkLevelMarks(*S, R, Sink);
   }

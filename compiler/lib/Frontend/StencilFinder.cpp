@@ -170,9 +170,11 @@ private:
       if (Name == "stencil::PreviousLevel") {
         R.PreviousMark = E;
         R.PreviousFromEnd = N - I;
+        ++R.PreviousMarks;
       } else if (Name == "stencil::NextLevel") {
         R.NextMark = E;
         R.NextFromEnd = N - I;
+        ++R.NextMarks;
       }
     }
   }

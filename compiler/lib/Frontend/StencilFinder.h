@@ -43,6 +43,8 @@ struct RunStencil {
   /// engine's own arguments, such as a tuner's info, come first).
   const clang::Expr *PreviousMark = nullptr, *NextMark = nullptr;
   unsigned PreviousFromEnd = 0, NextFromEnd = 0;
+  /// How many arguments each mark marks (one each in a valid call).
+  unsigned PreviousMarks = 0, NextMarks = 0;
 };
 
 /// Every stencil passed to a loop's run() or repeat() outside system headers

@@ -72,3 +72,13 @@ void runOnHost(float *p, float *u, float *un, float *k) {
               stencil::nextLevel(u),      // expected-error {{stencil::nextLevel marks parameter 'f', which stencil 'Smooth' never writes}}
               stencil::previousLevel(un)); // expected-error {{stencil::previousLevel marks parameter 'fn', which stencil 'Smooth' writes}}
 }
+
+// Marks missing or repeated (the runtime's static_assert is in a body
+// stencilc does not instantiate): refused at the stencil, on every engine.
+void runMarks(float *p, float *u, float *un, float *k) {
+  stencil::Loop3D<stencil::OpenMPLoopEngine3D> loop;
+  stencil::Loop3D<stencil::HostLoopEngine3D> host;
+  loop.repeat(4, Smooth(), 0.5f, u, stencil::nextLevel(un)); // expected-error {{repeat() marks 0 argument(s) stencil::previousLevel and 1 stencil::nextLevel: mark exactly one of each, the array a step reads and the one it writes}}
+  loop.repeat(4, Smooth(), 0.5f, u, un); // expected-error {{repeat() marks 0 argument(s) stencil::previousLevel and 0 stencil::nextLevel}}
+  host.repeat(2, Mix(), stencil::previousLevel(k), stencil::previousLevel(u), stencil::nextLevel(un)); // expected-error {{repeat() marks 2 argument(s) stencil::previousLevel and 1 stencil::nextLevel}}
+}
