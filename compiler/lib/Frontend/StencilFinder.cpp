@@ -239,14 +239,23 @@ std::vector<RunStencil> stencilc::frontend::findRunStencils(ASTContext &Ctx) {
                      return SM.isBeforeInTranslationUnit(A.Arg->getBeginLoc(),
                                                          B.Arg->getBeginLoc());
                    });
-  // One entry per argument (a template's instances share their call).
-  C.Found.erase(std::unique(C.Found.begin(), C.Found.end(),
-                            [](const RunStencil &A, const RunStencil &B) {
-                              return A.Arg->getBeginLoc() ==
-                                         B.Arg->getBeginLoc() &&
-                                     A.Stencil == B.Stencil && A.K == B.K &&
-                                     A.Repeated == B.Repeated;
-                            }),
-                C.Found.end());
-  return C.Found;
+  // One entry per argument (a template's instances share their call), on
+  // the host only if every instance is: a generic lambda called with the
+  // host engine and a generated one needs the generated code.
+  std::vector<RunStencil> Calls;
+  for (const RunStencil &R : C.Found) {
+    auto Same = [&](const RunStencil &A) {
+      return A.Arg->getBeginLoc() == R.Arg->getBeginLoc() &&
+             A.Stencil == R.Stencil && A.K == R.K && A.Repeated == R.Repeated;
+    };
+    // Equal entries are adjacent but for their engine: look back over them.
+    auto It = std::find_if(Calls.rbegin(), Calls.rend(), [&](auto &A) {
+      return A.Arg->getBeginLoc() != R.Arg->getBeginLoc() || Same(A);
+    });
+    if (It != Calls.rend() && Same(*It))
+      It->OnHost = It->OnHost && R.OnHost;
+    else
+      Calls.push_back(R);
+  }
+  return Calls;
 }
