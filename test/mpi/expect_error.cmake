@@ -25,6 +25,8 @@ set(expect_lower-rank-field "stencil 'Profile7': argument 1 after the index is f
 set(expect_step-pointer "step 'advectStep': argument 4 is read off the centre by call 2 and its halo must be exchanged: pass it as a stencil::Field")
 set(expect_region-margin "Diffusion7 \\(openmp\\): its halo is 1 point at the start of x but the margin there is 0")
 set(expect_repeat-halo "stencil 'Diffusion7': 3 steps between halo exchanges need a halo of x:3/3 y:3/3 z:3/3 with edges and corners, but field 'f' has x:1/1 y:1/1 z:1/1 without corners: allocate it with deepHaloOf\\(backend, 3, stencil\\)")
+# The widths K times the reach, whatever K (they overflowed an int).
+set(expect_repeat-halo-huge "stencil 'Diffusion7': 2147483647 steps between halo exchanges need a halo of x:2147483647/2147483647 y:2147483647/2147483647 z:2147483647/2147483647 with edges and corners")
 set(expect_repeat-one-field "stencil 'Diffusion7': the two time levels of repeat\\(\\) are one field, 'f'")
 set(expect_repeat-coordinates "stencil 'Diffusion7': 2 steps between halo exchanges would compute points across the periodic wrap in x, where the stencil's coordinate idx.i\\(\\) is not wrapped: one step per exchange")
 set(expect_repeat-timing-one-rank "${disagree} how repeat\\(\\) chooses its steps between exchanges: rank 0 has by timing \\(chooseStepsByTiming\\), block 0,0,0; rank 1 has setTemporal's 0, block 0,0,0")

@@ -11,6 +11,10 @@
 //               diagonal offset, and no coordinate: time loops take several
 //               steps per exchange across periodic wraps too
 //   diffuse2d   2-D 5-point, float, no coordinate
+//   Blend       3-D, float: reads the array it writes at the centre (what it
+//               held two steps back, in a time loop)
+//   Clip        3-D, double: writes its output only where f > 0.5 (elsewhere
+//               it keeps what it held two steps back)
 #ifndef STENCILC_TEST_MPI_STENCILS_HPP
 #define STENCILC_TEST_MPI_STENCILS_HPP
 
@@ -178,5 +182,28 @@ void diffuse2d(const stencil::Index2D &idx, float c, const float *u,
                  c * (u[idx.ix<-1, 0>()] + u[idx.ix<1, 0>()] +
                       u[idx.ix<0, -1>()] + u[idx.ix<0, 1>()]);
 }
+
+// The next level read at its centre: a time loop's step t reads level t - 2
+// there, also at the halo points that the steps between exchanges compute.
+struct STENCIL_KERNEL Blend {
+  STENCIL_HD void operator()(const ArrayIndex3D &idx, float w, const float *f,
+                             float *fn) const {
+    fn[idx.ix()] =
+        w * fn[idx.ix()] + 0.25f * (1.0f - w) *
+                               (f[idx.ix<1, 0, 0>()] + f[idx.ix<0, -1, 0>()] +
+                                f[idx.ix<0, 0, 1>()] + f[idx.ix()]);
+  }
+};
+
+// The next level stored on some points only: elsewhere it keeps level t - 2.
+struct STENCIL_KERNEL Clip {
+  STENCIL_HD void operator()(const ArrayIndex3D &idx, double a, const double *f,
+                             double *fn) const {
+    if (f[idx.ix()] > 0.5)
+      fn[idx.ix()] = a * (f[idx.ix<1, 0, 0>()] + f[idx.ix<-1, 0, 0>()] +
+                          f[idx.ix<0, 1, 1>()] + f[idx.ix<0, 0, -1>()]) +
+                     0.05;
+  }
+};
 
 #endif // STENCILC_TEST_MPI_STENCILS_HPP

@@ -14,7 +14,7 @@
 //   small-extent|decomposition|shape|variant|lower-rank-field|
 //       extents-disagree|procs-disagree|periodic-disagree|variant-one-rank|
 //       exchange-disagree|exception-one-rank|region-margin|corners|
-//       repeat-halo|repeat-one-field|repeat-coordinates|repeat-steps-disagree|
+//       repeat-halo|repeat-halo-huge|repeat-one-field|repeat-coordinates|repeat-steps-disagree|
 //       repeat-negative|repeat-timing-one-rank|repeat-block-disagree|
 //       repeat-marks-swapped|run-field-twice|step-field-twice|
 //       repeat-next-as-argument
@@ -651,6 +651,23 @@ std::vector<Case> cases() {
                                   Upwind(), 0.05);
        },
        8},
+      // The next level's old values matter: its halo too must hold them
+      // as deep as the steps between exchanges compute.
+      {"blend repeat (the next level read at its centre), 3 steps per exchange",
+       3,
+       [=](MPI_Comm Cm, const Config &C, const Settings &S, Mode M) {
+         return runRepeat<float>(Cm, T3, C, S, M, 3, PerExchangeFrom::Given,
+                                 Blend(), 0.3f);
+       },
+       4},
+      {"clip repeat (the next level stored on some points), as many steps per "
+       "exchange as a halo of 4 allows",
+       3,
+       [=](MPI_Comm Cm, const Config &C, const Settings &S, Mode M) {
+         return runRepeat<double>(Cm, T3, C, S, M, 4, PerExchangeFrom::Halo,
+                                  Clip(), 0.24);
+       },
+       8},
       {"diffuse2d repeat, 4 steps per exchange", 2,
        [=](MPI_Comm Cm, const Config &C, const Settings &S, Mode M) {
          return runRepeat<float>(Cm, T2, C, S, M, 4, PerExchangeFrom::Given, diffuse2d, 0.1f);
@@ -922,9 +939,9 @@ int runError(const std::string &What, const Settings &S) {
     Field<double> G(D, stencil::haloOf(D.backend(), Smooth7d()), "g");
     stencil::DomainLoop Loop(D);
     Loop.run(Box27(), 0.01, F, G);
-  } else if (What == "repeat-halo" || What == "repeat-one-field" ||
-             What == "repeat-coordinates" || What == "repeat-steps-disagree" ||
-             What == "repeat-negative") {
+  } else if (What == "repeat-halo" || What == "repeat-halo-huge" ||
+             What == "repeat-one-field" || What == "repeat-coordinates" ||
+             What == "repeat-steps-disagree" || What == "repeat-negative") {
     // A time loop asked for more steps between exchanges than the halo (or
     // a periodic wrap, for a stencil using its coordinates) allows, given
     // one field as both levels, or a step count that differs on rank 1.
@@ -938,7 +955,9 @@ int runError(const std::string &What, const Settings &S) {
                    "g");
     stencil::DomainLoop Loop(D);
     stencil::TemporalConfig Temporal;
-    Temporal.steps = What == "repeat-halo"          ? 3
+    Temporal.steps = What == "repeat-halo" ? 3
+                     : What == "repeat-halo-huge"
+                         ? std::numeric_limits<int>::max()
                      : What == "repeat-coordinates" ? 2
                      : What == "repeat-negative"    ? -2
                                                     : 0;
@@ -1078,7 +1097,8 @@ int main(int argc, char **argv) {
             "disagree|"
             "procs-disagree|periodic-disagree|variant-one-rank|exchange-"
             "disagree|"
-            "exception-one-rank|region-margin|corners|repeat-halo|"
+            "exception-one-rank|region-margin|corners|repeat-halo|repeat-halo-"
+            "huge|"
             "repeat-one-field|repeat-coordinates|repeat-steps-disagree|"
             "repeat-negative|repeat-timing-one-rank|repeat-block-disagree|"
             "repeat-next-as-argument|repeat-marks-swapped|run-field-twice|"

@@ -216,23 +216,33 @@ void codegen::printRegistration(CodeWriter &W, const ir::Stencil &S,
   std::string Suffix = V == planning::VariantKind::Grid
                            ? ""
                            : std::string("_") + planning::variantName(V);
-  // The dimensions each parameter after the index spans (0: a scalar), and
-  // whether the stencil may store to it.
-  std::string AxesArray = "nullptr", WritesArray = "nullptr";
+  // The dimensions each parameter after the index spans (0: a scalar),
+  // whether the stencil may store to it, and whether what it leaves there
+  // depends on what the array held (read, or not stored on every path).
+  std::string AxesArray = "nullptr", WritesArray = "nullptr",
+              KeepsArray = "nullptr";
   if (S.Params.size() > 1) {
-    std::string Axes, Writes;
+    std::string Axes, Writes, Keeps;
     for (unsigned P = 1; P < S.Params.size(); ++P) {
       const bool Array = S.Params[P].Kind == ir::ParamKind::Array;
-      Axes += fmt::format("{}{}u", P > 1 ? ", " : "",
+      const bool Stored = Array && ir::storesSomewhere(S, P);
+      bool Read = false;
+      for (const analysis::ArrayInfo &A : Info.Arrays)
+        Read |= A.Param == P && A.Read;
+      const char *Comma = P > 1 ? ", " : "";
+      Axes += fmt::format("{}{}u", Comma,
                           Array ? ir::arrayAxes(S.Params[P], S.Dims) : 0u);
-      Writes +=
-          fmt::format("{}{}", P > 1 ? ", " : "",
-                      Array && ir::storesSomewhere(S, P) ? "true" : "false");
+      Writes += fmt::format("{}{}", Comma, Stored ? "true" : "false");
+      Keeps += fmt::format(
+          "{}{}", Comma,
+          Stored && (Read || !ir::storesOnEveryPath(S, P)) ? "true" : "false");
     }
     AxesArray = fmt::format("stencilc_axes_{}{}", Symbol, Suffix);
     W.line("static const unsigned {}[] = {{{}}};", AxesArray, Axes);
     WritesArray = fmt::format("stencilc_writes_{}{}", Symbol, Suffix);
     W.line("static const bool {}[] = {{{}}};", WritesArray, Writes);
+    KeepsArray = fmt::format("stencilc_keeps_{}{}", Symbol, Suffix);
+    W.line("static const bool {}[] = {{{}}};", KeepsArray, Keeps);
   }
   // Fields in GeneratedStencil's order (<stencil/generated_abi.hpp>).
   W.line("[[maybe_unused]] static const bool stencilc_registered_{}{} = "
@@ -261,7 +271,8 @@ void codegen::printRegistration(CodeWriter &W, const ir::Stencil &S,
          Extras.DefaultBlock[1], Extras.DefaultBlock[2]);
   W.line("/*arrayAxes=*/{},", AxesArray);
   W.line("/*coordinates=*/{}u,", Info.CoordinateDims);
-  W.line("/*writes=*/{}}});", WritesArray);
+  W.line("/*writes=*/{},", WritesArray);
+  W.line("/*keeps=*/{}}});", KeepsArray);
   W.dedent();
   W.dedent();
 }

@@ -542,14 +542,31 @@ private:
     }).transfer(stream_);
     // Only what PerExchange steps read of the level's halo, which may be
     // deeper (a time loop timed for its steps, or run in parts).
-    Halo Widths = detail::deepen(B.reads, PerExchange);
-    for (int X = 0; X < 4; ++X) {
-      Widths.lo[X] = std::min(Widths.lo[X], Previous.halo().lo[X]);
-      Widths.hi[X] = std::min(Widths.hi[X], Previous.halo().hi[X]);
-    }
-    Widths.corners = Widths.corners && Previous.halo().corners;
-    HaloExchange &Level = exchangeFor(
-        LevelKey, [&](HaloExchange &E) { E.append(Previous, Widths); });
+    auto Within = [](Halo Widths, const Halo &Have) {
+      for (int X = 0; X < 4; ++X) {
+        Widths.lo[X] = std::min(Widths.lo[X], Have.lo[X]);
+        Widths.hi[X] = std::min(Widths.hi[X], Have.hi[X]);
+      }
+      Widths.corners = Widths.corners && Have.corners;
+      return Widths;
+    };
+    const Halo Widths =
+        Within(detail::deepen(B.reads, PerExchange), Previous.halo());
+    // A next level whose old values a step keeps (read at the centre, or
+    // not stored everywhere): the first step after an exchange reads level
+    // t - 2 as far out as it computes, K - 1 reaches, where the block before
+    // computed it one reach out only. Its halo comes along from K = 3.
+    const bool NextKept = PerExchange >= 3 && B.entry && B.entry->keeps &&
+                          B.entry->keeps[Levels::Next];
+    const Halo NextWidths =
+        Within(detail::deepen(B.reads, PerExchange - 1), Next.halo());
+    if (NextKept)
+      detail::addFieldKey(LevelKey, Next);
+    HaloExchange &Level = exchangeFor(LevelKey, [&](HaloExchange &E) {
+      E.append(Previous, Widths);
+      if (NextKept)
+        E.append(Next, NextWidths);
+    });
     const detail::DeepRegions Regions(D, B.own, B.reads);
     // Passes read their level 0 beyond their region from the array that
     // holds it one step at a time, and the exchange fills the field that
@@ -765,7 +782,7 @@ private:
     if (Deepest > 0 && K > Deepest)
       throw DomainError("stencil '" + B.name + "': " + std::to_string(K) +
                         " steps between halo exchanges need a halo of " +
-                        detail::deepen(B.reads, K).str(D.dims()) +
+                        B.reads.str(D.dims(), K) +
                         " with edges and corners, but field '" + Field +
                         "' has " + H.str(D.dims()) +
                         (H.corners ? " with" : " without") +

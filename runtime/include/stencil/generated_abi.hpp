@@ -17,7 +17,7 @@
 namespace stencil {
 
 /// The version of this interface that generated code is written against.
-inline constexpr int GeneratedAbiVersion = 12;
+inline constexpr int GeneratedAbiVersion = 13;
 
 /// Where the arrays of one launch live: every array of a stencil has the same
 /// extents (halo included), x contiguous.
@@ -120,6 +120,14 @@ struct GeneratedStencil {
   /// marks against it where stencilc could not see the call. Null when the
   /// stencil has no parameter after the index. (Version 11.)
   const bool *writes;
+  /// Per parameter after the index: whether the stencil writes the array
+  /// and what a launch leaves there depends on what it held before: it is
+  /// read (at the centre) or not stored on every path (stencilc's
+  /// analysis). A time loop over MPI ranks then exchanges the next level's
+  /// halo as deep as the steps between exchanges compute, since step t
+  /// reads level t - 2 there. Null when the stencil has no parameter after
+  /// the index. (Version 13.)
+  const bool *keeps;
 };
 
 /// Runs \p Steps time steps of a stencil over \p R in one pass (temporal

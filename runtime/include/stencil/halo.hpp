@@ -59,11 +59,13 @@ struct Halo {
     return true;
   }
   bool operator!=(const Halo &O) const { return !(*this == O); }
-  std::string str(int Dims) const {
+  /// "x:1/1 y:0/2": the widths of the first \p Dims dimensions, each
+  /// times \p Times (a halo K steps deep, whatever K: no int overflow).
+  std::string str(int Dims, long long Times = 1) const {
     std::string S;
     for (int D = 0; D < Dims; ++D)
-      S += std::string(D ? " " : "") + "xyzw"[D] + ":" + std::to_string(lo[D]) +
-           "/" + std::to_string(hi[D]);
+      S += std::string(D ? " " : "") + "xyzw"[D] + ":" +
+           std::to_string(lo[D] * Times) + "/" + std::to_string(hi[D] * Times);
     return S;
   }
 };

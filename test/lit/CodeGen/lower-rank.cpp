@@ -65,9 +65,13 @@ struct STENCIL_KERNEL Buoy {
 // CUDA:      static const unsigned stencilc_axes_Buoy[] = {7u, 4u, 3u, 6u, 7u};
 // And which it may store to (repeat() checks its level marks against it).
 // CUDA-NEXT:  static const bool stencilc_writes_Buoy[] = {false, false, false, false, true};
+// And whether what it leaves depends on what the array held (it stores out
+// on every path and never reads it).
+// CUDA-NEXT:  static const bool stencilc_keeps_Buoy[] = {false, false, false, false, false};
 // CUDA:        /*arrayAxes=*/stencilc_axes_Buoy,
 // CUDA-NEXT:   /*coordinates=*/0u,
-// CUDA-NEXT:   /*writes=*/stencilc_writes_Buoy});
+// CUDA-NEXT:   /*writes=*/stencilc_writes_Buoy,
+// CUDA-NEXT:   /*keeps=*/stencilc_keeps_Buoy});
 // zmarch: the profile's queue is filled at the chunk's first step
 // (stencilc_m0), then one value per step at k + 1; the surface field is
 // loaded once.

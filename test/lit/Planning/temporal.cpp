@@ -5,6 +5,7 @@
 // RUN: %stencilc %s --emit=plan -o - -- -I %mock_include | FileCheck %s --check-prefix=PLAN
 // RUN: %stencilc %s --emit=cuda --no-line-directives -o - -- -I %mock_include | FileCheck %s --check-prefix=CUDA
 // RUN: %stencilc %s --emit=cuda --no-line-directives -o - -- -I %mock_include | FileCheck %s --check-prefix=CUDA64
+// RUN: %stencilc %s --emit=cuda --no-line-directives -o - -- -I %mock_include | FileCheck %s --check-prefix=KEEPS
 #include <stencil/dsl.hpp>
 
 struct STENCIL_KERNEL Heat {
@@ -368,7 +369,7 @@ void timeLoops(float *u, float *un, double *k, double *v, double *vn, int *ia,
 // CUDA: const long long gx = (stencilc_store.hi[0] - stencilc_store.lo[0] + stencilc_ux - 1) / stencilc_ux;
 // CUDA: case 8: return stencilc_Heat_temporal0_run<8>(
 // CUDA: case 1: err = cudaFuncGetAttributes(&a, stencilc_Heat_temporal0_instance<1>(bx, by, false)); break;
-// CUDA: stencil::registerGeneratedTemporal(/*abiVersion=*/12, {
+// CUDA: stencil::registerGeneratedTemporal(/*abiVersion=*/13, {
 // CUDA: /*timeInput=*/0,
 // CUDA-NEXT: /*timeOutput=*/1,
 // CUDA-NEXT: /*reach=*/{{[{][{]}}0, 1}, {1, 0}, {0, 2}, {0, 0}},
@@ -549,3 +550,10 @@ void timeLoops(float *u, float *un, double *k, double *v, double *vn, int *ia,
 // CUDA64-NEXT: kernel = bordered ? stencilc_StarOrdered64_temporal0_planes<2, true, 32, 8> : stencilc_StarOrdered64_temporal0_planes<2, false, 32, 8>;
 // CUDA64-NOT: switch (steps)
 // CUDA64: kernel<<<grid, block, shared, stream>>>
+
+// The registry says which arrays keep what they held where a launch does
+// not overwrite it (read at the centre, or stored on one path): a time loop
+// over MPI ranks exchanges such a next level's halo too.
+// KEEPS-DAG: static const bool stencilc_keeps_InPlace[] = {false, true};
+// KEEPS-DAG: static const bool stencilc_keeps_partial[] = {false, true};
+// KEEPS-DAG: static const bool stencilc_keeps_Once[] = {false, false};
