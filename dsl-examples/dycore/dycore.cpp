@@ -277,8 +277,10 @@ int withModel(const Options &O, Backend B, const Case &C, Fn Body) {
   if (D.rank() == 0) {
     const stencil::GeneratedStep *E = stencil::findGeneratedStep(
         D.backend(), reinterpret_cast<const void *>(&rungeKuttaStage));
-    std::printf("stage: %s, run %s\n", E ? E->plan : "(no generated step)",
-                M.ranPlan() ? "as planned" : "call by call");
+    std::printf("stage: %s, %s\n", E ? E->plan : "(no generated step)",
+                !M.ran()      ? "not run (no step)"
+                : M.ranPlan() ? "run as planned"
+                              : "run call by call");
     std::printf("exchanges: rank 0 sends %zu bytes a stage, %d exchanges "
                 "overlapped two-divided\n",
                 M.bytesSent(), M.twoDivided());

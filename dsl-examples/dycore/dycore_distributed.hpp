@@ -101,6 +101,7 @@ public:
   /// over the rank's points with the exchanges its plan asks for.
   /// Collective.
   template <typename F, typename... As> void runStep(F Function, As &&...A) {
+    ran_ = true;
     if (overlap_)
       step_.run(Function, std::forward<As>(A)...);
     else
@@ -108,7 +109,9 @@ public:
   }
   /// Off: each exchange completes before the round that needs it.
   void overlap(bool On) { overlap_ = On; }
-  /// Whether the last stage ran as stencilc planned it (else call by call).
+  /// Whether a stage ran, and whether the last ran as stencilc planned it
+  /// (else call by call).
+  bool ran() const { return ran_; }
   bool ranPlan() const { return step_.ranPlan(); }
   /// The bytes this rank sent in the last stage's exchanges, and how many
   /// of them were overlapped two-divided.
@@ -155,6 +158,7 @@ private:
   stencil::DomainLoop loop_;
   stencil::DomainStep step_;
   bool overlap_ = true;
+  bool ran_ = false; ///< A stage has run.
   Parameters params_;
   std::unique_ptr<Prognostic<Array>> states_[3];
   std::unique_ptr<Diagnostic<Array>> diag_;

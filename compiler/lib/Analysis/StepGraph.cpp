@@ -120,10 +120,12 @@ static void checkScratch(const ir::Module &M, const ir::Step &S,
   for (unsigned P = 1; P < S.Params.size(); ++P) {
     if (!S.Params[P].Scratch)
       continue;
+    bool Used = false;
     for (const ir::StepCall &Call : S.Calls) {
       std::optional<ArrayUse> U = useOf(Call, Infos[Call.Stencil], P);
       if (!U)
         continue;
+      Used = true;
       const ir::Stencil &St = M.Stencils[Call.Stencil];
       const SourceRange At = Call.Args[Call.boundTo(P).front() - 1].Range;
       bool Partial = false;
@@ -143,6 +145,9 @@ static void checkScratch(const ir::Module &M, const ir::Step &S,
                      {S.Params[P].Name});
       break;
     }
+    if (!Used)
+      Diags.report(DiagId::warn_scratch_unused, S.Params[P].Range,
+                   {S.Params[P].Name, S.Name});
   }
 }
 
