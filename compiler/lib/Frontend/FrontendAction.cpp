@@ -325,6 +325,15 @@ public:
         Sink.report(
             DiagId::err_repeat_marks, toIRRange(R.Arg->getSourceRange()),
             {std::to_string(R.PreviousMarks), std::to_string(R.NextMarks)});
+      // The runtime's static_asserts refuse these too, in bodies stencilc
+      // skips: the levels trade places.
+      if (R.Repeated) {
+        const auto [Previous, Next] = stencilc::frontend::wrongLevelTypes(R);
+        if (!Previous.isNull())
+          Sink.report(DiagId::err_repeat_level_types,
+                      toIRRange(R.Arg->getSourceRange()),
+                      {Previous.getAsString(), Next.getAsString()});
+      }
       if (R.OnHost)
         continue; // its marks only, below
       if (R.Repeated && R.K == RunStencil::Resolved)

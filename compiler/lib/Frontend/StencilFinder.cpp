@@ -197,6 +197,33 @@ RunStencil stencilc::frontend::resolveStencilArgument(ASTContext &Ctx,
   return R;
 }
 
+std::pair<QualType, QualType>
+stencilc::frontend::wrongLevelTypes(const RunStencil &R) {
+  if (R.PreviousMarks != 1 || R.NextMarks != 1)
+    return {};
+  // PreviousLevel<V> and NextLevel<V>: V is T * or Field<T>.
+  auto Held = [](const Expr *Mark) {
+    const auto *Spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(
+        Mark->getType().getNonReferenceType()->getAsCXXRecordDecl());
+    return Spec && Spec->getTemplateArgs().size() == 1 &&
+                   Spec->getTemplateArgs()[0].getKind() ==
+                       TemplateArgument::Type
+               ? Spec->getTemplateArgs()[0].getAsType()
+               : QualType();
+  };
+  const QualType Previous = Held(R.PreviousMark), Next = Held(R.NextMark);
+  if (Previous.isNull() || Next.isNull())
+    return {};
+  auto ConstElements = [](QualType T) {
+    return T.isConstQualified() ||
+           (T->isPointerType() && T->getPointeeType().isConstQualified());
+  };
+  if (Previous.getCanonicalType() == Next.getCanonicalType() &&
+      !ConstElements(Previous))
+    return {};
+  return {Previous, Next};
+}
+
 std::vector<RunStencil> stencilc::frontend::findRunStencils(ASTContext &Ctx) {
   RunCollector C;
   MatchFinder Finder;
@@ -252,9 +279,15 @@ std::vector<RunStencil> stencilc::frontend::findRunStencils(ASTContext &Ctx) {
     auto It = std::find_if(Calls.rbegin(), Calls.rend(), [&](auto &A) {
       return A.Arg->getBeginLoc() != R.Arg->getBeginLoc() || Same(A);
     });
-    if (It != Calls.rend() && Same(*It))
+    if (It != Calls.rend() && Same(*It)) {
       It->OnHost = It->OnHost && R.OnHost;
-    else
+      // An instance whose levels cannot trade places is the one to report.
+      if (wrongLevelTypes(*It).first.isNull() &&
+          !wrongLevelTypes(R).first.isNull()) {
+        It->PreviousMark = R.PreviousMark;
+        It->NextMark = R.NextMark;
+      }
+    } else
       Calls.push_back(R);
   }
   return Calls;

@@ -3,6 +3,8 @@
 #ifndef STENCILC_LIB_FRONTEND_STENCILFINDER_H
 #define STENCILC_LIB_FRONTEND_STENCILFINDER_H
 
+#include "clang/AST/Type.h"
+#include <utility>
 #include <vector>
 
 namespace clang {
@@ -52,6 +54,12 @@ struct RunStencil {
 /// engine's calls (it calls the user's code, which needs nothing generated)
 /// only its repeat()s, marked OnHost.
 std::vector<RunStencil> findRunStencils(clang::ASTContext &Ctx);
+
+/// The types of a repeat()'s two levels (\p R's marks) where they cannot
+/// trade places between steps: of two types, or pointers to const
+/// elements. Else two null types.
+std::pair<clang::QualType, clang::QualType>
+wrongLevelTypes(const RunStencil &R);
 
 /// What the stencil argument \p Arg of a run() names.
 RunStencil resolveStencilArgument(clang::ASTContext &Ctx, const clang::Expr *Arg);

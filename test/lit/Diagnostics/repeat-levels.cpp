@@ -82,3 +82,25 @@ void runMarks(float *p, float *u, float *un, float *k) {
   loop.repeat(4, Smooth(), 0.5f, u, un); // expected-error {{repeat() marks 0 argument(s) stencil::previousLevel and 0 stencil::nextLevel}}
   host.repeat(2, Mix(), stencil::previousLevel(k), stencil::previousLevel(u), stencil::nextLevel(un)); // expected-error {{repeat() marks 2 argument(s) stencil::previousLevel and 1 stencil::nextLevel}}
 }
+
+// The levels trade places: one type, not const (the runtime's static_asserts
+// say so too, in bodies stencilc skips). On every engine, in templates too.
+struct STENCIL_KERNEL Widen {
+  void operator()(const stencil::Index3D &idx, const float *f, double *fn) const {
+    fn[idx.ix()] = f[idx.ix<0, 0, 1>()];
+  }
+};
+template <typename LoopT, typename P> void advance(LoopT &loop, P *&f, float *&fn) {
+  loop.repeat(2, Smooth(), 0.5f, stencil::previousLevel(f), stencil::nextLevel(fn)); // expected-error {{repeat()'s time levels are 'const float *' (stencil::previousLevel) and 'float *' (stencil::nextLevel): they trade places between steps, so they must be of one type, pointers to non-const elements or stencil::Fields}}
+}
+void runTypes(float *u, float *un, const float *c, double *d) {
+  stencil::Loop3D<stencil::OpenMPLoopEngine3D> loop;
+  stencil::Loop3D<stencil::HostLoopEngine3D> host;
+  loop.repeat(2, Widen(), stencil::previousLevel(u), stencil::nextLevel(d)); // expected-error {{repeat()'s time levels are 'float *' (stencil::previousLevel) and 'double *' (stencil::nextLevel)}}
+  host.repeat(2, Smooth(), 0.5f, stencil::previousLevel(c), stencil::nextLevel(un)); // expected-error {{repeat()'s time levels are 'const float *' (stencil::previousLevel) and 'float *' (stencil::nextLevel)}}
+  const float *cu = u, *cun = un;
+  loop.repeat(2, Smooth(), 0.5f, stencil::previousLevel(cu), stencil::nextLevel(cun)); // expected-error {{repeat()'s time levels are 'const float *' (stencil::previousLevel) and 'const float *' (stencil::nextLevel)}}
+  advance(loop, c, un); // the error is in advance()
+  advance(loop, u, un); // fine
+  loop.repeat(2, Smooth(), 0.5f, stencil::previousLevel(u), stencil::nextLevel(un)); // fine
+}

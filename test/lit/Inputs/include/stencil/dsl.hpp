@@ -51,10 +51,10 @@ public:
   template <typename StencilT, typename... Args>
   void repeat(long long, const StencilT &, Args &&...) {}
 };
-template <typename T> struct PreviousLevel { T **array; };
-template <typename T> struct NextLevel { T **array; };
-template <typename T> PreviousLevel<T> previousLevel(T *&A) { return {&A}; }
-template <typename T> NextLevel<T> nextLevel(T *&A) { return {&A}; }
+template <typename V> struct PreviousLevel { V *array; };
+template <typename V> struct NextLevel { V *array; };
+template <typename T> PreviousLevel<T *> previousLevel(T *&A) { return {&A}; }
+template <typename T> NextLevel<T *> nextLevel(T *&A) { return {&A}; }
 template <int Dims> class Step {
 public:
   template <typename StencilT, typename... Args> void run(const StencilT &, Args &&...) const {}
