@@ -479,19 +479,20 @@ void checkStencilAs(const char *Name, const StencilT &S, stencil::detail::ParamL
             Widest = std::max(Widest, Dd * Py * (X + Dd * Px) + Dd * Px * Y);
           }
           const bool Bordered = Widest <= 2 * Th && (Y + St * Py) * ((X + St * Px) | 1) <= 6 * Th;
-          // The launcher checks the tile against the rings' reach (steps
-          // times the reach) before it tries the planes (steps - 1 times).
-          const bool Rings = X > St * Px && Y > St * Py;
-          if (Th <= 512 && Rings && (Shrinking || Bordered))
+          // The launcher tries the planes before it checks the tile against
+          // the rings' reach (steps times the reach): a tile only the planes
+          // take (steps - 1 times) runs too.
+          if (Th <= 512 && (Shrinking || Bordered))
             Tiles.push_back({X, Y});
         }
       for (int Round = 0; Round < 3; ++Round) {
         Config C{St, E.planesTile[0], E.planesTile[1], Pick(0, 3) == 0 ? Pick(1, 3) : Pick(4, 40),
                  Margins::Same, Pick(0, 4) == 0 ? e2e::Input::Hostile : e2e::Input::Uniform,
                  false};
-        // (The plan's tile too: where the rings' check refuses it, at 4
-        // steps of a reach of 4 in y say, the launcher never tries the planes.)
-        if (Round > 0 || C.Bx == 0 || C.Bx <= St * Px || C.By <= St * Py) {
+        // (The plan's tile too, where the planes' border leaves it points:
+        // at 4 steps of a reach of 4 in y, beyond the rings' reach.)
+        if (Round > 0 || C.Bx == 0 || C.Bx <= (St - 1) * Px ||
+            C.By <= (St - 1) * Py) {
           if (Tiles.empty())
             continue;
           const auto T = Tiles[Pick(0, Tiles.size() - 1)];

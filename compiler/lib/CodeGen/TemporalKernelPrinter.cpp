@@ -800,6 +800,27 @@ void printLauncher(CodeWriter &W, const ir::Stencil &S, const TemporalPlan &T,
   W.line("  return \"the store region is not inside the region\";");
   W.line("if (cfg.block[0] <= 0 || cfg.block[1] <= 0 || cfg.block[2] <= 0)");
   W.line("  return \"invalid CUDA block size\";");
+  printArgumentUnpacking(W, S, Names, std::vector<bool>(S.Params.size(), true));
+  W.line("const {0} *const m0 = static_cast<const {0} *>(margins[0]);", Ty);
+  W.line("const {0} *const m1 = static_cast<const {0} *>(margins[1]);", Ty);
+  std::string Args;
+  for (unsigned I = 1; I < S.Params.size(); ++I)
+    Args += ", " + Names.param(I);
+  if (Planes) {
+    W.line("// Both levels' margins the input's: every level's margin is the "
+           "input's, and the pass may be summed by planes (before the rings' "
+           "checks: its tile is all stored, its border computed around it).");
+    W.open(fmt::format("if (margins[0] == margins[1] && margins[0] == "
+                       "static_cast<const void *>({})) {{",
+                       Names.param(P.In)));
+    W.line("bool stencilc_taken = false;");
+    W.line("const char *const stencilc_error = {}_planes_launch(g, r, "
+           "stencilc_store, cfg, steps, &stencilc_taken{});",
+           Name, Args);
+    W.line("if (stencilc_taken)");
+    W.line("  return stencilc_error;");
+    W.close();
+  }
   W.line("// Each block computes its tile less steps times the reach on "
          "every side.");
   static const char *const Useful[] = {"stencilc_ux", "stencilc_uy"};
@@ -840,26 +861,6 @@ void printLauncher(CodeWriter &W, const ir::Stencil &S, const TemporalPlan &T,
          "stencilc_most))");
   W.line("  return \"the rings of this many steps and this tile need more "
          "shared memory than a block of this GPU has\";");
-  printArgumentUnpacking(W, S, Names, std::vector<bool>(S.Params.size(), true));
-  W.line("const {0} *const m0 = static_cast<const {0} *>(margins[0]);", Ty);
-  W.line("const {0} *const m1 = static_cast<const {0} *>(margins[1]);", Ty);
-  std::string Args;
-  for (unsigned I = 1; I < S.Params.size(); ++I)
-    Args += ", " + Names.param(I);
-  if (Planes) {
-    W.line("// Both levels' margins the input's: every level's margin is the "
-           "input's, and the pass may be summed by planes.");
-    W.open(fmt::format("if (margins[0] == margins[1] && margins[0] == "
-                       "static_cast<const void *>({})) {{",
-                       Names.param(P.In)));
-    W.line("bool stencilc_taken = false;");
-    W.line("const char *const stencilc_error = {}_planes_launch(g, r, "
-           "stencilc_store, cfg, steps, &stencilc_taken{});",
-           Name, Args);
-    W.line("if (stencilc_taken)");
-    W.line("  return stencilc_error;");
-    W.close();
-  }
   W.line("const cudaStream_t stream = static_cast<cudaStream_t>(cfg.stream);");
   W.open("switch (steps) {");
   for (int N = 1; N <= T.MaxSteps; ++N)
