@@ -104,6 +104,38 @@ TEST(ProfileOpenMP, OffRecordsNothing) {
   EXPECT_FALSE(profile::enabled());
 }
 
+// What generated code ran without a row (a step by its plan, a time loop's
+// passes) is said, rows or not: the summary once read 0 launches for a
+// program whose every stencil ran in steps.
+TEST(ProfileOpenMP, SaysWhatHasNoRow) {
+  profile::enable();
+  profile::reset();
+  profile::detail::noteUntimed(stencil::detail::StepRunsUntimed);
+  profile::detail::noteUntimed(stencil::detail::StepRunsUntimed);
+  std::ostringstream Alone;
+  profile::report(Alone);
+  EXPECT_NE(Alone.str().find("not in the rows: 2 runs of steps by their plan"),
+            std::string::npos)
+      << Alone.str();
+  Arrays A;
+  runRadius2(A, 1);
+  std::ostringstream Both;
+  profile::report(Both);
+  EXPECT_NE(Both.str().find("Radius2"), std::string::npos) << Both.str();
+  EXPECT_NE(Both.str().find("not in the rows: 2 runs of steps"),
+            std::string::npos)
+      << Both.str();
+  profile::reset();
+  std::ostringstream Reset;
+  profile::report(Reset);
+  EXPECT_EQ(Reset.str().find("not in the rows"), std::string::npos);
+  profile::disable();
+  profile::detail::noteUntimed(stencil::detail::StepRunsUntimed);
+  std::ostringstream Off;
+  profile::report(Off);
+  EXPECT_EQ(Off.str().find("not in the rows"), std::string::npos);
+}
+
 TEST(ProfileOpenMPDeathTest, EnvironmentPrintsTheSummaryAtExit) {
   // A fresh process (the child runs this test alone), so STENCIL_PROFILE
   // is read at its first launch.

@@ -114,6 +114,8 @@ private:
                    Values);
     const bool Disabled = detail::stepPlanDisabled();
     planned_ = !Shared && !Disabled && fitsPlan(*E, Noted, *Shape.halo);
+    if (planned_)
+      profile::detail::noteUntimed(detail::StepRunsUntimed);
     // Measuring adds collectives (the cache's answer, the slowest rank's
     // times): every rank measures, or none.
     D.agree("how a DomainStep runs " + Name,

@@ -136,6 +136,8 @@ struct Profile {
   std::vector<void *> freeEvents;
   bool printed = false;
   bool atExitForCuda = false;
+  /// Runs of generated code the rows do not time, by kind (noteUntimed).
+  std::map<std::string, long long> notTimed;
 
   std::size_t rowOf(const std::string &Stencil, const std::string &Variant,
                     const std::string &Backend, bool IsStencil) {
@@ -286,6 +288,7 @@ inline void reset() {
   P.rows.clear();
   P.index.clear();
   P.byEntry.clear();
+  P.notTimed.clear();
 }
 
 /// Prints the summary: one line per stencil, variant and backend, then the
@@ -311,8 +314,22 @@ inline void report(std::ostream &Out) {
                 "s in stencils\n",
                 Calls, Stencils, Total);
   Out << Buf;
-  if (Rows.empty())
+  // What ran and has no row: said, so that a short summary is not read as
+  // all the time there was.
+  auto NotInRows = [&Out] {
+    std::map<std::string, long long> NotTimed;
+    {
+      detail::Profile &P = detail::profile();
+      std::lock_guard<std::mutex> Lock(P.mutex);
+      NotTimed = P.notTimed;
+    }
+    for (const auto &[What, Count] : NotTimed)
+      Out << "  not in the rows: " << Count << " " << What << "\n";
+  };
+  if (Rows.empty()) {
+    NotInRows();
     return;
+  }
   const int NW = static_cast<int>(NameWidth),
             VW = static_cast<int>(VariantWidth);
   std::snprintf(Buf, sizeof(Buf),
@@ -348,6 +365,7 @@ inline void report(std::ostream &Out) {
   if (Untimed)
     Out << "  " << Untimed
         << " cuda launches could not be timed (their events failed)\n";
+  NotInRows();
 }
 
 namespace detail {
@@ -439,6 +457,22 @@ const char *profiledLaunch(const GeneratedStencil &E, const Region &R,
   return nullptr;
 }
 
+} // namespace detail
+
+namespace detail {
+/// Counts a run of generated code that no row times (a step run by its
+/// plan, a time loop's pass of several steps), by \p What ("step runs by
+/// their plan (fused groups)"): the summary says how many there were.
+inline void noteUntimed(const char *What) {
+  if (!state())
+    return;
+  resolve();
+  if (!(state() & Summary))
+    return;
+  Profile &P = profile();
+  std::lock_guard<std::mutex> Lock(P.mutex);
+  ++P.notTimed[What];
+}
 } // namespace detail
 
 /// A named region of the runtime (a halo exchange's start or wait): an

@@ -184,6 +184,13 @@ template <typename... Args> bool sharesArrays(const Args &...A) {
          Pointers.end();
 }
 
+/// How the profile's summary names the runs of a step by its plan, whose
+/// launches (fused groups, stencils together) it has no rows for.
+inline constexpr const char *StepRunsUntimed =
+    "runs of steps by their plan (their kernels: Nsight Systems, or "
+    "DomainStep::timeRounds over ranks; STENCIL_STEP_PLAN=multi-kernel "
+    "counts each stencil)";
+
 /// Launches step entry \p E over \p R with \p A converted to the step's
 /// parameter types \p P (after the stencil::Step).
 template <typename... P, typename... Args>
@@ -192,6 +199,7 @@ void runStepEntry(const GeneratedStep &E, ParamList<P...>, const Grid &G,
   static_assert(sizeof...(P) == sizeof...(Args),
                 "wrong number of arguments for this step (the stencil::Step "
                 "is not passed)");
+  profile::detail::noteUntimed(StepRunsUntimed);
   if (*E.signature != typeid(void(P...)))
     throw std::runtime_error(std::string("stencil: generated code for step ") +
                              E.name +

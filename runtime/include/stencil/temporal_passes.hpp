@@ -7,6 +7,7 @@
 #include <iterator>
 #include <stdexcept>
 #include <stencil/generated.hpp>
+#include <stencil/profile.hpp>
 #include <stencil/time_loop.hpp>
 #include <string>
 #include <tuple>
@@ -180,6 +181,9 @@ void launchTemporalPass(const GeneratedStencil &E, const GeneratedTemporal &T,
                         const void *const (&Margins)[2]) {
   checkArrays(E, Values, std::index_sequence<I...>());
   checkMargins(E, G, R);
+  profile::detail::noteUntimed(
+      "time loops' passes of several steps (their single steps are in the "
+      "rows)");
   void *ArgPointers[] = {static_cast<void *>(&std::get<I>(Values))..., nullptr};
   if (const char *Error = T.launch(G, R, Store, C, Steps, Margins, ArgPointers))
     throw std::runtime_error(std::string("stencil: ") + E.name + " (cuda, " +
