@@ -54,7 +54,7 @@ constexpr double CudaTolerance = 1e-9;
 struct Options {
   CaseKind Kind = CaseKind::Bubble;
   std::vector<long long> Size; ///< empty: the case's default
-  int Steps = -1;              ///< -1: 10, or 1000 for --test=mass
+  int Steps = -1; ///< -1: 10, or 1000 for --test=mass, 200 for rest
   Backend Requested = Backend::Auto;
   bool Check = false;
   std::string Test; ///< "", mass, tracer or wave
@@ -75,7 +75,8 @@ void printUsage(std::FILE *Out) {
       "              [--test=mass|tracer|wave|rest] [--rounds] [--no-overlap]\n"
       "  --case     what a plain run or --check computes (default bubble)\n"
       "  --size     grid points per dimension, x first (default: the case's)\n"
-      "  --steps    time steps (default 10; 1000 for --test=mass)\n"
+      "  --steps    time steps (default 10; 1000 for --test=mass, 200 for "
+      "rest)\n"
       "  --backend  auto: cuda when a GPU is present, else openmp; host: the\n"
       "             serial reference (one process)\n"
       "  --procs    MPI ranks per dimension (0 = any, default 0,0,0)\n"
@@ -169,7 +170,7 @@ Options parse(int Argc, char **Argv) {
   if (O.Check && !O.Test.empty())
     usageError("--check and --test are separate runs");
   if (O.Steps < 0)
-    O.Steps = O.Test == "mass" ? 1000 : 10;
+    O.Steps = O.Test == "mass" ? 1000 : O.Test == "rest" ? 200 : 10;
   return O;
 }
 

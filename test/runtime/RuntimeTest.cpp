@@ -265,6 +265,17 @@ TEST(OpenMPEngine, SelectsMatchTheHostBitForBit) {
   EXPECT_EQ(std::memcmp(Host.data(), Omp.data(), Count * sizeof(float)), 0);
 }
 
+// An unset function pointer as the stencil: refused by name, as the
+// generated engines do (the host engine called through it: a crash).
+TEST(HostEngine, NullFunctionPointerIsRefused) {
+  Arrays A;
+  void (*Unset)(const stencil::Index3D &, const float *, float *) = nullptr;
+  auto Loop = loopWith<HostLoopEngine3D>(Exact);
+  expectError<std::invalid_argument>(
+      [&] { Loop.run(Unset, A.f.data(), A.fn.data()); },
+      {"the stencil is a null function pointer"});
+}
+
 TEST(OpenMPEngine, NullArrayIsRefused) {
   Arrays A;
   const float *NoInput = nullptr;

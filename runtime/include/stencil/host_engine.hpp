@@ -2,6 +2,7 @@
 #ifndef STENCIL_HOST_ENGINE_HPP
 #define STENCIL_HOST_ENGINE_HPP
 
+#include <stdexcept>
 #include <stencil/index.hpp>
 #include <stencil/loop_range.hpp>
 #include <stencil/type_name.hpp>
@@ -48,6 +49,10 @@ public:
   /// by value: its operator() need not be const.
   template <typename StencilT, typename... Args>
   void operator()(const StencilT &Stencil, Args &&...A) const {
+    if constexpr (std::is_pointer_v<StencilT>)
+      if (!Stencil) // run(nullptr, ...) or an unset function pointer
+        throw std::invalid_argument(
+            "stencil: the stencil is a null function pointer");
     int Position = 0;
     (detail::checkHostArgument<StencilT>(A, ++Position), ...);
     (void)Position;
