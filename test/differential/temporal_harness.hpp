@@ -34,6 +34,7 @@
 
 #include "cuda_on_cpu.hpp"     // test/e2e/common
 #include "hostile_values.hpp"  // test/e2e/common
+#include "store_box.hpp"       // test/e2e/common
 
 #include <algorithm>
 #include <cstdio>
@@ -212,22 +213,9 @@ void checkPass(const Entry &E, const StencilT &S, Tuple Values, std::index_seque
     R.lo[D] = Lo[D];
     R.hi[D] = Ext[D] - Hi[D];
   }
-  stencil::Region Store = R;
-  if (Rng() % 2)
-    for (int D = 0; D < Dims; ++D) {
-      auto Pick = [&](long long A, long long B) {
-        return std::uniform_int_distribution<long long>(A, B)(Rng);
-      };
-      Store.lo[D] = Pick(R.lo[D], R.hi[D] - 1);
-      Store.hi[D] = Pick(Store.lo[D] + 1, R.hi[D]);
-    }
+  const stencil::Region Store = e2e::storeBox(R, Dims, Rng);
   auto In = [&](long long P, const stencil::Region &Box) {
-    for (int D = 0; D < Dims; ++D) {
-      if (P % Ext[D] < Box.lo[D] || P % Ext[D] >= Box.hi[D])
-        return false;
-      P /= Ext[D];
-    }
-    return true;
+    return e2e::inBox(P, Ext, Dims, Box);
   };
   std::vector<T> A(N), B(N);
   for (T &V : A)

@@ -21,6 +21,7 @@
 
 #include "../common/hostile_values.hpp"
 #include "../common/seed_option.hpp"
+#include "../common/store_box.hpp"
 #include "an5d_stencils.hpp" // tools/benchmark: AN5D's stencils
 #include "divide_stencil.hpp"
 #include "integer_stencils.hpp"
@@ -383,22 +384,9 @@ void check(const std::string &Name, const long long (&Ext)[3], int Margin,
     R.hi[D] = Ext[D] - Margin;
   }
   // The store region: R, or a random box inside it.
-  stencil::Region Store = R;
-  if (Rng() % 2)
-    for (int D = 0; D < Dims; ++D) {
-      auto Pick = [&](long long Lo, long long Hi) {
-        return std::uniform_int_distribution<long long>(Lo, Hi)(Rng);
-      };
-      Store.lo[D] = Pick(R.lo[D], R.hi[D] - 1);
-      Store.hi[D] = Pick(Store.lo[D] + 1, R.hi[D]);
-    }
+  const stencil::Region Store = e2e::storeBox(R, Dims, Rng);
   auto In = [&](long long I, const stencil::Region &Box) {
-    for (int D = 0; D < Dims; ++D) {
-      if (I % Ext[D] < Box.lo[D] || I % Ext[D] >= Box.hi[D])
-        return false;
-      I /= Ext[D];
-    }
-    return true;
+    return e2e::inBox(I, Ext, Dims, Box);
   };
   auto Inside = [&](long long I) { return In(I, R); };
   if (How != Margins::Own)
