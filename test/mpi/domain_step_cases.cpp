@@ -247,6 +247,38 @@ void readTwiceRef(const R &s, const float *u, const float *v, float *x,
   s.run(after, x, v, y);
 }
 
+// --- One Field for a read-only array and one a later call writes (no call
+// reads one and writes the other): the graph's exchanges follow parameters,
+// so p's halo along y went stale after q rewrote it through r.
+STENCIL_KERNEL
+void diffX(const stencil::Index3D &idx, const double *p, double *q) {
+  q[idx.ix()] =
+      p[idx.ix<1, 0, 0>()] - p[idx.ix<-1, 0, 0>()] + 0.5 * p[idx.ix()];
+}
+STENCIL_KERNEL
+void sumYZ(const stencil::Index3D &idx, const double *q, double *r) {
+  r[idx.ix()] = q[idx.ix<0, 1, 0>()] + q[idx.ix<0, 0, -1>()] * 0.25;
+}
+STENCIL_KERNEL
+void mixY(const stencil::Index3D &idx, const double *p, const double *r,
+          double *out) {
+  out[idx.ix()] = p[idx.ix<0, -1, 0>()] * 3.0 + r[idx.ix<1, 0, 0>()];
+}
+STENCIL_STEP
+void rewrittenAlias(stencil::Step3D &s, const double *p, double *q, double *r,
+                    double *out) {
+  s.run(diffX, p, q);
+  s.run(sumYZ, q, r);
+  s.run(mixY, p, r, out);
+}
+template <typename R>
+void rewrittenAliasRef(const R &s, const double *p, double *q, double *r,
+                       double *out) {
+  s.run(diffX, p, q);
+  s.run(sumYZ, q, r);
+  s.run(mixY, p, r, out);
+}
+
 STENCIL_KERNEL
 void w4(const stencil::Index4D &idx, const float *a, float *x) {
   x[idx.ix()] = a[idx.ix<0, 0, 0, 1>()];
@@ -368,6 +400,20 @@ void runCases() {
         },
         [](const auto &R, auto &A) {
           deepRef(R, A.p(0), A.p(1), A.p(2), A.p(3), A.p(4));
+        });
+  }
+  {
+    const long long Ext[3] = {16, 17, 16};
+    dstest::Case<double, 3> C("rewrittenAlias", 8u, Ext,
+                              {All3, All3, All3, All3}, {"p", "q", "r", "out"},
+                              {0, 2});
+    C.run(
+        &rewrittenAlias,
+        [](stencil::DomainStep &S, auto &A, bool O) {
+          dstest::call(S, O, &rewrittenAlias, A.f(0), A.f(1), A.f(2), A.f(3));
+        },
+        [](const auto &R, auto &A) {
+          rewrittenAliasRef(R, A.p(0), A.p(1), A.p(2), A.p(3));
         });
   }
   {

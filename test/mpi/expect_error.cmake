@@ -36,6 +36,8 @@ set(expect_run-field-twice "stencil 'Diffusion7': field 'f' is passed as argumen
 set(expect_step-field-twice "step 'advectStep' \\(openmp\\), call 2: stencil 'Divergence' gets one array for its parameters 'fx' and 'un' \\(the step's 'fx' and 'un'\\), and it writes 'un': a launch would read what it writes")
 set(expect_repeat-next-as-argument "stencil 'Divergence': field 'un', the next level of repeat\\(\\), is passed again as another argument: the steps would read the field they write")
 set(expect_repeat-steps-disagree "${disagree} the steps of DomainLoop::repeat: rank 0 has 4; rank 1 has 5")
+# repeat() takes a long long: a DomainError saying why the count is negative.
+set(expect_repeat-steps-huge "repeat\\(\\): the number of steps is -1, below zero \\(repeat\\(\\) takes a long long: an unsigned count above 9223372036854775807 arrives negative\\)")
 set(expect_repeat-negative "stencil 'Diffusion7': -2 steps between halo exchanges \\(setTemporal\\): 0 takes as many as the halo allows, else 1 or more")
 set(expect_step-plan-one-rank "${disagree} how a DomainStep runs step 'twoConsumers': rank 0 has call by call; rank 1 has its plan")
 set(expect_step-halo-one-rank "${expect_step-plan-one-rank}")

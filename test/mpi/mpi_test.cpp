@@ -15,7 +15,8 @@
 //       extents-disagree|procs-disagree|periodic-disagree|variant-one-rank|
 //       exchange-disagree|exception-one-rank|region-margin|corners|
 //       repeat-halo|repeat-halo-huge|repeat-one-field|repeat-coordinates|repeat-steps-disagree|
-//       repeat-negative|repeat-timing-one-rank|repeat-block-disagree|
+//       repeat-negative|repeat-steps-huge|repeat-timing-one-rank|
+//       repeat-block-disagree|
 //       repeat-marks-swapped|run-field-twice|step-field-twice|
 //       repeat-next-as-argument
 // Exit status 0 when every check passes; 1 on a failure or a (reported) error.
@@ -941,10 +942,12 @@ int runError(const std::string &What, const Settings &S) {
     Loop.run(Box27(), 0.01, F, G);
   } else if (What == "repeat-halo" || What == "repeat-halo-huge" ||
              What == "repeat-one-field" || What == "repeat-coordinates" ||
-             What == "repeat-steps-disagree" || What == "repeat-negative") {
+             What == "repeat-steps-disagree" || What == "repeat-negative" ||
+             What == "repeat-steps-huge") {
     // A time loop asked for more steps between exchanges than the halo (or
     // a periodic wrap, for a stencil using its coordinates) allows, given
-    // one field as both levels, or a step count that differs on rank 1.
+    // one field as both levels, a step count that differs on rank 1, or an
+    // unsigned count past LLONG_MAX (it arrives negative).
     O.periodic[0] = What == "repeat-coordinates";
     O.procs[0] = 2;
     const Domain D(MPI_COMM_WORLD, {16, 16, 16}, O);
@@ -962,8 +965,10 @@ int runError(const std::string &What, const Settings &S) {
                      : What == "repeat-negative"    ? -2
                                                     : 0;
     Loop.setTemporal(Temporal);
-    const long long Steps =
-        What == "repeat-steps-disagree" && Rank == 1 ? 5 : 4;
+    const unsigned long long Huge = ~0ull;
+    const long long Steps = What == "repeat-steps-huge" ? Huge
+                            : What == "repeat-steps-disagree" && Rank == 1 ? 5
+                                                                           : 4;
     Field<float> &Next = What == "repeat-one-field" ? F : G;
     Loop.repeat(Steps, Diffusion7(), 0.1f, 0.0f, -1, stencil::previousLevel(F),
                 stencil::nextLevel(Next));
@@ -1100,7 +1105,8 @@ int main(int argc, char **argv) {
             "exception-one-rank|region-margin|corners|repeat-halo|repeat-halo-"
             "huge|"
             "repeat-one-field|repeat-coordinates|repeat-steps-disagree|"
-            "repeat-negative|repeat-timing-one-rank|repeat-block-disagree|"
+            "repeat-negative|repeat-steps-huge|repeat-timing-one-rank|"
+            "repeat-block-disagree|"
             "repeat-next-as-argument|repeat-marks-swapped|run-field-twice|"
             "step-field-twice]");
     }

@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 #include "BodyLowering.h"
 #include "ClangDiagnosticSink.h"
+#include "EvaluationOrder.h"
 #include "MathFunctions.h"
 #include "TypeMapping.h"
 #include "stencilc/IR/IRPrinter.h"
@@ -22,6 +23,7 @@
 #include "llvm/ADT/APSInt.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
@@ -91,6 +93,9 @@ private:
   void lowerAssign(const Expr *LHS, const Expr *E, ExprRef Value,
                    StmtList &Out);
   void lowerTail(const Stmt *St, StmtList &Out);
+  /// Lowers a full-expression through \p Lower, then refuses a helper that
+  /// writes an array the rest of it reaches in an order C++ leaves open.
+  void fullExpression(llvm::function_ref<void()> Lower);
 
   // Expressions: null after reporting an error.
   ExprRef lowerExpr(const Expr *E, StmtList &Out);
@@ -135,6 +140,8 @@ private:
   Frame &frame() { return Frames.back(); }
 
   ASTContext &Ctx;
+  /// Where each array access sits among the parts C++ orders.
+  frontend::EvaluationOrder Order;
   ir::Stencil &S;
   DiagnosticSink &Diags;
   std::vector<Frame> Frames;
@@ -493,7 +500,7 @@ void BodyLowering::lowerStmtKind(const Stmt *St, StmtList &Out) {
     return;
   }
   if (const auto *E = dyn_cast<Expr>(St))
-    return lowerExprStmt(E, Out);
+    return fullExpression([&] { lowerExprStmt(E, Out); });
   std::string What = St->getStmtClassName();
   if (isa<BreakStmt>(St))
     What = "'break'";
@@ -503,6 +510,8 @@ void BodyLowering::lowerStmtKind(const Stmt *St, StmtList &Out) {
     What = "'switch'";
   else if (isa<GotoStmt>(St))
     What = "'goto'";
+  else if (isa<LabelStmt>(St))
+    What = "a label";
   else if (isa<CXXTryStmt>(St))
     What = "'try'";
   error(DiagId::err_unsupported_stmt, St, {What});
@@ -546,7 +555,9 @@ void BodyLowering::lowerDecl(const VarDecl *VD, StmtList &Out) {
       // C++ lets the initialiser name the variable (reading it is undefined);
       // the generated code could not even declare it in that order.
       Initialising.insert(VD);
-      Init = castTo(*Ty, lowerExpr(InitE, Out), InitE->getSourceRange());
+      fullExpression([&] {
+        Init = castTo(*Ty, lowerExpr(InitE, Out), InitE->getSourceRange());
+      });
       Initialising.erase(VD);
       if (!Init)
         return;
@@ -790,7 +801,8 @@ void BodyLowering::lowerIf(const IfStmt *If, StmtList &Out, bool TailReturn) {
   StmtList &Target = If->getInit() ? Scope : Out;
   if (If->getInit())
     lowerStmt(If->getInit(), Scope);
-  ExprRef Cond = lowerExpr(If->getCond(), Target);
+  ExprRef Cond;
+  fullExpression([&] { Cond = lowerExpr(If->getCond(), Target); });
   auto Branch = [&](const Stmt *St) -> StmtRef {
     if (!TailReturn)
       return lowerBlock(St);
@@ -824,7 +836,8 @@ void BodyLowering::lowerTail(const Stmt *St, StmtList &Out) {
   if (const auto *Ret = dyn_cast<ReturnStmt>(St)) {
     if (!Ret->getRetValue())
       return;
-    ExprRef V = lowerExpr(Ret->getRetValue(), Out);
+    ExprRef V;
+    fullExpression([&] { V = lowerExpr(Ret->getRetValue(), Out); });
     if (V && frame().Result)
       Out.push_back(std::make_shared<ir::AssignStmt>(
           *frame().Result,
@@ -832,7 +845,8 @@ void BodyLowering::lowerTail(const Stmt *St, StmtList &Out) {
           toIRRange(Ret->getSourceRange())));
     return;
   }
-  if (const auto *CS = dyn_cast<CompoundStmt>(St)) {
+  if (const auto *CS = dyn_cast<CompoundStmt>(St);
+      CS && !(CS->body_empty() && frame().Result)) {
     StmtList Body;
     for (const Stmt *Child : CS->body()) {
       if (Child == CS->body_back())
@@ -852,6 +866,16 @@ void BodyLowering::lowerTail(const Stmt *St, StmtList &Out) {
     return;
   }
   lowerStmt(St, Out);
+}
+
+void BodyLowering::fullExpression(llvm::function_ref<void()> Lower) {
+  Order.beginFullExpression();
+  Lower();
+  if (std::optional<frontend::EvaluationOrder::Conflict> C =
+          Order.endFullExpression())
+    error(DiagId::err_helper_write_unsequenced, C->Call,
+          {C->Helper, S.Params[C->Array].Name,
+           C->OtherWrites ? "writes" : "reads"});
 }
 
 void BodyLowering::lowerExprStmt(const Expr *E, StmtList &Out) {
@@ -906,6 +930,7 @@ void BodyLowering::lowerAssign(const Expr *LHS, const Expr *Op, ExprRef Value,
       return;
     }
     StoreParam = Access->first;
+    Order.access(Access->first, /*Write=*/true, /*Target=*/true);
     Ty = S.Params[Access->first].Ty;
     Current = std::make_shared<ir::LoadExpr>(Ty, Access->first, ir::Offset{},
                                              toIRRange(Sub->getSourceRange()));
@@ -1184,12 +1209,16 @@ ExprRef BodyLowering::lowerUnary(const UnaryOperator *E, StmtList &Out) {
 ExprRef BodyLowering::lowerBinary(const BinaryOperator *E, StmtList &Out) {
   if (E->getLHS()->getType()->isPointerType() ||
       E->getRHS()->getType()->isPointerType()) {
-    std::string Name = "?";
+    std::optional<std::string> Name;
     for (const Expr *Side : {E->getLHS(), E->getRHS()})
       if (std::optional<Binding> B = lookup(Side);
           B && B->Kind == Binding::Array)
         Name = S.Params[B->Id].Name;
-    error(DiagId::err_pointer_arithmetic, E, {Name});
+    if (Name)
+      error(DiagId::err_pointer_arithmetic, E, {*Name});
+    else // this != nullptr, a pointer local's comparison
+      error(DiagId::err_unsupported_expr, E,
+            {"pointer operand of '" + E->getOpcodeStr().str() + "'"});
     return nullptr;
   }
   if (E->isAssignmentOp() || E->getOpcode() == BO_Comma) {
@@ -1218,12 +1247,22 @@ ExprRef BodyLowering::lowerBinary(const BinaryOperator *E, StmtList &Out) {
     return nullptr;
   }
   std::optional<ir::Type> Ty = typeOf(E);
-  ExprRef L = lowerExpr(E->getLHS(), Out);
   bool ShortCircuit = *Op == ir::BinaryOp::LAnd || *Op == ir::BinaryOp::LOr;
+  // && and || evaluate their left side first.
+  const unsigned Node = Order.node();
+  if (ShortCircuit)
+    Order.enter(Node, 0);
+  ExprRef L = lowerExpr(E->getLHS(), Out);
+  if (ShortCircuit) {
+    Order.leave();
+    Order.enter(Node, 1);
+  }
   // The right side of && and || lowers apart: C++ evaluates it only when the
   // left side does not decide, so helpers it calls must run only then.
   StmtList RightOut;
   ExprRef R = lowerExpr(E->getRHS(), ShortCircuit ? RightOut : Out);
+  if (ShortCircuit)
+    Order.leave();
   if (!Ty || !L || !R)
     return nullptr;
   stencilc::SourceRange Range = toIRRange(E->getSourceRange());
@@ -1248,12 +1287,19 @@ ExprRef BodyLowering::lowerBinary(const BinaryOperator *E, StmtList &Out) {
 ExprRef BodyLowering::lowerConditional(const ConditionalOperator *CO,
                                        StmtList &Out) {
   std::optional<ir::Type> Ty = typeOf(CO);
+  const unsigned Node = Order.node();
+  Order.enter(Node, 0);
   ExprRef Cond = lowerExpr(CO->getCond(), Out);
+  Order.leave();
   // Each branch lowers apart: C++ evaluates only the chosen one, so helpers
   // called in a branch must run only when it is taken.
   StmtList TrueOut, FalseOut;
+  Order.enter(Node, 1);
   ExprRef T = lowerExpr(CO->getTrueExpr(), TrueOut);
+  Order.leave();
+  Order.enter(Node, 2);
   ExprRef F = lowerExpr(CO->getFalseExpr(), FalseOut);
+  Order.leave();
   if (!Ty || !Cond || !T || !F)
     return nullptr;
   T = castTo(*Ty, T, CO->getSourceRange());
@@ -1277,6 +1323,7 @@ ExprRef BodyLowering::lowerLoad(const ArraySubscriptExpr *E) {
   std::optional<std::pair<unsigned, ir::Offset>> Access = arrayAccess(E);
   if (!Access)
     return nullptr;
+  Order.access(Access->first, /*Write=*/false);
   return std::make_shared<ir::LoadExpr>(S.Params[Access->first].Ty,
                                         Access->first, Access->second,
                                         toIRRange(E->getSourceRange()));
@@ -1354,6 +1401,10 @@ ExprRef BodyLowering::inlineHelper(const CallExpr *E, const FunctionDecl *Def,
   Frame Callee{Def, {}, std::nullopt, E->getSourceRange()};
   StmtList Body;
   bool Ok = true;
+  const unsigned Node = Order.call(Name, E->getSourceRange());
+  // const T& parameters bound to an array's element, with the array.
+  std::vector<std::pair<unsigned, unsigned>> ElementReferences;
+  Order.enter(Node, 0);
   for (unsigned I = 0; I < Def->getNumParams() && I < E->getNumArgs(); ++I) {
     const ParmVarDecl *P = Def->getParamDecl(I);
     const Expr *Arg = E->getArg(I);
@@ -1385,6 +1436,10 @@ ExprRef BodyLowering::inlineHelper(const CallExpr *E, const FunctionDecl *Def,
         Ok = false;
         continue;
       }
+      // The local is a copy: exact unless the helper writes the element.
+      if (const auto *Load = dyn_cast<ir::LoadExpr>(V.get());
+          Load && PT->isReferenceType() && Arg->isGLValue())
+        ElementReferences.push_back({I, Load->Param});
       unsigned Local = addLocal(P->getName(), *Ty);
       Out.push_back(std::make_shared<ir::LocalDeclStmt>(
           Local, castTo(*Ty, V, Arg->getSourceRange()),
@@ -1397,6 +1452,7 @@ ExprRef BodyLowering::inlineHelper(const CallExpr *E, const FunctionDecl *Def,
         {P->getNameAsString(), Name, PT.getAsString(Ctx.getPrintingPolicy())});
     Ok = false;
   }
+  Order.leave();
   if (!Ok)
     return nullptr;
 
@@ -1416,12 +1472,19 @@ ExprRef BodyLowering::inlineHelper(const CallExpr *E, const FunctionDecl *Def,
     Result = localRef(Local, E->getSourceRange());
   }
   Frames.push_back(std::move(Callee));
+  Order.enter(Node, 1, /*CallBody=*/true);
   if (const auto *Try = dyn_cast<CXXTryStmt>(Def->getBody()))
     error(DiagId::err_function_try_block, Try->getSourceRange(),
           {Def->getQualifiedNameAsString()});
   else
     lowerTail(Def->getBody(), Body);
+  Order.leave();
   Frames.pop_back();
+  for (const auto &[Param, Array] : ElementReferences)
+    if (Order.callWrites(Node, Array))
+      error(DiagId::err_helper_reference_written, E->getArg(Param),
+            {Def->getParamDecl(Param)->getNameAsString(), Name,
+             S.Params[Array].Name});
   Out.insert(Out.end(), Body.begin(), Body.end());
   return Result;
 }

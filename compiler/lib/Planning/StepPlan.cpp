@@ -363,9 +363,24 @@ Grouping groupCalls(const ModulePlan &Plan, const ir::Step &St,
   std::vector<StepGroup> Fused;
   std::vector<std::string> Why(N);
   for (unsigned C : Consumers) {
-    if (GroupOf[C] >= 0)
-      continue;
     const ir::StepCall &Cons = St.Calls[C];
+    if (GroupOf[C] >= 0) {
+      // A producer of C left alone: C already runs in a later consumer's
+      // group (as one of its producers), so nothing fuses into C.
+      const unsigned Owner = Fused[GroupOf[C]].Calls.back();
+      for (unsigned P = 0; P < C; ++P) {
+        std::vector<unsigned> Recomputed;
+        if (GroupOf[P] < 0 && Why[P].empty() &&
+            whyNotFusible(M, St, Info, Infos, P, C, Recomputed) !=
+                "no flow dependence")
+          Why[P] = "not fused with " + std::to_string(C) + " " +
+                   M.Stencils[Cons.Stencil].qualifiedName() +
+                   ": it is a producer in the fused group of " +
+                   std::to_string(Owner) + " " +
+                   M.Stencils[St.Calls[Owner].Stencil].qualifiedName();
+      }
+      continue;
+    }
     const analysis::StencilInfo &CI = Infos[Cons.Stencil];
     double Multi = Cost(C), Bytes = CI.BytesPerPoint, Flops = CI.FlopsPerPoint;
     double StagedFlops = Flops;

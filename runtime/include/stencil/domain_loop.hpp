@@ -381,15 +381,37 @@ public:
   template <typename StencilT, typename... Args>
   void repeat(long long Steps, const StencilT &S, Args &&...A) {
     using Levels = detail::TimeLevels<std::decay_t<Args>...>;
-    auto &Previous = *detail::levelVariable<Levels::Previous>(A...);
-    auto &Next = *detail::levelVariable<Levels::Next>(A...);
-    static_assert(detail::IsField<std::decay_t<decltype(Previous)>>::value,
+    using Previous =
+        std::decay_t<decltype(*detail::levelVariable<Levels::Previous>(A...))>;
+    using Next =
+        std::decay_t<decltype(*detail::levelVariable<Levels::Next>(A...))>;
+    static_assert(detail::IsField<Previous>::value,
                   "DomainLoop::repeat: the time levels are stencil::Fields "
                   "(stencil::previousLevel(field))");
+    static_assert(std::is_same_v<Previous, Next>,
+                  "DomainLoop::repeat: the two time levels trade places "
+                  "between steps, so they are stencil::Fields of one "
+                  "element type");
+    // Only the checks above for bad levels: the body's errors would bury
+    // them.
+    if constexpr (detail::IsField<Previous>::value &&
+                  std::is_same_v<Previous, Next>)
+      repeatLevels(Steps, S, A...);
+  }
+
+private:
+  /// repeat() on levels of one Field type.
+  template <typename StencilT, typename... Args>
+  void repeatLevels(long long Steps, const StencilT &S, Args &&...A) {
+    using Levels = detail::TimeLevels<std::decay_t<Args>...>;
+    auto &Previous = *detail::levelVariable<Levels::Previous>(A...);
+    auto &Next = *detail::levelVariable<Levels::Next>(A...);
     // Every rank refuses a bad count, or none: a rank alone would leave the
     // others waiting in the loop's collective calls.
     domain_->agree("the steps of DomainLoop::repeat", std::to_string(Steps));
-    detail::checkSteps(Steps);
+    const std::string StepsError = detail::stepsError(Steps);
+    if (!StepsError.empty())
+      throw DomainError(StepsError);
     // The levels first: bind() refuses a field passed twice and written in
     // words that do not name the levels.
     if (const GeneratedStencil *Code = generatedFor(domain_->backend(), S)) {
@@ -441,6 +463,7 @@ public:
     runTimeLoop(Steps, PerExchange, S, A...);
   }
 
+public:
   /// How many steps repeat() takes between two exchanges (and per pass on
   /// a GPU): 0, the default, as many as the fields' halos allow.
   void setTemporal(const TemporalConfig &C) { temporal_ = C; }

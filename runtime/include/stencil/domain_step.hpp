@@ -17,14 +17,15 @@
 // DomainStep::haloOf(backend, step). When a field's halo is thinner, an array
 // is passed twice, or STENCIL_STEP_PLAN=multi-kernel, the step runs call by
 // call instead, with the exchanges of the step's graph
-// (--emit=ir "exchanges"). With overlap (the default) a round's interior,
-// which reads no halo, runs while the exchange travels, and its boundary
-// slabs after it (seed 001's one-divided overlap); after a round that needs
-// no exchange, that round's points the exchange sends run first, and the
-// rest of it while the exchange travels too (two-divided). Every point is
-// computed by the same code on every rank, so the results are bit for bit those
-// of one rank. Arrays the step reads off the centre are Fields; arrays of lower
-// rank (profiles) are pointers to the rank's piece.
+// (--emit=ir "exchanges"); with one Field for two parameters, whose graph
+// does not hold, every Field is exchanged before every call. With overlap (the
+// default) a round's interior, which reads no halo, runs while the exchange
+// travels, and its boundary slabs after it (seed 001's one-divided overlap);
+// after a round that needs no exchange, that round's points the exchange sends
+// run first, and the rest of it while the exchange travels too (two-divided).
+// Every point is computed by the same code on every rank, so the results are
+// bit for bit those of one rank. Arrays the step reads off the centre are
+// Fields; arrays of lower rank (profiles) are pointers to the rank's piece.
 #ifndef STENCIL_DOMAIN_STEP_HPP
 #define STENCIL_DOMAIN_STEP_HPP
 
@@ -155,7 +156,7 @@ private:
           else
             for (int C = 0; C < E->callCount; ++C)
               timed(E->callNames[C], [&] {
-                runCall(*E, Name, C, G, Own, Each, Noted, Overlap);
+                runCall(*E, Name, C, G, Own, Each, Noted, Overlap, Shared);
               });
         },
         Values);
@@ -397,13 +398,26 @@ private:
   /// Call \p C of step \p E alone: the exchanges it needs, then its points.
   void runCall(const GeneratedStep &E, const std::string &Name, int C,
                const Grid &G, const Region &Own, void *const *Args,
-               const Arguments &A, bool Overlap) {
+               const Arguments &A, bool Overlap, bool Shared) {
     std::vector<Sent> Params;
-    for (int I = 0; I < E.exchangeCount; ++I)
-      if (E.exchanges[I].before == C)
-        Params.push_back(
-            {E.exchanges[I].param,
-             Halo::of(E.exchanges[I].halo, E.exchanges[I].diagonal)});
+    if (Shared) {
+      // The graph's exchanges follow parameters: one Field for two of them
+      // is written through one and read through the other unseen. Every
+      // Field, once, before every call, as wide as any call reads.
+      std::vector<const void *> Seen;
+      for (int P = 0; P < static_cast<int>(A.Identity.size()); ++P)
+        if (A.Identity[P] &&
+            std::find(Seen.begin(), Seen.end(), A.Identity[P]) == Seen.end()) {
+          Seen.push_back(A.Identity[P]);
+          Params.push_back({P, callsHalo(E)});
+        }
+    } else {
+      for (int I = 0; I < E.exchangeCount; ++I)
+        if (E.exchanges[I].before == C)
+          Params.push_back(
+              {E.exchanges[I].param,
+               Halo::of(E.exchanges[I].halo, E.exchanges[I].diagonal)});
+    }
     HaloExchange *X = exchange(E, Name, "call " + std::to_string(C), Params, A);
     BoundStencil B = callBound(E, Name, C, G, Own, Args);
     launch(B, X, Overlap);

@@ -21,6 +21,7 @@
 #include "generated_abi.hpp"
 
 #include <cstddef>
+#include <limits>
 #include <stdexcept>
 #include <string>
 #include <tuple>
@@ -132,12 +133,24 @@ template <typename V> bool sameLevel(const V &A, const V &B) {
     return &A == &B;
 }
 
+/// Why \p Steps is no step count, or "": below zero (an unsigned count past
+/// LLONG_MAX arrives negative: said so, else "-1" puzzles a caller who
+/// passed 2^64 - 1).
+inline std::string stepsError(long long Steps) {
+  if (Steps >= 0)
+    return {};
+  return "repeat(): the number of steps is " + std::to_string(Steps) +
+         ", below zero (repeat() takes a long long: an unsigned count "
+         "above " +
+         std::to_string(std::numeric_limits<long long>::max()) +
+         " arrives negative)";
+}
+
 /// Refuses a negative step count.
 inline void checkSteps(long long Steps) {
-  if (Steps < 0)
-    throw std::invalid_argument("stencil: repeat(): the number of steps "
-                                "is " +
-                                std::to_string(Steps) + ", below zero");
+  const std::string Error = stepsError(Steps);
+  if (!Error.empty())
+    throw std::invalid_argument("stencil: " + Error);
 }
 
 /// The checks of every repeat() call, on every engine and before any step:

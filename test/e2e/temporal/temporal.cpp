@@ -32,6 +32,7 @@
 #include <array>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <limits>
 #include <memory>
 #include <random>
@@ -520,6 +521,18 @@ void checkRefusals() {
   Refused("a negative step count", [&] {
     Loop.repeat(-1, Star7f(), stencil::previousLevel(P), stencil::nextLevel(R),
                 0.5f, 0.1f);
+  });
+  // An unsigned count past LLONG_MAX arrives negative: the message says so.
+  Refused("an unsigned count past LLONG_MAX", [&] {
+    const unsigned long long Huge = ~0ull;
+    try {
+      Loop.repeat(Huge, Star7f(), stencil::previousLevel(P),
+                  stencil::nextLevel(R), 0.5f, 0.1f);
+    } catch (const std::invalid_argument &E) {
+      if (!std::strstr(E.what(), "an unsigned count above"))
+        throw std::logic_error(std::string("unexplained: ") + E.what());
+      throw;
+    }
   });
   Refused("one array as both levels", [&] {
     Loop.repeat(3, Star7f(), stencil::previousLevel(P), stencil::nextLevel(Q),

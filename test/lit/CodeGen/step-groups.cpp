@@ -6,6 +6,7 @@
 // RUN: %stencilc %s --emit=plan -o - -- -I %mock_include | FileCheck %s --check-prefix=PLAN
 // RUN: %stencilc %s --emit=cpu --no-line-directives -o - -- -I %mock_include | FileCheck %s --check-prefix=CPU
 // RUN: %stencilc %s --emit=plan --step-strategy=recompute -o - -- -I %mock_include | FileCheck %s --check-prefix=FORCED
+// RUN: %stencilc %s --emit=plan --step-strategy=recompute -o - -- -I %mock_include | FileCheck %s --check-prefix=CHAIN
 #include <stencil/dsl.hpp>
 
 struct STENCIL_KERNEL FluxX {
@@ -89,3 +90,28 @@ void blocked(stencil::Step3D &s, double dt, double *u, double *fx, double *fy, d
 // CPU-NEXT:     {2, -1, {{[{][{]}}0, 0}, {0, 0}, {0, 0}, {0, 0}}, nullptr, 0, "Scale", nullptr, 0, nullptr, 0, 0u, -1, nullptr, 0},
 // CPU-NEXT:     {-1, 1, {{[{][{]}}1, 1}, {1, 1}, {0, 0}, {0, 0}}, stencilc_step_around_round1, 1, "recompute(FluxX, FluxY, Div)", stencilc_step_around_round1_calls, 3, stencilc_step_around_round1_recomputed, 2, 0u, -1, nullptr, 2},
 // CPU-NEXT: };
+
+// A producer whose consumer became a producer in a later group: the note
+// says why it stayed alone (it had none).
+STENCIL_KERNEL void P1(const stencil::Index3D &idx, const double *u, double *a) {
+  a[idx.ix()] = u[idx.ix<1, 0, 0>()];
+}
+STENCIL_KERNEL void C1(const stencil::Index3D &idx, const double *a, const double *u, double *o1) {
+  o1[idx.ix()] = a[idx.ix<-1, -1, 0>()] + a[idx.ix<0, 0, -1>()] * u[idx.ix()];
+}
+STENCIL_KERNEL void P2(const stencil::Index3D &idx, const double *u, double *b) {
+  b[idx.ix()] = u[idx.ix<0, 0, 1>()];
+}
+STENCIL_KERNEL void C2(const stencil::Index3D &idx, const double *b, const double *o1, double *o2) {
+  o2[idx.ix()] = b[idx.ix<0, -1, -1>()] + b[idx.ix<-1, 0, 0>()] + o1[idx.ix()];
+}
+STENCIL_STEP void chained(stencil::Step3D &s, const double *u, double *a, double *o1, double *b,
+                          double *o2) {
+  s.run(P1, u, a);
+  s.run(C1, a, u, o1);
+  s.run(P2, u, b);
+  s.run(C2, b, o1, o2);
+}
+// CHAIN:      step chained
+// CHAIN-NEXT:   multi-kernel: 0 P1 (cost {{.*}}); not fused with 1 C1: it is a producer in the fused group of 3 C2
+// CHAIN-NEXT:   recompute: 1 C1 2 P2 3 C2

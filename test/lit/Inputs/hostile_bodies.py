@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Writes hostile stencil bodies into the folder given as argument, for
 Diagnostics/limits.test: deep sums, long else-if chains, deeply nested ifs,
-exponential helper inlining and many flat statements. Each either compiles
+exponential helper inlining, many flat statements, and chains deep enough
+to overflow a parser's default stack. Each either compiles
 fast or fails fast with a limit's diagnostic; none may crash or hang."""
 import os
 import sys
@@ -41,6 +42,15 @@ def helpers(levels):
     return body + KERNEL_F + "  fn[idx.ix()] = h%d(f[idx.ix()]);\n}\n" % levels
 
 
+def ternaries(depth):
+    body = KERNEL_I + "  int v = f[idx.ix()];\n  fn[idx.ix()] = "
+    return body + "".join("v == %d ? %d : " % (i, i) for i in range(depth)) + "0;\n}\n"
+
+
+def minuses(depth):
+    return KERNEL_F + "  fn[idx.ix()] = " + "- " * depth + "f[idx.ix()];\n}\n"
+
+
 def flat(statements):
     body = KERNEL_F + "  float a = 0.0f;\n" + "  a += f[idx.ix()];\n" * statements
     return body + "  fn[idx.ix()] = a;\n}\n"
@@ -56,3 +66,9 @@ write("helpers12.cpp", helpers(12))
 write("helpers14.cpp", helpers(14))
 write("helpers30.cpp", helpers(30))
 write("flat20000.cpp", flat(20000))
+# Deep enough to overflow clang's parser on an 8 MB stack (a crash before the
+# driver ran on a larger one); stencilc's limit refuses them.
+write("elseif10000.cpp", else_if(10000))
+write("sum200000.cpp", deep_sum(200000))
+write("ternary20000.cpp", ternaries(20000))
+write("minus200000.cpp", minuses(200000))
