@@ -37,6 +37,20 @@ using stencilc::ir::StmtRef;
 
 namespace {
 
+/// Whether \p Arg, passed for \p P, binds a reference to an object that
+/// exists (an array's element), not to a temporary holding its value.
+bool bindsObject(const ParmVarDecl *P, const Expr *Arg) {
+  if (!P->getType()->isReferenceType())
+    return false;
+  const Expr *E = Arg->IgnoreParens();
+  while (const auto *Cast = dyn_cast<ImplicitCastExpr>(E)) {
+    if (Cast->getCastKind() != CK_NoOp)
+      break;
+    E = Cast->getSubExpr()->IgnoreParens();
+  }
+  return E->isGLValue() && !isa<MaterializeTemporaryExpr>(E);
+}
+
 /// Limits that keep lowering and every later stage fast and within the
 /// default 8 MB stack on hostile input (documented in docs/dsl-reference.md).
 /// Iterations of one loop: the trip count is found by running the loop's
@@ -1248,12 +1262,16 @@ ExprRef BodyLowering::lowerBinary(const BinaryOperator *E, StmtList &Out) {
   }
   std::optional<ir::Type> Ty = typeOf(E);
   bool ShortCircuit = *Op == ir::BinaryOp::LAnd || *Op == ir::BinaryOp::LOr;
-  // && and || evaluate their left side first.
+  // && and || evaluate their left side first, and so does the lowering
+  // (into a local before the right side's helpers). C++17 orders << and >>
+  // likewise, but the lowering runs the right side's helpers first: left
+  // unordered, so such a helper is refused.
+  const bool LeftFirst = ShortCircuit;
   const unsigned Node = Order.node();
-  if (ShortCircuit)
+  if (LeftFirst)
     Order.enter(Node, 0);
   ExprRef L = lowerExpr(E->getLHS(), Out);
-  if (ShortCircuit) {
+  if (LeftFirst) {
     Order.leave();
     Order.enter(Node, 1);
   }
@@ -1261,7 +1279,7 @@ ExprRef BodyLowering::lowerBinary(const BinaryOperator *E, StmtList &Out) {
   // left side does not decide, so helpers it calls must run only then.
   StmtList RightOut;
   ExprRef R = lowerExpr(E->getRHS(), ShortCircuit ? RightOut : Out);
-  if (ShortCircuit)
+  if (LeftFirst)
     Order.leave();
   if (!Ty || !L || !R)
     return nullptr;
@@ -1361,8 +1379,14 @@ ExprRef BodyLowering::lowerCall(const CallExpr *E, StmtList &Out) {
     std::optional<ir::Type> Ty = typeOf(E);
     std::vector<ExprRef> Args;
     bool Ok = Ty.has_value();
+    // An argument bound to a reference (std::min's) is read in the call,
+    // after every argument; the others as they are evaluated.
+    const unsigned Node = Order.node();
     for (unsigned I = 0; I < E->getNumArgs(); ++I) {
+      Order.enter(Node, I < FD->getNumParams() &&
+                            bindsObject(FD->getParamDecl(I), E->getArg(I)));
       ExprRef A = lowerExpr(E->getArg(I), Out);
+      Order.leave();
       Ok &= A != nullptr;
       if (A)
         // Arguments bound to references (std::min) arrive without a conversion.
@@ -1397,13 +1421,19 @@ ExprRef BodyLowering::inlineHelper(const CallExpr *E, const FunctionDecl *Def,
           {"call of a member function (make it a free function)"});
     return nullptr;
   }
+  if (Def->isVariadic()) {
+    error(DiagId::err_unsupported_expr, E,
+          {"call of a variadic helper (its '...' arguments)"});
+    return nullptr;
+  }
   // Bind parameters in the caller's frame, then enter the helper's.
   Frame Callee{Def, {}, std::nullopt, E->getSourceRange()};
   StmtList Body;
   bool Ok = true;
   const unsigned Node = Order.call(Name, E->getSourceRange());
-  // const T& parameters bound to an array's element, with the array.
-  std::vector<std::pair<unsigned, unsigned>> ElementReferences;
+  // const T& parameters bound to an object, with the arrays it may be an
+  // element of (what the argument read: a?b:c and std::min name either).
+  std::vector<std::pair<unsigned, llvm::DenseSet<unsigned>>> ElementReferences;
   Order.enter(Node, 0);
   for (unsigned I = 0; I < Def->getNumParams() && I < E->getNumArgs(); ++I) {
     const ParmVarDecl *P = Def->getParamDecl(I);
@@ -1431,15 +1461,15 @@ ExprRef BodyLowering::inlineHelper(const CallExpr *E, const FunctionDecl *Def,
                Ty && (!PT->isReferenceType() ||
                       PT.getNonReferenceType().isConstQualified())) {
       // Scalars (also const T&) become locals initialised with the argument.
+      const std::size_t Reads = Order.readMark();
       ExprRef V = lowerExpr(Arg, Out);
       if (!V) {
         Ok = false;
         continue;
       }
       // The local is a copy: exact unless the helper writes the element.
-      if (const auto *Load = dyn_cast<ir::LoadExpr>(V.get());
-          Load && PT->isReferenceType() && Arg->isGLValue())
-        ElementReferences.push_back({I, Load->Param});
+      if (bindsObject(P, Arg))
+        ElementReferences.push_back({I, Order.readsSince(Reads)});
       unsigned Local = addLocal(P->getName(), *Ty);
       Out.push_back(std::make_shared<ir::LocalDeclStmt>(
           Local, castTo(*Ty, V, Arg->getSourceRange()),
@@ -1480,11 +1510,14 @@ ExprRef BodyLowering::inlineHelper(const CallExpr *E, const FunctionDecl *Def,
     lowerTail(Def->getBody(), Body);
   Order.leave();
   Frames.pop_back();
-  for (const auto &[Param, Array] : ElementReferences)
-    if (Order.callWrites(Node, Array))
-      error(DiagId::err_helper_reference_written, E->getArg(Param),
-            {Def->getParamDecl(Param)->getNameAsString(), Name,
-             S.Params[Array].Name});
+  for (const auto &[Param, Arrays] : ElementReferences)
+    for (unsigned Array = 0; Array < S.Params.size(); ++Array)
+      if (Arrays.contains(Array) && Order.callWrites(Node, Array)) {
+        error(DiagId::err_helper_reference_written, E->getArg(Param),
+              {Def->getParamDecl(Param)->getNameAsString(), Name,
+               S.Params[Array].Name});
+        break;
+      }
   Out.insert(Out.end(), Body.begin(), Body.end());
   return Result;
 }

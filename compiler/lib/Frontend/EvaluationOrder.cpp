@@ -10,19 +10,35 @@ unsigned EvaluationOrder::call(std::string Helper, clang::SourceRange Range) {
 }
 
 void EvaluationOrder::access(unsigned Array, bool Write, bool Target) {
+  if (!Write)
+    ReadLog.push_back(Array);
+  // Innermost first: a call that has the array has it in every call (and a
+  // full-expression every one) around it already, from the same parts.
   if (Write)
-    for (const Part &P : Path)
-      if (P.CallBody)
-        Calls[P.Node].Writes.insert(Array);
-  for (FullExpression &F : Open) {
-    Access A{Array, Write, Target && &F == &Open.back(), {}};
-    for (std::size_t I = F.Base; I < Path.size(); ++I) {
+    for (std::size_t I = Path.size(); I-- > 0;)
+      if (Path[I].CallBody && !Calls[Path[I].Node].Writes.insert(Array).second)
+        break;
+  for (std::size_t F = Open.size(); F-- > 0;) {
+    FullExpression &E = Open[F];
+    Access A{Array, Write, Target && F + 1 == Open.size(), {}};
+    std::vector<unsigned> Key = {Array, Write, A.Target};
+    for (std::size_t I = E.Base; I < Path.size(); ++I) {
       A.Where.push_back(Path[I]);
+      Key.insert(Key.end(), {Path[I].Node, Path[I].Index});
       if (Path[I].CallBody)
         break;
     }
-    F.Accesses.push_back(std::move(A));
+    if (!E.Keys.insert(std::move(Key)).second)
+      break;
+    E.Accesses.push_back(std::move(A));
   }
+}
+
+llvm::DenseSet<unsigned> EvaluationOrder::readsSince(std::size_t Mark) const {
+  llvm::DenseSet<unsigned> Arrays;
+  for (std::size_t I = Mark; I < ReadLog.size(); ++I)
+    Arrays.insert(ReadLog[I]);
+  return Arrays;
 }
 
 bool EvaluationOrder::callWrites(unsigned Node, unsigned Array) const {

@@ -5,9 +5,12 @@
 /// result. That is what C++ does only where C++ orders the helper's body
 /// against the rest of the expression: an argument before the body, the
 /// condition of ?:, && and || before the rest, the right side of an
-/// assignment before its store. Elsewhere (the operands of +, two arguments
-/// of one call) C++ leaves the order unspecified, and a helper writing an
-/// array that the expression also reads there has no one result to match.
+/// assignment before its store, the arguments of a math function before its
+/// reads through reference parameters (std::min). Elsewhere (the operands of
+/// +, two arguments of one call) C++ leaves the order unspecified, and a
+/// helper writing an array that the expression also reads there has no one
+/// result to match; the lowering marks as ordered only what it keeps in
+/// C++'s order (not << and >>, which C++17 orders left to right).
 /// This records each full-expression's array accesses with where they sit
 /// among those ordered parts, so the lowering can refuse such a helper.
 ///
@@ -19,6 +22,7 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -64,6 +68,10 @@ public:
   /// Whether the body of call \p Node wrote \p Array (helpers it called
   /// too).
   bool callWrites(unsigned Node, unsigned Array) const;
+  /// The arrays read from here on, up to readsSince(): what a reference
+  /// argument may name.
+  std::size_t readMark() const { return ReadLog.size(); }
+  llvm::DenseSet<unsigned> readsSince(std::size_t Mark) const;
 
 private:
   struct Access {
@@ -78,6 +86,9 @@ private:
   struct FullExpression {
     std::size_t Base;
     std::vector<Access> Accesses;
+    /// The accesses' keys (array, write, target, parts): one of each is
+    /// enough, and a helper body writing one array many times stays one.
+    std::set<std::vector<unsigned>> Keys;
   };
   struct Call {
     std::string Helper;
@@ -90,6 +101,7 @@ private:
   std::vector<Part> Path;
   std::vector<FullExpression> Open;
   llvm::DenseMap<unsigned, Call> Calls;
+  std::vector<unsigned> ReadLog;
 };
 
 } // namespace stencilc::frontend

@@ -167,6 +167,29 @@ template <typename... Args> void checkRepeat(long long Steps, Args &...A) {
   if (sameLevel(*Previous, *Next))
     throw std::invalid_argument("stencil: repeat(): the two time levels "
                                 "are one array");
+  // Another argument naming a level's array follows the swap only as the
+  // level's variable itself; a copy (a cast, another variable) stays on the
+  // array, which from step 2 on is the one written at some step.
+  if constexpr (std::is_pointer_v<std::remove_pointer_t<decltype(Previous)>>) {
+    std::size_t Position = 0, Copy = 0;
+    auto Look = [&](const auto &X) {
+      ++Position;
+      if constexpr (std::is_pointer_v<std::decay_t<decltype(X)>>) {
+        const void *Value = X, *Where = &X;
+        if (!Copy && (Value == *Previous || Value == *Next) &&
+            Where != Previous && Where != Next)
+          Copy = Position;
+      }
+    };
+    (Look(A), ...);
+    if (Copy && Steps >= 2)
+      throw std::invalid_argument(
+          "stencil: repeat(): argument " + std::to_string(Copy) +
+          " after the stencil is a copy of a time level's pointer, not the "
+          "level's variable: it would not follow the swap after each step, "
+          "and a later step would read the array it writes; pass the "
+          "variable itself");
+  }
 }
 
 /// Why stencil \p E's parameters \p Previous and \p Next (after the index)

@@ -534,6 +534,21 @@ void checkRefusals() {
       throw;
     }
   });
+  // A copy of a level's pointer (a cast) stays on its array: refused before
+  // any step where a later step would write it; the level's variable itself
+  // follows the swap, and one step never swaps.
+  {
+    std::vector<double> B0(A.size(), 1.0), B1(A.size(), 2.0);
+    double *D0 = B0.data(), *D1 = B1.data();
+    Refused("a cast copy of the previous level as another argument", [&] {
+      Loop.repeat(3, VarCoef(), static_cast<const double *>(D0),
+                  stencil::previousLevel(D0), stencil::nextLevel(D1));
+    });
+    Loop.repeat(1, VarCoef(), static_cast<const double *>(D0),
+                stencil::previousLevel(D0), stencil::nextLevel(D1));
+    Loop.repeat(3, VarCoef(), D0, stencil::previousLevel(D0),
+                stencil::nextLevel(D1));
+  }
   Refused("one array as both levels", [&] {
     Loop.repeat(3, Star7f(), stencil::previousLevel(P), stencil::nextLevel(Q),
                 0.5f, 0.1f);
