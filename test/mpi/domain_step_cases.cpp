@@ -546,6 +546,27 @@ void runAlternativeChoice() {
   dstest::record(Ok, "twoConsumers measured as planned, by an alternative and apart");
 }
 
+/// STENCIL_STEP_PLAN empty on rank 0 and unset on the others: one setting
+/// (dsl-reference.md), not ranks that disagree.
+void runEmptyIsUnset() {
+  int Rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &Rank);
+  const stencil::Domain D(MPI_COMM_WORLD, {16, 16, 16}, {});
+  const stencil::Halo H =
+      stencil::DomainStep::haloOf(D.backend(), &twoConsumers);
+  stencil::DomainLoop L(D);
+  stencil::DomainStep S(L);
+  stencil::Field<double> A(D, H, "a"), X(D, H, "x"), Y(D, H, "y"), Z(D, H, "z");
+  if (Rank == 0)
+    setenv("STENCIL_STEP_PLAN", "", 1);
+  else
+    unsetenv("STENCIL_STEP_PLAN");
+  S.run(&twoConsumers, A, X, Y, Z);
+  unsetenv("STENCIL_STEP_PLAN");
+  dstest::record(S.ranPlan(),
+                 "STENCIL_STEP_PLAN empty on rank 0, unset elsewhere");
+}
+
 /// Bad input: every rank must report it (runMpiMain: "rank R: error:
 /// stencil: ...") and exit non-zero, never hang.
 void runError(const std::string &What) {
@@ -620,6 +641,7 @@ int main(int argc, char **argv) {
     runCases();
     runFieldsMadeAgain();
     runAlternativeChoice();
+    runEmptyIsUnset();
     return dstest::summary("written by hand");
   });
 }

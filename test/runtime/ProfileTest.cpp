@@ -95,6 +95,32 @@ TEST(ProfileOpenMP, SummaryCountsCallsTimeAndBandwidth) {
   profile::disable();
 }
 
+TEST(ProfileOpenMP, LongNamesKeepEachRowOnItsLine) {
+  // A qualified name longer than a formatting buffer: its row was cut short
+  // and lost its newline, running into the next one.
+  profile::enable();
+  profile::reset();
+  const std::string Long(700, 'n');
+  { profile::Scope S(Long.c_str(), "region"); }
+  Arrays A;
+  runRadius2(A, 1);
+  std::ostringstream Out;
+  profile::report(Out);
+  std::istringstream Lines(Out.str());
+  int LongRows = 0, RadiusRows = 0;
+  for (std::string Line; std::getline(Lines, Line);) {
+    LongRows += Line.find(Long + "  region") != std::string::npos &&
+                Line.find("host") != std::string::npos;
+    RadiusRows += Line.find("Radius2") != std::string::npos &&
+                  Line.find("openmp") != std::string::npos &&
+                  Line.find(Long) == std::string::npos;
+  }
+  EXPECT_EQ(LongRows, 1) << Out.str();
+  EXPECT_EQ(RadiusRows, 1) << Out.str();
+  profile::reset();
+  profile::disable();
+}
+
 TEST(ProfileOpenMP, OffRecordsNothing) {
   profile::disable();
   profile::reset();

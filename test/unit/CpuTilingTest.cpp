@@ -109,6 +109,16 @@ TEST(CpuTiling, EnvironmentForcesTheTile) {
   EXPECT_EQ(T.tilesY, 4);
   EXPECT_EQ(T.chunksZ, 3);
   expectExactCover(R, T);
+  // Longer than the region, up to past LLONG_MAX (strtoll's clamp): the
+  // region, every point once (2^63 - 1 made no tiles, and nothing ran).
+  for (const char *Long :
+       {"9223372036854775807,1", "1,9223372036854775807",
+        "99999999999999999999,99999999999999999999", "50,50"}) {
+    setenv("STENCIL_OPENMP_TILE", Long, 1);
+    T = stencil::cpuTiles(R, 3, 16, 2, 2, 4);
+    EXPECT_GE(T.tilesY * T.chunksZ, 1) << Long;
+    expectExactCover(R, T);
+  }
   // Not two positive numbers: ignored.
   for (const char *Bad : {"3", "3,", ",5", "0,5", "3,-1", "3,5,7", "x,y"}) {
     setenv("STENCIL_OPENMP_TILE", Bad, 1);

@@ -22,6 +22,7 @@
 
 #include <stencil/generated.hpp>
 
+#include <algorithm>
 #include <cstdlib>
 #include <fstream>
 #include <string>
@@ -157,10 +158,12 @@ inline CpuTiles cpuTiles(const Region &R, int Dims, long long RowBytes,
   const long long Nx = R.hi[0] - R.lo[0], Ny = R.hi[1] - R.lo[1],
                   Nz = R.hi[2] - R.lo[2];
   if (Y > 0 && Nx > 0 && Ny > 0 && Nz > 0 && Outer > 0) {
-    T.tileY = Y;
-    T.chunkZ = Z;
-    T.tilesY = (Ny + Y - 1) / Y;
-    T.chunksZ = (Nz + Z - 1) / Z;
+    // A tile longer than the region is the region (and Ny + Y - 1 cannot
+    // overflow: a forced 2^63 - 1 made no tiles, and nothing ran).
+    T.tileY = std::min(Y, Ny);
+    T.chunkZ = std::min(Z, Nz);
+    T.tilesY = (Ny + T.tileY - 1) / T.tileY;
+    T.chunksZ = (Nz + T.chunkZ - 1) / T.chunkZ;
   } else {
     T = detail::chooseTiles(Nx, Ny, Nz, Outer, RowBytes, HaloY, HaloZ, Threads,
                             detail::l2CacheBytes() / 2);

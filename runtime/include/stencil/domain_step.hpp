@@ -291,8 +291,9 @@ private:
   /// is an error on every rank.
   static int settingTrials(const DomainLoop &Loop) {
     const char *V = std::getenv("STENCIL_STEP_PLAN");
+    // Empty is unset (dsl-reference.md): alike on every rank.
     Loop.domain().agree("STENCIL_STEP_PLAN",
-                        V ? "'" + std::string(V) + "'" : "unset");
+                        V && *V ? "'" + std::string(V) + "'" : "unset");
     return detail::stepPlanTimed() ? 3 : 0;
   }
 

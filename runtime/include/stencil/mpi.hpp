@@ -3,6 +3,7 @@
 #ifndef STENCIL_MPI_HPP
 #define STENCIL_MPI_HPP
 
+#include <algorithm>
 #include <chrono>
 #include <csignal>
 #include <cstdio>
@@ -47,10 +48,17 @@ inline void onAbortSignal(int) {
 }
 /// Seconds a failed rank waits for the others to report too, before it
 /// aborts them all ($STENCIL_MPI_ERROR_WAIT, default 3).
+/// Not a number of seconds (garbage, negative): the default; above an hour:
+/// an hour.
 inline double errorWaitSeconds() {
   const char *E = std::getenv("STENCIL_MPI_ERROR_WAIT");
-  const double S = E && *E ? std::atof(E) : 3.0;
-  return S >= 0 && S < 3600 ? S : 3.0;
+  if (!E || !*E)
+    return 3.0;
+  char *End = nullptr;
+  const double S = std::strtod(E, &End);
+  if (End == E || *End != '\0' || !(S >= 0))
+    return 3.0;
+  return std::min(S, 3600.0);
 }
 } // namespace detail
 

@@ -330,12 +330,16 @@ inline void report(std::ostream &Out) {
     NotInRows();
     return;
   }
-  const int NW = static_cast<int>(NameWidth),
-            VW = static_cast<int>(VariantWidth);
-  std::snprintf(Buf, sizeof(Buf),
-                "  %-*s  %-*s  %-7s %9s %12s %7s %10s %10s %10s\n", NW,
-                "stencil", VW, "variant", "backend", "calls", "time [s]",
-                "share", "GB/s", "GFlop/s", "GPoints/s");
+  // The names through the stream: a qualified name may be longer than any
+  // buffer (a row cut short lost its newline and ran into the next).
+  auto Names = [&](const std::string &Name, const std::string &Variant) {
+    Out << "  " << Name << std::string(NameWidth - Name.size(), ' ') << "  "
+        << Variant << std::string(VariantWidth - Variant.size(), ' ') << "  ";
+  };
+  Names("stencil", "variant");
+  std::snprintf(Buf, sizeof(Buf), "%-7s %9s %12s %7s %10s %10s %10s\n",
+                "backend", "calls", "time [s]", "share", "GB/s", "GFlop/s",
+                "GPoints/s");
   Out << Buf;
   auto Rate = [](double Amount, double Seconds, char *To, std::size_t Size) {
     if (Seconds > 0)
@@ -353,10 +357,10 @@ inline void report(std::ostream &Out) {
       Rate(R.flops, R.seconds, GFlops, sizeof(GFlops));
       Rate(R.points, R.seconds, GPts, sizeof(GPts));
     }
-    std::snprintf(Buf, sizeof(Buf),
-                  "  %-*s  %-*s  %-7s %9lld %12.6f %7s %10s %10s %10s\n", NW,
-                  R.stencil.c_str(), VW, R.variant.c_str(), R.backend.c_str(),
-                  R.calls, R.seconds, Share, GBs, GFlops, GPts);
+    Names(R.stencil, R.variant);
+    std::snprintf(Buf, sizeof(Buf), "%-7s %9lld %12.6f %7s %10s %10s %10s\n",
+                  R.backend.c_str(), R.calls, R.seconds, Share, GBs, GFlops,
+                  GPts);
     Out << Buf;
   }
   Out << "  (cuda: GPU time between events on each launch's stream; openmp and "
