@@ -4,15 +4,19 @@
 // and writers in several processes and threads.
 #include "TempDir.h"
 
+#include <stencil/choice_cache.hpp>
 #include <stencil/tuning_cache.hpp>
 
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <optional>
+#include <pwd.h>
 #include <random>
 #include <set>
 #include <sys/stat.h>
@@ -369,6 +373,104 @@ TEST(TuningCache, HostileEntriesAreIgnoredWithOneWarning) {
   ASSERT_EQ(W.size(), 1u);
   EXPECT_NE(W[0].find("5 invalid entries"), std::string::npos) << W[0];
   std::filesystem::remove_all(Dir);
+}
+
+TEST(TuningCache, RepeatedKeysKeepTheLastWithOneWarning) {
+  // A hand-made file naming one key 200 times (the runtime writes one entry
+  // a key): the last is kept, the others dropped with one warning.
+  auto Dir = freshDir("repeated");
+  const auto Path = Dir / "tuning.json";
+  std::vector<CacheEntry> Written;
+  for (int I = 1; I <= 200; ++I) {
+    Written.push_back(sampleEntry());
+    Written.back().best.bx = I;
+    Written.back().key.irHash = I % 2 ? "608dddf86af9ad65" : "other";
+  }
+  Written.push_back(sampleEntry());
+  Written.back().key.extents = "8x8x8";
+  writeText(Path, formatCache(Written));
+  std::vector<std::string> W;
+  const std::vector<CacheEntry> Entries = readCache(Path.string(), &W);
+  ASSERT_EQ(Entries.size(), 2u);
+  EXPECT_EQ(Entries[0].best.bx, 200);
+  EXPECT_EQ(Entries[0].key.irHash, "other");
+  EXPECT_EQ(Entries[1].key.extents, "8x8x8");
+  ASSERT_EQ(W.size(), 1u);
+  EXPECT_EQ(W[0], "tuning cache '" + Path.string() +
+                      "': ignoring 199 entries repeating the key of a later "
+                      "one (the last is "
+                      "kept); the next tuning result drops them");
+  // The lookup sees the kept entry only: its hash is "other", so the
+  // sample's key is stale once, not 100 times.
+  std::vector<std::string> Stale;
+  EXPECT_FALSE(lookupCache(Entries, sampleEntry().key, &Stale));
+  EXPECT_EQ(Stale.size(), 1u);
+  // The next write keeps one entry a key.
+  ASSERT_TRUE(storeCacheEntry(Path.string(), sampleEntry(), &W));
+  EXPECT_EQ(W.size(), 1u);
+  EXPECT_EQ(cacheEntriesIn(Path), 2);
+  std::filesystem::remove_all(Dir);
+}
+
+TEST(TuningCache, ChoicesNotWrittenWarnOnce) {
+  // A step's or a time loop's choices, one per round: a cache that cannot
+  // be written is said once, as the tuner's own entries are.
+  auto Dir = freshDir("choices");
+  writeText(Dir / "file", "");
+  const std::string Path = (Dir / "file" / "tuning.json").string();
+  testing::internal::CaptureStderr();
+  for (int Round = 0; Round < 3; ++Round) {
+    CacheKey Key = sampleEntry().key;
+    Key.stencil = "step round " + std::to_string(Round);
+    stencil::detail::storeChoice(Path, Key, "planned", 0.5, 4);
+  }
+  const std::string Err = testing::internal::GetCapturedStderr();
+  EXPECT_EQ(std::count(Err.begin(), Err.end(), '\n'), 1) << Err;
+  EXPECT_EQ(Err.rfind("stencil: warning: tuning cache '" + Path +
+                          "' not written: cannot create '" + Path + ".tmp.",
+                      0),
+            0u)
+      << Err;
+  std::filesystem::remove_all(Dir);
+}
+
+/// Sets (or, with null, unsets) environment variable \p Name for one scope.
+class ScopedEnv {
+public:
+  ScopedEnv(const char *Name, const char *Value) : Name(Name) {
+    if (const char *Old = std::getenv(Name))
+      Saved = Old;
+    Value ? ::setenv(Name, Value, 1) : ::unsetenv(Name);
+  }
+  ~ScopedEnv() { Saved ? ::setenv(Name, Saved->c_str(), 1) : ::unsetenv(Name); }
+
+private:
+  const char *Name;
+  std::optional<std::string> Saved;
+};
+
+TEST(TuningCache, DefaultPathFollowsTheEnvironment) {
+  ScopedEnv Cache("STENCIL_TUNING_CACHE", nullptr);
+  {
+    ScopedEnv Xdg("XDG_CACHE_HOME", "/xdg"), Home("HOME", "/home/me");
+    EXPECT_EQ(defaultCachePath(), "/xdg/stencilc/tuning.json");
+  }
+  {
+    // A relative XDG_CACHE_HOME would follow the working directory: the
+    // XDG specification says to ignore it.
+    ScopedEnv Xdg("XDG_CACHE_HOME", "relative/cache"), Home("HOME", "/home/me");
+    EXPECT_EQ(defaultCachePath(), "/home/me/.cache/stencilc/tuning.json");
+  }
+  {
+    // Without HOME (a batch job's bare environment): the user database's.
+    ScopedEnv Xdg("XDG_CACHE_HOME", ""), Home("HOME", nullptr);
+    const passwd *User = ::getpwuid(::getuid());
+    ASSERT_NE(User, nullptr);
+    EXPECT_EQ(defaultCachePath(),
+              std::string(User->pw_dir) + "/.cache/stencilc/tuning.json");
+  }
+  ScopedEnv Set("STENCIL_TUNING_CACHE", "here.json");
+  EXPECT_EQ(defaultCachePath(), "here.json");
 }
 
 TEST(TuningCache, OneWarningPerFileHoweverItIsNamed) {

@@ -375,6 +375,20 @@ static std::string reformatOptionValueError(llvm::StringRef Message) {
   return "option '" + Name + "'" + (Verb ? " " : ": ") + Text + Hint;
 }
 
+/// An option's name without its dashes and value: "emit" for "--emit=cuda".
+static llvm::StringRef optionName(llvm::StringRef Arg) {
+  return Arg.ltrim("'-").take_until(
+      [](char C) { return C == '=' || C == '\''; });
+}
+
+/// Whether llvm::cl's suggestion \p Suggested for the unknown option
+/// \p Unknown is a likely typo of it: a few edits for the name's length
+/// (it offers '-o' for '--bogus', the nearest of all however far).
+static bool closeEnough(llvm::StringRef Unknown, llvm::StringRef Suggested) {
+  const unsigned Longer = std::max(Unknown.size(), Suggested.size());
+  return Unknown.edit_distance(Suggested) <= std::max(1u, Longer / 3);
+}
+
 /// Prints llvm::cl's messages ("stencilc: Unknown command line argument
 /// '--x'.  Try: '/path/to/stencilc --help'", "stencilc: Did you mean '-o'?")
 /// once each, in stencilc's format: "stencilc: error: unknown command line
@@ -383,6 +397,7 @@ static void printOptionErrors(llvm::StringRef Text,
                               llvm::StringRef ProgramName) {
   llvm::SmallVector<llvm::StringRef, 4> Lines;
   Text.split(Lines, '\n', -1, /*KeepEmpty=*/false);
+  std::string Unknown; // The last unknown option's name, for its suggestion.
   for (llvm::StringRef Line : Lines) {
     Line = Line.trim();
     // llvm::cl names the program as it was invoked; stencilc's own messages
@@ -403,6 +418,12 @@ static void printOptionErrors(llvm::StringRef Text,
       Message = Message.substr(0, Try) + " (see --help)";
     Message = reformatOptionValueError(Message);
     bool Note = Line.startswith("Did you mean");
+    if (!Note && Line.startswith("Unknown command line argument '"))
+      Unknown = optionName(Line.drop_front(31).take_until([](char C) {
+                  return C == '\'';
+                })).str();
+    if (Note && !closeEnough(Unknown, optionName(Line.drop_front(14))))
+      continue;
     Message[0] = llvm::toLower(Message[0]);
     llvm::errs() << "stencilc: " << (Note ? "note: " : "error: ") << Message
                  << "\n";
@@ -585,6 +606,15 @@ static int runPipeline(int Argc, const char **Argv) {
     if (llvm::sys::fs::is_directory(Status)) {
       llvm::errs() << "stencilc: error: '" << Source
                    << "' is a directory, not a source file\n";
+      return ExitInputError;
+    }
+    // Clang's tooling makes a source path native, and a backslash becomes
+    // '/': it would look for another file.
+    if (Source.find('\\') != std::string::npos) {
+      llvm::errs() << "stencilc: error: '" << Source
+                   << "': a path with a backslash cannot be compiled (Clang's "
+                      "tooling reads it as '/'); rename the file or its "
+                      "directory\n";
       return ExitInputError;
     }
   }

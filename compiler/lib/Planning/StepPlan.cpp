@@ -739,11 +739,21 @@ static std::string groupLine(const ir::Module &M, const ir::Step &St,
     Out += " " + std::to_string(C) + " " +
            M.Stencils[St.Calls[C].Stencil].qualifiedName();
   Out += Cost;
-  if (!G.Recomputed.empty()) {
-    Out += G.Strategy == StepStrategy::Staged ? "; stages" : "; recomputes";
-    for (unsigned X : G.Recomputed)
-      Out += " " + St.Params[X].Name;
+  // An array the consumer reads at its own point only is computed once a
+  // point, in place: neither recomputed around it nor staged.
+  std::string Around, AtPoint;
+  for (size_t I = 0; I < G.Recomputed.size(); ++I) {
+    const bool Centre =
+        I < G.Reach.size() &&
+        std::all_of(G.Reach[I].begin(), G.Reach[I].end(),
+                    [](const analysis::HaloWidth &W) { return !W.Lo && !W.Hi; });
+    (Centre ? AtPoint : Around) += " " + St.Params[G.Recomputed[I]].Name;
   }
+  if (!Around.empty())
+    Out += (G.Strategy == StepStrategy::Staged ? "; stages" : "; recomputes") +
+           Around;
+  if (!AtPoint.empty())
+    Out += "; computes in place (read at the point only):" + AtPoint;
   if (!G.Unstored.empty()) {
     Out += "; scratch, not stored:";
     for (unsigned X : G.Unstored)

@@ -11,13 +11,12 @@
 // calls run the best. stencil::tuneNow(loop, S, &info, args...) settles at
 // once by calling repeatedly (the stencil must tolerate running again on
 // its arrays: outputs apart from inputs). The result is kept in a cache file
-// (stencil/tuning_cache.hpp), so the next run starts tuned. Environment:
-//   STENCIL_TUNING_CACHE  the cache file (default
-//   ~/.cache/stencilc/tuning.json) STENCIL_TUNING_FORCE  "variant:bx,by,bz":
-//   use this configuration, no tuning STENCIL_TUNING_REPORT set: print the
-//   report when tuning settles STENCIL_TUNING_QUIET  1: no progress lines
-//   (printed on stderr while a
-//                         search takes more than a second)
+// (stencil/tuning_cache.hpp), so the next run starts tuned. Environment
+// (docs/tuning.md): STENCIL_TUNING_CACHE, the cache file (default
+// ~/.cache/stencilc/tuning.json); STENCIL_TUNING_FORCE, "variant:bx,by,bz"
+// to use without tuning; STENCIL_TUNING_REPORT, set to print the report when
+// tuning settles; STENCIL_TUNING_QUIET, 1 for no progress lines (printed on
+// stderr while a search takes more than a second).
 #ifndef STENCIL_AUTOTUNING_ENGINE_HPP
 #define STENCIL_AUTOTUNING_ENGINE_HPP
 

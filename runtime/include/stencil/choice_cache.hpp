@@ -34,7 +34,7 @@ inline std::optional<std::string> lookupChoice(const std::string &Path,
 }
 
 /// Keeps choice \p Name (\p Ms per run, after \p Runs measured runs) for
-/// \p Key in the cache at \p Path; a failure is a warning.
+/// \p Key in the cache at \p Path; a failure is one warning a file.
 inline void storeChoice(const std::string &Path, const tuning::CacheKey &Key,
                         const std::string &Name, double Ms, int Runs) {
   if (Path.empty())
@@ -45,12 +45,10 @@ inline void storeChoice(const std::string &Path, const tuning::CacheKey &Key,
   Entry.best.bx = Entry.best.by = Entry.best.bz = 1;
   Entry.ms = Ms;
   Entry.calls = Runs;
+  // A failure is the cache's own warning, once per file however many
+  // choices a run makes.
   std::vector<std::string> Warnings;
-  std::string Why;
-  if (!tuning::storeCacheEntry(Path, Entry, &Warnings, &Why))
-    Warnings.push_back("the choice for " + Key.stencil +
-                       " was not written to the tuning cache " + Path + " (" +
-                       Why + ")");
+  tuning::storeCacheEntry(Path, Entry, &Warnings);
   for (const std::string &W : Warnings)
     std::fprintf(stderr, "stencil: warning: %s\n", W.c_str());
 }

@@ -13,6 +13,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include <pwd.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -21,8 +24,10 @@
 #include <exception>
 #include <filesystem>
 #include <optional>
+#include <set>
 #include <string>
 #include <system_error>
+#include <tuple>
 #include <vector>
 
 namespace stencil::tuning {
@@ -52,15 +57,22 @@ struct CacheEntry {
 inline const char *cacheFormat() { return "stencilc-tuning-1"; }
 
 /// The cache file: $STENCIL_TUNING_CACHE, else
-/// $XDG_CACHE_HOME/stencilc/tuning.json, else ~/.cache/stencilc/tuning.json;
-/// empty if none of them is set.
+/// $XDG_CACHE_HOME/stencilc/tuning.json, else ~/.cache/stencilc/tuning.json
+/// (the home directory from $HOME, else from the user database); empty if
+/// there is none. A relative XDG_CACHE_HOME is ignored, as the XDG base
+/// directory specification asks (it would move with the working directory).
 inline std::string defaultCachePath() {
   if (const char *P = std::getenv("STENCIL_TUNING_CACHE"); P && *P)
     return P;
-  if (const char *X = std::getenv("XDG_CACHE_HOME"); X && *X)
+  if (const char *X = std::getenv("XDG_CACHE_HOME"); X && *X == '/')
     return std::string(X) + "/stencilc/tuning.json";
-  if (const char *H = std::getenv("HOME"); H && *H)
-    return std::string(H) + "/.cache/stencilc/tuning.json";
+  const char *Home = std::getenv("HOME");
+  if (!Home || !*Home) {
+    const passwd *User = ::getpwuid(::getuid());
+    Home = User ? User->pw_dir : nullptr;
+  }
+  if (Home && *Home)
+    return std::string(Home) + "/.cache/stencilc/tuning.json";
   return "";
 }
 
@@ -187,12 +199,31 @@ inline bool parseCacheJson(const std::string &Text, CacheJson *Root,
   return false;
 }
 
+/// Keeps the last of the entries in \p Entries that share a key but for the
+/// IR hash (the runtime writes one such entry; a hand-made file may repeat
+/// one), in their order; \p Repeated counts those dropped.
+inline void dropRepeatedKeys(std::vector<CacheEntry> *Entries, int *Repeated) {
+  std::set<std::tuple<std::string, std::string, std::string, std::string,
+                      std::string>>
+      Seen;
+  std::vector<CacheEntry> Kept;
+  for (auto It = Entries->rbegin(); It != Entries->rend(); ++It)
+    if (Seen.emplace(It->key.gpu, It->key.stencil, It->key.variants,
+                     It->key.extents, It->key.signature)
+            .second)
+      Kept.push_back(std::move(*It));
+  *Repeated = static_cast<int>(Entries->size() - Kept.size());
+  Entries->assign(std::make_move_iterator(Kept.rbegin()),
+                  std::make_move_iterator(Kept.rend()));
+}
+
 /// The entries of a cache file's \p Text. False with \p Why set when the
 /// file as a whole is not a cache file; invalid entries are skipped,
-/// counted in \p Invalid, the first one's problem in \p FirstInvalid.
+/// counted in \p Invalid, the first one's problem in \p FirstInvalid;
+/// entries repeating a key are dropped but the last, counted in \p Repeated.
 inline bool parseCache(const std::string &Text, std::vector<CacheEntry> *Out,
                        std::string *Why, int *Invalid,
-                       std::string *FirstInvalid) {
+                       std::string *FirstInvalid, int *Repeated) {
   *Invalid = 0;
   if (Text.find_first_not_of(" \t\r\n") == std::string::npos) {
     *Why = "it is empty";
@@ -230,6 +261,7 @@ inline bool parseCache(const std::string &Text, std::vector<CacheEntry> *Out,
     }
     Out->push_back(C);
   }
+  dropRepeatedKeys(Out, Repeated);
   return true;
 }
 
@@ -256,10 +288,10 @@ inline std::vector<CacheEntry> readCache(const std::string &Path,
     }
     std::string Text, Why, FirstInvalid;
     bool Missing = false;
-    int Invalid = 0;
+    int Invalid = 0, Repeated = 0;
     if (!readCacheFile(Path, &Text, &Missing, &Why) ||
-        (!Missing &&
-         !detail::parseCache(Text, &Out, &Why, &Invalid, &FirstInvalid))) {
+        (!Missing && !detail::parseCache(Text, &Out, &Why, &Invalid,
+                                         &FirstInvalid, &Repeated))) {
       Out.clear();
       warnOncePerFile(Path,
                       Quoted + " ignored: " + Why +
@@ -275,6 +307,14 @@ inline std::vector<CacheEntry> readCache(const std::string &Path,
                                         : " invalid entries (first: ") +
                           FirstInvalid + "); the next tuning result drops " +
                           (Invalid == 1 ? "it" : "them"),
+                      Warnings);
+    else if (Repeated)
+      warnOncePerFile(Path,
+                      Quoted + ": ignoring " + std::to_string(Repeated) +
+                          (Repeated == 1 ? " entry" : " entries") +
+                          " repeating the key of a later one (the last is "
+                          "kept); the next tuning result drops " +
+                          (Repeated == 1 ? "it" : "them"),
                       Warnings);
   } catch (const std::exception &E) {
     // Only memory can run out here; a cache is never worth a failed run.
