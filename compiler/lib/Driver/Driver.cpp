@@ -214,7 +214,10 @@ static clang::tooling::ArgumentsAdjuster parseFlagsAdjuster() {
         if (llvm::none_of(Args, [](const std::string &A) {
               return llvm::StringRef(A).startswith("-resource-dir");
             }))
-          Out.push_back("-resource-dir=" STENCILC_CLANG_RESOURCE_DIR);
+          // Before a "--" (a -p database's command inferred for a source
+          // it lacks ends "-- file"), after which everything is an input.
+          Out.insert(std::find(Out.begin(), Out.end(), "--"),
+                     "-resource-dir=" STENCILC_CLANG_RESOURCE_DIR);
         return Out;
       });
 }
@@ -511,6 +514,91 @@ static bool planOutputs(const std::vector<std::string> &Sources,
   return true;
 }
 
+/// Options that name one thing: given twice, llvm::cl keeps the last
+/// silently (a build's --emit after a user's); given empty, a path that is
+/// no path. Both are usage errors.
+static bool checkSingleOptions() {
+  const std::pair<const cl::opt<std::string> *, const char *> Single[] = {
+      {&OutputDir, "-o"},
+      {&EmitKinds, "--emit"},
+      {&DepfilePath, "--depfile"},
+      {&StampPath, "--stamp"},
+      {&StepStrategyOption, "--step-strategy"},
+      {&BuildPath, "-p"}};
+  for (auto [Option, Name] : Single) {
+    if (Option->getNumOccurrences() > 1) {
+      llvm::errs() << "stencilc: error: option '" << Name << "' given "
+                   << Option->getNumOccurrences() << " times; give it once\n";
+      return false;
+    }
+    if (Option->getNumOccurrences() && Option->getValue().empty() &&
+        Option != &EmitKinds) {
+      llvm::errs() << "stencilc: error: option '" << Name
+                   << "' has an empty value\n";
+      return false;
+    }
+  }
+  return true;
+}
+
+/// A depfile or stamp named like a source (`--stamp a.cpp b.cpp` takes
+/// a.cpp for the stamp, b.cpp for the input): a usage error before it
+/// truncates the user's file.
+static bool checkNotASourceName() {
+  for (auto [Option, Path] :
+       {std::pair<const char *, std::string>("--depfile", DepfilePath),
+        {"--stamp", StampPath}}) {
+    const std::string Ext =
+        llvm::StringRef(llvm::sys::path::extension(Path)).lower();
+    static const llvm::StringRef SourceExtensions[] = {
+        ".c",   ".cc",  ".cpp", ".cxx", ".c++", ".cu",  ".h",   ".hh",
+        ".hpp", ".hxx", ".h++", ".cuh", ".inc", ".inl", ".ipp", ".tcc"};
+    if (llvm::is_contained(SourceExtensions, Ext)) {
+      llvm::errs() << "stencilc: error: " << Option << " '" << Path
+                   << "' names a source file, which it would overwrite (a "
+                      "missing "
+                   << Option << " value before an input?)\n";
+      return false;
+    }
+  }
+  return true;
+}
+
+/// The inputs and the files each of them includes, as files (a link and
+/// another spelling are the same file).
+static std::set<llvm::sys::fs::UniqueID>
+readFiles(const std::vector<std::string> &Sources,
+          const std::vector<std::string> &Dependencies) {
+  std::set<llvm::sys::fs::UniqueID> Out;
+  for (const std::vector<std::string> *List : {&Sources, &Dependencies})
+    for (const std::string &Path : *List) {
+      llvm::sys::fs::UniqueID Id;
+      if (!llvm::sys::fs::getUniqueID(Path, Id))
+        Out.insert(Id);
+    }
+  return Out;
+}
+
+/// An output, the depfile or the stamp naming a file stencilc reads (an
+/// input, a header it includes: `--stamp a.cpp b.cpp` takes a.cpp for the
+/// stamp) would destroy it: a usage error, before anything is written.
+static bool checkNotRead(const std::set<llvm::sys::fs::UniqueID> &Read,
+                         const OutputPlan &Plan) {
+  std::vector<std::pair<std::string, std::string>> Written = {
+      {"--depfile", DepfilePath}, {"--stamp", StampPath}};
+  for (const std::string &Path : Plan.All)
+    Written.push_back({"the output", Path});
+  for (const auto &[What, Path] : Written) {
+    llvm::sys::fs::UniqueID Id;
+    if (Path.empty() || llvm::sys::fs::getUniqueID(Path, Id) || !Read.count(Id))
+      continue;
+    llvm::errs() << "stencilc: error: " << What << " '" << Path
+                 << "' is a file stencilc reads; writing it would destroy it\n";
+    return false;
+  }
+  return true;
+}
+
 static int runPipeline(int Argc, const char **Argv) {
   using namespace clang::tooling;
   cl::SetVersionPrinter([](llvm::raw_ostream &OS) {
@@ -555,6 +643,8 @@ static int runPipeline(int Argc, const char **Argv) {
     llvm::errs() << "stencilc: error: no input files (see --help)\n";
     return ExitUsageError;
   }
+  if (!checkSingleOptions() || !checkNotASourceName())
+    return ExitUsageError;
   std::vector<Output> Outputs;
   if (!parseEmitKinds(EmitKinds, Outputs))
     return ExitUsageError;
@@ -592,6 +682,8 @@ static int runPipeline(int Argc, const char **Argv) {
   }
   OutputPlan Plan;
   if (!ToStdout && !ListStencils && !planOutputs(Sources, Outputs, Plan))
+    return ExitUsageError;
+  if (!checkNotRead(readFiles(Sources, {}), Plan))
     return ExitUsageError;
 
   // A missing input is one line here, not clang's four (no such file, no
@@ -710,6 +802,8 @@ static int runPipeline(int Argc, const char **Argv) {
       Files.add(Plan.PerSource[I][O],
                 generate(Outputs[O], TU, normalPath(Plan.PerSource[I][O])));
   }
+  if (!checkNotRead(readFiles(Sources, Dependencies), Plan))
+    return ExitUsageError;
   std::vector<std::string> Targets;
   if (!StampPath.empty()) {
     // Always rewritten: a rule whose first output is the stamp is up to date
