@@ -227,6 +227,12 @@ TEST(OpenMPEngine, MarginNarrowerThanHaloIsRefused) {
          "the loop's margins must be at least"});
     EXPECT_TRUE(A.fn == Before) << "nothing launched";
   }
+  // The region's points as they are, last one included (x: margins 1, 2).
+  Arrays A;
+  auto Loop = loopWith<OpenMPLoopEngine3D>(ShortSides[0].margins);
+  expectError<std::runtime_error>(
+      [&] { Loop.run(Radius2(), 0.5f, A.f.data(), A.fn.data()); },
+      {"(points 1 to 9 of 12, the first 0)"});
 }
 
 TEST(OpenMPEngine, ExactMarginsMatchTheHost) {
@@ -281,11 +287,12 @@ TEST(OpenMPEngine, NullArrayIsRefused) {
   const float *NoInput = nullptr;
   float *NoOutput = nullptr;
   auto Loop = loopWith<OpenMPLoopEngine3D>(Exact);
-  expectError<std::runtime_error>(
+  // The host engine's type: one catch for either engine.
+  expectError<std::invalid_argument>(
       [&] { Loop.run(Radius2(), 0.5f, NoInput, A.fn.data()); },
       {"Radius2 (openmp): argument 2 (after the index; an array of float "
        "const*) is null"});
-  expectError<std::runtime_error>(
+  expectError<std::invalid_argument>(
       [&] { Loop.run(Radius2(), 0.5f, A.f.data(), NoOutput); },
       {"argument 3 (after the index; an array of float*) is null"});
 }

@@ -69,10 +69,19 @@ static void checkAliases(const ir::Module &M, const ir::Step &S,
     }
 }
 
+/// Whether the stencil of \p Info reads or writes array parameter \p Param.
+static bool accesses(const StencilInfo &Info, unsigned Param) {
+  return llvm::any_of(Info.Arrays, [Param](const ArrayInfo &A) {
+    return A.Param == Param && (A.Read || A.Written);
+  });
+}
+
 /// Reports an array of the step that two stencils index with different
 /// dimensions (a full array in one, a profile in another): its elements
-/// would not be the same points.
+/// would not be the same points. A stencil that neither reads nor writes
+/// the array says nothing of its shape (its parameter is all dimensions).
 static void checkRanks(const ir::Module &M, const ir::Step &S,
+                       const std::vector<StencilInfo> &Infos,
                        DiagnosticSink &Diags) {
   for (unsigned P = 1; P < S.Params.size(); ++P) {
     const ir::StepCall *First = nullptr;
@@ -80,7 +89,8 @@ static void checkRanks(const ir::Module &M, const ir::Step &S,
     for (const ir::StepCall &C : S.Calls) {
       const ir::Stencil &St = M.Stencils[C.Stencil];
       for (unsigned A = 0; A < C.Args.size(); ++A) {
-        if (C.Args[A].From != ir::StepArg::Kind::Param || C.Args[A].Param != P)
+        if (C.Args[A].From != ir::StepArg::Kind::Param ||
+            C.Args[A].Param != P || !accesses(Infos[C.Stencil], A + 1))
           continue;
         const unsigned Axes = ir::arrayAxes(St.Params[A + 1], St.Dims);
         if (!First) {
@@ -157,7 +167,7 @@ StepInfo analysis::analyzeStep(const ir::Module &M, const ir::Step &S,
   StepInfo Result;
   for (const ir::StepCall &C : S.Calls)
     checkAliases(M, S, C, Infos[C.Stencil], Diags);
-  checkRanks(M, S, Diags);
+  checkRanks(M, S, Infos, Diags);
   checkScratch(M, S, Infos, Diags);
   for (unsigned P = 1; P < S.Params.size(); ++P) {
     if (S.Params[P].Kind != ir::ParamKind::Array)

@@ -643,7 +643,7 @@ static int runPipeline(int Argc, const char **Argv) {
     llvm::errs() << "stencilc: error: no input files (see --help)\n";
     return ExitUsageError;
   }
-  if (!checkSingleOptions() || !checkNotASourceName())
+  if (!checkSingleOptions())
     return ExitUsageError;
   std::vector<Output> Outputs;
   if (!parseEmitKinds(EmitKinds, Outputs))
@@ -683,7 +683,7 @@ static int runPipeline(int Argc, const char **Argv) {
   OutputPlan Plan;
   if (!ToStdout && !ListStencils && !planOutputs(Sources, Outputs, Plan))
     return ExitUsageError;
-  if (!checkNotRead(readFiles(Sources, {}), Plan))
+  if (!checkNotASourceName() || !checkNotRead(readFiles(Sources, {}), Plan))
     return ExitUsageError;
 
   // A missing input is one line here, not clang's four (no such file, no

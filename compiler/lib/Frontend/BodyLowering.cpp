@@ -122,6 +122,7 @@ private:
   ExprRef lowerLoad(const ArraySubscriptExpr *E);
   ExprRef lowerMemberCall(const CXXMemberCallExpr *E);
   ExprRef lowerCall(const CallExpr *E, StmtList &Out);
+  ExprRef constantCall(const CallExpr *E);
   ExprRef inlineHelper(const CallExpr *E, const FunctionDecl *Def,
                        StmtList &Out);
   ExprRef constantOf(const Expr *E);
@@ -805,18 +806,15 @@ BodyLowering::loopCounter(const ForStmt *For, const VarDecl *Var,
 }
 
 void BodyLowering::lowerIf(const IfStmt *If, StmtList &Out, bool TailReturn) {
-  if (If->getConditionVariable() || If->isConstexpr()) {
+  if (If->getConditionVariable()) {
     error(DiagId::err_unsupported_stmt, If,
-          {If->isConstexpr() ? "'if constexpr'"
-                             : "a declaration in an if condition"});
+          {"a declaration in an if condition"});
     return;
   }
   StmtList Scope;
   StmtList &Target = If->getInit() ? Scope : Out;
   if (If->getInit())
     lowerStmt(If->getInit(), Scope);
-  ExprRef Cond;
-  fullExpression([&] { Cond = lowerExpr(If->getCond(), Target); });
   auto Branch = [&](const Stmt *St) -> StmtRef {
     if (!TailReturn)
       return lowerBlock(St);
@@ -825,6 +823,26 @@ void BodyLowering::lowerIf(const IfStmt *If, StmtList &Out, bool TailReturn) {
     return std::make_shared<ir::BlockStmt>(std::move(Body),
                                            toIRRange(St->getSourceRange()));
   };
+  auto CloseScope = [&] {
+    if (If->getInit())
+      Out.push_back(std::make_shared<ir::BlockStmt>(
+          std::move(Scope), toIRRange(If->getSourceRange())));
+  };
+  // if constexpr: C++ runs the branch its constant condition takes (the
+  // other is discarded, in a template not even instantiated).
+  if (If->isConstexpr()) {
+    if (std::optional<const Stmt *> Taken = If->getNondiscardedCase(Ctx)) {
+      if (*Taken)
+        Target.push_back(Branch(*Taken));
+      CloseScope();
+    } else {
+      error(DiagId::err_unsupported_stmt, If,
+            {"'if constexpr' whose condition is not known"});
+    }
+    return;
+  }
+  ExprRef Cond;
+  fullExpression([&] { Cond = lowerExpr(If->getCond(), Target); });
   StmtRef Then = Branch(If->getThen());
   StmtRef Else = If->getElse() ? Branch(If->getElse()) : nullptr;
   // `else if` stays a chain (an if as the else branch), not an if nested in
@@ -839,9 +857,7 @@ void BodyLowering::lowerIf(const IfStmt *If, StmtList &Out, bool TailReturn) {
   Target.push_back(std::make_shared<ir::IfStmt>(
       std::move(Cond), std::move(Then), std::move(Else),
       toIRRange(If->getSourceRange())));
-  if (If->getInit())
-    Out.push_back(std::make_shared<ir::BlockStmt>(
-        std::move(Scope), toIRRange(If->getSourceRange())));
+  CloseScope();
 }
 
 /// The statement that ends a helper: a return, a block ending in one, or an
@@ -872,7 +888,11 @@ void BodyLowering::lowerTail(const Stmt *St, StmtList &Out) {
         std::move(Body), toIRRange(CS->getSourceRange())));
     return;
   }
-  if (const auto *If = dyn_cast<IfStmt>(St); If && If->getElse())
+  // An if/else, or an if constexpr whose taken branch is there (a
+  // template's instance keeps no discarded else).
+  if (const auto *If = dyn_cast<IfStmt>(St);
+      If && (If->getElse() || (If->isConstexpr() &&
+                               If->getNondiscardedCase(Ctx).value_or(nullptr))))
     return lowerIf(If, Out, /*TailReturn=*/true);
   if (frame().Result) {
     // A value-returning helper must end in a return on every path.
@@ -1032,9 +1052,11 @@ ExprRef BodyLowering::lowerExprKind(const Expr *E, StmtList &Out) {
     return lowerExpr(Def->getExpr(), Out);
   if (const auto *C = dyn_cast<CastExpr>(E))
     return lowerCast(C, Out);
-  // sizeof/alignof are compile-time constants like literals.
+  // sizeof/alignof, a template's value parameter (N in x * N) and T() are
+  // compile-time constants like literals.
   if (isa<IntegerLiteral, FloatingLiteral, CXXBoolLiteralExpr, CharacterLiteral,
-          UnaryExprOrTypeTraitExpr>(E))
+          UnaryExprOrTypeTraitExpr, SubstNonTypeTemplateParmExpr,
+          CXXScalarValueInitExpr>(E))
     return constantOf(E);
   if (const auto *Ref = dyn_cast<DeclRefExpr>(E))
     return lowerDeclRef(Ref);
@@ -1051,14 +1073,16 @@ ExprRef BodyLowering::lowerExprKind(const Expr *E, StmtList &Out) {
   if (const auto *Call = dyn_cast<CallExpr>(E);
       Call && !isa<CXXOperatorCallExpr>(E))
     return lowerCall(Call, Out);
+  std::string What = E->getStmtClassName();
   if (const auto *ME = dyn_cast<MemberExpr>(E)) {
     if (isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts())) {
       error(DiagId::err_functor_member, E,
             {S.Name, ME->getMemberDecl()->getNameAsString()});
       return nullptr;
     }
+    What = "access of member '" + ME->getMemberDecl()->getNameAsString() +
+           "' of an object";
   }
-  std::string What = E->getStmtClassName();
   if (isa<CXXOperatorCallExpr>(E))
     What = "call of an overloaded operator or a lambda";
   else if (isa<LambdaExpr>(E))
@@ -1368,6 +1392,20 @@ ExprRef BodyLowering::lowerMemberCall(const CXXMemberCallExpr *E) {
   return nullptr;
 }
 
+/// Calls that name a constant: the builtins behind INFINITY, NAN and
+/// HUGE_VAL (__builtin_inff ...) and std::numeric_limits<T>'s members.
+static bool isConstantCall(const FunctionDecl *FD) {
+  if (FD->getBuiltinID())
+    return true;
+  const auto *Method = dyn_cast<CXXMethodDecl>(FD);
+  const auto *Limits =
+      Method ? dyn_cast<ClassTemplateSpecializationDecl>(Method->getParent())
+             : nullptr;
+  return Method && Method->isStatic() && Limits &&
+         Limits->getName() == "numeric_limits" &&
+         Limits->getDeclContext()->isStdNamespace();
+}
+
 ExprRef BodyLowering::lowerCall(const CallExpr *E, StmtList &Out) {
   const FunctionDecl *FD = E->getDirectCallee();
   if (!FD) {
@@ -1400,12 +1438,47 @@ ExprRef BodyLowering::lowerCall(const CallExpr *E, StmtList &Out) {
     return std::make_shared<ir::CallExpr>(*Ty, *F, std::move(Args),
                                           toIRRange(E->getSourceRange()));
   }
+  if (isConstantCall(FD))
+    return constantCall(E);
   const FunctionDecl *Def = nullptr;
   if (!FD->hasBody(Def) || !Def) {
     error(DiagId::err_call_no_definition, E, {FD->getQualifiedNameAsString()});
+    // Its body was skipped (shouldSkipFunctionBody): a helper beside a
+    // stencil in a header reached through -isystem.
+    for (const FunctionDecl *R : FD->redecls())
+      if (R->hasSkippedBody()) {
+        Diags.report(DiagId::note_body_in_system_header,
+                     toIRRange(R->getSourceRange()),
+                     {FD->getQualifiedNameAsString()});
+        break;
+      }
     return nullptr;
   }
   return inlineHelper(E, Def, Out);
+}
+
+/// The constant \p E computes, as the host computes it: its value as the
+/// compiler evaluates it (exact: no arithmetic happens at run time). A NaN
+/// other than the default quiet one (a payload, a signalling NaN) is
+/// refused: the generated code writes the default.
+ExprRef BodyLowering::constantCall(const CallExpr *E) {
+  Expr::EvalResult R;
+  if (!E->EvaluateAsRValue(R, Ctx) || R.HasSideEffects ||
+      !(R.Val.isInt() || R.Val.isFloat())) {
+    error(DiagId::err_call_no_definition, E,
+          {E->getDirectCallee()->getQualifiedNameAsString()});
+    return nullptr;
+  }
+  if (R.Val.isFloat()) {
+    const llvm::APFloat &F = R.Val.getFloat();
+    if (F.isNaN() && !F.bitwiseIsEqual(llvm::APFloat::getQNaN(
+                         F.getSemantics(), F.isNegative()))) {
+      error(DiagId::err_unsupported_expr, E,
+            {"a NaN other than the default quiet NaN (its bits)"});
+      return nullptr;
+    }
+  }
+  return constantOf(E);
 }
 
 ExprRef BodyLowering::inlineHelper(const CallExpr *E, const FunctionDecl *Def,
@@ -1440,7 +1513,16 @@ ExprRef BodyLowering::inlineHelper(const CallExpr *E, const FunctionDecl *Def,
     const Expr *Arg = E->getArg(I);
     QualType PT = P->getType();
     if (stencilc::frontend::indexDims(PT)) {
-      std::optional<Binding> B = lookup(Arg);
+      // The index by value: the argument is a copy of the caller's index
+      // (of a copy, written Index3D(idx) ...).
+      const Expr *IndexArg = Arg->IgnoreParenCasts();
+      while (const auto *Copy = dyn_cast<CXXConstructExpr>(IndexArg)) {
+        if (Copy->getNumArgs() != 1 ||
+            !Copy->getConstructor()->isCopyOrMoveConstructor())
+          break;
+        IndexArg = Copy->getArg(0)->IgnoreParenCasts();
+      }
+      std::optional<Binding> B = lookup(IndexArg);
       if (B && B->Kind == Binding::Index) {
         Callee.Vars[P] = *B;
         continue;

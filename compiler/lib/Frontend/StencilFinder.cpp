@@ -47,8 +47,9 @@ std::vector<const Decl *>
 stencilc::frontend::findAnnotatedStencils(ASTContext &Ctx) {
   Collector C;
   MatchFinder Finder;
-  auto Annotated = allOf(hasAnnotation(StencilAnnotation),
-                         unless(isExpansionInSystemHeader()));
+  // In system headers too: a project's headers reached through -isystem
+  // (CMake gives imported targets' include directories so) are its own.
+  auto Annotated = hasAnnotation(StencilAnnotation);
   Finder.addMatcher(functionDecl(Annotated, isDefinition()).bind("stencil"),
                     &C);
   Finder.addMatcher(cxxRecordDecl(Annotated, isDefinition()).bind("stencil"),
@@ -61,9 +62,7 @@ std::vector<const FunctionDecl *>
 stencilc::frontend::findAnnotatedSteps(ASTContext &Ctx) {
   Collector C;
   MatchFinder Finder;
-  Finder.addMatcher(functionDecl(hasAnnotation(StepAnnotation),
-                                 unless(isExpansionInSystemHeader()),
-                                 isDefinition())
+  Finder.addMatcher(functionDecl(hasAnnotation(StepAnnotation), isDefinition())
                         .bind("stencil"),
                     &C);
   Finder.matchAST(Ctx);

@@ -89,8 +89,8 @@ void checkMargins(const Entry &E, const Grid &G, const Region &R) {
           (Halo == 1 ? " point" : " points") + " at the " +
           (Side ? "end" : "start") + " of " + "xyzw"[D] +
           " but the margin there is " + std::to_string(Margin) + " (points " +
-          std::to_string(R.lo[D]) + " to " + std::to_string(R.hi[D]) + " of " +
-          std::to_string(G.extent[D]) +
+          std::to_string(R.lo[D]) + " to " + std::to_string(R.hi[D] - 1) +
+          " of " + std::to_string(G.extent[D]) + ", the first 0" +
           "): the loop's margins must be at least the stencil's halo");
     }
 }
@@ -117,7 +117,7 @@ inline void checkArrayViews(const char *Name, Backend B, const bool *Writes,
                             const ArgumentView *Views, std::size_t N) {
   for (std::size_t I = 0; I < N; ++I)
     if (Views[I].arrayType && !Views[I].array)
-      throw std::runtime_error(
+      throw std::invalid_argument( // as the host engine's
           std::string("stencil: ") + Name + " (" + backendName(B) +
           "): argument " + std::to_string(I + 1) +
           " (after the index; an array of " +

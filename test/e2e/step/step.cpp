@@ -56,9 +56,12 @@ struct STENCIL_KERNEL Gradient {
     gz[idx.ix()] = rho0[idx.ix_z<1>()] * (p[idx.ix<0, 0, 1>()] + p[idx.ix()]);
   }
 };
+// Tendency takes the profile and does not read it: its parameter (all of
+// the dimensions) says nothing of the profile's shape.
 struct STENCIL_KERNEL Tendency {
-  STENCIL_HD void operator()(const stencil::Index3D &idx, float a, const float *gz,
-                             const float *w, float *wt) const {
+  STENCIL_HD void operator()(const stencil::Index3D &idx, float a,
+                             const float *rho0, const float *gz, const float *w,
+                             float *wt) const {
     wt[idx.ix()] = w[idx.ix()] + a * (gz[idx.ix()] + gz[idx.ix<0, 0, -1>()]);
   }
 };
@@ -70,7 +73,7 @@ STENCIL_STEP
 void chain(stencil::Step3D &s, double a, const float *rho0, float *p, float *gz, const float *w,
            float *wt) {
   s.run(Gradient(), rho0, p, gz);
-  s.run(Tendency(), a, gz, w, wt);
+  s.run(Tendency(), a, rho0, gz, w, wt);
   s.run(smoothXY, 0.25f, wt, p);
 }
 
