@@ -21,12 +21,33 @@
 #             the calling project has enabled the CUDA language. Asking for cuda
 #             without CUDA enabled is an error: call enable_language(CUDA) first.
 #   OPTIONS   Further stencilc options, e.g. --step-strategy=multi-kernel
-#             (see docs/cli.md).
+#             (see docs/cli.md). --emit, -o, --depfile, --stamp, -p and `--`
+#             (any spelling) are the helper's and an error here; a compiler
+#             flag goes in as --extra-arg=<flag>.
 #
-# stencilc sees the target's include directories and compile definitions
-# (evaluated at generation time, usage requirements of linked targets included),
-# the runtime's include directory and -std=c++17. The generated files go to
+# The generated code has the DSL source's macros expanded as stencilc saw
+# them, so stencilc gets the preprocessor flags the target's compiler gets,
+# in its order (usage requirements of linked targets included):
+#   - the target's COMPILE_DEFINITIONS and INCLUDE_DIRECTORIES, and the runtime's
+#     include directory;
+#   - of CMAKE_CXX_FLAGS, CMAKE_CXX_FLAGS_<CONFIG> (the directory's values at its
+#     end) and the target's COMPILE_OPTIONS, the -D, -U, -I, -isystem, -iquote,
+#     -idirafter, -include, -imacros and -std= flags;
+#   - the -std the compiler uses: the larger of CXX_STANDARD and the cxx_std_NN
+#     compile features, else the compiler's default; gnu++ unless CXX_EXTENSIONS
+#     is OFF.
+# What stencilc cannot see stops the configure with a message: a DSL source's
+# own COMPILE_DEFINITIONS, COMPILE_OPTIONS or INCLUDE_DIRECTORIES (unless each
+# is in its OPTIONS as --extra-arg=<flag>), and definitions, include directories
+# or preprocessor options under $<COMPILE_LANGUAGE:CXX> (false in stencilc's
+# rule). Options split from their value (`-include x.h`, SHELL:) are warned about.
+#
+# The generated files go to
 #   ${CMAKE_CURRENT_BINARY_DIR}/stencilc/<target>/<stem>.stencil.{cpp,cu,d,stamp}
+# and, with a multi-configuration generator, to .../stencilc/<target>/<config>/
+# (CMAKE_CROSS_CONFIGS is refused: CMake 3.25 crashes on such a rule). Headers
+# that the target's own custom commands generate and that are among its sources
+# are made before stencilc runs.
 # stencilc runs again when a DSL source, any header it includes (through a
 # depfile), or stencilc itself changes; a generated file whose text did not
 # change keeps its time, so its object is not recompiled. <target> gets
@@ -61,12 +82,23 @@
 #   stencilc_add_sources(diffusion3d FILES diffusion3d.cpp BACKENDS openmp cuda)
 #
 # Call it in the directory that defines <target> (the outputs of a custom
-# command are attached to the targets of its own directory).
+# command are attached to the targets of its own directory), with a target
+# the project builds (not an ALIAS or IMPORTED one), each file once per target
+# and no two files with one stem per target (their outputs would collide).
 
 # Functions record the policies in effect where they are defined; this file's
 # own settings keep the helper's behaviour independent of the caller's
 # cmake_minimum_required (include() gives it its own policy scope).
 cmake_policy(VERSION 3.20...3.28)
+
+# Set in the calling function (functions see their caller's variables, not
+# this file's): pp_flags, the preprocessor flags, which take their value
+# joined (-DX, -I/dir) or as the next argument; pp_flag_regex, a flag with its
+# value joined, or -std=.
+macro(_stencilc_flag_regexes)
+  set(pp_flags "-D|-U|-I|-isystem|-iquote|-idirafter|-include|-imacros")
+  set(pp_flag_regex "^(${pp_flags}).|^-std=")
+endmacro()
 
 function(stencilc_add_sources target)
   cmake_parse_arguments(PARSE_ARGV 1 ARG "" "" "FILES;BACKENDS;OPTIONS")
@@ -83,6 +115,24 @@ function(stencilc_add_sources target)
     message(FATAL_ERROR "stencilc_add_sources: '${target}' is not a target "
                         "(create it with add_executable or add_library first)")
   endif()
+  get_target_property(aliased ${target} ALIASED_TARGET)
+  if(aliased)
+    message(FATAL_ERROR "stencilc_add_sources(${target}): '${target}' is an ALIAS of "
+                        "'${aliased}': give the real target, stencilc_add_sources(${aliased} ...)")
+  endif()
+  get_target_property(imported ${target} IMPORTED)
+  if(imported)
+    message(FATAL_ERROR "stencilc_add_sources(${target}): '${target}' is an IMPORTED target: "
+                        "give a target this project builds (add_executable or add_library)")
+  endif()
+  # The generated files are outputs of this directory's rules, which only
+  # this directory's targets can build.
+  get_target_property(target_dir ${target} SOURCE_DIR)
+  if(NOT target_dir STREQUAL CMAKE_CURRENT_SOURCE_DIR)
+    message(FATAL_ERROR "stencilc_add_sources(${target}): called in ${CMAKE_CURRENT_SOURCE_DIR}, "
+                        "but '${target}' was created in ${target_dir}: call it in the "
+                        "CMakeLists.txt that creates the target")
+  endif()
   if(NOT ARG_FILES)
     message(FATAL_ERROR "stencilc_add_sources(${target}): no FILES given")
   endif()
@@ -90,6 +140,14 @@ function(stencilc_add_sources target)
     message(FATAL_ERROR "stencilc_add_sources(${target}): the stencilc compiler is not known "
                         "to this project: call find_package(Stencilc REQUIRED) first")
   endif()
+  foreach(option IN LISTS ARG_OPTIONS)
+    if(option MATCHES "^--?(emit|o|depfile|stamp|p)(=.*)?$|^--$")
+      message(FATAL_ERROR "stencilc_add_sources(${target}): OPTIONS may not contain '${option}': "
+                          "the helper gives stencilc --emit (from BACKENDS), -o, --depfile, "
+                          "--stamp and the compiler flags after '--' itself; pass a compiler "
+                          "flag as --extra-arg=<flag>")
+    endif()
+  endforeach()
 
   get_property(languages GLOBAL PROPERTY ENABLED_LANGUAGES)
   if(NOT DEFINED ARG_BACKENDS)
@@ -119,10 +177,19 @@ function(stencilc_add_sources target)
   endforeach()
   list(JOIN emit "," emit)
 
-  # What stencilc's parser needs to see the sources as the target's compiler does.
+  # What stencilc's parser needs to see the sources as the target's compiler
+  # does, in the compiler's order (later flags win): its -std (see below),
+  # the target's definitions and include directories, the preprocessor flags
+  # of CMAKE_CXX_FLAGS and CMAKE_CXX_FLAGS_<CONFIG> (set on the target at the
+  # end of the directory, whose values the compiler gets) and of its compile
+  # options, then the -std that CMake adds after all of them.
+  _stencilc_flag_regexes()
   set(includes "$<TARGET_PROPERTY:${target},INCLUDE_DIRECTORIES>")
   set(definitions "$<TARGET_PROPERTY:${target},COMPILE_DEFINITIONS>")
+  set(options "$<FILTER:$<TARGET_PROPERTY:${target},COMPILE_OPTIONS>,INCLUDE,${pp_flag_regex}>")
+  set(variable_flags "$<TARGET_GENEX_EVAL:${target},$<TARGET_PROPERTY:${target},STENCILC_CXX_FLAGS>>")
   set(runtime_includes "$<TARGET_PROPERTY:Stencilc::runtime,INTERFACE_INCLUDE_DIRECTORIES>")
+  _stencilc_std_flag(std std_is_set ${target})
   # $<SEMICOLON> keeps each expression one list element here; COMMAND_EXPAND_LISTS
   # splits the evaluated "-Ia;-Ib" into arguments. Empty lists give no argument.
   set(colour "")
@@ -135,15 +202,38 @@ function(stencilc_add_sources target)
   elseif(CMAKE_GENERATOR MATCHES "Ninja")
     set(colour -fcolor-diagnostics)
   endif()
+  # stencilc puts -std=c++17 first; the compiler's default comes next, so
+  # that a -std in the flags wins as it does for the compiler.
   set(clang_args
-      -std=c++17 ${colour}
-      "$<$<BOOL:${includes}>:-I$<JOIN:${includes},$<SEMICOLON>-I>>"
+      "$<$<NOT:${std_is_set}>:${std}>" ${colour}
       "$<$<BOOL:${definitions}>:-D$<JOIN:${definitions},$<SEMICOLON>-D>>"
-      "$<$<BOOL:${runtime_includes}>:-I$<JOIN:${runtime_includes},$<SEMICOLON>-I>>")
+      "$<$<BOOL:${includes}>:-I$<JOIN:${includes},$<SEMICOLON>-I>>"
+      "$<$<BOOL:${runtime_includes}>:-I$<JOIN:${runtime_includes},$<SEMICOLON>-I>>"
+      "${variable_flags}" "${options}"
+      "$<${std_is_set}:${std}>")
 
+  # Multi-configuration generators build each configuration from its own
+  # generated code (definitions may differ by $<CONFIG>).
   set(out_dir "${CMAKE_CURRENT_BINARY_DIR}/stencilc/${target}")
-  file(MAKE_DIRECTORY "${out_dir}")
-  set(stems "")
+  get_property(multi_config GLOBAL PROPERTY GENERATOR_IS_MULTI_CONFIG)
+  if(multi_config)
+    if(CMAKE_CROSS_CONFIGS)
+      message(FATAL_ERROR "stencilc_add_sources(${target}): Ninja Multi-Config with "
+                          "CMAKE_CROSS_CONFIGS is not supported: CMake (3.25 at least) crashes "
+                          "on a rule with per-configuration outputs and a depfile, which the "
+                          "helper needs; unset CMAKE_CROSS_CONFIGS and build one configuration "
+                          "per call (cmake --build <dir> --config <config>)")
+    endif()
+    foreach(config IN LISTS CMAKE_CONFIGURATION_TYPES)
+      file(MAKE_DIRECTORY "${out_dir}/${config}")
+    endforeach()
+    string(APPEND out_dir "/$<CONFIG>")
+  else()
+    file(MAKE_DIRECTORY "${out_dir}")
+  endif()
+  # Stems and sources of earlier calls for this target: their outputs are taken.
+  get_property(stems TARGET ${target} PROPERTY STENCILC_STEMS)
+  get_property(sources TARGET ${target} PROPERTY STENCILC_SOURCES)
   set(generated "")
   set(stamps "")
   foreach(file IN LISTS ARG_FILES)
@@ -151,14 +241,22 @@ function(stencilc_add_sources target)
     get_source_file_property(is_generated "${source}" GENERATED)
     if(NOT EXISTS "${source}" AND NOT is_generated)
       message(FATAL_ERROR "stencilc_add_sources(${target}): FILES entry '${file}' does not exist "
-                          "(a misspelled keyword? the keywords are FILES and BACKENDS)")
+                          "(a misspelled keyword? the keywords are FILES, BACKENDS and OPTIONS)")
     endif()
     get_filename_component(stem "${source}" NAME_WLE)
-    if(stem IN_LIST stems)
-      message(FATAL_ERROR "stencilc_add_sources(${target}): two FILES named '${stem}': their "
-                          "generated files would collide; rename one or use another target")
+    if(source IN_LIST sources)
+      message(FATAL_ERROR "stencilc_add_sources(${target}): '${file}' is given twice for this "
+                          "target: stencilc runs once per file and target; give it once, with "
+                          "all of its OPTIONS")
+    elseif(stem IN_LIST stems)
+      message(FATAL_ERROR "stencilc_add_sources(${target}): two FILES named '${stem}' (here or in "
+                          "an earlier call for this target): their generated files would "
+                          "collide; rename one or use another target")
     endif()
     list(APPEND stems "${stem}")
+    list(APPEND sources "${source}")
+    # For the end-of-directory checks (_stencilc_finish).
+    set_property(TARGET ${target} PROPERTY "STENCILC_OPTIONS_${stem}" "${ARG_OPTIONS}")
     set(outputs "")
     foreach(suffix IN LISTS suffixes)
       list(APPEND outputs "${out_dir}/${stem}${suffix}")
@@ -171,13 +269,15 @@ function(stencilc_add_sources target)
     # BYPRODUCTS: Ninja restats them and recompiles only what changed. The
     # rule's OUTPUT is a stamp stencilc writes on every run, named first in
     # the depfile: the rule is up to date after it ran, for Ninja and Make
-    # alike, whichever backends and in whatever order.
+    # alike, whichever backends and in whatever order. Headers that the
+    # target's own rules generate are made first (set by _stencilc_finish).
     add_custom_command(
       OUTPUT "${stamp}"
       BYPRODUCTS ${outputs}
       COMMAND Stencilc::stencilc "${source}" -o "${out_dir}" "--emit=${emit}"
               "--depfile=${depfile}" "--stamp=${stamp}" ${ARG_OPTIONS} -- ${clang_args}
       DEPENDS "${source}" Stencilc::stencilc
+              "$<TARGET_PROPERTY:${target},STENCILC_GENERATED_HEADERS>"
       DEPFILE "${depfile}"
       COMMENT "stencilc: generating ${shown}.stencil.* (${ARG_BACKENDS})"
       COMMAND_EXPAND_LISTS
@@ -185,6 +285,8 @@ function(stencilc_add_sources target)
     list(APPEND generated ${outputs})
     list(APPEND stamps "${stamp}")
   endforeach()
+  set_property(TARGET ${target} PROPERTY STENCILC_STEMS "${stems}")
+  set_property(TARGET ${target} PROPERTY STENCILC_SOURCES "${sources}")
 
   # Where the generated code goes, and how far the runtime's usage
   # requirements reach, follow the target's type:
@@ -233,7 +335,30 @@ function(stencilc_add_sources target)
 
   # The stamps attach the custom commands to the target.
   target_sources(${code_target} PRIVATE ${generated} ${stamps})
-  source_group("stencilc generated" FILES ${generated})
+  # Source properties name files, one per configuration.
+  set(generated_files "")
+  if(multi_config)
+    if(CMAKE_CROSS_CONFIGS)
+      message(FATAL_ERROR "stencilc_add_sources(${target}): Ninja Multi-Config with "
+                          "CMAKE_CROSS_CONFIGS is not supported: CMake (3.25 at least) crashes "
+                          "on a rule with per-configuration outputs and a depfile, which the "
+                          "helper needs; unset CMAKE_CROSS_CONFIGS and build one configuration "
+                          "per call (cmake --build <dir> --config <config>)")
+    endif()
+    foreach(config IN LISTS CMAKE_CONFIGURATION_TYPES)
+      string(REPLACE "$<CONFIG>" "${config}" config_files "${generated}")
+      list(APPEND generated_files ${config_files})
+    endforeach()
+  else()
+    set(generated_files ${generated})
+  endif()
+  source_group("stencilc generated" FILES ${generated_files})
+  # What can only be known once the directory has set everything up.
+  get_property(finish_deferred TARGET ${target} PROPERTY STENCILC_FINISH_DEFERRED)
+  if(NOT finish_deferred)
+    set_property(TARGET ${target} PROPERTY STENCILC_FINISH_DEFERRED TRUE)
+    cmake_language(EVAL CODE "cmake_language(DEFER CALL _stencilc_finish [[${target}]] [[${code_target}]])")
+  endif()
 
   # Targets found here are seen from every directory (CMake >= 3.24): a
   # library's users elsewhere link them too.
@@ -273,8 +398,233 @@ function(stencilc_add_sources target)
     endif()
     # Line tables for the generated kernels, so that Nsight and cuda-gdb
     # show the DSL lines their #line directives name (no effect on speed).
-    list(FILTER generated INCLUDE REGEX "\\.cu$")
-    set_property(SOURCE ${generated} APPEND PROPERTY COMPILE_OPTIONS
+    list(FILTER generated_files INCLUDE REGEX "\\.cu$")
+    set_property(SOURCE ${generated_files} APPEND PROPERTY COMPILE_OPTIONS
                  "$<$<CONFIG:Release,RelWithDebInfo>:-lineinfo>")
+  endif()
+endfunction()
+
+# _stencilc_std_flag(<std var> <is set var> <target>)
+#
+# The -std the target's compiler uses, as generator expressions: <std var>
+# the flag, <is set var> a condition, true where CMake adds the flag itself
+# (the target's CXX_STANDARD is set, or a cxx_std_NN compile feature of it or
+# of what it links asks for more than the compiler's default), false where
+# the compiler's default stands. The standard is the largest of CXX_STANDARD
+# and the cxx_std_NN features (or the default), with GNU extensions unless
+# CXX_EXTENSIONS is OFF. Spelt as stencilc's Clang 16 accepts (c++2b for 23).
+function(_stencilc_std_flag std_var is_set_var target)
+  set(standard "$<TARGET_PROPERTY:${target},CXX_STANDARD>")
+  set(features "$<TARGET_PROPERTY:${target},COMPILE_FEATURES>")
+  set(default "${CMAKE_CXX_STANDARD_DEFAULT}")
+  if(NOT default)
+    set(default 17)
+  endif()
+  set(levels 98 11 14 17 20 23 26)
+  set(names 98 11 14 17 20 2b 2c)
+  list(FIND levels "${default}" default_rank)
+  math(EXPR above_default_rank "${default_rank} + 1")
+  # at_least_<level>: the standard is <level> or newer.
+  list(LENGTH levels count)
+  math(EXPR last "${count} - 1")
+  set(above_default "0")
+  foreach(rank RANGE ${last} 0 -1)
+    list(GET levels ${rank} level)
+    set(asks "$<STREQUAL:${standard},${level}>,$<IN_LIST:cxx_std_${level},${features}>")
+    if(rank EQUAL last)
+      set(at_least_${level} "$<OR:${asks}>")
+    else()
+      set(at_least_${level} "$<OR:${asks},${at_least_${previous}}>")
+    endif()
+    if(rank EQUAL above_default_rank)
+      set(above_default "${at_least_${level}}")
+    endif()
+    set(previous ${level})
+  endforeach()
+  set(level_name "${default}")
+  list(GET names ${default_rank} level_name)
+  foreach(rank RANGE 0 ${last})
+    list(GET levels ${rank} level)
+    list(GET names ${rank} name)
+    if(rank LESS_EQUAL default_rank)
+      # Below the default, only CXX_STANDARD can ask for it.
+      set(level_name "$<IF:$<AND:$<BOOL:${standard}>,${at_least_${level}}>,${name},${level_name}>")
+    else()
+      set(level_name "$<IF:${at_least_${level}},${name},${level_name}>")
+    endif()
+  endforeach()
+  set(extensions "$<TARGET_PROPERTY:${target},CXX_EXTENSIONS>")
+  set(${std_var}
+      "-std=$<IF:$<OR:$<STREQUAL:${extensions},>,$<BOOL:${extensions}>>,gnu,c>++${level_name}"
+      PARENT_SCOPE)
+  set(${is_set_var} "$<OR:$<BOOL:${standard}>,${above_default}>" PARENT_SCOPE)
+endfunction()
+
+# _stencilc_usage_targets(<var> <target>)
+#
+# <target> and the targets whose usage requirements it gets (through
+# LINK_LIBRARIES, then INTERFACE_LINK_LIBRARIES), as far as they can be read
+# before generation: $<BUILD_INTERFACE:t> is followed, other expressions not.
+function(_stencilc_usage_targets var target)
+  set(found "")
+  set(queue ${target})
+  set(property LINK_LIBRARIES)
+  while(queue)
+    list(POP_FRONT queue current)
+    get_target_property(real ${current} ALIASED_TARGET)
+    if(real)
+      set(current ${real})
+    endif()
+    if(current IN_LIST found)
+      continue()
+    endif()
+    list(APPEND found ${current})
+    get_target_property(libraries ${current} ${property})
+    get_target_property(interface_libraries ${current} INTERFACE_LINK_LIBRARIES)
+    set(property INTERFACE_LINK_LIBRARIES)
+    foreach(library IN LISTS libraries interface_libraries)
+      if(library MATCHES "^\\$<BUILD_INTERFACE:([^<>]*)>$")
+        set(library "${CMAKE_MATCH_1}")
+      endif()
+      if(TARGET "${library}")
+        list(APPEND queue "${library}")
+      endif()
+    endforeach()
+  endwhile()
+  set(${var} ${found} PARENT_SCOPE)
+endfunction()
+
+# _stencilc_finish(<target> <code target>)
+#
+# Deferred to the end of the directory that called stencilc_add_sources, where
+# the variables have the values the target's compiler gets: sets
+# STENCILC_CXX_FLAGS (the preprocessor flags of CMAKE_CXX_FLAGS and
+# CMAKE_CXX_FLAGS_<CONFIG>) and STENCILC_GENERATED_HEADERS (the target's
+# headers made by its own rules, which stencilc must wait for), and stops on
+# what the compiler would see but stencilc cannot.
+function(_stencilc_finish target code_target)
+  _stencilc_flag_regexes()
+  get_property(multi_config GLOBAL PROPERTY GENERATOR_IS_MULTI_CONFIG)
+  if(multi_config)
+    set(configs ${CMAKE_CONFIGURATION_TYPES})
+  else()
+    set(configs ${CMAKE_BUILD_TYPE})
+  endif()
+  set(flags "")
+  # "-": the flags of every configuration.
+  foreach(config IN ITEMS - ${configs})
+    if(config STREQUAL "-")
+      set(variable CMAKE_CXX_FLAGS)
+    else()
+      string(TOUPPER "CMAKE_CXX_FLAGS_${config}" variable)
+    endif()
+    separate_arguments(arguments NATIVE_COMMAND "${${variable}}")
+    set(value_next FALSE)
+    foreach(argument IN LISTS arguments)
+      if(value_next OR argument MATCHES "${pp_flag_regex}|^(${pp_flags})$")
+        set(value_next FALSE)
+        if(argument MATCHES "^(${pp_flags})$")
+          set(value_next TRUE)
+        endif()
+        # Kept as text through $<TARGET_GENEX_EVAL> and $<CONFIG:...>.
+        string(REPLACE ">" "$<ANGLE-R>" argument "${argument}")
+        string(REPLACE "," "$<COMMA>" argument "${argument}")
+        string(REPLACE ";" "$<SEMICOLON>" argument "${argument}")
+        if(config STREQUAL "-")
+          list(APPEND flags "${argument}")
+        else()
+          list(APPEND flags "$<$<CONFIG:${config}>:${argument}>")
+        endif()
+      endif()
+    endforeach()
+  endforeach()
+  set_property(TARGET ${target} PROPERTY STENCILC_CXX_FLAGS "${flags}")
+
+  # Only where the stencilc rules are the target's own (not a STATIC library's
+  # <target>.stencilc): a Makefile builds a rule's output in its own target.
+  set(generated_headers "")
+  if(code_target STREQUAL target)
+    get_target_property(target_sources ${target} SOURCES)
+    foreach(source IN LISTS target_sources)
+      if(NOT source MATCHES "\\$<" AND source MATCHES "\\.(h|hh|hpp|hxx|h\\+\\+|inc|inl|ipp|tpp|cuh)$")
+        get_source_file_property(is_generated "${source}" GENERATED)
+        if(is_generated)
+          get_source_file_property(location "${source}" LOCATION)
+          list(APPEND generated_headers "${location}")
+        endif()
+      endif()
+    endforeach()
+  endif()
+  set_property(TARGET ${target} PROPERTY STENCILC_GENERATED_HEADERS "${generated_headers}")
+
+  # What stencilc cannot see: the DSL sources' own properties (unless each
+  # flag is also in the file's OPTIONS as --extra-arg), and C++-only entries
+  # of the target's usage requirements ($<COMPILE_LANGUAGE:CXX> is false in
+  # stencilc's rule, which compiles no language).
+  set(unseen "")
+  get_property(sources TARGET ${target} PROPERTY STENCILC_SOURCES)
+  foreach(source IN LISTS sources)
+    get_filename_component(stem "${source}" NAME_WLE)
+    get_property(options TARGET ${target} PROPERTY "STENCILC_OPTIONS_${stem}")
+    file(RELATIVE_PATH shown "${CMAKE_CURRENT_SOURCE_DIR}" "${source}")
+    foreach(property COMPILE_DEFINITIONS COMPILE_OPTIONS INCLUDE_DIRECTORIES)
+      get_source_file_property(values "${source}" ${property})
+      if(NOT values)
+        continue()
+      endif()
+      set(prefix "")
+      if(property STREQUAL "COMPILE_DEFINITIONS")
+        set(prefix -D)
+      elseif(property STREQUAL "INCLUDE_DIRECTORIES")
+        set(prefix -I)
+      endif()
+      foreach(value IN LISTS values)
+        if(property STREQUAL "COMPILE_OPTIONS" AND NOT value MATCHES "${pp_flag_regex}")
+          continue()
+        endif()
+        if(NOT "--extra-arg=${prefix}${value}" IN_LIST options
+           AND NOT "-extra-arg=${prefix}${value}" IN_LIST options)
+          string(APPEND unseen "\n  ${property} '${value}' of the source file ${shown} "
+                               "(put it on the target, or add OPTIONS --extra-arg=${prefix}${value})")
+        endif()
+      endforeach()
+    endforeach()
+  endforeach()
+  set(language_regex "\\$<COMPILE_LANG[A-Z_]*:[^>]*CXX|\\$<COMPILE_LANGUAGE>")
+  _stencilc_usage_targets(usage_targets ${target})
+  foreach(usage_target IN LISTS usage_targets)
+    set(prefix INTERFACE_)
+    if(usage_target STREQUAL target)
+      set(prefix "")
+    endif()
+    foreach(property COMPILE_DEFINITIONS COMPILE_OPTIONS INCLUDE_DIRECTORIES)
+      get_target_property(values ${usage_target} ${prefix}${property})
+      if(NOT values)
+        continue()
+      endif()
+      foreach(value IN LISTS values)
+        if(property STREQUAL "COMPILE_OPTIONS")
+          if(value MATCHES "^SHELL:.*(${pp_flags})|^(${pp_flags})$")
+            message(WARNING "stencilc_add_sources(${target}): stencilc does not see the "
+                            "compile option '${value}' of ${usage_target}: give it joined to its "
+                            "value (-DX=1, -I/dir) in target_compile_options, or as "
+                            "OPTIONS --extra-arg=<flag>")
+          endif()
+          if(NOT value MATCHES "(^|[:>])(${pp_flags}|-std=)")
+            continue()
+          endif()
+        endif()
+        if(value MATCHES "${language_regex}")
+          string(APPEND unseen "\n  ${prefix}${property} '${value}' of ${usage_target} (make it "
+                               "unconditional, or exclude other languages instead: "
+                               "$<$<NOT:$<COMPILE_LANGUAGE:CUDA>>:...>)")
+        endif()
+      endforeach()
+    endforeach()
+  endforeach()
+  if(unseen)
+    message(FATAL_ERROR "stencilc_add_sources(${target}): the compiler sees flags that stencilc "
+                        "would not, so the generated code would differ from the host code:"
+                        "${unseen}")
   endif()
 endfunction()
