@@ -338,13 +338,6 @@ function(stencilc_add_sources target)
   # Source properties name files, one per configuration.
   set(generated_files "")
   if(multi_config)
-    if(CMAKE_CROSS_CONFIGS)
-      message(FATAL_ERROR "stencilc_add_sources(${target}): Ninja Multi-Config with "
-                          "CMAKE_CROSS_CONFIGS is not supported: CMake (3.25 at least) crashes "
-                          "on a rule with per-configuration outputs and a depfile, which the "
-                          "helper needs; unset CMAKE_CROSS_CONFIGS and build one configuration "
-                          "per call (cmake --build <dir> --config <config>)")
-    endif()
     foreach(config IN LISTS CMAKE_CONFIGURATION_TYPES)
       string(REPLACE "$<CONFIG>" "${config}" config_files "${generated}")
       list(APPEND generated_files ${config_files})

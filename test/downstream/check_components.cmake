@@ -9,35 +9,14 @@ cmake_minimum_required(VERSION 3.20)
 # case says whether MPI and CUDA are hidden, so none inherits the last one's.
 set(hide_mpi_cuda -DCMAKE_DISABLE_FIND_PACKAGE_MPI=ON -DCMAKE_DISABLE_FIND_PACKAGE_CUDAToolkit=ON)
 set(show_mpi_cuda -DCMAKE_DISABLE_FIND_PACKAGE_MPI=OFF -DCMAKE_DISABLE_FIND_PACKAGE_CUDAToolkit=OFF)
-set(case_index 0)
 file(REMOVE_RECURSE "${WORK_DIR}")
+
+include("${CMAKE_CURRENT_LIST_DIR}/expect_configure.cmake")
 
 # expect(<should configure: YES|NO> <regex the output must match> <find args> [cmake args...])
 function(expect ok regex find_args)
-  math(EXPR n "${case_index} + 1")
-  set(case_index ${n} PARENT_SCOPE)
-  set(build_dir "${WORK_DIR}/build")
-  set(args -S "${SOURCE_DIR}" -B "${build_dir}" "-DStencilc_DIR=${STENCILC_DIR}"
-           "-DFIND_ARGS=${find_args}" ${ARGN})
-  if(GENERATOR)
-    list(APPEND args -G "${GENERATOR}")
-  endif()
-  if(CXX_COMPILER)
-    list(APPEND args "-DCMAKE_CXX_COMPILER=${CXX_COMPILER}")
-  endif()
-  execute_process(COMMAND "${CMAKE_COMMAND}" ${args} RESULT_VARIABLE rc
-                  OUTPUT_VARIABLE out ERROR_VARIABLE out)
-  set(what "find_package(Stencilc ${find_args}) with '${ARGN}'")
-  if(ok AND NOT rc EQUAL 0)
-    message(FATAL_ERROR "components: ${what} failed to configure:\n${out}")
-  elseif(NOT ok AND rc EQUAL 0)
-    message(FATAL_ERROR "components: ${what} configured but should have failed:\n${out}")
-  endif()
-  string(REGEX REPLACE "\n *" " " flat "${out}")
-  if(NOT flat MATCHES "${regex}")
-    message(FATAL_ERROR "components: ${what}: output does not match '${regex}':\n${out}")
-  endif()
-  message(STATUS "components: ok: ${what}")
+  expect_configure("components: find_package(Stencilc ${find_args}) with '${ARGN}'"
+                   "${WORK_DIR}/build" ${ok} "${regex}" "-DFIND_ARGS=${find_args}" ${ARGN})
 endfunction()
 
 # The OpenMP-only user: no MPI, no CUDA toolkit, no components.

@@ -8,30 +8,14 @@ cmake_minimum_required(VERSION 3.20)
 
 file(REMOVE_RECURSE "${WORK_DIR}")
 
+include("${CMAKE_CURRENT_LIST_DIR}/expect_configure.cmake")
+
 # expect(<case> <should configure: YES|NO> <regex the output must match>)
+# One build directory per case: a failed configure leaves no state behind
+# that the next case could pick up.
 function(expect case ok regex)
-  # One build directory per case: a failed configure leaves no state behind
-  # that the next case could pick up.
-  set(args -S "${SOURCE_DIR}" -B "${WORK_DIR}/${case}" "-DStencilc_DIR=${STENCILC_DIR}"
-           "-DCASE=${case}")
-  if(GENERATOR)
-    list(APPEND args -G "${GENERATOR}")
-  endif()
-  if(CXX_COMPILER)
-    list(APPEND args "-DCMAKE_CXX_COMPILER=${CXX_COMPILER}")
-  endif()
-  execute_process(COMMAND "${CMAKE_COMMAND}" ${args} RESULT_VARIABLE rc
-                  OUTPUT_VARIABLE out ERROR_VARIABLE out)
-  if(ok AND NOT rc EQUAL 0)
-    message(FATAL_ERROR "refused: case ${case} failed to configure:\n${out}")
-  elseif(NOT ok AND rc EQUAL 0)
-    message(FATAL_ERROR "refused: case ${case} configured but should have failed:\n${out}")
-  endif()
-  string(REGEX REPLACE "\n *" " " flat "${out}")
-  if(NOT flat MATCHES "${regex}")
-    message(FATAL_ERROR "refused: case ${case}: output does not match '${regex}':\n${out}")
-  endif()
-  message(STATUS "refused: ok: ${case}")
+  expect_configure("refused: case ${case}" "${WORK_DIR}/${case}" ${ok} "${regex}"
+                   "-DCASE=${case}")
 endfunction()
 
 expect(ok YES "Generating done")
