@@ -152,6 +152,13 @@ bool stencilc::checkCompileCommands(
       Problems.push_back(
           "the compilation database has no compile command for '" + Source +
           "'");
+    // Several (targets that compile it with other flags): stencilc would
+    // parse the source once per command.
+    if (Commands.size() > 1)
+      Problems.push_back(
+          "the compilation database has " + std::to_string(Commands.size()) +
+          " compile commands for '" + Source +
+          "'; pick one with --database-output=<part of its output>");
     for (const clang::tooling::CompileCommand &C : Commands)
       checkCommand(Adjust(C.CommandLine, C.Filename), Source, Problems);
   }

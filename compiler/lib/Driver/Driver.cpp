@@ -92,6 +92,12 @@ static cl::opt<bool> NoLineDirectives(
 static cl::opt<std::string>
     BuildPath("p", cl::desc("Build directory with compile_commands.json"),
               cl::value_desc("build-dir"), cl::cat(StencilcCategory));
+static cl::opt<std::string> DatabaseOutput(
+    "database-output",
+    cl::desc("Of a source's compile commands in the -p database (one per "
+             "target that compiles it), use those whose output contains "
+             "<text>"),
+    cl::value_desc("text"), cl::cat(StencilcCategory));
 static cl::list<std::string>
     SourcePaths(cl::Positional, cl::desc("<source>... [-- <compiler flags>]"),
                 cl::cat(StencilcCategory));
@@ -433,6 +439,33 @@ static void printOptionErrors(llvm::StringRef Text,
   }
 }
 
+namespace {
+/// A compilation database's commands whose output contains a text: the
+/// command of one target where several compile a source.
+class OutputFilteredDatabase : public clang::tooling::CompilationDatabase {
+public:
+  OutputFilteredDatabase(
+      std::unique_ptr<clang::tooling::CompilationDatabase> Inner,
+      std::string Text)
+      : Inner(std::move(Inner)), Text(std::move(Text)) {}
+  std::vector<clang::tooling::CompileCommand>
+  getCompileCommands(llvm::StringRef File) const override {
+    std::vector<clang::tooling::CompileCommand> Out;
+    for (clang::tooling::CompileCommand &C : Inner->getCompileCommands(File))
+      if (llvm::StringRef(C.Output).contains(Text))
+        Out.push_back(std::move(C));
+    return Out;
+  }
+  std::vector<std::string> getAllFiles() const override {
+    return Inner->getAllFiles();
+  }
+
+private:
+  std::unique_ptr<clang::tooling::CompilationDatabase> Inner;
+  std::string Text;
+};
+} // namespace
+
 /// -p DIR reads DIR/compile_commands.json (or the file -p names), wrapped as
 /// LibTooling's JSON plugin does: response files expanded, commands for
 /// sources it lacks inferred from similar ones. Unlike CommonOptionsParser it
@@ -454,8 +487,12 @@ loadDatabase(llvm::StringRef Path) {
                  << File << "': " << Reason << "\n";
     return nullptr;
   }
-  return inferTargetAndDriverMode(inferMissingCompileCommands(
+  DB = inferTargetAndDriverMode(inferMissingCompileCommands(
       expandResponseFiles(std::move(DB), llvm::vfs::getRealFileSystem())));
+  if (DatabaseOutput.getNumOccurrences())
+    DB =
+        std::make_unique<OutputFilteredDatabase>(std::move(DB), DatabaseOutput);
+  return DB;
 }
 
 static std::string normalPath(llvm::StringRef Path) {
@@ -524,7 +561,8 @@ static bool checkSingleOptions() {
       {&DepfilePath, "--depfile"},
       {&StampPath, "--stamp"},
       {&StepStrategyOption, "--step-strategy"},
-      {&BuildPath, "-p"}};
+      {&BuildPath, "-p"},
+      {&DatabaseOutput, "--database-output"}};
   for (auto [Option, Name] : Single) {
     if (Option->getNumOccurrences() > 1) {
       llvm::errs() << "stencilc: error: option '" << Name << "' given "
@@ -673,6 +711,11 @@ static int runPipeline(int Argc, const char **Argv) {
     llvm::errs() << "stencilc: error: --"
                  << (DepfilePath.empty() ? "stamp" : "depfile")
                  << " needs output files; it cannot be used with '-o -'\n";
+    return ExitUsageError;
+  }
+  if (DatabaseOutput.getNumOccurrences() && BuildPath.empty()) {
+    llvm::errs() << "stencilc: error: --database-output picks among the -p "
+                    "database's commands; give -p\n";
     return ExitUsageError;
   }
   if (Compilations && !BuildPath.empty()) {

@@ -239,12 +239,14 @@ private:
   std::shared_ptr<RuntimeHeaders> Runtime;
 };
 
-/// True if \p D is annotated as a stencil or is a member of a functor that
-/// is: its body is always parsed, wherever it is.
+/// True if \p D is annotated as a stencil or a step, or is a member of a
+/// functor that is: its body is always parsed, wherever it is.
 static bool isStencilOrMember(const Decl *D) {
+  // Steps too: a step's body is its calls.
   auto Annotated = [](const Decl *X) {
     for (const auto *A : X->specific_attrs<AnnotateAttr>())
-      if (A->getAnnotation() == stencilc::frontend::StencilAnnotation)
+      if (A->getAnnotation() == stencilc::frontend::StencilAnnotation ||
+          A->getAnnotation() == stencilc::frontend::StepAnnotation)
         return true;
     return false;
   };
@@ -458,6 +460,14 @@ private:
   std::shared_ptr<const RuntimeHeaders> Runtime;
 };
 
+/// Every file the translation unit reads, system headers too (as the
+/// compiler's -MD lists them): a header reached through -isystem may hold a
+/// stencil, or a macro one expands, and the build must run stencilc again
+/// when it changes.
+class EveryDependency : public DependencyCollector {
+  bool needSystemDependencies() override { return true; }
+};
+
 class StencilAction : public ASTFrontendAction {
 public:
   explicit StencilAction(const TranslationUnitHook &OnTranslationUnit)
@@ -480,7 +490,7 @@ public:
 private:
   const TranslationUnitHook &OnTranslationUnit;
   std::shared_ptr<DependencyCollector> Deps =
-      std::make_shared<DependencyCollector>();
+      std::make_shared<EveryDependency>();
   std::shared_ptr<RuntimeHeaders> Runtime = std::make_shared<RuntimeHeaders>();
 };
 

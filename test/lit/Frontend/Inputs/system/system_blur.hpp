@@ -9,6 +9,12 @@ struct STENCIL_KERNEL SystemBlur {
   }
 };
 
+STENCIL_STEP
+void systemSmooth(stencil::Step2D &s, const double *u, double *v, double *w) {
+  s.run(SystemBlur(), u, v);
+  s.run(SystemBlur(), v, w);
+}
+
 #ifdef WITH_HELPER
 inline double twice(double x) { return 2.0 * x; }
 struct STENCIL_KERNEL SystemTwice {
