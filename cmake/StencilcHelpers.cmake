@@ -26,19 +26,25 @@
 #             flag goes in as --extra-arg=<flag>.
 #
 # The generated code has the DSL source's macros expanded as stencilc saw
-# them, so stencilc gets the preprocessor flags the target's compiler gets,
-# in its order (usage requirements of linked targets included):
-#   - the target's COMPILE_DEFINITIONS and INCLUDE_DIRECTORIES, and the runtime's
-#     include directory;
+# them, so stencilc must see the source as the target's compiler does. With a
+# Makefile or Ninja generator of one configuration and a DSL source the target
+# compiles as C++, stencilc reads the source's own compile command from the
+# build's compilation database (the target's EXPORT_COMPILE_COMMANDS is turned
+# on; the source is kept out of unity builds): every flag, exactly. Otherwise
+# the helper gathers the preprocessor flags the compiler gets, in its order
+# (usage requirements of linked targets included):
+#   - the target's COMPILE_DEFINITIONS and INCLUDE_DIRECTORIES, the runtime's
+#     include directory and -fopenmp;
 #   - of CMAKE_CXX_FLAGS, CMAKE_CXX_FLAGS_<CONFIG> (the directory's values at its
 #     end) and the target's COMPILE_OPTIONS, the -D, -U, -I, -isystem, -iquote,
 #     -idirafter, -include, -imacros and -std= flags;
 #   - the -std the compiler uses: the larger of CXX_STANDARD and the cxx_std_NN
 #     compile features, else the compiler's default; gnu++ unless CXX_EXTENSIONS
 #     is OFF.
-# What stencilc cannot see stops the configure with a message: a DSL source's
-# own COMPILE_DEFINITIONS, COMPILE_OPTIONS or INCLUDE_DIRECTORIES (unless each
-# is in its OPTIONS as --extra-arg=<flag>), and definitions, include directories
+# What it cannot gather stops the configure with a message: a DSL source's
+# own COMPILE_DEFINITIONS, COMPILE_OPTIONS, COMPILE_FLAGS or INCLUDE_DIRECTORIES
+# (unless each is in its OPTIONS as --extra-arg=<flag>), the target's
+# COMPILE_FLAGS and precompiled headers, and definitions, include directories
 # or preprocessor options under $<COMPILE_LANGUAGE:CXX> (false in stencilc's
 # rule). Options split from their value (`-include x.h`, SHELL:) are warned about.
 #
@@ -204,11 +210,13 @@ function(stencilc_add_sources target)
   endif()
   # stencilc puts -std=c++17 first; the compiler's default comes next, so
   # that a -std in the flags wins as it does for the compiler.
+  # Lists tested as empty, not false: a definition NO is one. -fopenmp: the
+  # target links OpenMP (below), so its compiler defines _OPENMP.
   set(clang_args
-      "$<$<NOT:${std_is_set}>:${std}>" ${colour}
-      "$<$<BOOL:${definitions}>:-D$<JOIN:${definitions},$<SEMICOLON>-D>>"
-      "$<$<BOOL:${includes}>:-I$<JOIN:${includes},$<SEMICOLON>-I>>"
-      "$<$<BOOL:${runtime_includes}>:-I$<JOIN:${runtime_includes},$<SEMICOLON>-I>>"
+      "$<$<NOT:${std_is_set}>:${std}>" ${colour} -fopenmp
+      "$<$<NOT:$<STREQUAL:${definitions},>>:-D$<JOIN:${definitions},$<SEMICOLON>-D>>"
+      "$<$<NOT:$<STREQUAL:${includes},>>:-I$<JOIN:${includes},$<SEMICOLON>-I>>"
+      "$<$<NOT:$<STREQUAL:${runtime_includes},>>:-I$<JOIN:${runtime_includes},$<SEMICOLON>-I>>"
       "${variable_flags}" "${options}"
       "$<${std_is_set}:${std}>")
 
@@ -271,13 +279,30 @@ function(stencilc_add_sources target)
     # the depfile: the rule is up to date after it ran, for Ninja and Make
     # alike, whichever backends and in whatever order. Headers that the
     # target's own rules generate are made first (set by _stencilc_finish).
+    # Where the build has a compilation database and the target compiles the
+    # source (_stencilc_finish decides), stencilc reads the source's own
+    # compile command from it: every flag the compiler gets, in its order
+    # (precompiled headers, add_definitions, COMPILE_FLAGS, the predefined
+    # macros of -O or -fopenmp ...). Else the flags gathered above.
+    set(database "$<BOOL:$<TARGET_PROPERTY:${target},STENCILC_DATABASE_${stem}>>")
+    set(flag_args "$<$<NOT:${database}>:-->")
+    foreach(arg IN LISTS clang_args)
+      list(APPEND flag_args "$<$<NOT:${database}>:${arg}>")
+    endforeach()
+    set(database_args
+        "$<${database}:-p$<SEMICOLON>${CMAKE_BINARY_DIR}$<SEMICOLON>--database-output=CMakeFiles/${target}.dir/>")
+    if(colour)
+      list(APPEND database_args "$<${database}:--extra-arg=${colour}>")
+    endif()
     add_custom_command(
       OUTPUT "${stamp}"
       BYPRODUCTS ${outputs}
       COMMAND Stencilc::stencilc "${source}" -o "${out_dir}" "--emit=${emit}"
-              "--depfile=${depfile}" "--stamp=${stamp}" ${ARG_OPTIONS} -- ${clang_args}
+              "--depfile=${depfile}" "--stamp=${stamp}" ${ARG_OPTIONS} ${database_args}
+              ${flag_args}
       DEPENDS "${source}" Stencilc::stencilc
               "$<TARGET_PROPERTY:${target},STENCILC_GENERATED_HEADERS>"
+              "$<${database}:${CMAKE_BINARY_DIR}/compile_commands.json>"
       DEPFILE "${depfile}"
       COMMENT "stencilc: generating ${shown}.stencil.* (${ARG_BACKENDS})"
       COMMAND_EXPAND_LISTS
@@ -346,6 +371,9 @@ function(stencilc_add_sources target)
     set(generated_files ${generated})
   endif()
   source_group("stencilc generated" FILES ${generated_files})
+  # A unity build would compile the generated code inside another file, after
+  # that file's own definitions.
+  set_property(SOURCE ${generated_files} PROPERTY SKIP_UNITY_BUILD_INCLUSION ON)
   # What can only be known once the directory has set everything up.
   get_property(finish_deferred TARGET ${target} PROPERTY STENCILC_FINISH_DEFERRED)
   if(NOT finish_deferred)
@@ -550,20 +578,58 @@ function(_stencilc_finish target code_target)
   endif()
   set_property(TARGET ${target} PROPERTY STENCILC_GENERATED_HEADERS "${generated_headers}")
 
-  # What stencilc cannot see: the DSL sources' own properties (unless each
-  # flag is also in the file's OPTIONS as --extra-arg), and C++-only entries
-  # of the target's usage requirements ($<COMPILE_LANGUAGE:CXX> is false in
-  # stencilc's rule, which compiles no language).
-  set(unseen "")
+  # The compilation database: CMake writes one for Makefile and Ninja
+  # generators of one configuration (the target's EXPORT_COMPILE_COMMANDS),
+  # with a command for each source a target compiles. A DSL source there is
+  # read with its own command (and kept out of unity builds, which compile
+  # it inside another file); the others with the flags gathered here.
   get_property(sources TARGET ${target} PROPERTY STENCILC_SOURCES)
+  set(flag_sources "")
+  set(compiled "")
+  if(NOT multi_config AND CMAKE_GENERATOR MATCHES "Ninja|Makefiles")
+    get_target_property(target_dir ${target} SOURCE_DIR)
+    get_target_property(target_sources ${target} SOURCES)
+    foreach(source IN LISTS target_sources)
+      if(NOT source MATCHES "\\$<")
+        get_filename_component(source "${source}" ABSOLUTE BASE_DIR "${target_dir}")
+        list(APPEND compiled "${source}")
+      endif()
+    endforeach()
+  endif()
   foreach(source IN LISTS sources)
+    get_filename_component(stem "${source}" NAME_WLE)
+    # Compiled as C++ (a .cu's command is nvcc's, which stencilc cannot use).
+    get_source_file_property(language "${source}" LANGUAGE)
+    if(source IN_LIST compiled AND (language STREQUAL "CXX" OR (NOT language AND
+       source MATCHES "\\.(cpp|cc|cxx|c\\+\\+|C)$")))
+      set_property(TARGET ${target} PROPERTY EXPORT_COMPILE_COMMANDS ON)
+      set_property(TARGET ${target} PROPERTY "STENCILC_DATABASE_${stem}" ON)
+      set_property(SOURCE "${source}" PROPERTY SKIP_UNITY_BUILD_INCLUSION ON)
+    else()
+      list(APPEND flag_sources "${source}")
+    endif()
+  endforeach()
+
+  # What stencilc cannot see where it has no command of the source: the DSL
+  # sources' own properties (unless each flag is also in the file's OPTIONS
+  # as --extra-arg), and C++-only entries of the target's usage requirements
+  # ($<COMPILE_LANGUAGE:CXX> is false in stencilc's rule, which compiles no
+  # language).
+  set(unseen "")
+  if(NOT flag_sources)
+    return()
+  endif()
+  foreach(source IN LISTS flag_sources)
     get_filename_component(stem "${source}" NAME_WLE)
     get_property(options TARGET ${target} PROPERTY "STENCILC_OPTIONS_${stem}")
     file(RELATIVE_PATH shown "${CMAKE_CURRENT_SOURCE_DIR}" "${source}")
-    foreach(property COMPILE_DEFINITIONS COMPILE_OPTIONS INCLUDE_DIRECTORIES)
+    foreach(property COMPILE_DEFINITIONS COMPILE_OPTIONS COMPILE_FLAGS INCLUDE_DIRECTORIES)
       get_source_file_property(values "${source}" ${property})
       if(NOT values)
         continue()
+      endif()
+      if(property STREQUAL "COMPILE_FLAGS")
+        separate_arguments(values NATIVE_COMMAND "${values}")
       endif()
       set(prefix "")
       if(property STREQUAL "COMPILE_DEFINITIONS")
@@ -572,7 +638,7 @@ function(_stencilc_finish target code_target)
         set(prefix -I)
       endif()
       foreach(value IN LISTS values)
-        if(property STREQUAL "COMPILE_OPTIONS" AND NOT value MATCHES "${pp_flag_regex}")
+        if(property MATCHES "^COMPILE_(OPTIONS|FLAGS)$" AND NOT value MATCHES "${pp_flag_regex}")
           continue()
         endif()
         if(NOT "--extra-arg=${prefix}${value}" IN_LIST options
@@ -583,6 +649,22 @@ function(_stencilc_finish target code_target)
       endforeach()
     endforeach()
   endforeach()
+  # The target's own COMPILE_FLAGS and precompiled headers.
+  get_target_property(values ${target} COMPILE_FLAGS)
+  separate_arguments(values NATIVE_COMMAND "${values}")
+  foreach(value IN LISTS values)
+    if(value MATCHES "${pp_flag_regex}")
+      string(APPEND unseen "\n  COMPILE_FLAGS '${value}' of ${target} (use "
+                           "target_compile_options or target_compile_definitions)")
+    endif()
+  endforeach()
+  get_target_property(headers ${target} PRECOMPILE_HEADERS)
+  get_target_property(reused ${target} PRECOMPILE_HEADERS_REUSE_FROM)
+  if(headers OR reused)
+    string(APPEND unseen "\n  the precompiled headers of ${target} (seen only where the build "
+                         "has a compilation database: a Makefile or Ninja generator of one "
+                         "configuration, with the DSL source compiled by ${target})")
+  endif()
   set(language_regex "\\$<COMPILE_LANG[A-Z_]*:[^>]*CXX|\\$<COMPILE_LANGUAGE>")
   _stencilc_usage_targets(usage_targets ${target})
   foreach(usage_target IN LISTS usage_targets)

@@ -23,4 +23,6 @@ expect(emit NO "stencilc_add_sources\\(app\\): OPTIONS may not contain '--emit=i
 expect(stem NO "stencilc_add_sources\\(app\\): two FILES named 'app' \\(here or in an earlier call")
 expect(other-directory NO "stencilc_add_sources\\(app\\): called in [^ ]*/sub, but 'app' was created in")
 expect(alias NO "stencilc_add_sources\\(app::alias\\): 'app::alias' is an ALIAS of 'app'")
-expect(source-definition NO "COMPILE_DEFINITIONS 'APP_SCALE=2' of the source file app.cpp")
+expect(source-definition YES "Generating done")
+expect(uncompiled-source-definition NO
+       "COMPILE_DEFINITIONS 'APP_SCALE=2' of the source file stencils.cpp")

@@ -212,11 +212,16 @@ static clang::tooling::ArgumentsAdjuster parseFlagsAdjuster() {
   Adjust = combineAdjusters(
       std::move(Adjust),
       getInsertArgumentAdjuster(
-          CommandLineArguments{"-xc++", "-std=c++17", "-D__STENCILC__=1"},
+          CommandLineArguments{"-xc++", "-std=gnu++17", "-D__STENCILC__=1"},
           ArgumentInsertPosition::BEGIN));
   return combineAdjusters(
       std::move(Adjust), [](const CommandLineArguments &Args, llvm::StringRef) {
         CommandLineArguments Out = Args;
+        // C++23 as GCC 11+ spells it (a compiler's command from -p): Clang 16
+        // knows it as c++2b.
+        for (std::string &A : Out)
+          if (A == "-std=c++23" || A == "-std=gnu++23")
+            A.replace(A.size() - 2, 2, "2b");
         if (llvm::none_of(Args, [](const std::string &A) {
               return llvm::StringRef(A).startswith("-resource-dir");
             }))
@@ -440,8 +445,8 @@ static void printOptionErrors(llvm::StringRef Text,
 }
 
 namespace {
-/// A compilation database's commands whose output contains a text: the
-/// command of one target where several compile a source.
+/// A compilation database's commands whose output (or an argument) contains
+/// a text: the command of one target where several compile a source.
 class OutputFilteredDatabase : public clang::tooling::CompilationDatabase {
 public:
   OutputFilteredDatabase(
@@ -451,8 +456,13 @@ public:
   std::vector<clang::tooling::CompileCommand>
   getCompileCommands(llvm::StringRef File) const override {
     std::vector<clang::tooling::CompileCommand> Out;
+    // The output, or an argument naming it: CMake writes "output" from
+    // 3.27 on, "-o CMakeFiles/<target>.dir/..." always.
     for (clang::tooling::CompileCommand &C : Inner->getCompileCommands(File))
-      if (llvm::StringRef(C.Output).contains(Text))
+      if (llvm::StringRef(C.Output).contains(Text) ||
+          llvm::any_of(C.CommandLine, [this](const std::string &A) {
+            return llvm::StringRef(A).contains(Text);
+          }))
         Out.push_back(std::move(C));
     return Out;
   }

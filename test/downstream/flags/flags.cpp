@@ -27,11 +27,29 @@
 #else
 #define FLAGS_CXX20 1.0f
 #endif
+#ifdef FLAGS_FROM_SOURCE_FLAGS
+#define FLAGS_SOURCE 11.0f
+#else
+#define FLAGS_SOURCE 1.0f
+#endif
+#ifdef FLAGS_FROM_PCH
+#define FLAGS_PCH 13.0f
+#else
+#define FLAGS_PCH 1.0f
+#endif
+#ifdef _OPENMP
+#define FLAGS_OPENMP 17.0f
+#else
+#define FLAGS_OPENMP 1.0f
+#endif
+#define FLAGS_ALL                                                                              \
+  (FLAGS_NDEBUG * FLAGS_CXX_FLAGS * FLAGS_OPTIONS * FLAGS_CXX20 * FLAGS_SOURCE * FLAGS_PCH *   \
+   FLAGS_OPENMP)
 
 struct STENCIL_KERNEL Scaled {
   STENCIL_HD void operator()(const stencil::Index3D &idx, const float *u, float *v) const {
-    v[idx.ix()] = FLAGS_NDEBUG * FLAGS_CXX_FLAGS * FLAGS_OPTIONS * FLAGS_CXX20 *
-                  (u[idx.ix<-1, 0, 0>()] + u[idx.ix<0, 1, 0>()] + u[idx.ix<0, 0, 1>()]);
+    v[idx.ix()] =
+        FLAGS_ALL * (u[idx.ix<-1, 0, 0>()] + u[idx.ix<0, 1, 0>()] + u[idx.ix<0, 0, 1>()]);
   }
 };
 
@@ -46,8 +64,8 @@ template <typename E> std::vector<float> run() {
 }
 
 int main() {
-  const float Factor = FLAGS_NDEBUG * FLAGS_CXX_FLAGS * FLAGS_OPTIONS * FLAGS_CXX20;
-  if (Factor != 2.0f * 3.0f * 5.0f * 7.0f) {
+  const float Factor = FLAGS_ALL;
+  if (Factor != 2.0f * 3.0f * 5.0f * 7.0f * 11.0f * 13.0f * 17.0f) {
     std::printf("flags: the host build lacks a flag the test sets (factor %g)\n", Factor);
     return 2;
   }
