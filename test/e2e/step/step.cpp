@@ -60,8 +60,8 @@ struct STENCIL_KERNEL Gradient {
 // the dimensions) says nothing of the profile's shape.
 struct STENCIL_KERNEL Tendency {
   STENCIL_HD void operator()(const stencil::Index3D &idx, float a,
-                             const float *rho0, const float *gz, const float *w,
-                             float *wt) const {
+                             [[maybe_unused]] const float *rho0, const float *gz,
+                             const float *w, float *wt) const {
     wt[idx.ix()] = w[idx.ix()] + a * (gz[idx.ix()] + gz[idx.ix<0, 0, -1>()]);
   }
 };
