@@ -284,7 +284,9 @@ function(stencilc_add_sources target)
     # compile command from it: every flag the compiler gets, in its order
     # (precompiled headers, add_definitions, COMPILE_FLAGS, the predefined
     # macros of -O or -fopenmp ...). Else the flags gathered above.
-    set(database "$<BOOL:$<TARGET_PROPERTY:${target},STENCILC_DATABASE_${stem}>>")
+    # (The target's EXPORT_COMPILE_COMMANDS as generated: a parent directory
+    # may turn it off after this directory ended.)
+    set(database "$<AND:$<BOOL:$<TARGET_PROPERTY:${target},STENCILC_DATABASE_${stem}>>,$<BOOL:$<TARGET_PROPERTY:${target},EXPORT_COMPILE_COMMANDS>>>")
     set(flag_args "$<$<NOT:${database}>:-->")
     foreach(arg IN LISTS clang_args)
       list(APPEND flag_args "$<$<NOT:${database}>:${arg}>")
@@ -309,6 +311,18 @@ function(stencilc_add_sources target)
       VERBATIM)
     list(APPEND generated ${outputs})
     list(APPEND stamps "${stamp}")
+    # Its OpenMP file, one per configuration (_stencilc_finish gives it the
+    # source's own compile options).
+    set(generated_cpp "")
+    foreach(config IN LISTS CMAKE_CONFIGURATION_TYPES ITEMS "")
+      if(NOT multi_config AND config STREQUAL "" OR multi_config AND NOT config STREQUAL "")
+        string(REPLACE "$<CONFIG>" "${config}" file_cpp "${out_dir}/${stem}.stencil.cpp")
+        list(APPEND generated_cpp "${file_cpp}")
+      endif()
+    endforeach()
+    if(".stencil.cpp" IN_LIST suffixes)
+      set_property(TARGET ${target} PROPERTY "STENCILC_GENERATED_CPP_${stem}" "${generated_cpp}")
+    endif()
   endforeach()
   set_property(TARGET ${target} PROPERTY STENCILC_STEMS "${stems}")
   set_property(TARGET ${target} PROPERTY STENCILC_SOURCES "${sources}")
@@ -598,15 +612,28 @@ function(_stencilc_finish target code_target)
   endif()
   foreach(source IN LISTS sources)
     get_filename_component(stem "${source}" NAME_WLE)
-    # Compiled as C++ (a .cu's command is nvcc's, which stencilc cannot use).
+    # Compiled as C++ (a .cu's command is nvcc's, which stencilc cannot use;
+    # a HEADER_FILE_ONLY source, #included by another, has none).
     get_source_file_property(language "${source}" LANGUAGE)
-    if(source IN_LIST compiled AND (language STREQUAL "CXX" OR (NOT language AND
-       source MATCHES "\\.(cpp|cc|cxx|c\\+\\+|C)$")))
+    get_source_file_property(header_only "${source}" HEADER_FILE_ONLY)
+    if(source IN_LIST compiled AND NOT header_only AND (language STREQUAL "CXX" OR
+       (NOT language AND source MATCHES "\\.(cpp|cc|cxx|c\\+\\+|C)$")))
       set_property(TARGET ${target} PROPERTY EXPORT_COMPILE_COMMANDS ON)
       set_property(TARGET ${target} PROPERTY "STENCILC_DATABASE_${stem}" ON)
       set_property(SOURCE "${source}" PROPERTY SKIP_UNITY_BUILD_INCLUSION ON)
     else()
       list(APPEND flag_sources "${source}")
+    endif()
+    # The source's own code generation flags (-mfma, -ffp-contract=off ...)
+    # shape the host reference: its generated OpenMP code gets them too.
+    get_property(generated TARGET ${target} PROPERTY "STENCILC_GENERATED_CPP_${stem}")
+    get_source_file_property(options "${source}" COMPILE_OPTIONS)
+    get_source_file_property(flags "${source}" COMPILE_FLAGS)
+    if(generated AND options)
+      set_property(SOURCE ${generated} APPEND PROPERTY COMPILE_OPTIONS ${options})
+    endif()
+    if(generated AND flags)
+      set_property(SOURCE ${generated} APPEND_STRING PROPERTY COMPILE_FLAGS " ${flags}")
     endif()
   endforeach()
 

@@ -8,10 +8,10 @@
 #include "stencilc/Driver/Driver.h"
 #include "stencilc/Analysis/AnalyzeStencil.h"
 #include "stencilc/Analysis/StepGraph.h"
-#include "stencilc/Planning/StepPlan.h"
 #include "stencilc/Basic/Diagnostic.h"
 #include "stencilc/Basic/Version.h"
 #include "stencilc/CodeGen/Emitter.h"
+#include "stencilc/Driver/BuildCommand.h"
 #include "stencilc/Driver/Colour.h"
 #include "stencilc/Driver/CompileCommandCheck.h"
 #include "stencilc/Driver/Depfile.h"
@@ -20,6 +20,7 @@
 #include "stencilc/Frontend/FrontendAction.h"
 #include "stencilc/IR/IRPrinter.h"
 #include "stencilc/Planning/KernelPlan.h"
+#include "stencilc/Planning/StepPlan.h"
 #include "clang/Tooling/ArgumentsAdjusters.h"
 #include "clang/Tooling/CommonOptionsParser.h"
 #include "clang/Tooling/CompilationDatabase.h"
@@ -773,6 +774,9 @@ static int runPipeline(int Argc, const char **Argv) {
   if (!Compilations)
     return ExitUsageError;
   ArgumentsAdjustingCompilations Adjusted(std::move(Compilations));
+  // A build's command for its own compiler, made fit for stencilc's Clang.
+  if (!BuildPath.empty())
+    Adjusted.appendArgumentsAdjuster(buildCommandAdjuster());
   Adjusted.appendArgumentsAdjuster(
       getInsertArgumentAdjuster(ArgsBefore, ArgumentInsertPosition::BEGIN));
   Adjusted.appendArgumentsAdjuster(
