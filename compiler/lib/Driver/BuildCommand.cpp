@@ -51,17 +51,20 @@ clang::tooling::ArgumentsAdjuster stencilc::buildCommandAdjuster() {
         warnDropped(A);
         continue;
       }
+      // The build's own: Clang warns of other things than GCC.
+      if (llvm::StringRef(A).startswith("-Werror") || A == "-pedantic-errors")
+        continue;
       if (A == "-include" && I + 1 < Unescaped.size()) {
         Out.insert(Out.end(),
                    {"-Xclang", "-include", "-Xclang", Unescaped[++I]});
         continue;
       }
-      if (A == "--") // the inputs follow: stencilc's flags go before
-        Out.insert(Out.end(), {"-Wno-error", "-Wno-unknown-warning-option"});
+      if (A == "--") // the inputs follow: stencilc's flag goes before
+        Out.push_back("-Wno-unknown-warning-option");
       Out.push_back(A);
     }
     if (std::find(Out.begin(), Out.end(), "--") == Out.end())
-      Out.insert(Out.end(), {"-Wno-error", "-Wno-unknown-warning-option"});
+      Out.push_back("-Wno-unknown-warning-option");
     return Out;
   };
 }

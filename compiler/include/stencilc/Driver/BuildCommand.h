@@ -16,8 +16,8 @@ namespace stencilc {
 /// Ninja's escaping into compile_commands.json); options Clang does not know
 /// (GCC's own, -fcoroutines) dropped with one warning each on stderr; `-include
 /// F` given to Clang's frontend directly (its driver would load GCC's F.gch as
-/// a Clang precompiled header); warnings never errors (-Werror is the build's,
-/// and Clang warns of other things than GCC).
+/// a Clang precompiled header); -Werror (=...) and -pedantic-errors dropped:
+/// they are the build's, and Clang warns of other things than GCC.
 clang::tooling::ArgumentsAdjuster buildCommandAdjuster();
 
 } // namespace stencilc
