@@ -1056,10 +1056,22 @@ ExprRef BodyLowering::lowerExprKind(const Expr *E, StmtList &Out) {
   // compile-time constants like literals.
   if (isa<IntegerLiteral, FloatingLiteral, CXXBoolLiteralExpr, CharacterLiteral,
           UnaryExprOrTypeTraitExpr, SubstNonTypeTemplateParmExpr,
-          CXXScalarValueInitExpr>(E))
+          CXXScalarValueInitExpr, SizeOfPackExpr, SourceLocExpr>(E))
     return constantOf(E);
   if (const auto *Ref = dyn_cast<DeclRefExpr>(E))
     return lowerDeclRef(Ref);
+  // A scalar's braces, float{x} or T{}: its value (C++ allows no narrowing
+  // there), or zero.
+  if (const auto *List = dyn_cast<InitListExpr>(E);
+      List && List->getNumInits() <= 1)
+    if (std::optional<ir::Type> Ty =
+            stencilc::frontend::toScalarType(E->getType())) {
+      if (!List->getNumInits())
+        return std::make_shared<ir::ConstantExpr>(
+            *Ty, 0, 0.0, toIRRange(E->getSourceRange()));
+      ExprRef V = lowerExpr(List->getInit(0), Out);
+      return V ? castTo(*Ty, V, E->getSourceRange()) : nullptr;
+    }
   if (const auto *UO = dyn_cast<UnaryOperator>(E))
     return lowerUnary(UO, Out);
   if (const auto *BO = dyn_cast<BinaryOperator>(E))
@@ -1440,6 +1452,7 @@ ExprRef BodyLowering::lowerCall(const CallExpr *E, StmtList &Out) {
   }
   if (isConstantCall(FD))
     return constantCall(E);
+
   const FunctionDecl *Def = nullptr;
   if (!FD->hasBody(Def) || !Def) {
     error(DiagId::err_call_no_definition, E, {FD->getQualifiedNameAsString()});
@@ -1465,8 +1478,17 @@ ExprRef BodyLowering::constantCall(const CallExpr *E) {
   Expr::EvalResult R;
   if (!E->EvaluateAsRValue(R, Ctx) || R.HasSideEffects ||
       !(R.Val.isInt() || R.Val.isFloat())) {
-    error(DiagId::err_call_no_definition, E,
-          {E->getDirectCallee()->getQualifiedNameAsString()});
+    // A builtin that is neither a math function stencilc knows nor a
+    // constant has no body to inline.
+    const FunctionDecl *FD = E->getDirectCallee();
+    if (FD->getBuiltinID())
+      error(DiagId::err_unsupported_expr, E,
+            {"call of the builtin '" + FD->getNameAsString() +
+             "' (stencils call math functions by their names, and builtins "
+             "only as constants)"});
+    else
+      error(DiagId::err_call_no_definition, E,
+            {FD->getQualifiedNameAsString()});
     return nullptr;
   }
   if (R.Val.isFloat()) {

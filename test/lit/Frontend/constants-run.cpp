@@ -1,6 +1,6 @@
 // Constants written the ways C++ allows, which stencilc refused: a template's
 // value parameter used as a value (x * N), value-initialisation (float(),
-// T()), the builtins behind INFINITY, NAN and HUGE_VAL, std::numeric_limits'
+// T(), float{}, T{}) and a scalar's braces (float{x}), sizeof...(Ts), the builtins behind INFINITY, NAN and HUGE_VAL, std::numeric_limits'
 // members, `if constexpr` (only the taken branch runs), and the index passed
 // to a helper by value. The OpenMP code gives the host reference's bits.
 // RUN: rm -rf %t && mkdir -p %t
@@ -20,6 +20,8 @@
 #include <vector>
 
 template <int N> inline float scale(float x) { return x * N; }
+template <class T> inline T plusZero(T x) { return x + T{}; }
+template <class... Ts> inline int count(int x) { return x * static_cast<int>(sizeof...(Ts)); }
 template <class T> inline T positive(T x) { return x > T() ? x : T(); }
 template <int N> inline float sumEast(stencil::Index2D at, const float *f) {
   if constexpr (N == 0)
@@ -33,13 +35,16 @@ void constants(const stencil::Index2D &idx, const float *u, float *a, float *b, 
                float *d) {
   const float x = u[idx.ix()];
   float zero = float();
-  a[idx.ix()] = scale<3>(x) + positive(x) + zero;
+  a[idx.ix()] = scale<3>(x) + positive(x) + zero + float{} + float{x} + plusZero(x) +
+                static_cast<float>(count<int, float>(3));
   b[idx.ix()] = x > 0.5f ? INFINITY : (x < -0.5f ? -HUGE_VALF : (x == 0.0f ? NAN : x));
   c[idx.ix()] = x > 0.0f ? std::numeric_limits<double>::max()
                          : (x < -0.9f ? std::numeric_limits<double>::quiet_NaN()
                                       : std::numeric_limits<double>::denorm_min());
 #ifdef PAYLOAD
   d[idx.ix()] = __builtin_nanf("5");
+#elif defined(BUILTIN)
+  d[idx.ix()] = __builtin_expect(x > 0.0f, 1) ? x : 0.0f;
 #else
   d[idx.ix()] = sumEast<2>(idx, u) + (float)std::numeric_limits<int>::min();
 #endif
@@ -48,6 +53,10 @@ void constants(const stencil::Index2D &idx, const float *u, float *a, float *b, 
 // CHECK: __builtin_huge_valf()
 // CHECK: __builtin_nanf("")
 // PAYLOAD: error: unsupported expression in a stencil: a NaN other than the default quiet NaN (its bits)
+// A builtin that is no constant is named as such (it was "has no visible
+// definition").
+// RUN: not %stencilc %s --emit=cpu -o %t/builtin -- -I %runtime_include -DBUILTIN 2>&1 | FileCheck %s --check-prefix=BUILTIN
+// BUILTIN: error: unsupported expression in a stencil: call of the builtin '__builtin_expect' (stencils call math functions by their names, and builtins only as constants)
 
 template <typename Engine> std::vector<unsigned char> runOnce() {
   const int Nx = 9, Ny = 7, Count = Nx * Ny;
