@@ -209,9 +209,10 @@ Result runSingle(MPI_Comm Comm, const std::vector<long long> &Extents,
   fillInitial(F);
   fillInitial(Fn);
   TestLoop Loop(D, S);
-  stencil::HaloExchange Ex(D);
-  Ex.append(F);
-  stencil::CompCommBinder Binder(Loop, Ex);
+  // Seed 001's form: an exchange the domain owns.
+  stencil::BoundaryExchange *Exchange = D.exchange();
+  Exchange->append(F);
+  stencil::CompCommBinder Binder(Loop, *Exchange);
   Binder.set_post_func(St, Sc..., F, Fn);
   for (int Step = 0; Step < S.steps; ++Step) {
     if (M == Mode::Reference) {

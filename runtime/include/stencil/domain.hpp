@@ -8,14 +8,24 @@
 #include <cstring>
 #include <exception>
 #include <initializer_list>
+#include <memory>
 #include <mpi.h>
 #include <stdexcept>
 #include <stencil/generated.hpp>
 #include <stencil/mpi_device.hpp>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace stencil {
+
+class HaloExchange;
+
+namespace detail {
+template <typename T, typename = void> struct IsComplete : std::false_type {};
+template <typename T>
+struct IsComplete<T, std::void_t<decltype(sizeof(T))>> : std::true_type {};
+} // namespace detail
 
 /// A user error in the distributed set-up (bad extents, decomposition or
 /// fields). Every rank detects it from the same data and throws the same
@@ -195,6 +205,7 @@ public:
   Domain(const Domain &) = delete;
   Domain &operator=(const Domain &) = delete;
   ~Domain() {
+    exchanges_.clear(); // their device resources before the communicators
     if (check_ != MPI_COMM_NULL)
       MPI_Comm_free(&check_);
     if (cart_ != MPI_COMM_NULL)
@@ -213,6 +224,19 @@ public:
       throw DomainError(std::string(E.what()) +
                         ": call it alike on every rank");
     }
+  }
+
+  /// Seed 001's form, `BoundaryExchange *ex = domain.exchange();`: a new,
+  /// empty exchange over this domain (append fields, then transfer), owned
+  /// by the domain and released with it; do not delete it. A template only
+  /// so that this header needs no <stencil/halo_exchange.hpp>: call it where
+  /// that is included (<stencil/mpi.hpp> includes it).
+  template <typename Exchange = HaloExchange> Exchange *exchange() const {
+    static_assert(detail::IsComplete<Exchange>::value,
+                  "Domain::exchange() needs <stencil/halo_exchange.hpp> "
+                  "(or <stencil/mpi.hpp>) included");
+    exchanges_.push_back(std::make_shared<Exchange>(*this));
+    return static_cast<Exchange *>(exchanges_.back().get());
   }
 
   int dims() const { return dims_; }
@@ -330,6 +354,9 @@ private:
   bool periodic_[3] = {false, false, false};
   MPI_Comm cart_ = MPI_COMM_NULL;
   MPI_Comm check_ = MPI_COMM_NULL; ///< agree()'s own: no user message matches
+  /// exchange()'s; shared_ptr: deleted with HaloExchange's own deleter,
+  /// which this header cannot see.
+  mutable std::vector<std::shared_ptr<HaloExchange>> exchanges_;
 };
 
 } // namespace stencil
