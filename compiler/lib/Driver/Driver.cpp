@@ -167,7 +167,7 @@ static TranslationUnit analyzeTranslationUnit(FrontendResult R,
 /// and Ninja wants the depfile's first target to be the rule's first output.
 static bool parseEmitKinds(llvm::StringRef Spec, std::vector<Output> &Outputs) {
   llvm::SmallVector<llvm::StringRef, 4> Parts;
-  Spec.split(Parts, ',', -1, /*KeepEmpty=*/false);
+  Spec.split(Parts, ',', -1, /*KeepEmpty=*/true);
   std::vector<std::string> Kinds;
   auto Add = [&](llvm::StringRef K) {
     if (!llvm::is_contained(Kinds, K))
@@ -175,6 +175,15 @@ static bool parseEmitKinds(llvm::StringRef Spec, std::vector<Output> &Outputs) {
   };
   for (llvm::StringRef P : Parts) {
     P = P.trim();
+    if (P.empty() && Parts.size() > 1) {
+      // A typo like "cpu,,ir" or "cuda," more likely lost a kind than meant
+      // none.
+      llvm::errs() << "stencilc: error: empty kind in --emit='" << Spec
+                   << "'\n";
+      return false;
+    }
+    if (P.empty())
+      continue; // "--emit=" alone: reported below as naming nothing
     if (P == "all") {
       for (const char *K : {"cuda", "cpu", "ir"})
         Add(K);
