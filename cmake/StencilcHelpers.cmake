@@ -529,6 +529,21 @@ function(_stencilc_usage_targets var target)
   set(${var} ${found} PARENT_SCOPE)
 endfunction()
 
+# The sources target compiles (its SOURCES, absolute; generator
+# expressions such as $<TARGET_OBJECTS:...> left out) into out.
+function(_stencilc_compiled_sources out target)
+  set(result "")
+  get_target_property(dir ${target} SOURCE_DIR)
+  get_target_property(target_sources ${target} SOURCES)
+  foreach(source IN LISTS target_sources)
+    if(source AND NOT source MATCHES "\\$<")
+      get_filename_component(source "${source}" ABSOLUTE BASE_DIR "${dir}")
+      list(APPEND result "${source}")
+    endif()
+  endforeach()
+  set(${out} "${result}" PARENT_SCOPE)
+endfunction()
+
 # _stencilc_finish(<target> <code target>)
 #
 # Deferred to the end of the directory that called stencilc_add_sources, where
@@ -599,25 +614,38 @@ function(_stencilc_finish target code_target)
   # it inside another file); the others with the flags gathered here.
   get_property(sources TARGET ${target} PROPERTY STENCILC_SOURCES)
   set(flag_sources "")
-  set(compiled "")
-  if(NOT multi_config AND CMAKE_GENERATOR MATCHES "Ninja|Makefiles")
-    get_target_property(target_dir ${target} SOURCE_DIR)
-    get_target_property(target_sources ${target} SOURCES)
-    foreach(source IN LISTS target_sources)
-      if(NOT source MATCHES "\\$<")
-        get_filename_component(source "${source}" ABSOLUTE BASE_DIR "${target_dir}")
-        list(APPEND compiled "${source}")
-      endif()
-    endforeach()
-  endif()
+  get_target_property(target_dir ${target} SOURCE_DIR)
+  _stencilc_compiled_sources(compiled ${target})
   foreach(source IN LISTS sources)
     get_filename_component(stem "${source}" NAME_WLE)
     # Compiled as C++ (a .cu's command is nvcc's, which stencilc cannot use;
     # a HEADER_FILE_ONLY source, #included by another, has none).
     get_source_file_property(language "${source}" LANGUAGE)
     get_source_file_property(header_only "${source}" HEADER_FILE_ONLY)
-    if(source IN_LIST compiled AND NOT header_only AND (language STREQUAL "CXX" OR
+    set(is_cxx OFF)
+    if(NOT header_only AND (language STREQUAL "CXX" OR
        (NOT language AND source MATCHES "\\.(cpp|cc|cxx|c\\+\\+|C)$")))
+      set(is_cxx ON)
+    endif()
+    # A C++ source another target compiles and this one does not: its code
+    # is built with that target's flags, which stencilc would not see.
+    if(is_cxx AND NOT source IN_LIST compiled)
+      get_directory_property(neighbours DIRECTORY "${target_dir}" BUILDSYSTEM_TARGETS)
+      foreach(neighbour IN LISTS neighbours)
+        if(NOT neighbour STREQUAL target AND NOT neighbour STREQUAL "${target}.stencilc")
+          _stencilc_compiled_sources(neighbour_compiled ${neighbour})
+          if(source IN_LIST neighbour_compiled)
+            file(RELATIVE_PATH shown "${CMAKE_CURRENT_SOURCE_DIR}" "${source}")
+            message(FATAL_ERROR "stencilc_add_sources(${target}): ${shown} is compiled by "
+                                "${neighbour}, not by ${target}, so stencilc would read it with "
+                                "other flags than the compiler's: call "
+                                "stencilc_add_sources(${neighbour} FILES ${shown}) instead")
+          endif()
+        endif()
+      endforeach()
+    endif()
+    if(is_cxx AND source IN_LIST compiled AND NOT multi_config
+       AND CMAKE_GENERATOR MATCHES "Ninja|Makefiles")
       set_property(TARGET ${target} PROPERTY EXPORT_COMPILE_COMMANDS ON)
       set_property(TARGET ${target} PROPERTY "STENCILC_DATABASE_${stem}" ON)
       set_property(SOURCE "${source}" PROPERTY SKIP_UNITY_BUILD_INCLUSION ON)

@@ -24,5 +24,7 @@ expect(stem NO "stencilc_add_sources\\(app\\): two FILES named 'app' \\(here or 
 expect(other-directory NO "stencilc_add_sources\\(app\\): called in [^ ]*/sub, but 'app' was created in")
 expect(alias NO "stencilc_add_sources\\(app::alias\\): 'app::alias' is an ALIAS of 'app'")
 expect(source-definition YES "Generating done")
+expect(other-target-compiles NO
+       "stencilc_add_sources\\(app\\): stencils.cpp is compiled by lib, not by app")
 expect(uncompiled-source-definition NO
        "COMPILE_DEFINITIONS 'APP_SCALE=2' of the source file stencils.cpp")
