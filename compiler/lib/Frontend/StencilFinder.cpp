@@ -139,6 +139,18 @@ bool onHostEngine(const CXXRecordDecl *Loop) {
 class RunCollector : public MatchFinder::MatchCallback {
 public:
   void run(const MatchFinder::MatchResult &Result) override {
+    // haloOf(backend, stencils...) and the like: each argument from the
+    // first stencil's on.
+    if (const auto *Call = Result.Nodes.getNodeAs<CallExpr>("stencils")) {
+      const auto *First = Result.Nodes.getNodeAs<Expr>("stencil");
+      bool From = false;
+      for (const Expr *A : Call->arguments())
+        // As hasArgument sees it.
+        if ((From = From || (A = A->IgnoreParenImpCasts()) == First))
+          Found.push_back(
+              stencilc::frontend::resolveStencilArgument(*Result.Context, A));
+      return;
+    }
     const auto *Arg = Result.Nodes.getNodeAs<Expr>("stencil");
     const auto *Method = Result.Nodes.getNodeAs<CXXMethodDecl>("method");
     const bool Repeat = Method && Method->getName() == "repeat";
@@ -257,6 +269,28 @@ std::vector<RunStencil> stencilc::frontend::findRunStencils(ASTContext &Ctx) {
   Finder.addMatcher(
       callExpr(callee(functionDecl(hasName("::stencil::tuneNow"))),
                hasArgument(1, expr().bind("stencil")), NotRuntime),
+      &C);
+  // CompCommBinder's set_post_func/set_pre_func(stencil, args...): bound to
+  // a DomainLoop inside the runtime, where the matchers above do not look.
+  Finder.addMatcher(
+      cxxMemberCallExpr(
+          callee(cxxMethodDecl(hasAnyName("set_post_func", "set_pre_func"),
+                               ofClass(hasName("::stencil::CompCommBinder")))),
+          hasArgument(0, expr().bind("stencil")), NotRuntime),
+      &C);
+  // What asks for a stencil's generated code without running it:
+  // haloOf(backend, stencils...), deepHaloOf(backend, steps, stencils...),
+  // generatedFor(backend, stencil).
+  Finder.addMatcher(
+      callExpr(callee(functionDecl(
+                   hasAnyName("::stencil::haloOf", "::stencil::generatedFor"))),
+               hasArgument(1, expr().bind("stencil")), NotRuntime)
+          .bind("stencils"),
+      &C);
+  Finder.addMatcher(
+      callExpr(callee(functionDecl(hasName("::stencil::deepHaloOf"))),
+               hasArgument(2, expr().bind("stencil")), NotRuntime)
+          .bind("stencils"),
       &C);
   Finder.matchAST(Ctx);
   const SourceManager &SM = Ctx.getSourceManager();

@@ -450,8 +450,9 @@ private:
                detail::ParamList<P...>, Args &&...A) {
     static_assert(
         sizeof...(P) == sizeof...(Args),
-        "wrong number of arguments for this stencil (the index and the "
-        "DeviceAutoTuningInfo * are not counted)");
+        "wrong number of arguments for this stencil: pass one for each "
+        "parameter after the index, after the DeviceAutoTuningInfo * "
+        "(default arguments are not used)");
     const GeneratedStencil *E = detail::lookupGenerated(Backend::Cuda, S);
     if (!E)
       throw std::runtime_error(detail::noGeneratedCode(Backend::Cuda, S));

@@ -161,8 +161,9 @@ void checkArrays(const Entry &E, const Tuple &Values,
 inline std::string noGeneratedCode(Backend B, const std::string &Display) {
   const std::string Name = backendName(B);
   return "stencil: no generated " + Name + " code for " + Display +
-         ". stencilc compiles what a file passes to a loop's run() and what is "
-         "annotated with STENCIL_KERNEL: run stencilc on the file that defines "
+         ". stencilc compiles what a file passes to a loop's run() (or to "
+         "CompCommBinder, haloOf) and what is annotated with STENCIL_KERNEL: "
+         "run stencilc on the file that defines "
          "it "
          "(stencilc_add_sources(<target> FILES <file> BACKENDS " +
          Name +
@@ -215,9 +216,9 @@ inline void checkSignature(const GeneratedStencil &E,
 template <typename... P, typename... Args>
 void runEntry(const GeneratedStencil &E, ParamList<P...>, const Grid &G,
               const Region &R, const LaunchConfig &C, Args &&...A) {
-  static_assert(
-      sizeof...(P) == sizeof...(Args),
-      "wrong number of arguments for this stencil (the index is not passed)");
+  static_assert(sizeof...(P) == sizeof...(Args),
+                "wrong number of arguments for this stencil: pass one for each "
+                "parameter after the index (default arguments are not used)");
   checkSignature(E, typeid(void(P...)));
   std::tuple<P...> Values(std::forward<Args>(A)...);
   checkArrays(E, Values, std::index_sequence_for<P...>());

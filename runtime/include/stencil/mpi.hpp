@@ -134,4 +134,10 @@ template <typename Fn> int runMpiMain(int &Argc, char **&Argv, Fn Body) {
 
 } // namespace stencil
 
+// Seed 001's names at global scope for code ported with
+// <stencil/seed_compat.hpp>, included before this header.
+#ifdef STENCIL_SEED_COMPAT_HPP
+#include <stencil/seed_compat_mpi.hpp>
+#endif
+
 #endif // STENCIL_MPI_HPP

@@ -2,7 +2,9 @@
 //
 // Code written for the seed framework (seed 000/001: unqualified Loop3D,
 // HostLoopEngine3D, DeviceLoopEngine3D, DeviceAutoTuningLoopEngine3D,
-// DeviceAutoTuningInfo, ArrayIndex3D, functors under `__host__ __device__`)
+// DeviceAutoTuningInfo, ArrayIndex3D, functors under `__host__ __device__`,
+// helpers under `__forceinline__`; seed 001's Domain, BoundaryExchange and
+// CompCommBinder with <stencil/mpi.hpp>)
 // builds with this header in place of the seed's own, with g++ alone or
 // through stencilc_add_sources. See docs/porting.md.
 #ifndef STENCIL_SEED_COMPAT_HPP
@@ -17,6 +19,9 @@
 #endif
 #if !defined(__device__)
 #define __device__
+#endif
+#if !defined(__forceinline__)
+#define __forceinline__ inline
 #endif
 #endif
 
@@ -41,5 +46,15 @@ using stencil::Loop2D;
 using stencil::Loop3D;
 using stencil::Loop4D;
 using stencil::LoopRange;
+using stencil::OpenMPLoopEngine2D;
+using stencil::OpenMPLoopEngine3D;
+using stencil::OpenMPLoopEngine4D;
+
+// Seed 001's Domain, BoundaryExchange and CompCommBinder where the
+// distributed runtime is included (<stencil/mpi.hpp> adds them when it comes
+// after this header).
+#ifdef STENCIL_MPI_HPP
+#include <stencil/seed_compat_mpi.hpp>
+#endif
 
 #endif // STENCIL_SEED_COMPAT_HPP

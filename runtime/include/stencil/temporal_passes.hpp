@@ -78,7 +78,7 @@ public:
     using difference_type = long long;
     using pointer = const int *;
     using reference = int;
-    Iterator(const PassSchedule *S, int Run) : S(S), Run(Run) {}
+    Iterator(const PassSchedule *Of, int First) : S(Of), Run(First) {}
     int operator*() const { return S->Runs[Run].first; }
     Iterator &operator++() {
       if (++Pass == S->Runs[Run].second) {
