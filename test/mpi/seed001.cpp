@@ -25,17 +25,22 @@
 #include <cstring>
 #include <vector>
 
+// clang-format off
+// ---- seed 001, section 5.1.1 (coefficients as seed 000's) ----
 struct Diffusion3d {
-  __host__ __device__ void operator()(const ArrayIndex3D &idx, float ce,
-                                      float cw, float cn, float cs, float ct,
-                                      float cb, float cc, const float *f,
-                                      float *fn) {
-    fn[idx.ix()] = cc * f[idx.ix()] + ce * f[idx.ix<1, 0, 0>()] +
-                   cw * f[idx.ix<-1, 0, 0>()] + cn * f[idx.ix<0, 1, 0>()] +
-                   cs * f[idx.ix<0, -1, 0>()] + ct * f[idx.ix<0, 0, 1>()] +
-                   cb * f[idx.ix<0, 0, -1>()];
+  __host__ __device__
+  void operator()(const ArrayIndex3D &idx,
+    float ce, float cw, float cn, float cs,
+    float ct, float cb, float cc,
+    const float *f, float *fn) {
+    fn[idx.ix()] = cc*f[idx.ix()]
+    +ce*f[idx.ix<1,0,0>()]+cw*f[idx.ix<-1,0,0>()]
+    +cn*f[idx.ix<0,1,0>()]+cs*f[idx.ix<0,-1,0>()]
+    +ct*f[idx.ix<0,0,1>()]+cb*f[idx.ix<0,0,-1>()];
   }
 };
+// ---- end of the listing ----
+// clang-format on
 
 // The same update, run by a DomainLoop after the exchange: Diffusion3d
 // itself reaches the runtime only through the binder and haloOf.
