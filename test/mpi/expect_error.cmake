@@ -22,7 +22,11 @@ set(expect_variant-one-rank "${disagree} what a DomainLoop launches: rank 0 has 
 set(expect_exchange-disagree "${disagree} the fields a HaloExchange exchanges: rank 0 has f \\(4-byte values, halo x:1/1 y:1/1 z:1/1\\); rank 1 has g \\(4-byte values, halo x:2/1")
 set(expect_corners "stencil 'Box27' reads halo x:1/1 y:1/1 z:1/1 with corners but field 'f' has x:1/1 y:1/1 z:1/1 without corners")
 set(expect_lower-rank-field "stencil 'Profile7': argument 1 after the index is field 'f0', but the stencil reads it as an array of lower rank spanning only z")
-set(expect_step-pointer "step 'advectStep': argument 4 is read off the centre by call 2 and its halo must be exchanged: pass it as a stencil::Field")
+set(expect_step-pointer "step 'advectStep': argument 4 after the Step is a pointer, but it is an array of every dimension of the domain: pass a stencil::Field")
+set(expect_pointer-for-field "stencil 'Diffusion7': argument 5 after the index is a pointer, but it is an array of every dimension of the domain")
+set(expect_binder-other-domain "CompCommBinder: the loop and the exchange belong to different domains")
+set(expect_binder-unexchanged "CompCommBinder: stencil 'Diffusion7' reads field 'f' x:1/1 y:0/0 z:1/1 around a point, but the exchange does not hold it")
+set(expect_binder-narrow "CompCommBinder: stencil 'Diffusion7' reads field 'f' x:1/1 y:0/0 z:1/1 around a point, but the exchange fills x:1/0 y:1/1 z:1/1 without corners of it")
 set(expect_region-margin "Diffusion7 \\(openmp\\): its halo is 1 point at the start of x but the margin there is 0")
 set(expect_repeat-halo "stencil 'Diffusion7': 3 steps between halo exchanges need a halo of x:3/3 y:3/3 z:3/3 with edges and corners, but field 'f' has x:1/1 y:1/1 z:1/1 without corners: allocate it with deepHaloOf\\(backend, 3, stencil\\)")
 # The widths K times the reach, whatever K (they overflowed an int).

@@ -1055,6 +1055,42 @@ int runError(const std::string &What, const Settings &S) {
     stencil::DomainLoop Loop(D);
     stencil::DomainStep Step(Loop);
     Step.run(advectStep, 0.1f, Rho0.data(), U, Loose.data(), Fy, Un);
+  } else if (What == "binder-other-domain") {
+    // A binder's loop and exchange over two domains: it would exchange one
+    // domain's fields and compute the other's.
+    const Domain D(MPI_COMM_WORLD, {16, 16, 16}, O),
+        E(MPI_COMM_WORLD, {16, 16, 16}, O);
+    stencil::DomainLoop Loop(D);
+    stencil::HaloExchange Ex(E);
+    stencil::CompCommBinder Binder(Loop, Ex);
+  } else if (What == "binder-unexchanged" || What == "binder-narrow") {
+    // The post stencil reads f around a point, but the exchange does not
+    // hold f (it holds g), or fills less of it than the stencil reads.
+    O.periodic[0] = true;
+    const Domain D(MPI_COMM_WORLD, {16, 16, 16}, O);
+    const stencil::Halo H = stencil::haloOf(D.backend(), Diffusion7());
+    Field<float> F(D, H, "f"), G(D, H, "g");
+    stencil::DomainLoop Loop(D);
+    stencil::HaloExchange Ex(D);
+    if (What == "binder-unexchanged") {
+      Ex.append(G);
+    } else {
+      stencil::Halo Narrow = H;
+      Narrow.hi[0] = 0;
+      Ex.append(F, Narrow);
+    }
+    stencil::CompCommBinder Binder(Loop, Ex);
+    Binder.set_post_func(Diffusion7(), 0.1f, 0.0f, -1, F, G);
+    Binder.run();
+  } else if (What == "pointer-for-field") {
+    // A pointer to a buffer of the own points only, for an array of every
+    // dimension: the stencil would write past it.
+    const Domain D(MPI_COMM_WORLD, {16, 16, 16}, O);
+    Field<float> F(D, stencil::haloOf(D.backend(), Diffusion7()), "f");
+    std::vector<float> Own(static_cast<std::size_t>(
+        D.localExtent(0) * D.localExtent(1) * D.localExtent(2)));
+    stencil::DomainLoop Loop(D);
+    Loop.run(Diffusion7(), 0.1f, 0.0f, -1, F, Own.data());
   } else if (What == "exception-one-rank") {
     // An error on rank 1 alone while the others wait for its halo.
     const Domain D(MPI_COMM_WORLD, {16, 16, 16}, O);
@@ -1109,7 +1145,8 @@ int main(int argc, char **argv) {
             "repeat-negative|repeat-steps-huge|repeat-timing-one-rank|"
             "repeat-block-disagree|"
             "repeat-next-as-argument|repeat-marks-swapped|run-field-twice|"
-            "step-field-twice]");
+            "step-field-twice|pointer-for-field|binder-other-domain|"
+            "binder-unexchanged|binder-narrow]");
     }
     return Error.empty() ? runChecks(S) : runError(Error, S);
   });

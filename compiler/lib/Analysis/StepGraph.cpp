@@ -80,9 +80,11 @@ static bool accesses(const StencilInfo &Info, unsigned Param) {
 /// dimensions (a full array in one, a profile in another): its elements
 /// would not be the same points. A stencil that neither reads nor writes
 /// the array says nothing of its shape (its parameter is all dimensions).
-static void checkRanks(const ir::Module &M, const ir::Step &S,
-                       const std::vector<StencilInfo> &Infos,
-                       DiagnosticSink &Diags) {
+/// Returns each array's dimensions (StepInfo::ArrayAxes).
+static std::vector<unsigned> checkRanks(const ir::Module &M, const ir::Step &S,
+                                        const std::vector<StencilInfo> &Infos,
+                                        DiagnosticSink &Diags) {
+  std::vector<unsigned> Result(S.Params.size(), 0u);
   for (unsigned P = 1; P < S.Params.size(); ++P) {
     const ir::StepCall *First = nullptr;
     unsigned FirstAxes = 0;
@@ -95,17 +97,18 @@ static void checkRanks(const ir::Module &M, const ir::Step &S,
         const unsigned Axes = ir::arrayAxes(St.Params[A + 1], St.Dims);
         if (!First) {
           First = &C;
-          FirstAxes = Axes;
+          FirstAxes = Result[P] = Axes;
         } else if (Axes != FirstAxes) {
           Diags.report(DiagId::err_step_array_axes, C.Args[A].Range,
                        {S.Params[P].Name, ir::axesName(Axes),
                         St.qualifiedName(), ir::axesName(FirstAxes),
                         M.Stencils[First->Stencil].qualifiedName()});
-          return;
+          return Result;
         }
       }
     }
   }
+  return Result;
 }
 
 void analysis::widenHalo(Halo &H, bool &Diagonal,
@@ -167,14 +170,17 @@ StepInfo analysis::analyzeStep(const ir::Module &M, const ir::Step &S,
   StepInfo Result;
   for (const ir::StepCall &C : S.Calls)
     checkAliases(M, S, C, Infos[C.Stencil], Diags);
-  checkRanks(M, S, Infos, Diags);
+  Result.ArrayAxes = checkRanks(M, S, Infos, Diags);
   checkScratch(M, S, Infos, Diags);
   for (unsigned P = 1; P < S.Params.size(); ++P) {
     if (S.Params[P].Kind != ir::ParamKind::Array)
       continue;
     // Walks the calls in order, remembering the last writer and the readers
     // since; one HaloNeed per write (or the step's start) and its readers.
+    // A reader depends on every writer since the last that stores the array
+    // on every path: where a later one does not store, it reads theirs.
     int LastWriter = -1;
+    std::vector<unsigned> Writers;
     std::vector<unsigned> ReadersSince;
     std::optional<HaloNeed> Open;
     bool LowerRank = false;
@@ -189,10 +195,10 @@ StepInfo analysis::analyzeStep(const ir::Module &M, const ir::Step &S,
           LowerRank |= ir::isLowerRank(M.Stencils[Call.Stencil].Params[A.Param],
                                        S.Dims);
       if (U->Read) {
-        if (LastWriter >= 0 && static_cast<unsigned>(LastWriter) != C)
-          Result.Dependences.push_back({DependenceKind::Flow,
-                                        static_cast<unsigned>(LastWriter), C,
-                                        P, U->Offsets});
+        for (unsigned W : Writers)
+          if (W != C)
+            Result.Dependences.push_back(
+                {DependenceKind::Flow, W, C, P, U->Offsets});
         bool OffCentre = std::any_of(
             U->Offsets.begin(), U->Offsets.end(),
             [](const ir::Offset &O) { return O != ir::Offset{}; });
@@ -223,6 +229,12 @@ StepInfo analysis::analyzeStep(const ir::Module &M, const ir::Step &S,
         Open.reset();
         ReadersSince.clear();
         LastWriter = static_cast<int>(C);
+        bool EveryPath = false;
+        for (unsigned SP : Call.boundTo(P))
+          EveryPath |= ir::storesOnEveryPath(M.Stencils[Call.Stencil], SP);
+        if (EveryPath)
+          Writers.clear();
+        Writers.push_back(C);
       } else {
         ReadersSince.push_back(C);
       }

@@ -217,18 +217,27 @@ void codegen::printRegistration(CodeWriter &W, const ir::Stencil &S,
                            ? ""
                            : std::string("_") + planning::variantName(V);
   // The dimensions each parameter after the index spans (0: a scalar),
-  // whether the stencil may store to it, and whether what it leaves there
-  // depends on what the array held (read, or not stored on every path).
+  // whether the stencil may store to it, whether what it leaves there
+  // depends on what the array held (read, or not stored on every path), and
+  // how far it is read around a point.
   std::string AxesArray = "nullptr", WritesArray = "nullptr",
-              KeepsArray = "nullptr";
+              KeepsArray = "nullptr", ReadsArray = "nullptr";
   if (S.Params.size() > 1) {
-    std::string Axes, Writes, Keeps;
+    std::string Axes, Writes, Keeps, Reads;
     for (unsigned P = 1; P < S.Params.size(); ++P) {
       const bool Array = S.Params[P].Kind == ir::ParamKind::Array;
       const bool Stored = Array && ir::storesSomewhere(S, P);
       bool Read = false;
+      analysis::Halo Around{};
+      bool Diagonal = false;
       for (const analysis::ArrayInfo &A : Info.Arrays)
-        Read |= A.Param == P && A.Read;
+        if (A.Param == P && A.Read) {
+          Read = true;
+          analysis::widenHalo(Around, Diagonal, A.ReadOffsets);
+        }
+      Reads +=
+          fmt::format("{}{{{}, {}}}", P > 1 ? ", " : "",
+                      haloInitializer(Around), Diagonal ? "true" : "false");
       const char *Comma = P > 1 ? ", " : "";
       Axes += fmt::format("{}{}u", Comma,
                           Array ? ir::arrayAxes(S.Params[P], S.Dims) : 0u);
@@ -243,6 +252,9 @@ void codegen::printRegistration(CodeWriter &W, const ir::Stencil &S,
     W.line("static const bool {}[] = {{{}}};", WritesArray, Writes);
     KeepsArray = fmt::format("stencilc_keeps_{}{}", Symbol, Suffix);
     W.line("static const bool {}[] = {{{}}};", KeepsArray, Keeps);
+    ReadsArray = fmt::format("stencilc_reads_{}{}", Symbol, Suffix);
+    W.line("static const stencil::GeneratedArrayReads {}[] = {{{}}};",
+           ReadsArray, Reads);
   }
   // Fields in GeneratedStencil's order (<stencil/generated_abi.hpp>).
   W.line("[[maybe_unused]] static const bool stencilc_registered_{}{} = "
@@ -272,7 +284,8 @@ void codegen::printRegistration(CodeWriter &W, const ir::Stencil &S,
   W.line("/*arrayAxes=*/{},", AxesArray);
   W.line("/*coordinates=*/{}u,", Info.CoordinateDims);
   W.line("/*writes=*/{},", WritesArray);
-  W.line("/*keeps=*/{}}});", KeepsArray);
+  W.line("/*keeps=*/{},", KeepsArray);
+  W.line("/*arrayReads=*/{}}});", ReadsArray);
   W.dedent();
   W.dedent();
 }

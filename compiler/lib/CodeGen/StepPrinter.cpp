@@ -632,6 +632,14 @@ void codegen::printStepRegistration(CodeWriter &W,
   for (const planning::StepGroup &G : SP.Groups)
     Description +=
         (Description.empty() ? "" : ", ") + GroupText(G, false, G.Strategy);
+  std::string Axes = "nullptr";
+  if (St.Params.size() > 1) {
+    Axes = Tables + "_array_axes";
+    std::string List;
+    for (unsigned P = 1; P < St.Params.size(); ++P)
+      List += fmt::format("{}{}u", P > 1 ? ", " : "", SP.Info->ArrayAxes[P]);
+    W.line("static const unsigned {}[] = {{{}}};", Axes, List);
+  }
   W.line("[[maybe_unused]] static const bool stencilc_registered_{} = "
          "stencil::registerGeneratedStep(/*abiVersion=*/{}, {{",
          Symbol, stencil::GeneratedAbiVersion);
@@ -660,8 +668,9 @@ void codegen::printStepRegistration(CodeWriter &W,
   W.line("/*rounds=*/{},", Rounds);
   W.line("/*roundCount=*/{},", SP.Rounds.size());
   W.line("/*callNames=*/{}_call_names,", Tables);
-  W.line("/*irHash=*/{}}});",
+  W.line("/*irHash=*/{},",
          cStringLiteral(ir::hashStep(Plan.Module->Stencils, St, Description)));
+  W.line("/*arrayAxes=*/{}}});", Axes);
   W.dedent();
   W.dedent();
 }

@@ -239,6 +239,16 @@ private:
   std::shared_ptr<RuntimeHeaders> Runtime;
 };
 
+/// True if function \p D (any of its declarations) is annotated
+/// STENCIL_STEP.
+static bool isAnnotatedStep(const Decl *D) {
+  for (const Decl *R : D->redecls())
+    for (const auto *A : R->specific_attrs<AnnotateAttr>())
+      if (A->getAnnotation() == stencilc::frontend::StepAnnotation)
+        return true;
+  return false;
+}
+
 /// True if \p D is annotated as a stencil or a step, or is a member of a
 /// functor that is: its body is always parsed, wherever it is.
 static bool isStencilOrMember(const Decl *D) {
@@ -346,6 +356,12 @@ public:
       const std::string Call = R.Repeated ? "repeat()" : "run()";
       switch (R.K) {
       case RunStencil::Resolved:
+        // A step passed where a stencil goes (repeat(), a step's run()):
+        // its first parameter is the Step, not an index.
+        if (isAnnotatedStep(R.Stencil)) {
+          Sink.report(DiagId::err_run_step, Where, {Name, Call});
+          break;
+        }
         // Annotated stencils are lowered as such (a template's pattern).
         if (!stencilc::frontend::isAnnotatedStencil(R.Stencil))
           Todo.push_back({R.Stencil, true});

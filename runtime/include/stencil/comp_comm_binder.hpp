@@ -23,7 +23,11 @@ namespace stencil {
 class CompCommBinder {
 public:
   CompCommBinder(DomainLoop &Loop, HaloExchange &Exchange)
-      : loop_(&Loop), exchange_(&Exchange) {}
+      : loop_(&Loop), exchange_(&Exchange) {
+    if (&Loop.domain() != &Exchange.domain())
+      throw DomainError("CompCommBinder: the loop and the exchange belong to "
+                        "different domains");
+  }
 
   /// The stencil computed after the exchange, reading the exchanged halos.
   template <typename StencilT, typename... Args>
@@ -42,6 +46,7 @@ public:
   void run(bool Overlap = true) {
     if (!post_)
       throw DomainError("CompCommBinder: set_post_func first");
+    checkExchanged(*post_);
     DomainLoop &L = *loop_;
     if (!Overlap) {
       if (pre_)
@@ -54,6 +59,47 @@ public:
   }
 
 private:
+  /// Throws unless the exchange fills what \p B reads of each Field around
+  /// a point, in the dimensions the domain exchanges (elsewhere the halo is
+  /// the user's boundary), corners too where it reads them across two of
+  /// them: else the post stencil would read old halo values. Alike on every
+  /// rank.
+  void checkExchanged(const BoundStencil &B) const {
+    const GeneratedStencil &E = *B.entry;
+    if (!E.arrayReads)
+      return;
+    const Domain &D = loop_->domain();
+    int Exchanged = 0;
+    for (int X = 0; X < D.dims(); ++X)
+      Exchanged += D.exchanges(X);
+    for (std::size_t P = 0; P < B.fields.size(); ++P) {
+      if (!B.fields[P])
+        continue;
+      Halo Need = Halo::of(E.arrayReads[P].halo, false);
+      bool Any = false;
+      for (int X = 0; X < 4; ++X) {
+        if (X >= D.dims() || !D.exchanges(X))
+          Need.lo[X] = Need.hi[X] = 0;
+        Any = Any || Need.lo[X] || Need.hi[X];
+      }
+      Need.corners = E.arrayReads[P].diagonal && Exchanged >= 2;
+      if (!Any)
+        continue;
+      const std::optional<Halo> Have = exchange_->widthsOf(B.fields[P]);
+      if (Have && Have->covers(Need))
+        continue;
+      throw DomainError(
+          "CompCommBinder: stencil '" + B.name + "' reads field '" +
+          B.fieldNames[P] + "' " + Need.str(D.dims()) +
+          (Need.corners ? " with corners" : "") + " around a point, but " +
+          (Have ? "the exchange fills " + Have->str(D.dims()) +
+                      (Have->corners ? " with corners" : " without corners") +
+                      " of it"
+                : "the exchange does not hold it") +
+          ": append it to the exchange (as wide as the stencil reads)");
+    }
+  }
+
   DomainLoop *loop_;
   HaloExchange *exchange_;
   std::optional<BoundStencil> pre_, post_;

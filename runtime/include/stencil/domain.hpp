@@ -4,6 +4,7 @@
 #ifndef STENCIL_DOMAIN_HPP
 #define STENCIL_DOMAIN_HPP
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <exception>
@@ -340,8 +341,68 @@ private:
       Mpi[dims_ - 1 - D] = procs_[D];
     if (Free > 0)
       MPI_Dims_create(size_, dims_, Mpi);
+    int Chosen[3] = {1, 1, 1};
     for (int D = 0; D < dims_; ++D)
-      procs_[D] = Mpi[dims_ - 1 - D];
+      Chosen[D] = Mpi[dims_ - 1 - D];
+    // MPI_Dims_create knows no extents: where it puts more ranks on a
+    // dimension than it has points (4 ranks on 100 x 1), take the split of
+    // the free dimensions that fits with the least halo to exchange.
+    if (Free > 0 && !fits(Chosen))
+      fittingSplit(size_ / Given, Chosen);
+    for (int D = 0; D < dims_; ++D)
+      procs_[D] = Chosen[D];
+  }
+
+  bool fits(const int (&P)[3]) const {
+    for (int D = 0; D < dims_; ++D)
+      if (P[D] > global_[D])
+        return false;
+    return true;
+  }
+
+  /// Among the splits of \p Ranks over the dimensions procs_ leaves free
+  /// (0), one that fits the extents with the fewest halo points per rank
+  /// (faces of the blocks, where a dimension is split); ties go to more
+  /// ranks on the slower dimensions. \p P unchanged where none fits.
+  void fittingSplit(int Ranks, int (&P)[3]) const {
+    int Try[3] = {1, 1, 1}, Best[3] = {0, 0, 0};
+    double BestCost = -1;
+    auto Search = [&](auto &Self, int D, int Left) -> void {
+      if (D == dims_) {
+        if (Left != 1 || !fits(Try))
+          return;
+        double Cost = 0;
+        for (int X = 0; X < dims_; ++X) {
+          if (Try[X] == 1)
+            continue;
+          double Face = 1;
+          for (int Y = 0; Y < dims_; ++Y)
+            if (Y != X)
+              Face *= double(global_[Y]) / Try[Y];
+          Cost += Face;
+        }
+        // Earlier candidates have fewer ranks on the faster dimensions:
+        // equal cost keeps the earlier.
+        if (BestCost < 0 || Cost < BestCost) {
+          BestCost = Cost;
+          std::copy(Try, Try + 3, Best);
+        }
+        return;
+      }
+      if (procs_[D] > 0) {
+        Try[D] = procs_[D];
+        Self(Self, D + 1, Left);
+        return;
+      }
+      for (int N = 1; N <= Left; ++N)
+        if (Left % N == 0) {
+          Try[D] = N;
+          Self(Self, D + 1, Left / N);
+        }
+    };
+    Search(Search, 0, Ranks);
+    if (BestCost >= 0)
+      std::copy(Best, Best + 3, P);
   }
 
   int dims_ = 3, rank_ = 0, worldRank_ = 0, size_ = 1, localRank_ = 0,

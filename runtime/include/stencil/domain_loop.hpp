@@ -50,6 +50,10 @@ struct BoundStencil {
   std::string name;
   std::string variant; ///< the variant of stencilc's code it launches
   const GeneratedStencil *entry = nullptr; ///< that code's entry
+  /// Per parameter after the index: the Field passed (its address) and its
+  /// name, null and "" for any other argument.
+  std::vector<const void *> fields;
+  std::vector<std::string> fieldNames;
 };
 
 namespace detail {
@@ -196,28 +200,41 @@ inline Region ownRegion(const Domain &D, const Halo &H) {
   return Own;
 }
 
-/// Throws if \p Arg, argument \p N after the index, is a Field passed for
-/// an array of lower rank (a profile, a surface field): a Field has every
-/// dimension of the domain, such an array only some (pass the rank's piece
-/// of it as a pointer).
+/// Throws if \p Arg, argument \p N after the \p First parameter (the
+/// index, or a step's Step) of a \p Dims-D stencil or step whose arrays
+/// span \p Axes (GeneratedStencil::arrayAxes; null:
+/// unknown), is a Field passed for an array of lower rank (a profile, a
+/// surface field: pass the rank's piece of it as a pointer), or a pointer
+/// passed for an array of every dimension (its layout, the rank's points
+/// and halo, is a Field's: a pointer to anything else is read and written
+/// out of bounds).
 template <typename A>
-void checkFieldRank(const GeneratedStencil &E, const std::string &Stencil,
-                    int N, const A &Arg) {
+void checkArrayRank(const unsigned *Axes, int Dims, const std::string &Stencil,
+                    const char *First, int N, const A &Arg) {
+  const unsigned All = (1u << Dims) - 1;
+  if (!Axes || !Axes[N])
+    return;
   if constexpr (IsField<A>::value) {
-    const unsigned All = (1u << E.dims) - 1;
-    if (!E.arrayAxes || E.arrayAxes[N] == All)
+    if (Axes[N] == All)
       return;
-    std::string Axes;
-    for (int D = 0; D < E.dims; ++D)
-      if ((E.arrayAxes[N] >> D) & 1)
-        Axes += "xyzw"[D];
+    std::string Spans;
+    for (int D = 0; D < Dims; ++D)
+      if ((Axes[N] >> D) & 1)
+        Spans += "xyzw"[D];
     throw DomainError(Stencil + ": argument " + std::to_string(N + 1) +
-                      " after the index is field '" + Arg.name() +
+                      " after the " + First + " is field '" + Arg.name() +
                       "', but the stencil reads it as an array of lower rank "
                       "spanning only " +
-                      Axes +
+                      Spans +
                       ": pass a pointer to the rank's piece of that array "
                       "(its local extents, halo included)");
+  } else if constexpr (std::is_pointer_v<A>) {
+    if (Axes[N] == All)
+      throw DomainError(Stencil + ": argument " + std::to_string(N + 1) +
+                        " after the " + First +
+                        " is a pointer, but it is an array of "
+                        "every dimension of the domain: pass a stencil::Field "
+                        "(a pointer is only for an array of lower rank)");
   }
 }
 
@@ -265,8 +282,15 @@ public:
   }
 
   const Domain &domain() const { return *domain_; }
-  /// CUDA block size of the launches (the OpenMP backend ignores it).
+  /// CUDA block size of the launches (the OpenMP backend ignores it, but
+  /// refuses what no GPU could launch alike, so a program tried on the host
+  /// fails there too).
   void setBlock(int X, int Y, int Z) {
+    if (X < 1 || Y < 1 || Z < 1 || 1LL * X * Y > 1024)
+      throw DomainError("DomainLoop::setBlock(" + std::to_string(X) + ", " +
+                        std::to_string(Y) + ", " + std::to_string(Z) +
+                        "): each size is at least 1, and x times y at most "
+                        "1024 threads");
     config_.block[0] = X, config_.block[1] = Y, config_.block[2] = Z;
   }
   const LaunchConfig &config() const { return config_; }
@@ -327,7 +351,7 @@ public:
     const std::string Name = std::string("stencil '") + E.name + "'";
     const detail::FieldShape Shape = detail::fieldShapeOf(D, E.dims, Name, A...);
     int Arg = 0;
-    (detail::checkFieldRank(E, Name, Arg++, A), ...);
+    (detail::checkArrayRank(E.arrayAxes, E.dims, Name, "index", Arg++, A), ...);
     detail::checkFieldsApart(E, Name, {detail::fieldIdentity(A)...},
                              {detail::fieldName(A)...});
     const Halo Reads = Halo::of(E);
@@ -338,6 +362,8 @@ public:
     B.variant = E.variant;
     B.entry = &E;
     B.own = detail::ownRegion(D, *Shape.halo);
+    B.fields = {detail::fieldIdentity(A)...};
+    B.fieldNames = {detail::fieldName(A)...};
     const Grid G = *Shape.grid;
     auto Kept = std::make_tuple(detail::keepArgument(A)...);
     B.launch = [=](const Region &R, const LaunchConfig &C) mutable {

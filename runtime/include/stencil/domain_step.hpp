@@ -97,6 +97,9 @@ private:
     const std::string Name = std::string("step '") + E->name + "'";
     const detail::FieldShape Shape =
         detail::fieldShapeOf(D, E->dims, Name, A...);
+    int Arg = 0;
+    (detail::checkArrayRank(E->arrayAxes, E->dims, Name, "Step", Arg++, A),
+     ...);
 
     // The arguments as the step launcher takes them, and the Fields among
     // them by position (what an exchange appends).

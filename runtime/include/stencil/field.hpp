@@ -12,12 +12,18 @@
 #include <stencil/mpi_device.hpp>
 #include <stencil/time_loop.hpp>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
 namespace stencil {
 
 template <typename T> class Field {
+  /// What the field's values are kept as: T, but unsigned char for bool
+  /// (std::vector<bool> has no array to hand a stencil).
+  using Stored = std::conditional_t<std::is_same_v<T, bool>, unsigned char, T>;
+  static_assert(sizeof(Stored) == sizeof(T), "a bool is one byte here");
+
 public:
   /// A field of \p D with halo \p H (haloOf(...) of the stencils that read
   /// it). Throws DomainError on every rank when some rank's block is thinner
@@ -62,7 +68,7 @@ public:
       device_ = static_cast<T *>(mpi_device::allocateDevice(bytes()));
       mpi_device::fillDevice(device_, 0, bytes());
     } else {
-      host_.assign(count_, T());
+      host_.assign(count_, Stored());
     }
   }
   Field(const Field &) = delete;
@@ -72,8 +78,10 @@ public:
       mpi_device::releaseDevice(device_);
   }
 
-  T *data() { return device_ ? device_ : host_.data(); }
-  const T *data() const { return device_ ? device_ : host_.data(); }
+  T *data() { return device_ ? device_ : reinterpret_cast<T *>(host_.data()); }
+  const T *data() const {
+    return device_ ? device_ : reinterpret_cast<const T *>(host_.data());
+  }
   const Grid &grid() const { return grid_; }
   const Halo &halo() const { return halo_; }
   const Domain &domain() const { return *domain_; }
@@ -110,30 +118,35 @@ public:
     upload(V);
   }
   /// All local values, halo included, x fastest.
-  std::vector<T> values() const {
-    std::vector<T> V(count_);
-    if (device_)
-      mpi_device::copyToHost(V.data(), device_, bytes());
-    else
-      V = host_;
-    return V;
-  }
+  std::vector<T> values() const { return asValues(stored()); }
   void upload(const std::vector<T> &V) {
     if (V.size() != count_)
       throw DomainError("field '" + name_ + "': " + std::to_string(V.size()) +
                         " values for " + std::to_string(count_) + " points");
-    if (device_)
-      mpi_device::copyToDevice(device_, V.data(), bytes());
-    else
-      host_ = V;
+    if constexpr (std::is_same_v<Stored, T>) {
+      if (device_)
+        mpi_device::copyToDevice(device_, V.data(), bytes());
+      else
+        host_ = V;
+    } else {
+      std::vector<Stored> S(V.begin(), V.end());
+      if (device_)
+        mpi_device::copyToDevice(device_, S.data(), bytes());
+      else
+        host_ = std::move(S);
+    }
   }
 
   /// The global grid's values (own points of every rank, no halo) on rank
   /// \p Root, x fastest; empty on the other ranks. Collective.
   std::vector<T> gather(int Root = 0) const {
     const Domain &D = *domain_;
-    const std::vector<T> All = values();
-    std::vector<T> Own;
+    if (Root < 0 || Root >= D.size())
+      throw DomainError(
+          "field '" + name_ + "': gather to rank " + std::to_string(Root) +
+          ", but the domain has ranks 0 to " + std::to_string(D.size() - 1));
+    const std::vector<Stored> All = stored();
+    std::vector<Stored> Own;
     Own.reserve(D.localExtent(0) * D.localExtent(1) * D.localExtent(2));
     forOwnRows([&](long long Local, long long) {
       Own.insert(Own.end(), All.begin() + Local,
@@ -142,13 +155,12 @@ public:
     // Rank by rank, in messages of at most 1 GiB: a collective's int counts
     // overflow past 2 GiB in all (a 512x512x2048 float field does).
     if (D.rank() != Root) {
-      transferBytes(const_cast<T *>(Own.data()), Own.size() * sizeof(T), Root,
-                    true);
+      transferBytes(Own.data(), Own.size() * sizeof(T), Root, true);
       return {};
     }
-    std::vector<T> Global(D.globalExtent(0) * D.globalExtent(1) *
-                          D.globalExtent(2));
-    std::vector<T> Theirs;
+    std::vector<Stored> Global(D.globalExtent(0) * D.globalExtent(1) *
+                               D.globalExtent(2));
+    std::vector<Stored> Theirs;
     for (int R = 0; R < D.size(); ++R) {
       int C[3];
       MPI_Cart_coords(D.comm(), R, 3, C);
@@ -161,7 +173,7 @@ public:
         Theirs.resize(N[0] * N[1] * N[2]);
         transferBytes(Theirs.data(), Theirs.size() * sizeof(T), R, false);
       }
-      const T *Src = R == Root ? Own.data() : Theirs.data();
+      const Stored *Src = R == Root ? Own.data() : Theirs.data();
       for (long long K = 0; K < N[2]; ++K)
         for (long long J = 0; J < N[1]; ++J, Src += N[0])
           std::memcpy(&Global[((Off[2] + K) * D.globalExtent(1) + Off[1] + J) *
@@ -169,13 +181,29 @@ public:
                               Off[0]],
                       Src, N[0] * sizeof(T));
     }
-    return Global;
+    return asValues(std::move(Global));
   }
 
 private:
+  /// All local values as kept, halo included.
+  std::vector<Stored> stored() const {
+    if (!device_)
+      return host_;
+    std::vector<Stored> V(count_);
+    mpi_device::copyToHost(V.data(), device_, bytes());
+    return V;
+  }
+  static std::vector<T> asValues(std::vector<Stored> V) {
+    if constexpr (std::is_same_v<Stored, T>)
+      return V;
+    else
+      return std::vector<T>(V.begin(), V.end());
+  }
+
   /// Sends (or receives) \p Bytes at \p Data to (from) rank \p Peer in
   /// pieces MPI's int counts can hold, under a tag no exchange uses.
-  void transferBytes(T *Data, std::size_t Bytes, int Peer, bool Send) const {
+  void transferBytes(Stored *Data, std::size_t Bytes, int Peer,
+                     bool Send) const {
     constexpr std::size_t Piece = std::size_t(1) << 30;
     constexpr int GatherTag = 32767; // exchanges tag field * 27 + direction
     char *P = reinterpret_cast<char *>(Data);
@@ -206,7 +234,7 @@ private:
   std::string name_;
   Grid grid_;
   std::size_t count_ = 0;
-  std::vector<T> host_;
+  std::vector<Stored> host_;
   T *device_ = nullptr;
 };
 

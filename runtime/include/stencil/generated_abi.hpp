@@ -17,7 +17,7 @@
 namespace stencil {
 
 /// The version of this interface that generated code is written against.
-inline constexpr int GeneratedAbiVersion = 13;
+inline constexpr int GeneratedAbiVersion = 14;
 
 /// Where the arrays of one launch live: every array of a stencil has the same
 /// extents (halo included), x contiguous.
@@ -66,6 +66,16 @@ struct KernelAttributes {
 
 /// Fills \p Out for a (Bx, By) block; returns null or an error text.
 using GeneratedQueryFn = const char *(*)(int Bx, int By, KernelAttributes *Out);
+
+/// How far a stencil reads one of its parameters around a point (stencilc's
+/// analysis): points per dimension {negative side, positive side}, x first,
+/// and whether an offset with two or more non-zero components reaches the
+/// halo's edges and corners. All zero for a scalar, an array read only at
+/// the centre, or one not read. (Version 14.)
+struct GeneratedArrayReads {
+  int halo[4][2];
+  bool diagonal;
+};
 
 /// One stencil's code for one backend and variant, as generated code
 /// registers it. name and source come first in every version of the ABI:
@@ -128,6 +138,10 @@ struct GeneratedStencil {
   /// reads level t - 2 there. Null when the stencil has no parameter after
   /// the index. (Version 13.)
   const bool *keeps;
+  /// Per parameter after the index: how far it is read (a binder checks
+  /// that its exchange fills that much of each Field). Null when the
+  /// stencil has no parameter after the index. (Version 14.)
+  const GeneratedArrayReads *arrayReads;
 };
 
 /// Runs \p Steps time steps of a stencil over \p R in one pass (temporal
@@ -313,6 +327,11 @@ struct GeneratedStep {
   /// A fingerprint of the step's stencils, calls and plan (Version 4): a
   /// measured choice kept in the tuning cache is stale when it changes.
   const char *irHash;
+  /// Per parameter after the Step: the dimensions its calls use the array
+  /// over (bit d: dimension d; all of them, 2^dims - 1, but for an array of
+  /// lower rank), 0 for a scalar or an array no call uses. Null when the
+  /// step has no parameter after the Step. (Version 14.)
+  const unsigned *arrayAxes;
 };
 } // namespace stencil
 

@@ -32,6 +32,7 @@
 #include <functional>
 #include <map>
 #include <mpi.h>
+#include <optional>
 #include <stencil/domain.hpp>
 #include <stencil/field.hpp>
 #include <stencil/mpi_device.hpp>
@@ -88,7 +89,8 @@ public:
                         Widths.str(domain_->dims()) + " to exchange");
     fields_.push_back(
         {[&F]() -> char * { return reinterpret_cast<char *>(F.data()); },
-         F.grid(), F.halo(), Widths, static_cast<int>(sizeof(T)), F.name()});
+         F.grid(), F.halo(), Widths, static_cast<int>(sizeof(T)), F.name(),
+         &F});
   }
 
   /// Exchanges all halos and returns when they are in place (device: when
@@ -184,6 +186,17 @@ public:
     return W;
   }
 
+  const Domain &domain() const { return *domain_; }
+  /// What the exchanges fill of Field \p F (its address; the union where it
+  /// was appended twice), or nothing if it is not appended.
+  std::optional<Halo> widthsOf(const void *F) const {
+    std::optional<Halo> W;
+    for (const Entry &E : fields_)
+      if (E.identity == F)
+        W = W ? W->merge(E.widths) : E.widths;
+    return W;
+  }
+
   Transport transport() const { return transport_; }
   /// Bytes this rank sends per exchange (all fields, all neighbours).
   std::size_t bytesSent() const { return sendBytes_; }
@@ -197,6 +210,7 @@ private:
     Halo widths; ///< what the exchange fills of it
     int elementSize;
     std::string name;
+    const void *identity; ///< the Field's address
   };
   struct Message {
     int field;

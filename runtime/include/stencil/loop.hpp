@@ -4,6 +4,7 @@
 #define STENCIL_LOOP_HPP
 
 #include <stencil/loop_range.hpp>
+#include <stencil/stencil_traits.hpp>
 #include <stencil/time_loop.hpp>
 #include <utility>
 
@@ -37,6 +38,8 @@ public:
   /// Runs \p Stencil (a functor or a function) with \p Args after the index.
   template <typename StencilT, typename... Args>
   void run(const StencilT &Stencil, Args &&...A) {
+    static_assert(!detail::IsStepFunction<StencilT>::value,
+                  STENCIL_NOT_A_STEP_MESSAGE);
     Engine E(range_);
     E(Stencil, std::forward<Args>(A)...);
   }
@@ -49,6 +52,8 @@ public:
   /// several steps per pass where stencilc generated such passes.
   template <typename StencilT, typename... Args>
   void repeat(long long Steps, const StencilT &Stencil, Args &&...A) {
+    static_assert(!detail::IsStepFunction<StencilT>::value,
+                  STENCIL_NOT_A_STEP_MESSAGE);
     detail::checkRepeat(Steps, A...);
     Engine E(range_);
     if constexpr (detail::HasRepeat<Engine>::value)

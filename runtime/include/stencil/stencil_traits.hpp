@@ -6,9 +6,25 @@
 #include <type_traits>
 #include <typeinfo>
 
+namespace stencil {
+template <int Dims> class Step;
+} // namespace stencil
+
 namespace stencil::detail {
 
 template <typename... P> struct ParamList {};
+
+/// True for a step function (or a pointer to one): its first parameter is
+/// a stencil::Step, where a stencil has its index.
+template <typename F> struct IsStepFunction : std::false_type {};
+template <typename R, int Dims, typename... P>
+struct IsStepFunction<R(Step<Dims> &, P...)> : std::true_type {};
+template <typename R, int Dims, typename... P>
+struct IsStepFunction<R (*)(Step<Dims> &, P...)> : std::true_type {};
+/// The message where a step is passed for a stencil.
+#define STENCIL_NOT_A_STEP_MESSAGE                                             \
+  "this is a step (its first parameter is a stencil::Step), not a stencil: "   \
+  "run it with runStep, one step at a time"
 
 /// typeid(void(P...)): what a generated entry's signature is compared with.
 template <typename... P> const std::type_info &signatureOf(ParamList<P...>) {

@@ -115,6 +115,8 @@ public:
 
   template <typename StencilT, typename... Args>
   void run(const StencilT &Stencil, Args &&...A) const {
+    static_assert(!detail::IsStepFunction<StencilT>::value,
+                  STENCIL_NOT_A_STEP_MESSAGE);
     if (beforeRun_) {
       const std::vector<const void *> Pointers = detail::pointerArguments(A...);
       beforeRun_(Pointers.data(), static_cast<int>(Pointers.size()));

@@ -68,10 +68,14 @@ struct STENCIL_KERNEL Buoy {
 // And whether what it leaves depends on what the array held (it stores out
 // on every path and never reads it).
 // CUDA-NEXT:  static const bool stencilc_keeps_Buoy[] = {false, false, false, false, false};
+// And how far each is read around a point, within the axes it spans (yz at
+// j + 1 and k - 2 is a diagonal read; out is not read).
+// CUDA-NEXT:  static const stencil::GeneratedArrayReads stencilc_reads_Buoy[] = {{[{][{][{][{]}}0, 1}, {0, 0}, {0, 1}, {0, 0}}, false}, {{[{][{][{]}}0, 0}, {0, 0}, {1, 1}, {0, 0}}, false}, {{[{][{][{]}}0, 0}, {1, 0}, {0, 0}, {0, 0}}, false}, {{[{][{][{]}}0, 0}, {0, 1}, {2, 0}, {0, 0}}, true}, {{[{][{][{]}}0, 0}, {0, 0}, {0, 0}, {0, 0}}, false}};
 // CUDA:        /*arrayAxes=*/stencilc_axes_Buoy,
 // CUDA-NEXT:   /*coordinates=*/0u,
 // CUDA-NEXT:   /*writes=*/stencilc_writes_Buoy,
-// CUDA-NEXT:   /*keeps=*/stencilc_keeps_Buoy});
+// CUDA-NEXT:   /*keeps=*/stencilc_keeps_Buoy,
+// CUDA-NEXT:   /*arrayReads=*/stencilc_reads_Buoy});
 // zmarch: the profile's queue is filled at the chunk's first step
 // (stencilc_m0), then one value per step at k + 1; the surface field is
 // loaded once.

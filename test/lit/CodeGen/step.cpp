@@ -87,12 +87,15 @@ void advance(stencil::Step3D &s, double dt, const float *u, float *fx, float *un
 // CPU-NEXT:     {-1, 0, {{[{][{]}}1, 1}, {0, 0}, {0, 0}, {0, 0}}, stencilc_step_advance_round0, 1, "recompute(Flux, Divergence)", stencilc_step_advance_round0_calls, 2, stencilc_step_advance_round0_recomputed, 1, 0u, -1, nullptr, 1},
 // CPU-NEXT:     {2, -1, {{[{][{]}}0, 0}, {0, 0}, {0, 0}, {0, 0}}, nullptr, 0, "copy", nullptr, 0, nullptr, 0, 0u, -1, nullptr, 0},
 // CPU-NEXT: };
+// Each parameter's dimensions: dt is a scalar, the arrays span x, y and z.
+// CPU-NEXT: static const unsigned stencilc_step_advance_array_axes[] = {0u, 7u, 7u, 7u, 7u};
 // CPU:        /*plan=*/"recompute(Flux, Divergence), multi-kernel(copy)",
 // CPU:        /*launchGroup=*/&stencilc_step_advance_openmp_group,
 // CPU-NEXT:   /*rounds=*/stencilc_step_advance_rounds,
 // CPU-NEXT:   /*roundCount=*/2,
 // CPU-NEXT:   /*callNames=*/stencilc_step_advance_call_names,
-// CPU-NEXT:   /*irHash=*/"{{[0-9a-f]+}}"});
+// CPU-NEXT:   /*irHash=*/"{{[0-9a-f]+}}",
+// CPU-NEXT:   /*arrayAxes=*/stencilc_step_advance_array_axes});
 
 // CUDA:      __device__ __forceinline__ float stencilc_step_advance_g0_recompute3(const stencil::Grid &g, const long long i, const long long j, const long long k, const float *__restrict__ u) {
 // CUDA:      __global__ void __launch_bounds__(256, 5) stencilc_step_advance_g0(const stencil::Grid g, const stencil::Region r, const stencil::Region v, const bool stencilc_zfirst, double stencilc_s1, const float *__restrict__ stencilc_s2, float *__restrict__ stencilc_s3, float *__restrict__ stencilc_s4, float *__restrict__ stencilc_s5) {

@@ -83,3 +83,16 @@ STENCIL_STEP void shapes(stencil::Step3D &s, const float *u, float *a, float *b)
   s.run(Copy(), u, a);
   s.run(profileX, a, b); // expected-error {{array 'a' spans 'x' in stencil 'profileX' but 'xyz' in stencil 'Copy'; an array of a step has one shape}}
 }
+
+// A step where a stencil goes: run by another step, or repeated by a loop.
+STENCIL_STEP void inner(stencil::Step3D &s, const float *a, float *b) {
+  s.run(Copy(), a, b);
+}
+STENCIL_STEP void outer(stencil::Step3D &s, const float *a, float *b, float *c) {
+  s.run(inner, a, b); // expected-error {{'inner' is a step (STENCIL_STEP), not a stencil: run() cannot run it; a loop's runStep or DomainStep::run runs a step, one at a time}}
+  s.run(Copy(), b, c);
+}
+void repeated(float *f, float *fn) {
+  stencil::Loop3D<stencil::OpenMPLoopEngine3D> loop;
+  loop.repeat(3, inner, stencil::previousLevel(f), stencil::nextLevel(fn)); // expected-error {{'inner' is a step (STENCIL_STEP), not a stencil: repeat() cannot run it}}
+}

@@ -369,7 +369,7 @@ void timeLoops(float *u, float *un, double *k, double *v, double *vn, int *ia,
 // CUDA: const long long gx = (stencilc_store.hi[0] - stencilc_store.lo[0] + stencilc_ux - 1) / stencilc_ux;
 // CUDA: case 8: return stencilc_Heat_temporal0_run<8>(
 // CUDA: case 1: err = cudaFuncGetAttributes(&a, stencilc_Heat_temporal0_instance<1>(bx, by, false)); break;
-// CUDA: stencil::registerGeneratedTemporal(/*abiVersion=*/13, {
+// CUDA: stencil::registerGeneratedTemporal(/*abiVersion=*/{{[0-9]+}}, {
 // CUDA: /*timeInput=*/0,
 // CUDA-NEXT: /*timeOutput=*/1,
 // CUDA-NEXT: /*reach=*/{{[{][{]}}0, 1}, {1, 0}, {0, 2}, {0, 0}},

@@ -56,6 +56,10 @@ struct HaloNeed {
 struct StepInfo {
   std::vector<Dependence> Dependences; ///< By To, then From, then Param.
   std::vector<HaloNeed> Exchanges;     ///< By Before, then Param.
+  /// Per step parameter (0 the Step): the dimensions its calls read or
+  /// write the array over (ir::arrayAxes of their parameters), 0 for a
+  /// scalar and for an array no call accesses.
+  std::vector<unsigned> ArrayAxes;
 };
 
 /// How one call uses one array of the step (through one or more of its
