@@ -24,6 +24,8 @@ set(expect_corners "stencil 'Box27' reads halo x:1/1 y:1/1 z:1/1 with corners bu
 set(expect_lower-rank-field "stencil 'Profile7': argument 1 after the index is field 'f0', but the stencil reads it as an array of lower rank spanning only z")
 set(expect_step-pointer "step 'advectStep': argument 4 after the Step is a pointer, but it is an array of every dimension of the domain: pass a stencil::Field")
 set(expect_pointer-for-field "stencil 'Diffusion7': argument 5 after the index is a pointer, but it is an array of every dimension of the domain")
+set(expect_block-threads "stencil 'Diffusion7': block 32,32,2 of variant 'grid' has more than 1024 threads \\(setBlock\\)")
+set(expect_no-fit "no decomposition 0x0x0 \\(0 = any\\) of 2 ranks fits the extents 1x1x1")
 set(expect_binder-other-domain "CompCommBinder: the loop and the exchange belong to different domains")
 set(expect_binder-unexchanged "CompCommBinder: stencil 'Diffusion7' reads field 'f' x:1/1 y:0/0 z:1/1 around a point, but the exchange does not hold it")
 set(expect_binder-narrow "CompCommBinder: stencil 'Diffusion7' reads field 'f' x:1/1 y:0/0 z:1/1 around a point, but the exchange fills x:1/0 y:1/1 z:1/1 without corners of it")

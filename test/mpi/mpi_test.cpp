@@ -1064,8 +1064,9 @@ int runError(const std::string &What, const Settings &S) {
     stencil::HaloExchange Ex(E);
     stencil::CompCommBinder Binder(Loop, Ex);
   } else if (What == "binder-unexchanged" || What == "binder-narrow") {
-    // The post stencil reads f around a point, but the exchange does not
-    // hold f (it holds g), or fills less of it than the stencil reads.
+    // The post stencil reads f, a time level, around a point, but the
+    // exchange does not hold f (it holds g), or fills less of it than the
+    // stencil reads.
     O.periodic[0] = true;
     const Domain D(MPI_COMM_WORLD, {16, 16, 16}, O);
     const stencil::Halo H = stencil::haloOf(D.backend(), Diffusion7());
@@ -1081,7 +1082,20 @@ int runError(const std::string &What, const Settings &S) {
     }
     stencil::CompCommBinder Binder(Loop, Ex);
     Binder.set_post_func(Diffusion7(), 0.1f, 0.0f, -1, F, G);
+    F.swap(G);
     Binder.run();
+  } else if (What == "block-threads") {
+    // A grid block of 2048 threads: no GPU launches it; refused on the
+    // host as well.
+    const Domain D(MPI_COMM_WORLD, {16, 16, 16}, O);
+    const stencil::Halo H = stencil::haloOf(D.backend(), Diffusion7());
+    Field<float> F(D, H, "f"), G(D, H, "g");
+    stencil::DomainLoop Loop(D);
+    Loop.setBlock(32, 32, 2);
+    Loop.run(Diffusion7(), 0.1f, 0.0f, -1, F, G);
+  } else if (What == "no-fit") {
+    // More ranks than points whichever way they are split.
+    const Domain D(MPI_COMM_WORLD, {1, 1, 1}, O);
   } else if (What == "pointer-for-field") {
     // A pointer to a buffer of the own points only, for an array of every
     // dimension: the stencil would write past it.
@@ -1146,7 +1160,7 @@ int main(int argc, char **argv) {
             "repeat-block-disagree|"
             "repeat-next-as-argument|repeat-marks-swapped|run-field-twice|"
             "step-field-twice|pointer-for-field|binder-other-domain|"
-            "binder-unexchanged|binder-narrow]");
+            "binder-unexchanged|binder-narrow|block-threads|no-fit]");
     }
     return Error.empty() ? runChecks(S) : runError(Error, S);
   });

@@ -230,14 +230,19 @@ void codegen::printRegistration(CodeWriter &W, const ir::Stencil &S,
       bool Read = false;
       analysis::Halo Around{};
       bool Diagonal = false;
+      unsigned Pairs = 0;
       for (const analysis::ArrayInfo &A : Info.Arrays)
         if (A.Param == P && A.Read) {
           Read = true;
           analysis::widenHalo(Around, Diagonal, A.ReadOffsets);
+          for (const ir::Offset &O : A.ReadOffsets)
+            for (unsigned X = 0; X < ir::MaxDims; ++X)
+              for (unsigned Y = X + 1; Y < ir::MaxDims; ++Y)
+                if (O[X] != 0 && O[Y] != 0)
+                  Pairs |= 1u << (4 * X + Y);
         }
-      Reads +=
-          fmt::format("{}{{{}, {}}}", P > 1 ? ", " : "",
-                      haloInitializer(Around), Diagonal ? "true" : "false");
+      Reads += fmt::format("{}{{{}, {}u}}", P > 1 ? ", " : "",
+                           haloInitializer(Around), Pairs);
       const char *Comma = P > 1 ? ", " : "";
       Axes += fmt::format("{}{}u", Comma,
                           Array ? ir::arrayAxes(S.Params[P], S.Dims) : 0u);

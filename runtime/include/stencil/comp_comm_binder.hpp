@@ -15,6 +15,8 @@
 #ifndef STENCIL_COMP_COMM_BINDER_HPP
 #define STENCIL_COMP_COMM_BINDER_HPP
 
+#include <functional>
+#include <memory>
 #include <optional>
 #include <stencil/divided_overlap.hpp>
 
@@ -35,11 +37,18 @@ public:
     post_ = loop_->bind(S, std::forward<Args>(A)...);
   }
   /// The stencil computed before the exchange, writing what is exchanged.
+  /// The Fields it reads off the centre get their halos from an exchange
+  /// of the binder's own, before it (the exchange comes after).
   template <typename StencilT, typename... Args>
   void set_pre_func(const StencilT &S, Args &&...A) {
-    pre_ = loop_->bind(S, std::forward<Args>(A)...);
+    pre_ = loop_->bind(S, A...);
+    preAppenders_ = {appender(A)...};
+    preExchange_.reset();
   }
-  void clear_pre_func() { pre_.reset(); }
+  void clear_pre_func() {
+    pre_.reset();
+    preExchange_.reset();
+  }
 
   /// One step: pre (if set), exchange, post; overlapped unless \p Overlap is
   /// false.
@@ -48,6 +57,8 @@ public:
       throw DomainError("CompCommBinder: set_post_func first");
     checkExchanged(*post_);
     DomainLoop &L = *loop_;
+    if (pre_)
+      exchangeForPre(L);
     if (!Overlap) {
       if (pre_)
         L.launch(*pre_, pre_->own);
@@ -59,35 +70,40 @@ public:
   }
 
 private:
-  /// Throws unless the exchange fills what \p B reads of each Field around
-  /// a point, in the dimensions the domain exchanges (elsewhere the halo is
-  /// the user's boundary), corners too where it reads them across two of
-  /// them: else the post stencil would read old halo values. Alike on every
-  /// rank.
+  /// The widths the exchange must fill of argument \p P of \p B: what it
+  /// reads around a point, in the dimensions the domain exchanges (elsewhere
+  /// the halo is the user's boundary), with corners where one offset
+  /// crosses two of them. All zero for an argument read only at the centre.
+  Halo needed(const BoundStencil &B, std::size_t P) const {
+    const Domain &D = loop_->domain();
+    const GeneratedArrayReads &R = B.entry->arrayReads[P];
+    Halo Need = Halo::of(R.halo, false);
+    for (int X = 0; X < 4; ++X)
+      if (X >= D.dims() || !D.exchanges(X))
+        Need.lo[X] = Need.hi[X] = 0;
+    for (int X = 0; X < D.dims(); ++X)
+      for (int Y = X + 1; Y < D.dims(); ++Y)
+        if (((R.diagonalPairs >> (4 * X + Y)) & 1u) && D.exchanges(X) &&
+            D.exchanges(Y))
+          Need.corners = true;
+    return Need;
+  }
+
+  /// Throws unless the exchange fills what the post stencil \p B reads of
+  /// each Field that is a time level (swapped) or that the binder's
+  /// stencils write: else it would read old halo values. (A field nothing
+  /// writes keeps the halo its fill() gave it.) Alike on every rank.
   void checkExchanged(const BoundStencil &B) const {
-    const GeneratedStencil &E = *B.entry;
-    if (!E.arrayReads)
+    if (!B.entry->arrayReads)
       return;
     const Domain &D = loop_->domain();
-    int Exchanged = 0;
-    for (int X = 0; X < D.dims(); ++X)
-      Exchanged += D.exchanges(X);
     for (std::size_t P = 0; P < B.fields.size(); ++P) {
-      if (!B.fields[P])
+      if (!B.fields[P] || !(*B.fieldSwaps[P] || writes(B.fields[P])))
         continue;
-      Halo Need = Halo::of(E.arrayReads[P].halo, false);
-      bool Any = false;
-      for (int X = 0; X < 4; ++X) {
-        if (X >= D.dims() || !D.exchanges(X))
-          Need.lo[X] = Need.hi[X] = 0;
-        Any = Any || Need.lo[X] || Need.hi[X];
-      }
-      Need.corners = E.arrayReads[P].diagonal && Exchanged >= 2;
-      if (!Any)
+      const Halo Need = needed(B, P);
+      if (Halo().covers(Need) || exchange_->fills(B.fields[P], Need))
         continue;
       const std::optional<Halo> Have = exchange_->widthsOf(B.fields[P]);
-      if (Have && Have->covers(Need))
-        continue;
       throw DomainError(
           "CompCommBinder: stencil '" + B.name + "' reads field '" +
           B.fieldNames[P] + "' " + Need.str(D.dims()) +
@@ -100,9 +116,51 @@ private:
     }
   }
 
+  using Appender = std::function<void(HaloExchange &, const Halo &)>;
+  template <typename A> static Appender appender(A &Arg) {
+    if constexpr (detail::IsField<std::remove_const_t<A>>::value) {
+      auto *F = const_cast<std::remove_const_t<A> *>(&Arg);
+      return [F](HaloExchange &X, const Halo &W) { X.append(*F, W); };
+    } else {
+      return nullptr;
+    }
+  }
+
+  /// Exchanges what the pre stencil reads of each Field off the centre
+  /// (made once: the first run() fixes what it holds).
+  void exchangeForPre(DomainLoop &L) {
+    if (!preExchange_) {
+      preExchange_ = std::make_unique<HaloExchange>(L.domain());
+      preHolds_ = false;
+      if (pre_->entry->arrayReads)
+        for (std::size_t P = 0; P < pre_->fields.size(); ++P) {
+          const Halo Need = needed(*pre_, P);
+          if (pre_->fields[P] && !Halo().covers(Need)) {
+            preAppenders_[P](*preExchange_, Need);
+            preHolds_ = true;
+          }
+        }
+    }
+    if (preHolds_)
+      preExchange_->transfer(L.stream());
+  }
+
+  /// True if the pre or post stencil writes the Field at \p F.
+  bool writes(const void *F) const {
+    for (const std::optional<BoundStencil> *S : {&pre_, &post_})
+      if (*S && (*S)->entry->writes)
+        for (std::size_t P = 0; P < (*S)->fields.size(); ++P)
+          if ((*S)->fields[P] == F && (*S)->entry->writes[P])
+            return true;
+    return false;
+  }
+
   DomainLoop *loop_;
   HaloExchange *exchange_;
   std::optional<BoundStencil> pre_, post_;
+  std::vector<Appender> preAppenders_;
+  std::unique_ptr<HaloExchange> preExchange_;
+  bool preHolds_ = false;
 };
 
 } // namespace stencil

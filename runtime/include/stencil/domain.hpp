@@ -349,6 +349,16 @@ private:
     // the free dimensions that fits with the least halo to exchange.
     if (Free > 0 && !fits(Chosen))
       fittingSplit(size_ / Given, Chosen);
+    if (Free > 0 && !fits(Chosen)) {
+      std::string Extents;
+      for (int D = 0; D < dims_; ++D)
+        Extents += (D ? "x" : "") + std::to_string(global_[D]);
+      throw DomainError("no decomposition " + procsText() + " (0 = any) of " +
+                        std::to_string(size_) + " ranks fits the extents " +
+                        Extents +
+                        ": every rank needs at least one point in each "
+                        "dimension; use fewer ranks");
+    }
     for (int D = 0; D < dims_; ++D)
       procs_[D] = Chosen[D];
   }

@@ -54,6 +54,9 @@ struct BoundStencil {
   /// name, null and "" for any other argument.
   std::vector<const void *> fields;
   std::vector<std::string> fieldNames;
+  /// Per parameter after the index: the Field's swap count (Field::swaps),
+  /// null for any other argument.
+  std::vector<const unsigned long long *> fieldSwaps;
 };
 
 namespace detail {
@@ -103,6 +106,13 @@ bool sameField(const Field<T> &F, const A &Arg) {
 template <typename A> const void *fieldIdentity(const A &Arg) {
   if constexpr (IsField<std::remove_const_t<A>>::value)
     return &Arg;
+  else
+    return nullptr;
+}
+/// The swap count of Field argument \p Arg, or null for any other.
+template <typename A> const unsigned long long *fieldSwaps(const A &Arg) {
+  if constexpr (IsField<std::remove_const_t<A>>::value)
+    return &Arg.swaps();
   else
     return nullptr;
 }
@@ -349,6 +359,14 @@ public:
     const GeneratedStencil &E =
         entryOf(Found ? *Found : requireGenerated(D.backend(), S));
     const std::string Name = std::string("stencil '") + E.name + "'";
+    // A variant that marches launches x by y threads (block[2] is its
+    // chunk); the others the whole block.
+    if (E.marchDim < 0 &&
+        1LL * config_.block[0] * config_.block[1] * config_.block[2] > 1024)
+      throw DomainError(Name + ": block " + std::to_string(config_.block[0]) +
+                        "," + std::to_string(config_.block[1]) + "," +
+                        std::to_string(config_.block[2]) + " of variant '" +
+                        E.variant + "' has more than 1024 threads (setBlock)");
     const detail::FieldShape Shape = detail::fieldShapeOf(D, E.dims, Name, A...);
     int Arg = 0;
     (detail::checkArrayRank(E.arrayAxes, E.dims, Name, "index", Arg++, A), ...);
@@ -364,6 +382,7 @@ public:
     B.own = detail::ownRegion(D, *Shape.halo);
     B.fields = {detail::fieldIdentity(A)...};
     B.fieldNames = {detail::fieldName(A)...};
+    B.fieldSwaps = {detail::fieldSwaps(A)...};
     const Grid G = *Shape.grid;
     auto Kept = std::make_tuple(detail::keepArgument(A)...);
     B.launch = [=](const Region &R, const LaunchConfig &C) mutable {

@@ -102,7 +102,12 @@ public:
                         "' of different shape");
     std::swap(host_, O.host_);
     std::swap(device_, O.device_);
+    ++swaps_;
+    ++O.swaps_;
   }
+  /// How often the field traded storage with another: a time level's
+  /// field, whose halo is stale after each swap until it is exchanged.
+  const unsigned long long &swaps() const { return swaps_; }
 
   /// Every local point, halo included, as F(i, j, k) of its global
   /// coordinates (halo points outside the global grid get coordinates
@@ -236,6 +241,7 @@ private:
   std::size_t count_ = 0;
   std::vector<Stored> host_;
   T *device_ = nullptr;
+  unsigned long long swaps_ = 0;
 };
 
 /// Marks field \p F as the previous time level of a DomainLoop::repeat

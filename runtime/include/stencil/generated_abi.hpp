@@ -69,12 +69,13 @@ using GeneratedQueryFn = const char *(*)(int Bx, int By, KernelAttributes *Out);
 
 /// How far a stencil reads one of its parameters around a point (stencilc's
 /// analysis): points per dimension {negative side, positive side}, x first,
-/// and whether an offset with two or more non-zero components reaches the
-/// halo's edges and corners. All zero for a scalar, an array read only at
-/// the centre, or one not read. (Version 14.)
+/// and the pairs of dimensions some offset is non-zero in together (bit
+/// 4a + b for dimensions a < b): those reach the halo's edges and corners
+/// between them. All zero for a scalar, an array read only at the centre,
+/// or one not read. (Version 14.)
 struct GeneratedArrayReads {
   int halo[4][2];
-  bool diagonal;
+  unsigned diagonalPairs;
 };
 
 /// One stencil's code for one backend and variant, as generated code

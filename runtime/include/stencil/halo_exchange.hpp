@@ -187,6 +187,22 @@ public:
   }
 
   const Domain &domain() const { return *domain_; }
+  /// True if the exchanges fill \p Need of Field \p F (its address): its
+  /// appends' widths together, and where \p Need has corners one append
+  /// with corners covering all of it (the edges between two appends'
+  /// widths are filled by neither).
+  bool fills(const void *F, const Halo &Need) const {
+    Halo Faces, Asked = Need;
+    Faces.corners = Asked.corners = false;
+    bool Corners = !Need.corners;
+    for (const Entry &E : fields_)
+      if (E.identity == F) {
+        Faces.merge(E.widths);
+        Corners = Corners || E.widths.covers(Need);
+      }
+    Faces.corners = false;
+    return Faces.covers(Asked) && Corners;
+  }
   /// What the exchanges fill of Field \p F (its address; the union where it
   /// was appended twice), or nothing if it is not appended.
   std::optional<Halo> widthsOf(const void *F) const {

@@ -1,5 +1,6 @@
-// stencil/mpi.hpp - the distributed runtime in one include: Domain, Field,
-// HaloExchange, DomainLoop and CompCommBinder (link Stencilc::mpi).
+// stencil/mpi.hpp - the distributed runtime in one include, with the DSL:
+// Domain, Field, HaloExchange, DomainLoop and CompCommBinder (link
+// Stencilc::mpi).
 #ifndef STENCIL_MPI_HPP
 #define STENCIL_MPI_HPP
 
@@ -26,6 +27,7 @@
 #include <stencil/domain.hpp>
 #include <stencil/domain_loop.hpp>
 #include <stencil/domain_step.hpp>
+#include <stencil/dsl.hpp> // the DSL too: a file of stencils needs one include
 #include <stencil/field.hpp>
 #include <stencil/halo.hpp>
 #include <stencil/halo_exchange.hpp>

@@ -69,8 +69,9 @@ struct STENCIL_KERNEL Buoy {
 // on every path and never reads it).
 // CUDA-NEXT:  static const bool stencilc_keeps_Buoy[] = {false, false, false, false, false};
 // And how far each is read around a point, within the axes it spans (yz at
-// j + 1 and k - 2 is a diagonal read; out is not read).
-// CUDA-NEXT:  static const stencil::GeneratedArrayReads stencilc_reads_Buoy[] = {{[{][{][{][{]}}0, 1}, {0, 0}, {0, 1}, {0, 0}}, false}, {{[{][{][{]}}0, 0}, {0, 0}, {1, 1}, {0, 0}}, false}, {{[{][{][{]}}0, 0}, {1, 0}, {0, 0}, {0, 0}}, false}, {{[{][{][{]}}0, 0}, {0, 1}, {2, 0}, {0, 0}}, true}, {{[{][{][{]}}0, 0}, {0, 0}, {0, 0}, {0, 0}}, false}};
+// j + 1 and k - 2 reads across y and z: pair bit 4 * 1 + 2, 64; out is not
+// read).
+// CUDA-NEXT:  static const stencil::GeneratedArrayReads stencilc_reads_Buoy[] = {{[{][{][{][{]}}0, 1}, {0, 0}, {0, 1}, {0, 0}}, 0u}, {{[{][{][{]}}0, 0}, {0, 0}, {1, 1}, {0, 0}}, 0u}, {{[{][{][{]}}0, 0}, {1, 0}, {0, 0}, {0, 0}}, 0u}, {{[{][{][{]}}0, 0}, {0, 1}, {2, 0}, {0, 0}}, 64u}, {{[{][{][{]}}0, 0}, {0, 0}, {0, 0}, {0, 0}}, 0u}};
 // CUDA:        /*arrayAxes=*/stencilc_axes_Buoy,
 // CUDA-NEXT:   /*coordinates=*/0u,
 // CUDA-NEXT:   /*writes=*/stencilc_writes_Buoy,
