@@ -9,7 +9,7 @@
 //   - a field appended twice, faces split between the appends, read across
 //     two exchanged dimensions: refused (neither append fills the edges
 //     between them), as is a time level the exchange does not hold.
-#include <stencil/mpi.hpp>
+#include "periodic_grid.hpp"
 
 #include <cstdio>
 #include <cstring>
@@ -35,7 +35,7 @@ struct Apply { // post: un from v (exchanged) and a constant mask
 namespace {
 const long long X = 10, Y = 9, Z = 8;
 const int steps = 3;
-long long wrap(long long a, long long n) { return ((a % n) + n) % n; }
+long long wrap(long long a, long long n) { return PeriodicGrid::wrap(a, n); }
 bool mask(long long i, long long j, long long k) {
   return (wrap(i, X) * 7 + wrap(j, Y) * 3 + wrap(k, Z)) % 4 != 0;
 }
@@ -44,27 +44,21 @@ double initial(long long i, long long j, long long k) {
 }
 
 std::vector<double> serial() {
-  auto at = [](long long i, long long j, long long k) {
-    return (wrap(k, Z) * Y + wrap(j, Y)) * X + wrap(i, X);
-  };
-  std::vector<double> u(X * Y * Z), v(u.size()), un(u.size());
-  for (long long k = 0; k < Z; ++k)
-    for (long long j = 0; j < Y; ++j)
-      for (long long i = 0; i < X; ++i)
-        u[at(i, j, k)] = initial(i, j, k);
+  const PeriodicGrid g{X, Y, Z};
+  std::vector<double> u(g.size()), v(g.size()), un(g.size());
+  g.forEach([&](long long i, long long j, long long k) {
+    u[g.at(i, j, k)] = initial(i, j, k);
+  });
   for (int s = 0; s < steps; ++s) {
-    for (long long k = 0; k < Z; ++k)
-      for (long long j = 0; j < Y; ++j)
-        for (long long i = 0; i < X; ++i)
-          v[at(i, j, k)] = 0.5 * u[at(i, j, k)] +
-                           0.25 * (u[at(i + 1, j, k)] + u[at(i, j - 1, k)]);
-    for (long long k = 0; k < Z; ++k)
-      for (long long j = 0; j < Y; ++j)
-        for (long long i = 0; i < X; ++i) {
-          const double t =
-              v[at(i - 1, j, k)] + v[at(i, j + 1, k)] + v[at(i, j, k + 1)];
-          un[at(i, j, k)] = mask(i + 1, j + 1, k) ? t / 3.0 : v[at(i, j, k)];
-        }
+    g.forEach([&](long long i, long long j, long long k) {
+      v[g.at(i, j, k)] = 0.5 * u[g.at(i, j, k)] +
+                         0.25 * (u[g.at(i + 1, j, k)] + u[g.at(i, j - 1, k)]);
+    });
+    g.forEach([&](long long i, long long j, long long k) {
+      const double t =
+          v[g.at(i - 1, j, k)] + v[g.at(i, j + 1, k)] + v[g.at(i, j, k + 1)];
+      un[g.at(i, j, k)] = mask(i + 1, j + 1, k) ? t / 3.0 : v[g.at(i, j, k)];
+    });
     u.swap(un);
   }
   return u;
@@ -103,10 +97,8 @@ template <typename F> std::string refusal(F Body) {
 
 int main(int argc, char **argv) {
   return stencil::runMpiMain(argc, argv, [&] {
-    stencil::DomainOptions o;
-    for (bool &p : o.periodic)
-      p = true;
-    const stencil::Domain d(MPI_COMM_WORLD, {X, Y, Z}, o);
+    const stencil::Domain d(MPI_COMM_WORLD, {X, Y, Z},
+                            PeriodicGrid::periodic());
     const std::vector<double> want = serial();
     int failures = 0;
     for (bool overlap : {false, true}) {

@@ -4,8 +4,7 @@
 // periodic domain. Each result and the gathered mask are compared with a
 // serial loop written here, value for value. Also: a domain one point thick
 // in y gets its ranks on x (MPI_Dims_create alone would split y).
-#include <stencil/dsl.hpp>
-#include <stencil/mpi.hpp>
+#include "periodic_grid.hpp"
 
 #include <cstdio>
 #include <vector>
@@ -30,7 +29,7 @@ struct STENCIL_KERNEL Wide {
 
 namespace {
 const long long X = 9, Y = 8, Z = 7;
-long long wrap(long long a, long long m) { return ((a % m) + m) % m; }
+long long wrap(long long a, long long n) { return PeriodicGrid::wrap(a, n); }
 bool mask(long long i, long long j, long long k) {
   return (wrap(i, X) + wrap(j, Y) + wrap(k, Z)) % 3 == 0;
 }
@@ -44,10 +43,8 @@ unsigned long long wide(long long i, long long j, long long k) {
 
 int main(int argc, char **argv) {
   return stencil::runMpiMain(argc, argv, [&] {
-    stencil::DomainOptions o;
-    for (bool &p : o.periodic)
-      p = true;
-    const stencil::Domain d(MPI_COMM_WORLD, {X, Y, Z}, o);
+    const stencil::Domain d(MPI_COMM_WORLD, {X, Y, Z},
+                            PeriodicGrid::periodic());
     const stencil::Halo h = stencil::haloOf(d.backend(), Masked(), Wide());
     stencil::Field<bool> m(d, h, "mask");
     stencil::Field<int> a(d, h, "a"), an(d, h, "an");
@@ -75,18 +72,17 @@ int main(int argc, char **argv) {
                   thin.procsText().c_str(), thin.size());
       ++bad;
     }
-    for (long long k = 0; k < Z; ++k)
-      for (long long j = 0; j < Y; ++j)
-        for (long long i = 0; i < X; ++i) {
-          const long long n = i + X * (j + Y * k);
-          const int s = value(i + 1, j, k) + value(i - 1, j, k) +
-                        value(i, j + 1, k) + value(i, j - 1, k) +
-                        value(i + 1, j + 1, k + 1);
-          bad += ga[n] != (mask(i, j, k - 1) ? s : -s);
-          bad += gw[n] != wide(i + 1, j, k) * 3ull + wide(i, j, k - 1) +
-                              (wide(i - 1, j - 1, k) >> 3);
-          bad += gm[n] != mask(i, j, k);
-        }
+    const PeriodicGrid g{X, Y, Z};
+    g.forEach([&](long long i, long long j, long long k) {
+      const std::size_t n = g.at(i, j, k);
+      const int s = value(i + 1, j, k) + value(i - 1, j, k) +
+                    value(i, j + 1, k) + value(i, j - 1, k) +
+                    value(i + 1, j + 1, k + 1);
+      bad += ga[n] != (mask(i, j, k - 1) ? s : -s);
+      bad += gw[n] != wide(i + 1, j, k) * 3ull + wide(i, j, k - 1) +
+                          (wide(i - 1, j - 1, k) >> 3);
+      bad += gm[n] != mask(i, j, k);
+    });
     if (bad)
       std::printf("element types: %lld values DIFFER from the serial loop\n", bad);
     else

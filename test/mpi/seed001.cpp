@@ -21,6 +21,8 @@
 #include <stencil/seed_compat.hpp>
 #endif
 
+#include "periodic_grid.hpp"
+
 #include <cstdio>
 #include <cstring>
 #include <vector>
@@ -61,28 +63,26 @@ const float ce = 0.11f, cw = 0.12f, cn = 0.13f, cs = 0.14f, ct = 0.15f,
 
 float initial(long long i, long long j, long long k) {
   // Periodic: a halo point outside [0, n) has the value of its image.
-  i = (i + nx) % nx, j = (j + ny) % ny, k = (k + nz) % nz;
+  i = PeriodicGrid::wrap(i, nx), j = PeriodicGrid::wrap(j, ny),
+  k = PeriodicGrid::wrap(k, nz);
   return float((i * 31 + j * 17 + k * 7) % 23) / 23.0f;
 }
 
-/// The same steps by a plain loop over the periodic grid, x fastest.
+/// The same steps by a plain loop over the periodic grid.
 std::vector<float> serial() {
-  std::vector<float> f(nx * ny * nz), fn(f.size());
-  auto at = [](long long i, long long j, long long k) {
-    return ((k + nz) % nz * ny + (j + ny) % ny) * nx + (i + nx) % nx;
-  };
-  for (long long k = 0; k < nz; ++k)
-    for (long long j = 0; j < ny; ++j)
-      for (long long i = 0; i < nx; ++i)
-        f[at(i, j, k)] = initial(i, j, k);
+  const PeriodicGrid g{nx, ny, nz};
+  std::vector<float> f(g.size()), fn(g.size());
+  g.forEach([&](long long i, long long j, long long k) {
+    f[g.at(i, j, k)] = initial(i, j, k);
+  });
   for (int s = 0; s < steps; ++s) {
-    for (long long k = 0; k < nz; ++k)
-      for (long long j = 0; j < ny; ++j)
-        for (long long i = 0; i < nx; ++i)
-          fn[at(i, j, k)] = cc * f[at(i, j, k)] + ce * f[at(i + 1, j, k)] +
-                            cw * f[at(i - 1, j, k)] + cn * f[at(i, j + 1, k)] +
-                            cs * f[at(i, j - 1, k)] + ct * f[at(i, j, k + 1)] +
-                            cb * f[at(i, j, k - 1)];
+    g.forEach([&](long long i, long long j, long long k) {
+      fn[g.at(i, j, k)] = cc * f[g.at(i, j, k)] + ce * f[g.at(i + 1, j, k)] +
+                          cw * f[g.at(i - 1, j, k)] +
+                          cn * f[g.at(i, j + 1, k)] +
+                          cs * f[g.at(i, j - 1, k)] +
+                          ct * f[g.at(i, j, k + 1)] + cb * f[g.at(i, j, k - 1)];
+    });
     f.swap(fn);
   }
   return f;
@@ -117,10 +117,7 @@ std::vector<float> distributed(const Domain &domain, int Overlap) {
 
 int main(int argc, char **argv) {
   return stencil::runMpiMain(argc, argv, [&] {
-    stencil::DomainOptions o;
-    for (bool &p : o.periodic)
-      p = true;
-    const Domain domain(MPI_COMM_WORLD, {nx, ny, nz}, o);
+    const Domain domain(MPI_COMM_WORLD, {nx, ny, nz}, PeriodicGrid::periodic());
     const std::vector<float> want =
         domain.rank() == 0 ? serial() : std::vector<float>();
     int failures = 0;
