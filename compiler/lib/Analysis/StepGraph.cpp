@@ -172,6 +172,7 @@ StepInfo analysis::analyzeStep(const ir::Module &M, const ir::Step &S,
     checkAliases(M, S, C, Infos[C.Stencil], Diags);
   Result.ArrayAxes = checkRanks(M, S, Infos, Diags);
   checkScratch(M, S, Infos, Diags);
+  Result.Written.assign(S.Params.size(), false);
   for (unsigned P = 1; P < S.Params.size(); ++P) {
     if (S.Params[P].Kind != ir::ParamKind::Array)
       continue;
@@ -213,6 +214,7 @@ StepInfo analysis::analyzeStep(const ir::Module &M, const ir::Step &S,
         }
       }
       if (U->Written) {
+        Result.Written[P] = true;
         if (LastWriter >= 0 && static_cast<unsigned>(LastWriter) != C)
           Result.Dependences.push_back({DependenceKind::Output,
                                         static_cast<unsigned>(LastWriter), C,

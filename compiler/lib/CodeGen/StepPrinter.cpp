@@ -632,13 +632,19 @@ void codegen::printStepRegistration(CodeWriter &W,
   for (const planning::StepGroup &G : SP.Groups)
     Description +=
         (Description.empty() ? "" : ", ") + GroupText(G, false, G.Strategy);
-  std::string Axes = "nullptr";
+  std::string Axes = "nullptr", Writes = "nullptr";
   if (St.Params.size() > 1) {
     Axes = Tables + "_array_axes";
     std::string List;
     for (unsigned P = 1; P < St.Params.size(); ++P)
       List += fmt::format("{}{}u", P > 1 ? ", " : "", SP.Info->ArrayAxes[P]);
     W.line("static const unsigned {}[] = {{{}}};", Axes, List);
+    Writes = Tables + "_writes";
+    List.clear();
+    for (unsigned P = 1; P < St.Params.size(); ++P)
+      List += fmt::format("{}{}", P > 1 ? ", " : "",
+                          SP.Info->Written[P] ? "true" : "false");
+    W.line("static const bool {}[] = {{{}}};", Writes, List);
   }
   W.line("[[maybe_unused]] static const bool stencilc_registered_{} = "
          "stencil::registerGeneratedStep(/*abiVersion=*/{}, {{",
@@ -670,7 +676,8 @@ void codegen::printStepRegistration(CodeWriter &W,
   W.line("/*callNames=*/{}_call_names,", Tables);
   W.line("/*irHash=*/{},",
          cStringLiteral(ir::hashStep(Plan.Module->Stencils, St, Description)));
-  W.line("/*arrayAxes=*/{}}});", Axes);
+  W.line("/*arrayAxes=*/{},", Axes);
+  W.line("/*writes=*/{}}});", Writes);
   W.dedent();
   W.dedent();
 }

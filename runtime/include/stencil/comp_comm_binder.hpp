@@ -59,34 +59,32 @@ public:
     DomainLoop &L = *loop_;
     if (pre_)
       exchangeForPre(L);
+    // What the exchange does not fill the post stencil reads as it is.
+    detail::checkHalosCurrent(L.domain(), *post_->entry, How,
+                              post_->fieldStates, post_->fieldNames,
+                              [&](std::size_t P, const Halo &Need) {
+                                return exchange_->fills(post_->fields[P], Need);
+                              });
+    // The pre stencil's values, before the exchange that sends them.
+    if (pre_)
+      detail::markWritten(*pre_->entry, How, pre_->fieldStates);
     if (!Overlap) {
       if (pre_)
         L.launch(*pre_, pre_->own);
       exchange_->transfer(L.stream());
       L.launch(*post_, post_->own);
-      return;
+    } else {
+      runDivided(L, *exchange_, pre_ ? &*pre_ : nullptr, *post_);
     }
-    runDivided(L, *exchange_, pre_ ? &*pre_ : nullptr, *post_);
+    detail::markWritten(*post_->entry, How, post_->fieldStates);
   }
 
 private:
-  /// The widths the exchange must fill of argument \p P of \p B: what it
-  /// reads around a point, in the dimensions the domain exchanges (elsewhere
-  /// the halo is the user's boundary), with corners where one offset
-  /// crosses two of them. All zero for an argument read only at the centre.
+  static constexpr const char *How = "CompCommBinder::run";
+
+  /// The widths the exchange must fill of argument \p P of \p B.
   Halo needed(const BoundStencil &B, std::size_t P) const {
-    const Domain &D = loop_->domain();
-    const GeneratedArrayReads &R = B.entry->arrayReads[P];
-    Halo Need = Halo::of(R.halo, false);
-    for (int X = 0; X < 4; ++X)
-      if (X >= D.dims() || !D.exchanges(X))
-        Need.lo[X] = Need.hi[X] = 0;
-    for (int X = 0; X < D.dims(); ++X)
-      for (int Y = X + 1; Y < D.dims(); ++Y)
-        if (((R.diagonalPairs >> (4 * X + Y)) & 1u) && D.exchanges(X) &&
-            D.exchanges(Y))
-          Need.corners = true;
-    return Need;
+    return detail::exchangedReads(loop_->domain(), *B.entry, P);
   }
 
   /// Throws unless the exchange fills what the post stencil \p B reads of

@@ -57,6 +57,9 @@ struct BoundStencil {
   /// Per parameter after the index: the Field's swap count (Field::swaps),
   /// null for any other argument.
   std::vector<const unsigned long long *> fieldSwaps;
+  /// Per parameter after the index: what the Field's halo holds
+  /// (Field::haloState), null for any other argument.
+  std::vector<detail::HaloState *> fieldStates;
 };
 
 namespace detail {
@@ -113,6 +116,13 @@ template <typename A> const void *fieldIdentity(const A &Arg) {
 template <typename A> const unsigned long long *fieldSwaps(const A &Arg) {
   if constexpr (IsField<std::remove_const_t<A>>::value)
     return &Arg.swaps();
+  else
+    return nullptr;
+}
+/// The halo state of Field argument \p Arg, or null for any other.
+template <typename A> HaloState *fieldState(A &Arg) {
+  if constexpr (IsField<std::remove_const_t<A>>::value)
+    return &const_cast<std::remove_const_t<A> &>(Arg).haloState();
   else
     return nullptr;
 }
@@ -383,6 +393,7 @@ public:
     B.fields = {detail::fieldIdentity(A)...};
     B.fieldNames = {detail::fieldName(A)...};
     B.fieldSwaps = {detail::fieldSwaps(A)...};
+    B.fieldStates = {detail::fieldState(A)...};
     const Grid G = *Shape.grid;
     auto Kept = std::make_tuple(detail::keepArgument(A)...);
     B.launch = [=](const Region &R, const LaunchConfig &C) mutable {
@@ -400,7 +411,11 @@ public:
   template <typename StencilT, typename... Args>
   void run(const StencilT &S, Args &&...A) {
     const BoundStencil B = bind(S, A...);
+    // Every rank's fields went through the same calls: all throw alike.
+    detail::checkHalosCurrent(*domain_, *B.entry, "DomainLoop::run",
+                              B.fieldStates, B.fieldNames);
     B.launch(B.own, config_);
+    detail::markWritten(*B.entry, "DomainLoop::run", B.fieldStates);
   }
 
   /// Runs \p S \p Steps times over this rank's own points, two fields
@@ -506,6 +521,10 @@ private:
       std::copy(Choice.block, Choice.block + 3, passBlock_);
     }
     runTimeLoop(Steps, PerExchange, S, A...);
+    // Both levels' halos are left unspecified.
+    if (Steps > 0)
+      for (detail::HaloState *L : {&Previous.haloState(), &Next.haloState()})
+        L->written("stencil '" + B.name + "' (DomainLoop::repeat)");
   }
 
 public:

@@ -111,6 +111,12 @@ private:
     for (int I = 0; I < E->exchangeCount; ++I)
       requireField(Name, E->exchanges[I].param,
                    "call " + std::to_string(E->exchanges[I].before), Noted);
+    // (What it reads off the centre it exchanges itself.)
+    for (std::size_t P = 0; P < Noted.States.size(); ++P)
+      if (Noted.States[P] && writes(*E, P) && Noted.States[P]->inFlight)
+        throw DomainError(Name + " writes field '" + Noted.Names[P] +
+                          "', whose exchange was started and not completed: "
+                          "wait() first");
     const Region Own = detail::ownRegion(D, *Shape.halo);
     const Grid G = *Shape.grid;
     const bool Shared =
@@ -163,6 +169,14 @@ private:
               });
         },
         Values);
+    for (std::size_t P = 0; P < Noted.States.size(); ++P)
+      if (Noted.States[P] && writes(*E, P))
+        Noted.States[P]->written(Name + " (DomainStep::run)");
+  }
+
+  /// Whether a call of step \p E writes parameter \p P (after the Step).
+  static bool writes(const GeneratedStep &E, std::size_t P) {
+    return E.writes && E.writes[P];
   }
 
 public:
@@ -279,6 +293,8 @@ private:
     std::vector<std::function<void(HaloExchange &, const Halo &)>> Appenders;
     std::vector<const void *> Identity;
     std::vector<Halo> Halos;
+    std::vector<detail::HaloState *> States; ///< Fields' (Field::haloState)
+    std::vector<std::string> Names;
   };
 
   /// What the step's calls read, with corners if one reads them.
@@ -371,6 +387,8 @@ private:
       Args.Identity.push_back(nullptr);
       Args.Halos.push_back(Halo());
     }
+    Args.States.push_back(detail::fieldState(Arg));
+    Args.Names.push_back(detail::fieldName(Arg));
   }
 
   /// The seconds \p Body takes alone: the loop synchronised around it.

@@ -9,6 +9,7 @@
 #include <mpi.h>
 #include <stencil/domain.hpp>
 #include <stencil/halo.hpp>
+#include <stencil/halo_state.hpp>
 #include <stencil/mpi_device.hpp>
 #include <stencil/time_loop.hpp>
 #include <string>
@@ -70,6 +71,7 @@ public:
     } else {
       host_.assign(count_, Stored());
     }
+    state_.filledAll(halo_);
   }
   Field(const Field &) = delete;
   Field &operator=(const Field &) = delete;
@@ -102,12 +104,22 @@ public:
                         "' of different shape");
     std::swap(host_, O.host_);
     std::swap(device_, O.device_);
+    std::swap(state_, O.state_);
     ++swaps_;
     ++O.swaps_;
   }
   /// How often the field traded storage with another: a time level's
   /// field, whose halo is stale after each swap until it is exchanged.
   const unsigned long long &swaps() const { return swaps_; }
+
+  /// Says that code of the program's own (through data()) filled the halo
+  /// with the values of the own points around it, as an exchange would:
+  /// the runtime sees only its own writes and exchanges, and refuses to
+  /// run a stencil that reads a halo older than the own points.
+  void markHaloFilled() { state_.filledAll(halo_); }
+  /// What the halo holds of the own points' values (the runtime's).
+  detail::HaloState &haloState() { return state_; }
+  const detail::HaloState &haloState() const { return state_; }
 
   /// Every local point, halo included, as F(i, j, k) of its global
   /// coordinates (halo points outside the global grid get coordinates
@@ -124,10 +136,13 @@ public:
   }
   /// All local values, halo included, x fastest.
   std::vector<T> values() const { return asValues(stored()); }
+  /// Sets all local values, halo included, x fastest (the halo is taken
+  /// to hold what the program wants there).
   void upload(const std::vector<T> &V) {
     if (V.size() != count_)
       throw DomainError("field '" + name_ + "': " + std::to_string(V.size()) +
                         " values for " + std::to_string(count_) + " points");
+    state_.filledAll(halo_);
     if constexpr (std::is_same_v<Stored, T>) {
       if (device_)
         mpi_device::copyToDevice(device_, V.data(), bytes());
@@ -242,6 +257,7 @@ private:
   std::vector<Stored> host_;
   T *device_ = nullptr;
   unsigned long long swaps_ = 0;
+  detail::HaloState state_; ///< follows the storage through swaps
 };
 
 /// Marks field \p F as the previous time level of a DomainLoop::repeat

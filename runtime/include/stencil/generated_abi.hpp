@@ -17,7 +17,7 @@
 namespace stencil {
 
 /// The version of this interface that generated code is written against.
-inline constexpr int GeneratedAbiVersion = 14;
+inline constexpr int GeneratedAbiVersion = 15;
 
 /// Where the arrays of one launch live: every array of a stencil has the same
 /// extents (halo included), x contiguous.
@@ -333,6 +333,10 @@ struct GeneratedStep {
   /// lower rank), 0 for a scalar or an array no call uses. Null when the
   /// step has no parameter after the Step. (Version 14.)
   const unsigned *arrayAxes;
+  /// Per parameter after the Step: whether one of its calls writes the
+  /// array (the runtime then takes its halo as older than its values).
+  /// Null when the step has no parameter after the Step. (Version 15.)
+  const bool *writes;
 };
 } // namespace stencil
 

@@ -89,8 +89,8 @@ public:
                         Widths.str(domain_->dims()) + " to exchange");
     fields_.push_back(
         {[&F]() -> char * { return reinterpret_cast<char *>(F.data()); },
-         F.grid(), F.halo(), Widths, static_cast<int>(sizeof(T)), F.name(),
-         &F});
+         F.grid(), F.halo(), Widths, static_cast<int>(sizeof(T)), F.name(), &F,
+         &F.haloState()});
   }
 
   /// Exchanges all halos and returns when they are in place (device: when
@@ -107,6 +107,10 @@ public:
   void start(void *Stream = nullptr, bool HoldStream = false) {
     const profile::Scope Range("halo exchange", "start");
     setUp();
+    for (Entry &E : fields_) {
+      E.writesAtStart = E.state->writes;
+      ++E.state->inFlight;
+    }
     if (transport_ == Transport::Host) {
       packHost();
       postReceives(recv_.data());
@@ -153,6 +157,7 @@ public:
       copySelf(send_.data(), recv_.data());
       completeRequests();
       unpackHost();
+      markFilled();
       return;
     }
     mpi_device::synchronizeStream(comm_); // packed (and staged or copied)
@@ -172,6 +177,7 @@ public:
     mpi_device::recordEvent(done_, comm_);
     mpi_device::waitEvent(Stream, done_);
     parity_ ^= 1;
+    markFilled();
   }
 
   /// How thick the slabs of own points that neighbours receive are: on the
@@ -227,7 +233,15 @@ private:
     int elementSize;
     std::string name;
     const void *identity; ///< the Field's address
+    detail::HaloState *state; ///< the Field's (it follows swaps)
+    unsigned long long writesAtStart = 0;
   };
+  /// The fields' halos hold what this exchange sent.
+  void markFilled() {
+    for (Entry &E : fields_)
+      E.state->exchanged(E.widths, E.writesAtStart);
+  }
+
   struct Message {
     int field;
     int peer; ///< rank in the domain's communicator

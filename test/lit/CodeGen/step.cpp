@@ -89,13 +89,16 @@ void advance(stencil::Step3D &s, double dt, const float *u, float *fx, float *un
 // CPU-NEXT: };
 // Each parameter's dimensions: dt is a scalar, the arrays span x, y and z.
 // CPU-NEXT: static const unsigned stencilc_step_advance_array_axes[] = {0u, 7u, 7u, 7u, 7u};
+// Which the calls write: fx, un and out, not dt or u.
+// CPU-NEXT: static const bool stencilc_step_advance_writes[] = {false, false, true, true, true};
 // CPU:        /*plan=*/"recompute(Flux, Divergence), multi-kernel(copy)",
 // CPU:        /*launchGroup=*/&stencilc_step_advance_openmp_group,
 // CPU-NEXT:   /*rounds=*/stencilc_step_advance_rounds,
 // CPU-NEXT:   /*roundCount=*/2,
 // CPU-NEXT:   /*callNames=*/stencilc_step_advance_call_names,
 // CPU-NEXT:   /*irHash=*/"{{[0-9a-f]+}}",
-// CPU-NEXT:   /*arrayAxes=*/stencilc_step_advance_array_axes});
+// CPU-NEXT:   /*arrayAxes=*/stencilc_step_advance_array_axes,
+// CPU-NEXT:   /*writes=*/stencilc_step_advance_writes});
 
 // CUDA:      __device__ __forceinline__ float stencilc_step_advance_g0_recompute3(const stencil::Grid &g, const long long i, const long long j, const long long k, const float *__restrict__ u) {
 // CUDA:      __global__ void __launch_bounds__(256, 5) stencilc_step_advance_g0(const stencil::Grid g, const stencil::Region r, const stencil::Region v, const bool stencilc_zfirst, double stencilc_s1, const float *__restrict__ stencilc_s2, float *__restrict__ stencilc_s3, float *__restrict__ stencilc_s4, float *__restrict__ stencilc_s5) {

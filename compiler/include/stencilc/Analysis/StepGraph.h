@@ -60,6 +60,8 @@ struct StepInfo {
   /// write the array over (ir::arrayAxes of their parameters), 0 for a
   /// scalar and for an array no call accesses.
   std::vector<unsigned> ArrayAxes;
+  /// Per step parameter (0 the Step): whether some call writes the array.
+  std::vector<bool> Written;
 };
 
 /// How one call uses one array of the step (through one or more of its
