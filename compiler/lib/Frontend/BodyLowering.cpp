@@ -389,8 +389,16 @@ BodyLowering::arrayAccess(const ArraySubscriptExpr *E) {
       if (std::optional<Binding> B = lookup(BO->getLHS());
           B && B->Kind == Binding::Array)
         Name = S.Params[B->Id].Name;
+    const auto *Ref = dyn_cast<DeclRefExpr>(Base);
     if (Name != "?")
       error(DiagId::err_pointer_arithmetic, Base, {Name});
+    else if (Ref && Ref->getType()->isArrayType())
+      // A table of weights, say: the generated code has no arrays but the
+      // stencil's.
+      error(DiagId::err_unsupported_expr, E,
+            {"subscript of '" + Ref->getDecl()->getNameAsString() +
+             "', an array that is not a parameter of the stencil (a table of "
+             "constants: name each entry, e.g. constexpr float w0 = ...)"});
     else
       error(DiagId::err_unsupported_expr, E,
             {"subscript of something other than an array parameter"});
@@ -487,12 +495,16 @@ void BodyLowering::lowerStmtKind(const Stmt *St, StmtList &Out) {
   }
   if (isa<NullStmt>(St))
     return;
+  // [[likely]], [[unlikely]]: hints, the statement is the same.
+  if (const auto *AS = dyn_cast<AttributedStmt>(St))
+    return lowerStmt(AS->getSubStmt(), Out);
   if (const auto *DS = dyn_cast<DeclStmt>(St)) {
     for (const Decl *D : DS->decls()) {
       if (const auto *VD = dyn_cast<VarDecl>(D))
         lowerDecl(VD, Out);
       else if (!isa<TypedefNameDecl, StaticAssertDecl, UsingDecl,
-                    UsingDirectiveDecl>(D))
+                    UsingDirectiveDecl, EnumDecl>(
+                   D)) // (enumerators: constants)
         error(DiagId::err_unsupported_stmt, D->getSourceRange(),
               {std::string("declaration of a ") + D->getDeclKindName()});
     }
@@ -1054,9 +1066,11 @@ ExprRef BodyLowering::lowerExprKind(const Expr *E, StmtList &Out) {
     return lowerCast(C, Out);
   // sizeof/alignof, a template's value parameter (N in x * N) and T() are
   // compile-time constants like literals.
+  // A ConstantExpr holds a consteval call's value.
   if (isa<IntegerLiteral, FloatingLiteral, CXXBoolLiteralExpr, CharacterLiteral,
           UnaryExprOrTypeTraitExpr, SubstNonTypeTemplateParmExpr,
-          CXXScalarValueInitExpr, SizeOfPackExpr, SourceLocExpr>(E))
+          CXXScalarValueInitExpr, SizeOfPackExpr, SourceLocExpr, ConstantExpr>(
+          E))
     return constantOf(E);
   if (const auto *Ref = dyn_cast<DeclRefExpr>(E))
     return lowerDeclRef(Ref);
@@ -1374,6 +1388,15 @@ ExprRef BodyLowering::lowerConditional(const ConditionalOperator *CO,
 }
 
 ExprRef BodyLowering::lowerLoad(const ArraySubscriptExpr *E) {
+  // An entry of a constant global table at a constant subscript is a
+  // constant, as a constant global is.
+  if (const auto *Ref =
+          dyn_cast<DeclRefExpr>(E->getBase()->IgnoreParenImpCasts()))
+    if (const auto *VD = dyn_cast<VarDecl>(Ref->getDecl());
+        VD && VD->hasGlobalStorage() &&
+        Ctx.getBaseElementType(VD->getType()).isConstQualified())
+      if (Expr::EvalResult R; E->EvaluateAsRValue(R, Ctx) && !R.HasSideEffects)
+        return constantOf(E);
   std::optional<std::pair<unsigned, ir::Offset>> Access = arrayAccess(E);
   if (!Access)
     return nullptr;

@@ -213,17 +213,35 @@ inline void checkSignature(const GeneratedStencil &E,
 
 /// Launches \p E, one of the stencil's entries, over \p R with \p A
 /// converted to the stencil's parameter types \p P.
+/// True unless an argument of \p A... does not convert to its parameter of
+/// \p P... (true for other counts: those are refused on their own).
+template <typename... P, typename... A>
+constexpr bool argumentsConvert(ParamList<P...>, ParamList<A...>) {
+  if constexpr (sizeof...(P) != sizeof...(A))
+    return true;
+  else
+    return (std::is_convertible_v<A, P> && ...);
+}
+
 template <typename... P, typename... Args>
 void runEntry(const GeneratedStencil &E, ParamList<P...>, const Grid &G,
               const Region &R, const LaunchConfig &C, Args &&...A) {
   static_assert(sizeof...(P) == sizeof...(Args),
                 "wrong number of arguments for this stencil: pass one for each "
                 "parameter after the index (default arguments are not used)");
-  checkSignature(E, typeid(void(P...)));
-  std::tuple<P...> Values(std::forward<Args>(A)...);
-  checkArrays(E, Values, std::index_sequence_for<P...>());
-  checkMargins(E, G, R);
-  launchGenerated(E, G, R, C, Values, std::index_sequence_for<P...>());
+  constexpr bool Converts =
+      argumentsConvert(ParamList<P...>(), ParamList<Args &&...>());
+  // (std::tuple's own error names none of this.)
+  static_assert(Converts,
+                "an argument does not convert to its parameter's type (an "
+                "array the stencil writes passed as a pointer to const?)");
+  if constexpr (sizeof...(P) == sizeof...(Args) && Converts) {
+    checkSignature(E, typeid(void(P...)));
+    std::tuple<P...> Values(std::forward<Args>(A)...);
+    checkArrays(E, Values, std::index_sequence_for<P...>());
+    checkMargins(E, G, R);
+    launchGenerated(E, G, R, C, Values, std::index_sequence_for<P...>());
+  }
 }
 
 /// Finds the generated code for \p S (its first entry: the grid variant)

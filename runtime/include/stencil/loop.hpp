@@ -13,12 +13,41 @@ namespace stencil {
 template <int Dims, typename Engine, typename F, typename... Args>
 void runStep(const LoopRange *Ranges, F &&Function, Args &&...A);
 
+template <int Dims> class HostLoopEngine;
+/// Runs on the host or the GPU by where the first array lives
+/// (auto_engine.hpp).
+template <int Dims> class AutoLoopEngine;
+template <int Dims> class DeviceAutoTuningLoopEngine;
+template <int Dims, Backend B> class GeneratedLoopEngine;
+
+namespace detail {
+/// The dimensions of one of the runtime's engines, 0 for an engine of the
+/// program's own (porting.md).
+template <typename E> struct EngineDims : std::integral_constant<int, 0> {};
+template <int N>
+struct EngineDims<HostLoopEngine<N>> : std::integral_constant<int, N> {};
+template <int N>
+struct EngineDims<AutoLoopEngine<N>> : std::integral_constant<int, N> {};
+template <int N>
+struct EngineDims<DeviceAutoTuningLoopEngine<N>>
+    : std::integral_constant<int, N> {};
+template <int N, Backend B>
+struct EngineDims<GeneratedLoopEngine<N, B>> : std::integral_constant<int, N> {
+};
+} // namespace detail
+
 /// Applies a stencil to every point of a box, with the execution method the
 /// Engine names (seed 000's Loop3D<Engine>):
 ///   Loop3D<HostLoopEngine3D> loop(nx + 2*mx, mx, mx, ny + 2*my, my, my, nz +
 ///   2*mz, mz, mz); loop.run(Diffusion3d(), args...);
 /// A stencil passed to run() is a stencil to stencilc, annotated or not.
 template <int Dims, typename Engine> class Loop {
+  // (An engine of more dimensions reads ranges the loop has not.)
+  static_assert(detail::EngineDims<Engine>::value == 0 ||
+                    detail::EngineDims<Engine>::value == Dims,
+                "the engine has other dimensions than the loop: Loop3D takes "
+                "a 3-D engine (HostLoopEngine3D, OpenMPLoopEngine3D, ...)");
+
 public:
   /// Per dimension, x first: array extent, margin at the start, margin at the
   /// end; integers of any type, each checked in its own type (negative or
@@ -40,8 +69,13 @@ public:
   void run(const StencilT &Stencil, Args &&...A) {
     static_assert(!detail::IsStepFunction<StencilT>::value,
                   STENCIL_NOT_A_STEP_MESSAGE);
-    Engine E(range_);
-    E(Stencil, std::forward<Args>(A)...);
+    if constexpr (!detail::IsStepFunction<StencilT>::value) {
+      // (Generated engines would compute one plane of it, silently.)
+      static_assert(detail::indexFits<StencilT, Dims>,
+                    STENCIL_INDEX_DIMS_MESSAGE);
+      Engine E(range_);
+      E(Stencil, std::forward<Args>(A)...);
+    }
   }
 
   /// Runs \p Stencil \p Steps times over these points, two arrays trading
@@ -54,6 +88,17 @@ public:
   void repeat(long long Steps, const StencilT &Stencil, Args &&...A) {
     static_assert(!detail::IsStepFunction<StencilT>::value,
                   STENCIL_NOT_A_STEP_MESSAGE);
+    if constexpr (!detail::IsStepFunction<StencilT>::value) {
+      static_assert(detail::indexFits<StencilT, Dims>,
+                    STENCIL_INDEX_DIMS_MESSAGE);
+      // (The host reference would run the steps backwards, silently.)
+      static_assert(
+          detail::nextLevelWritable<std::decay_t<Args>...>(
+              typename detail::StencilTraits<StencilT>::Params()),
+          "Loop::repeat: stencil::nextLevel marks a parameter the stencil "
+          "cannot write (a pointer to const): mark the array it writes "
+          "nextLevel and the one it reads previousLevel");
+    }
     detail::checkRepeat(Steps, A...);
     Engine E(range_);
     if constexpr (detail::HasRepeat<Engine>::value)
@@ -78,10 +123,6 @@ public:
 private:
   LoopRange range_[Dims];
 };
-
-/// Runs on the host or the GPU by where the first array lives
-/// (auto_engine.hpp).
-template <int Dims> class AutoLoopEngine;
 
 /// `Loop2D`, `Loop3D`, `Loop4D` (with an engine as the template argument): a
 /// Loop of 2, 3 or 4 dimensions. Without an engine

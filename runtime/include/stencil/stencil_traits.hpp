@@ -8,6 +8,7 @@
 
 namespace stencil {
 template <int Dims> class Step;
+template <int Dims> class Index;
 } // namespace stencil
 
 namespace stencil::detail {
@@ -31,11 +32,19 @@ template <typename... P> const std::type_info &signatureOf(ParamList<P...>) {
   return typeid(void(P...));
 }
 
+/// The dimensions of an index type: N for stencil::Index<N>, else 0
+/// (unknown: left to the call to accept or refuse).
+template <typename T> struct IndexDims : std::integral_constant<int, 0> {};
+template <int N> struct IndexDims<Index<N>> : std::integral_constant<int, N> {};
+
 template <typename Sig> struct SignatureOf;
 template <typename R, typename Idx, typename... P>
 struct SignatureOf<R(Idx, P...)> {
   using Params = ParamList<P...>;
   static constexpr bool isFunction = true;
+  /// The dimensions of the stencil's index (IndexDims).
+  static constexpr int indexDims =
+      IndexDims<std::remove_cv_t<std::remove_reference_t<Idx>>>::value;
 };
 template <typename R, typename Idx, typename... P>
 struct SignatureOf<R (*)(Idx, P...)> : SignatureOf<R(Idx, P...)> {};
@@ -69,6 +78,16 @@ struct StencilTraits<
 template <typename F>
 struct StencilTraits<F, std::enable_if_t<HasCallOperator<F>::value>>
     : SignatureOf<decltype(&F::operator())> {};
+
+/// True unless stencil \p F's index has other dimensions than \p Dims.
+template <typename F, int Dims>
+inline constexpr bool indexFits =
+    StencilTraits<F>::indexDims == 0 || StencilTraits<F>::indexDims == Dims;
+/// The message where it has.
+#define STENCIL_INDEX_DIMS_MESSAGE                                             \
+  "the stencil's index has other dimensions than the loop: a stencil of "      \
+  "stencil::Index2D runs in a Loop2D, of Index3D in a Loop3D, of Index4D in "  \
+  "a Loop4D"
 
 } // namespace stencil::detail
 

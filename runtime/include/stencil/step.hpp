@@ -231,10 +231,20 @@ void runStep(const LoopRange *Ranges, F &&Function, Args &&...A) {
   static_assert(detail::StepEngineOf<Engine>::Known,
                 "runStep: steps run on the host reference, OpenMP, CUDA and "
                 "auto engines");
+  // A stencil here (its first parameter the index) would bury this in
+  // errors from the call below.
+  constexpr bool IsStep = std::is_invocable_v<F, Step<Dims> &, Args...>;
+  static_assert(IsStep,
+                "runStep runs a step function, void f(stencil::StepND &, "
+                "args...), with arguments it takes (a stencil, whose first "
+                "parameter is the index, runs with run())");
   constexpr StepEngine Kind = detail::StepEngineOf<Engine>::Kind;
   using Pointer = std::decay_t<F>;
-  if constexpr ((Kind == StepEngine::OpenMP || Kind == StepEngine::Cuda) &&
-                std::is_pointer_v<Pointer>) {
+  if constexpr (!IsStep) {
+    return;
+  } else if constexpr ((Kind == StepEngine::OpenMP ||
+                        Kind == StepEngine::Cuda) &&
+                       std::is_pointer_v<Pointer>) {
     const Backend B =
         Kind == StepEngine::Cuda ? Backend::Cuda : Backend::OpenMP;
     const Pointer Address = Function;
@@ -252,8 +262,10 @@ void runStep(const LoopRange *Ranges, F &&Function, Args &&...A) {
       return;
     }
   }
-  Step<Dims> S(Ranges, Kind);
-  Function(S, std::forward<Args>(A)...);
+  if constexpr (IsStep) {
+    Step<Dims> S(Ranges, Kind);
+    Function(S, std::forward<Args>(A)...);
+  }
 }
 
 } // namespace stencil

@@ -19,6 +19,7 @@
 #define STENCIL_TIME_LOOP_HPP
 
 #include "generated_abi.hpp"
+#include "stencil_traits.hpp"
 
 #include <cstddef>
 #include <limits>
@@ -100,6 +101,23 @@ template <typename... Args> struct TimeLevels {
                 "stencil::previousLevel(array) and one "
                 "stencil::nextLevel(array)");
 };
+
+/// False if parameter \p N of \p P... is a pointer to const (true past
+/// the last: the argument count is checked elsewhere).
+template <std::size_t N, typename... P> constexpr bool writableParam() {
+  if constexpr (N < sizeof...(P)) {
+    using T = std::tuple_element_t<N, std::tuple<P...>>;
+    return !(std::is_pointer_v<T> && std::is_const_v<std::remove_pointer_t<T>>);
+  } else {
+    return true;
+  }
+}
+/// False if the next level among repeat()'s arguments \p Args marks a
+/// parameter (of stencil parameters \p P) that is a pointer to const.
+template <typename... Args, typename... P>
+constexpr bool nextLevelWritable(ParamList<P...>) {
+  return writableParam<TimeLevels<Args...>::Next, P...>();
+}
 
 /// An argument as run() takes it: a level is its array's current pointer.
 template <typename A> decltype(auto) levelValue(A &&Arg) {

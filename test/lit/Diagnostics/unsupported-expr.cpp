@@ -16,5 +16,19 @@ STENCIL_KERNEL void choose(const stencil::Index3D &idx, bool c, const float *f, 
   g[idx.ix()] = (c ? f : h)[idx.ix()]; // expected-error {{unsupported expression in a stencil: subscript of something other than an array parameter}}
 }
 
+// A table of weights is not an array the generated code has: said so.
+constexpr float weights[3] = {0.25f, 0.5f, 0.25f};
+STENCIL_KERNEL void table(const stencil::Index3D &idx, const float *f, float *g) {
+  float s = 0.0f;
+  for (int m = 0; m < 3; ++m)
+    s += weights[m] * f[idx.ix()]; // expected-error {{unsupported expression in a stencil: subscript of 'weights', an array that is not a parameter of the stencil (a table of constants: name each entry, e.g. constexpr float w0 = ...)}}
+  g[idx.ix()] = s;
+}
+
+// An entry at a constant subscript is a constant.
+STENCIL_KERNEL void entry(const stencil::Index3D &idx, const float *f, float *g) {
+  g[idx.ix()] = weights[0] * f[idx.ix<-1, 0, 0>()] + weights[1] * f[idx.ix()];
+}
+
 // sizeof is a constant.
 STENCIL_KERNEL void size(const stencil::Index3D &idx, float *g) { g[idx.ix()] = sizeof(double); }

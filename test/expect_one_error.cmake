@@ -5,7 +5,7 @@
 #
 #   cmake -DCOMMAND="<compiler>|<arg>|..." -DEXPECT=<regex> -P expect_one_error.cmake
 set(STATUS 1)
-include("${CMAKE_CURRENT_LIST_DIR}/../run_command.cmake")
+include("${CMAKE_CURRENT_LIST_DIR}/run_command.cmake")
 string(REGEX MATCHALL "error:" errors "${out}${err}")
 list(LENGTH errors count)
 if(NOT count EQUAL 1)
