@@ -130,7 +130,8 @@ int main(int argc, char **argv) {
       stencil::HaloExchange ex(d);
       ex.append(u);
       expect("read in flight",
-             {lapReads, "an exchange of it was started and not completed"},
+             {lapReads, "an exchange filling that halo was started and not "
+                        "completed"},
              [&] {
                written();
                ex.start();
@@ -176,7 +177,7 @@ int main(int argc, char **argv) {
     expect("diagonal, faces only exchanged",
            {"stencil 'Diag' (DomainLoop::run) reads field 'u' x:0/1 y:0/0 "
             "z:0/1 with corners around a point",
-            "without corners"},
+            "without those corners"},
            [&] {
              written();
              stencil::HaloExchange ex(d);
@@ -219,10 +220,82 @@ int main(int argc, char **argv) {
                          stencil::nextLevel(un));
              loop.run(Lap(), u, v);
            });
+    // Exchanges by dimension: one in flight blocks only the reads of the
+    // halo it fills; corners from two appends each hold their own.
+    {
+      stencil::Halo only[3];
+      stencil::HaloExchange x(d), y(d), z(d);
+      stencil::HaloExchange *byDim[3] = {&x, &y, &z};
+      for (int a = 0; a < 3; ++a) {
+        only[a] = h;
+        only[a].corners = false;
+        for (int b = 0; b < 3; ++b)
+          if (b != a)
+            only[a].lo[b] = only[a].hi[b] = 0;
+        byDim[a]->append(u, only[a]);
+      }
+      expect("another dimension in flight", {}, [&] {
+        written();
+        byDim[1]->transfer();
+        byDim[0]->start();
+        loop.run(AlongY(), u, v);
+        byDim[0]->wait();
+        byDim[2]->transfer();
+        loop.run(Lap(), u, v);
+      });
+      std::vector<std::string> yFlying;
+      if (d.exchanges(1))
+        yFlying = {"stencil 'AlongY'",
+                   "an exchange filling that halo was started"};
+      expect("the dimension read in flight", yFlying, [&] {
+        written();
+        byDim[0]->transfer();
+        byDim[1]->start();
+        loop.run(AlongY(), u, v);
+      });
+      byDim[1]->wait();
+    }
+    expect("corners from two appends", {}, [&] {
+      written();
+      stencil::HaloExchange ex(d);
+      stencil::Halo xz = h, xy = h;
+      xz.lo[1] = xz.hi[1] = 0;
+      xy.lo[2] = xy.hi[2] = 0;
+      ex.append(u, xy);
+      ex.append(u, xz);
+      ex.transfer();
+      loop.run(Diag(), u, v);
+    });
+    // Storage changed, or an exchange misused, while one is in flight.
+    {
+      stencil::HaloExchange ex(d);
+      ex.append(u);
+      ex.start();
+      expect("swap in flight",
+             {"swap of field 'u', whose exchange was started and not "
+              "completed"},
+             [&] { u.swap(un); });
+      expect("fill in flight", {"fill or upload of field 'u', whose exchange"},
+             [&] { u.fill(initial); });
+      expect("start twice", {"HaloExchange: start() again before wait()"},
+             [&] { ex.start(); });
+      expect("a time loop writing a level in flight",
+             {"stencil 'Lap' (DomainLoop::repeat) writes field 'u', whose "
+              "exchange"},
+             [&] {
+               loop.repeat(1, Lap(), stencil::previousLevel(un),
+                           stencil::nextLevel(u));
+             });
+      ex.wait();
+      expect("wait without start", {"HaloExchange: wait() without start()"},
+             [&] { ex.wait(); });
+    }
+
     // A CompCommBinder: what its exchange does not fill must be current.
     // (A field never swapped, which the binder's own check passes.)
     expect("binder, a field written elsewhere and not exchanged",
-           {"stencil 'Lap' (CompCommBinder::run) reads field 'g'",
+           {"CompCommBinder: stencil 'Lap' reads field 'g'",
+            "but the exchange does not hold it, and its halo holds",
             "of the values stencil 'Scale' (DomainLoop::run) wrote"},
            [&] {
              stencil::Field<double> g(d, h, "g");

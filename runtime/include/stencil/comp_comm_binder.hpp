@@ -55,17 +55,19 @@ public:
   void run(bool Overlap = true) {
     if (!post_)
       throw DomainError("CompCommBinder: set_post_func first");
-    checkExchanged(*post_);
     DomainLoop &L = *loop_;
     if (pre_)
       exchangeForPre(L);
-    // What the exchange does not fill the post stencil reads as it is.
-    detail::checkHalosCurrent(L.domain(), *post_->entry, How,
-                              post_->fieldStates, post_->fieldNames,
-                              [&](std::size_t P, const Halo &Need) {
-                                return exchange_->fills(post_->fields[P], Need);
-                              });
-    // The pre stencil's values, before the exchange that sends them.
+    checkExchanged(*post_);
+    // Nothing they write may be in flight; the pre stencil's values count
+    // as written before the exchange that sends them.
+    for (const std::optional<BoundStencil> *S : {&pre_, &post_})
+      if (*S && (*S)->entry->writes)
+        for (std::size_t P = 0; P < (*S)->fieldStates.size(); ++P)
+          if ((*S)->fieldStates[P] && (*S)->entry->writes[P])
+            detail::requireLanded(*(*S)->fieldStates[P], (*S)->fieldNames[P],
+                                  "stencil '" + (*S)->name + "' (" + How +
+                                      ") writes");
     if (pre_)
       detail::markWritten(*pre_->entry, How, pre_->fieldStates);
     if (!Overlap) {
@@ -87,19 +89,25 @@ private:
     return detail::exchangedReads(loop_->domain(), *B.entry, P);
   }
 
-  /// Throws unless the exchange fills what the post stencil \p B reads of
-  /// each Field that is a time level (swapped) or that the binder's
-  /// stencils write: else it would read old halo values. (A field nothing
-  /// writes keeps the halo its fill() gave it.) Alike on every rank.
+  /// Throws unless the post stencil \p B reads current halos: the exchange
+  /// fills what it reads of each Field that the binder's stencils write, and
+  /// any other Field it reads off the centre is filled by the exchange or
+  /// holds its current values already (a time level swapped in from the
+  /// post stencil's output does not). Alike on every rank.
   void checkExchanged(const BoundStencil &B) const {
-    if (!B.entry->arrayReads)
-      return;
     const Domain &D = loop_->domain();
     for (std::size_t P = 0; P < B.fields.size(); ++P) {
-      if (!B.fields[P] || !(*B.fieldSwaps[P] || writes(B.fields[P])))
+      if (!B.fields[P])
         continue;
       const Halo Need = needed(B, P);
       if (Halo().covers(Need) || exchange_->fills(B.fields[P], Need))
+        continue;
+      const std::string Why =
+          writes(B.fields[P])
+              ? "the binder's stencils write it: append it to the exchange "
+                "(as wide as the stencil reads)"
+              : detail::staleHalo(*B.fieldStates[P], Need, D.dims());
+      if (Why.empty())
         continue;
       const std::optional<Halo> Have = exchange_->widthsOf(B.fields[P]);
       throw DomainError(
@@ -110,7 +118,7 @@ private:
                       (Have->corners ? " with corners" : " without corners") +
                       " of it"
                 : "the exchange does not hold it") +
-          ": append it to the exchange (as wide as the stencil reads)");
+          ", and " + Why);
     }
   }
 

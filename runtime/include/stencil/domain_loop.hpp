@@ -54,9 +54,6 @@ struct BoundStencil {
   /// name, null and "" for any other argument.
   std::vector<const void *> fields;
   std::vector<std::string> fieldNames;
-  /// Per parameter after the index: the Field's swap count (Field::swaps),
-  /// null for any other argument.
-  std::vector<const unsigned long long *> fieldSwaps;
   /// Per parameter after the index: what the Field's halo holds
   /// (Field::haloState), null for any other argument.
   std::vector<detail::HaloState *> fieldStates;
@@ -109,13 +106,6 @@ bool sameField(const Field<T> &F, const A &Arg) {
 template <typename A> const void *fieldIdentity(const A &Arg) {
   if constexpr (IsField<std::remove_const_t<A>>::value)
     return &Arg;
-  else
-    return nullptr;
-}
-/// The swap count of Field argument \p Arg, or null for any other.
-template <typename A> const unsigned long long *fieldSwaps(const A &Arg) {
-  if constexpr (IsField<std::remove_const_t<A>>::value)
-    return &Arg.swaps();
   else
     return nullptr;
 }
@@ -392,7 +382,6 @@ public:
     B.own = detail::ownRegion(D, *Shape.halo);
     B.fields = {detail::fieldIdentity(A)...};
     B.fieldNames = {detail::fieldName(A)...};
-    B.fieldSwaps = {detail::fieldSwaps(A)...};
     B.fieldStates = {detail::fieldState(A)...};
     const Grid G = *Shape.grid;
     auto Kept = std::make_tuple(detail::keepArgument(A)...);
@@ -489,6 +478,10 @@ private:
                           "they write");
     }
     const BoundStencil B = bind(S, detail::levelValue(A)...);
+    for (const auto *L : {&Previous, &Next})
+      detail::requireLanded(L->haloState(), L->name(),
+                            "stencil '" + B.name +
+                                "' (DomainLoop::repeat) writes");
     // (Code of other parameter types is stale: its launch says so.)
     const std::string Marks =
         *B.entry->signature !=
@@ -932,10 +925,10 @@ private:
     Level.start(stream_, /*HoldStream=*/true);
     for (int S = 1; S <= Steps; ++S) {
       launch(B, Regions.interior(S));
-      Previous.swap(Next);
+      Previous.swap(Next, detail::SwapInFlight());
     }
-    if (Steps % 2)
-      Previous.swap(Next); // the exchange fills the field it packed
+    if (Steps % 2) // the exchange fills the field it packed
+      Previous.swap(Next, detail::SwapInFlight());
     Level.wait(stream_);
     for (int S = 1; S <= Steps; ++S) {
       for (const Region &R : Regions.boundary(S, Steps))

@@ -113,10 +113,9 @@ private:
                    "call " + std::to_string(E->exchanges[I].before), Noted);
     // (What it reads off the centre it exchanges itself.)
     for (std::size_t P = 0; P < Noted.States.size(); ++P)
-      if (Noted.States[P] && writes(*E, P) && Noted.States[P]->inFlight)
-        throw DomainError(Name + " writes field '" + Noted.Names[P] +
-                          "', whose exchange was started and not completed: "
-                          "wait() first");
+      if (Noted.States[P] && writes(*E, P))
+        detail::requireLanded(*Noted.States[P], Noted.Names[P],
+                              Name + " (DomainStep::run) writes");
     const Region Own = detail::ownRegion(D, *Shape.halo);
     const Grid G = *Shape.grid;
     const bool Shared =

@@ -102,21 +102,25 @@ public:
     if (!sameShape(O))
       throw DomainError("cannot swap fields '" + name_ + "' and '" + O.name_ +
                         "' of different shape");
+    detail::requireLanded(state_, name_, "swap of");
+    detail::requireLanded(O.state_, O.name_, "swap of");
+    swap(O, detail::SwapInFlight());
+  }
+  /// The same without the check: the runtime's time loop swaps its levels
+  /// while an exchange it made is in flight (an even number of times).
+  void swap(Field &O, detail::SwapInFlight) {
     std::swap(host_, O.host_);
     std::swap(device_, O.device_);
     std::swap(state_, O.state_);
-    ++swaps_;
-    ++O.swaps_;
   }
-  /// How often the field traded storage with another: a time level's
-  /// field, whose halo is stale after each swap until it is exchanged.
-  const unsigned long long &swaps() const { return swaps_; }
-
   /// Says that code of the program's own (through data()) filled the halo
   /// with the values of the own points around it, as an exchange would:
   /// the runtime sees only its own writes and exchanges, and refuses to
   /// run a stencil that reads a halo older than the own points.
-  void markHaloFilled() { state_.filledAll(halo_); }
+  void markHaloFilled() {
+    detail::requireLanded(state_, name_, "markHaloFilled of");
+    state_.filledAll(halo_);
+  }
   /// What the halo holds of the own points' values (the runtime's).
   detail::HaloState &haloState() { return state_; }
   const detail::HaloState &haloState() const { return state_; }
@@ -142,6 +146,7 @@ public:
     if (V.size() != count_)
       throw DomainError("field '" + name_ + "': " + std::to_string(V.size()) +
                         " values for " + std::to_string(count_) + " points");
+    detail::requireLanded(state_, name_, "fill or upload of");
     state_.filledAll(halo_);
     if constexpr (std::is_same_v<Stored, T>) {
       if (device_)
@@ -256,7 +261,6 @@ private:
   std::size_t count_ = 0;
   std::vector<Stored> host_;
   T *device_ = nullptr;
-  unsigned long long swaps_ = 0;
   detail::HaloState state_; ///< follows the storage through swaps
 };
 

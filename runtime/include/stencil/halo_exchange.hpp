@@ -63,7 +63,15 @@ public:
   explicit HaloExchange(const Domain &D) : domain_(&D) {}
   HaloExchange(const HaloExchange &) = delete;
   HaloExchange &operator=(const HaloExchange &) = delete;
-  ~HaloExchange() { release(); }
+  ~HaloExchange() {
+    // Left in flight: the halos it was filling hold nothing known.
+    if (started_)
+      for (Entry &E : fields_) {
+        E.state->fly(E.widths, -1);
+        E.state->written(E.state->writer);
+      }
+    release();
+  }
 
   /// Adds a field to every later exchange. Call it on every rank, in the
   /// same order; the field must outlive the exchange (swapping storage with
@@ -106,10 +114,15 @@ public:
   /// values to be packed (it may overwrite them; the host packs at once).
   void start(void *Stream = nullptr, bool HoldStream = false) {
     const profile::Scope Range("halo exchange", "start");
+    // A second start would post requests over the first's, a wait without
+    // one unpack old buffers into the halo.
+    if (started_)
+      throw DomainError("HaloExchange: start() again before wait()");
     setUp();
+    started_ = true;
     for (Entry &E : fields_) {
       E.writesAtStart = E.state->writes;
-      ++E.state->inFlight;
+      E.state->fly(E.widths, 1);
     }
     if (transport_ == Transport::Host) {
       packHost();
@@ -153,6 +166,9 @@ public:
   /// \p Stream sees the halos.
   void wait(void *Stream = nullptr) {
     const profile::Scope Range("halo exchange", "wait");
+    if (!started_)
+      throw DomainError("HaloExchange: wait() without start()");
+    started_ = false;
     if (transport_ == Transport::Host) {
       copySelf(send_.data(), recv_.data());
       completeRequests();
@@ -604,6 +620,7 @@ private:
   std::vector<MPI_Request> requests_;
   std::size_t sendBytes_ = 0, recvBytes_ = 0;
   bool setUp_ = false;
+  bool started_ = false; ///< start() made, wait() not yet
   Transport transport_ = Transport::Host;
   std::vector<char> send_, recv_;
   char *deviceSend_ = nullptr, *deviceRecv_ = nullptr;

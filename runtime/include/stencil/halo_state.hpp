@@ -10,6 +10,7 @@
 #ifndef STENCIL_HALO_STATE_HPP
 #define STENCIL_HALO_STATE_HPP
 
+#include <algorithm>
 #include <functional>
 #include <stencil/domain.hpp>
 #include <stencil/halo.hpp>
@@ -20,43 +21,81 @@ namespace stencil {
 namespace detail {
 
 struct HaloState {
-  Halo faces;   ///< widths per side filled with the own points' values
-  Halo corners; ///< widths within which the edges and corners are, too
+  Halo faces; ///< widths per side filled with the own points' values
+  /// Boxes of widths within which the edges and corners are filled too, one
+  /// per exchange append with corners (two appends of different widths leave
+  /// the edges between them to neither).
+  std::vector<Halo> corners;
   /// Writes of the own points so far: an exchange started before the last
   /// one sent older values.
   unsigned long long writes = 0;
-  int inFlight = 0;   ///< exchanges started and not completed
+  int inFlight = 0; ///< exchange appends started and not completed
+  /// Of those, how many fill each side (x first, {low, high}), and the
+  /// edges and corners.
+  int flying[4][2] = {};
+  int flyingCorners = 0;
   std::string writer; ///< what wrote the own points last, for messages
 
   /// The whole halo holds the own points' values (a new field, fill, upload).
   void filledAll(const Halo &H) {
-    faces = corners = H;
-    faces.corners = corners.corners = true;
+    faces = H;
+    faces.corners = true;
+    corners.assign(1, faces);
   }
   /// The runtime wrote the own points: no halo holds their values.
   void written(std::string By) {
-    faces = corners = Halo();
+    faces = Halo();
+    corners.clear();
     ++writes;
     writer = std::move(By);
   }
+  /// An exchange of \p Widths began (\p Sign 1) or ended (-1).
+  void fly(const Halo &Widths, int Sign) {
+    inFlight += Sign;
+    for (int D = 0; D < 4; ++D) {
+      flying[D][0] += Sign * (Widths.lo[D] > 0);
+      flying[D][1] += Sign * (Widths.hi[D] > 0);
+    }
+    flyingCorners += Sign * Widths.corners;
+  }
   /// An exchange of \p Widths that began at write count \p WritesAtStart
   /// completed: those widths hold the values it sent, still current unless
-  /// written since.
+  /// written since (the storage cannot change meanwhile: swap, fill and
+  /// upload refuse a field in flight).
   void exchanged(const Halo &Widths, unsigned long long WritesAtStart) {
-    if (inFlight > 0) // (not when swapped in mid-exchange)
-      --inFlight;
+    fly(Widths, -1);
     if (writes != WritesAtStart)
       return;
     faces.merge(Widths);
     faces.corners = true;
-    // Corners within one exchange's widths only: two appends of different
-    // widths leave the edges between them to neither.
-    if (Widths.corners && Widths.covers(corners)) {
-      corners = Widths;
-      corners.corners = true;
-    }
+    if (!Widths.corners || cornersCover(Widths))
+      return;
+    corners.erase(
+        std::remove_if(corners.begin(), corners.end(),
+                       [&](const Halo &B) { return Widths.covers(B); }),
+        corners.end());
+    corners.push_back(Widths);
+    corners.back().corners = true;
+  }
+  /// True if the edges and corners within \p Need's widths hold the values.
+  bool cornersCover(const Halo &Need) const {
+    Halo Faces = Need;
+    Faces.corners = false;
+    return std::any_of(corners.begin(), corners.end(),
+                       [&](const Halo &B) { return B.covers(Faces); });
+  }
+  /// True if an exchange in flight fills part of what \p Need reads.
+  bool flyingUnder(const Halo &Need) const {
+    for (int D = 0; D < 4; ++D)
+      if ((Need.lo[D] > 0 && flying[D][0]) || (Need.hi[D] > 0 && flying[D][1]))
+        return true;
+    return Need.corners && flyingCorners;
   }
 };
+
+/// Tags the Field::swap of the runtime's own time loop, made while an
+/// exchange it started is in flight.
+struct SwapInFlight {};
 
 /// What stencil entry \p E reads of parameter \p P around a point, in the
 /// dimensions \p D exchanges (elsewhere the halo is the user's boundary),
@@ -86,21 +125,34 @@ inline Halo exchangedReads(const Domain &D, const GeneratedStencil &E,
 inline std::string staleHalo(const HaloState &S, const Halo &Need, int Dims) {
   if (Halo().covers(Need))
     return "";
-  if (S.inFlight)
-    return "an exchange of it was started and not completed (wait() first)";
+  if (S.flyingUnder(Need))
+    return "an exchange filling that halo was started and not completed "
+           "(wait() first)";
   Halo Faces = Need;
   Faces.corners = false;
-  if (S.faces.covers(Faces) && (!Need.corners || S.corners.covers(Faces)))
+  if (S.faces.covers(Faces) && (!Need.corners || S.cornersCover(Need)))
     return "";
   std::string Holds = S.faces.str(Dims);
   if (Need.corners)
-    Holds += S.corners.covers(Faces) ? " with corners" : " without corners";
+    Holds +=
+        S.cornersCover(Need) ? " with those corners" : " without those corners";
   return "its halo holds " + Holds + " of the values " +
          (S.writer.empty() ? std::string("its own points hold")
                            : S.writer + " wrote") +
          ": exchange it first (HaloExchange: append it, as wide as read, "
          "then transfer()), or let CompCommBinder, DomainStep or repeat() "
          "exchange it";
+}
+
+/// Throws if field \p Name of state \p S has an exchange in flight: \p What
+/// would change the storage the exchange reads and fills.
+inline void requireLanded(const HaloState &S, const std::string &Name,
+                          const std::string &What) {
+  if (S.inFlight)
+    throw DomainError(What + " field '" + Name +
+                      "', whose exchange was started and not completed: "
+                      "wait() first (on a GPU the exchange would send some "
+                      "of the new values, or fill the halo afterwards)");
 }
 
 /// Throws unless stencil entry \p E, run over a rank's own points with
@@ -119,11 +171,8 @@ inline void checkHalosCurrent(
   for (std::size_t P = 0; P < States.size(); ++P) {
     if (!States[P])
       continue;
-    if (E.writes && E.writes[P] && States[P]->inFlight)
-      throw DomainError(Stencil + " writes field '" + Names[P] +
-                        "', whose exchange was started and not completed: "
-                        "wait() first (on a GPU the exchange would send "
-                        "some of the new values)");
+    if (E.writes && E.writes[P])
+      requireLanded(*States[P], Names[P], Stencil + " writes");
     const Halo Need = exchangedReads(D, E, P);
     if (Exchanged && Exchanged(P, Need))
       continue;
