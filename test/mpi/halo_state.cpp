@@ -174,28 +174,22 @@ int main(int argc, char **argv) {
       written();
       loop.run(AlongY(), u, v);
     });
+    // Diag after u is written and exchanged with or without corners.
+    auto diagAfterExchange = [&](bool corners) {
+      written();
+      stencil::HaloExchange ex(d);
+      stencil::Halo widths = h;
+      widths.corners = corners;
+      ex.append(u, widths);
+      ex.transfer();
+      loop.run(Diag(), u, v);
+    };
     expect("diagonal, faces only exchanged",
            {"stencil 'Diag' (DomainLoop::run) reads field 'u' x:0/1 y:0/0 "
             "z:0/1 with corners around a point",
             "without those corners"},
-           [&] {
-             written();
-             stencil::HaloExchange ex(d);
-             stencil::Halo faces = h;
-             faces.corners = false;
-             ex.append(u, faces);
-             ex.transfer();
-             loop.run(Diag(), u, v);
-           });
-    expect("diagonal, corners exchanged", {}, [&] {
-      written();
-      stencil::HaloExchange ex(d);
-      stencil::Halo all = h;
-      all.corners = true;
-      ex.append(u, all);
-      ex.transfer();
-      loop.run(Diag(), u, v);
-    });
+           [&] { diagAfterExchange(false); });
+    expect("diagonal, corners exchanged", {}, [&] { diagAfterExchange(true); });
     expect("written by a step",
            {lapReads, "of the values step 'scaleStep' (DomainStep::run) "
                       "wrote"},
