@@ -19,15 +19,16 @@
 #ifndef STENCIL_STEP_HPP
 #define STENCIL_STEP_HPP
 
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+#include <stdexcept>
 #include <stencil/auto_engine.hpp>
+#include <stencil/generated.hpp>
 #include <stencil/generated_engine.hpp>
 #include <stencil/host_engine.hpp>
 #include <stencil/loop_range.hpp>
-#include <algorithm>
-#include <cstdlib>
-#include <functional>
-#include <stdexcept>
-#include <stencil/generated.hpp>
 #include <stencil/stencil_traits.hpp>
 #include <string>
 #include <tuple>
@@ -249,10 +250,23 @@ void runStep(const LoopRange *Ranges, F &&Function, Args &&...A) {
         Kind == StepEngine::Cuda ? Backend::Cuda : Backend::OpenMP;
     const Pointer Address = Function;
     const GeneratedStep *E =
-        detail::stepPlanDisabled() || detail::sharesArrays(A...)
-            ? nullptr
-            : findGeneratedStep(B, reinterpret_cast<const void *>(Address));
-    if (E) {
+        findGeneratedStep(B, reinterpret_cast<const void *>(Address));
+    if (E && detail::sharesArrays(A...)) {
+      // Call by call: a fused kernel would read what it writes. A stencil
+      // that gets one array twice is refused naming itself: say whose.
+      Step<Dims> S(Ranges, Kind);
+      try {
+        Function(S, std::forward<Args>(A)...);
+      } catch (const std::invalid_argument &X) {
+        throw std::invalid_argument(
+            std::string("stencil: step '") + E->name +
+            "' (one array passed for two of its parameters, so run call by "
+            "call): " +
+            (std::strncmp(X.what(), "stencil: ", 9) ? X.what() : X.what() + 9));
+      }
+      return;
+    }
+    if (E && !detail::stepPlanDisabled()) {
       using Params = typename detail::StencilTraits<Pointer>::Params;
       Grid G;
       Region R;
