@@ -5,6 +5,7 @@
 // 1 to 4 ranks (y exchanges only where it is split), each case's verdict is
 // compared with the one expected (the values of accepted programs are the
 // other MPI tests' concern: bit-equal to serial loops).
+#include "halo_widths.hpp"
 #include "periodic_grid.hpp"
 
 #include <cstdio>
@@ -120,9 +121,7 @@ int main(int argc, char **argv) {
            {lapReads, "its halo holds x:1/1 y:0/0 z:0/0"}, [&] {
              written();
              stencil::HaloExchange ex(d);
-             stencil::Halo xOnly = h;
-             xOnly.lo[1] = xOnly.hi[1] = xOnly.lo[2] = xOnly.hi[2] = 0;
-             ex.append(u, xOnly);
+             ex.append(u, without(h, {1, 2}));
              ex.transfer();
              loop.run(Lap(), u, v);
            });
@@ -217,16 +216,12 @@ int main(int argc, char **argv) {
     // Exchanges by dimension: one in flight blocks only the reads of the
     // halo it fills; corners from two appends each hold their own.
     {
-      stencil::Halo only[3];
       stencil::HaloExchange x(d), y(d), z(d);
       stencil::HaloExchange *byDim[3] = {&x, &y, &z};
       for (int a = 0; a < 3; ++a) {
-        only[a] = h;
-        only[a].corners = false;
-        for (int b = 0; b < 3; ++b)
-          if (b != a)
-            only[a].lo[b] = only[a].hi[b] = 0;
-        byDim[a]->append(u, only[a]);
+        stencil::Halo only = without(h, {(a + 1) % 3, (a + 2) % 3});
+        only.corners = false;
+        byDim[a]->append(u, only);
       }
       expect("another dimension in flight", {}, [&] {
         written();
@@ -252,11 +247,8 @@ int main(int argc, char **argv) {
     expect("corners from two appends", {}, [&] {
       written();
       stencil::HaloExchange ex(d);
-      stencil::Halo xz = h, xy = h;
-      xz.lo[1] = xz.hi[1] = 0;
-      xy.lo[2] = xy.hi[2] = 0;
-      ex.append(u, xy);
-      ex.append(u, xz);
+      ex.append(u, without(h, {2}));
+      ex.append(u, without(h, {1}));
       ex.transfer();
       loop.run(Diag(), u, v);
     });
