@@ -36,6 +36,14 @@ int main() {
 #elif CASE == 5 // an engine of other dimensions (it read ranges[3] of 3)
   stencil::Loop3D<stencil::HostLoopEngine4D> wide(6, 1, 1, 6, 1, 1, 6, 1, 1);
   (void)wide;
+#elif CASE == 6 // a step's hook form over a loop of other dimensions (read
+                // ranges[3] of 3)
+  stencil::Loop3D<stencil::HostLoopEngine3D> loop3(6, 1, 1, 6, 1, 1, 6, 1, 1);
+  stencil::Step4D step(loop3.ranges(), stencil::StepEngine::Host);
+  (void)step;
+#elif CASE == 7 // an engine made from a loop of other dimensions
+  stencil::HostLoopEngine3D engine(loop.ranges());
+  (void)engine;
 #elif CASE == 4 // the array written given as const (std::tuple's error)
   const float *out = fn;
   stencil::Loop2D<stencil::OpenMPLoopEngine2D> openmp(6, 1, 1, 6, 1, 1);
@@ -45,6 +53,12 @@ int main() {
   loop.repeat(10, Heat(), 0.1f, stencil::previousLevel(f),
               stencil::nextLevel(fn));
   loop.run(Blur2(), f, fn);
+  stencil::Step2D step(loop.ranges(), stencil::StepEngine::Host);
+  heatStep(step, f, fn);
+  const stencil::LoopRange *ranges = loop.ranges();
+  stencil::HostLoopEngine2D engine(ranges);
+  engine(Blur2(), f, fn);
+  stencil::OpenMPLoopEngine2D{loop.ranges()};
 #endif
   return 0;
 }

@@ -30,7 +30,7 @@ const void *firstPointer(const A &Arg, const Rest &...R) {
 /// it is linked in, else the serial host engine.
 template <int Dims> class AutoLoopEngine {
 public:
-  explicit AutoLoopEngine(const LoopRange *Ranges) : r_(Ranges) {}
+  explicit AutoLoopEngine(LoopRanges<Dims> Ranges) : r_(Ranges) {}
 
   template <typename StencilT, typename... Args>
   void operator()(const StencilT &S, Args &&...A) {

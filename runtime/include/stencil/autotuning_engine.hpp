@@ -382,7 +382,7 @@ void runTunedOnce(DeviceAutoTuningInfo &Info, DeviceAutoTuningInfo::Session &S,
 /// itself is a DeviceAutoTuningInfo *.
 template <int Dims> class DeviceAutoTuningLoopEngine {
 public:
-  explicit DeviceAutoTuningLoopEngine(const LoopRange *Ranges) {
+  explicit DeviceAutoTuningLoopEngine(LoopRanges<Dims> Ranges) {
     loopGeometry(Dims, Ranges, &Geometry, &Box);
   }
 

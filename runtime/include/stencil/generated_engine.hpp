@@ -311,7 +311,7 @@ const GeneratedStencil *generatedFor(Backend B, const StencilT &S) {
 /// default stream (call stencil::deviceSynchronize() before reading back).
 template <int Dims, Backend B> class GeneratedLoopEngine {
 public:
-  explicit GeneratedLoopEngine(const LoopRange *Ranges) {
+  explicit GeneratedLoopEngine(LoopRanges<Dims> Ranges) {
     loopGeometry(Dims, Ranges, &Geometry, &Box);
   }
 

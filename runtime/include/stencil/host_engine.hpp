@@ -43,7 +43,7 @@ void checkHostArgument(const A &Arg, int Position) {
 /// where an access falls outside the arrays' extents.
 template <int Dims> class HostLoopEngine {
 public:
-  explicit HostLoopEngine(const LoopRange *Ranges) : r_(Ranges) {}
+  explicit HostLoopEngine(LoopRanges<Dims> Ranges) : r_(Ranges) {}
 
   /// A functor is called on a copy, as the seed framework's engines take it
   /// by value: its operator() need not be const.

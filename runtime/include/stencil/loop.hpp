@@ -118,7 +118,8 @@ public:
                                    std::forward<Args>(A)...);
   }
 
-  const LoopRange *ranges() const { return range_; }
+  /// An array: an engine or a Step of other dimensions refuses it.
+  const LoopRange (&ranges() const)[Dims] { return range_; }
 
 private:
   LoopRange range_[Dims];

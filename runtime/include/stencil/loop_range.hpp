@@ -3,6 +3,7 @@
 #define STENCIL_LOOP_RANGE_HPP
 
 #include <climits>
+#include <cstddef>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
@@ -37,6 +38,32 @@ inline LoopRange makeLoopRange(int N, int MarginBegin, int MarginEnd,
     Fail("the margins are wider than the extent");
   return LoopRange{N, MarginBegin, N - MarginEnd};
 }
+
+/// The ranges an engine or a step of \p Dims dimensions runs over: a loop's
+/// ranges() (an array, its size checked when the program compiles: a
+/// Loop3D's three ranges given to a 4-D engine were read past their end) or
+/// a pointer to \p Dims ranges (the caller's word: a pointer carries no
+/// size).
+template <int Dims> class LoopRanges {
+public:
+  template <std::size_t N>
+  LoopRanges(const LoopRange (&Ranges)[N]) : ranges_(Ranges) {
+    static_assert(N == static_cast<std::size_t>(Dims),
+                  "the loop's ranges have other dimensions than the engine "
+                  "or step given them");
+  }
+  /// (By reference, so that an array is not taken for a pointer here.)
+  template <typename P,
+            std::enable_if_t<std::is_pointer_v<P> &&
+                                 std::is_convertible_v<P, const LoopRange *>,
+                             int> = 0>
+  LoopRanges(const P &Ranges) : ranges_(Ranges) {}
+
+  operator const LoopRange *() const { return ranges_; }
+
+private:
+  const LoopRange *ranges_;
+};
 
 namespace detail {
 /// A loop's extent or margin as an int, checked in the type it arrived in:

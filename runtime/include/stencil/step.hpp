@@ -111,7 +111,7 @@ public:
   /// still be running.
   using BeforeRun = std::function<void(const void *const *Pointers, int Count)>;
 
-  Step(const LoopRange *Ranges, StepEngine Engine, BeforeRun Hook = nullptr)
+  Step(LoopRanges<Dims> Ranges, StepEngine Engine, BeforeRun Hook = nullptr)
       : ranges_(Ranges), engine_(Engine), beforeRun_(std::move(Hook)) {}
 
   template <typename StencilT, typename... Args>
