@@ -20,6 +20,7 @@
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/Stmt.h"
 #include "clang/AST/StmtCXX.h"
+#include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/APSInt.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
@@ -168,6 +169,9 @@ private:
   llvm::DenseSet<const VarDecl *> Rejected;
   /// Locals whose initialiser is being lowered (`float t = half(t);`).
   llvm::DenseSet<const VarDecl *> Initialising;
+  /// Expressions refused for their type: the expressions inside one (the
+  /// operand converted to `long double`, the literal) say it no more.
+  std::vector<clang::SourceRange> TypeRefused;
   unsigned Depth = 0;
   std::uint64_t Lowered = 0;
   /// Per parameter: the first access that decided an array's axes (see
@@ -229,8 +233,17 @@ std::optional<ir::Type> BodyLowering::typeOf(const Expr *E) {
       return std::nullopt;
     }
   }
-  error(DiagId::err_unsupported_type, E,
-        {E->getType().getAsString(Ctx.getPrintingPolicy())});
+  const clang::SourceRange R = E->getSourceRange();
+  const clang::SourceManager &SM = Ctx.getSourceManager();
+  auto Inside = [&](const clang::SourceRange &Outer) {
+    return !SM.isBeforeInTranslationUnit(R.getBegin(), Outer.getBegin()) &&
+           !SM.isBeforeInTranslationUnit(Outer.getEnd(), R.getEnd());
+  };
+  if (std::none_of(TypeRefused.begin(), TypeRefused.end(), Inside)) {
+    error(DiagId::err_unsupported_type, E,
+          {E->getType().getAsString(Ctx.getPrintingPolicy())});
+    TypeRefused.push_back(R);
+  }
   return std::nullopt;
 }
 
@@ -413,7 +426,16 @@ BodyLowering::arrayAccess(const ArraySubscriptExpr *E) {
   if (OutOfRange)
     return std::nullopt;
   if (!Off) {
-    error(DiagId::err_non_constant_offset, E->getIdx(), {Name});
+    // (Not again through a local refused where it was declared: `j.ix()`.)
+    const auto *Call =
+        dyn_cast<CXXMemberCallExpr>(E->getIdx()->IgnoreParenImpCasts());
+    const auto *Object =
+        Call ? dyn_cast<DeclRefExpr>(
+                   Call->getImplicitObjectArgument()->IgnoreParenImpCasts())
+             : nullptr;
+    const auto *Local = Object ? dyn_cast<VarDecl>(Object->getDecl()) : nullptr;
+    if (!Local || !Rejected.count(Local))
+      error(DiagId::err_non_constant_offset, E->getIdx(), {Name});
     return std::nullopt;
   }
   if (!checkArrayAxes(Array->Id, Axes, Method, Count, E->getIdx()))
@@ -552,6 +574,18 @@ void BodyLowering::lowerDecl(const VarDecl *VD, StmtList &Out) {
   }
   std::optional<ir::Type> Ty = stencilc::frontend::toScalarType(VD->getType());
   if (!Ty || VD->getType()->isReferenceType()) {
+    // A copy of the index, or a reference to it: the index is used in place.
+    const Expr *Init = VD->getInit();
+    if (const auto *Copy = dyn_cast_or_null<CXXConstructExpr>(Init))
+      Init = Copy->getNumArgs() == 1 ? Copy->getArg(0) : nullptr;
+    if (Init)
+      if (std::optional<Binding> B = lookup(Init);
+          B && B->Kind == Binding::Index) {
+        error(DiagId::err_index_escape, VD->getSourceRange(),
+              {S.Params[B->Id].Name});
+        Rejected.insert(VD);
+        return;
+      }
     if (VD->getType()->isPointerType())
       if (const Expr *Init = VD->getInit())
         if (std::optional<Binding> B = lookup(Init);
