@@ -102,10 +102,14 @@ void StencilLowering::describe(const Decl *D, ir::Stencil &S) {
   S.Range = toIRRange(clang::SourceRange(D->getLocation()));
 }
 
-const FunctionDecl *StencilLowering::callOperator(const CXXRecordDecl *RD,
-                                                  ir::Stencil &S) {
-  std::vector<const FunctionDecl *> Calls;
-  bool Template = false;
+/// The operator() declarations a call of an \p RD object finds: \p RD's
+/// own, else its bases' (a functor that inherits its operator(), CRTP
+/// included); several are refused by the caller, as C++ finds them
+/// ambiguous.
+static void collectCallOperators(const CXXRecordDecl *RD,
+                                 std::vector<const FunctionDecl *> &Calls,
+                                 bool &Template) {
+  const std::size_t Before = Calls.size();
   for (const Decl *Member : RD->decls()) {
     const auto *FTD = dyn_cast<FunctionTemplateDecl>(Member);
     const auto *FD =
@@ -115,6 +119,19 @@ const FunctionDecl *StencilLowering::callOperator(const CXXRecordDecl *RD,
       Template |= FTD != nullptr;
     }
   }
+  if (Calls.size() != Before)
+    return; // (hides the bases')
+  for (const CXXBaseSpecifier &B : RD->bases())
+    if (const CXXRecordDecl *Base = B.getType()->getAsCXXRecordDecl())
+      if (const CXXRecordDecl *Def = Base->getDefinition())
+        collectCallOperators(Def, Calls, Template);
+}
+
+const FunctionDecl *StencilLowering::callOperator(const CXXRecordDecl *RD,
+                                                  ir::Stencil &S) {
+  std::vector<const FunctionDecl *> Calls;
+  bool Template = false;
+  collectCallOperators(RD, Calls, Template);
   if (Calls.size() != 1 || Template) {
     Diags.report(DiagId::err_functor_operator, S.Range, {S.Name});
     return nullptr;
@@ -124,6 +141,13 @@ const FunctionDecl *StencilLowering::callOperator(const CXXRecordDecl *RD,
     Diags.report(DiagId::err_call_no_definition,
                  toIRRange(Calls.front()->getSourceRange()),
                  {S.Name + "::operator()"});
+    // (A CRTP base run only by generated engines: nothing called it.)
+    const auto *Owner = dyn_cast<ClassTemplateSpecializationDecl>(
+        Calls.front()->getDeclContext());
+    if (Owner && Owner != RD)
+      Diags.report(DiagId::note_instantiate_call_operator, S.Range,
+                   {S.Name, QualType(Owner->getTypeForDecl(), 0)
+                                .getAsString(Ctx.getPrintingPolicy())});
     return nullptr;
   }
   return Def;
