@@ -120,6 +120,7 @@ private:
   ExprRef lowerUnary(const UnaryOperator *E, StmtList &Out);
   ExprRef lowerBinary(const BinaryOperator *E, StmtList &Out);
   ExprRef lowerConditional(const ConditionalOperator *E, StmtList &Out);
+  void lowerVoidConditional(const ConditionalOperator *E, StmtList &Out);
   ExprRef lowerLoad(const ArraySubscriptExpr *E);
   ExprRef lowerMemberCall(const CXXMemberCallExpr *E);
   ExprRef lowerCall(const CallExpr *E, StmtList &Out);
@@ -982,6 +983,9 @@ void BodyLowering::lowerExprStmt(const Expr *E, StmtList &Out) {
     (void)lowerCall(Call, Out);
     return;
   }
+  if (const auto *CO = dyn_cast<ConditionalOperator>(E);
+      CO && CO->getType()->isVoidType())
+    return lowerVoidConditional(CO, Out);
   (void)lowerExpr(E, Out); // a value nobody uses: checked, then dropped
 }
 
@@ -1384,6 +1388,29 @@ ExprRef BodyLowering::lowerBinary(const BinaryOperator *E, StmtList &Out) {
       std::make_shared<ir::BlockStmt>(std::move(RightOut), Range), nullptr,
       Range));
   return localRef(Local, E->getSourceRange());
+}
+
+/// `c ? f() : g();` of void helpers, as a statement: if (c) f(); else g();
+void BodyLowering::lowerVoidConditional(const ConditionalOperator *CO,
+                                        StmtList &Out) {
+  const unsigned Node = Order.node();
+  Order.enter(Node, 0);
+  ExprRef Cond = lowerExpr(CO->getCond(), Out);
+  Order.leave();
+  StmtList TrueOut, FalseOut;
+  Order.enter(Node, 1);
+  lowerExprStmt(CO->getTrueExpr(), TrueOut);
+  Order.leave();
+  Order.enter(Node, 2);
+  lowerExprStmt(CO->getFalseExpr(), FalseOut);
+  Order.leave();
+  if (!Cond)
+    return;
+  stencilc::SourceRange Range = toIRRange(CO->getSourceRange());
+  Out.push_back(std::make_shared<ir::IfStmt>(
+      std::move(Cond),
+      std::make_shared<ir::BlockStmt>(std::move(TrueOut), Range),
+      std::make_shared<ir::BlockStmt>(std::move(FalseOut), Range), Range));
 }
 
 ExprRef BodyLowering::lowerConditional(const ConditionalOperator *CO,
