@@ -237,6 +237,15 @@ public:
                   "Domain::exchange() needs <stencil/halo_exchange.hpp> "
                   "(or <stencil/mpi.hpp>) included");
     exchanges_.push_back(std::make_shared<Exchange>(*this));
+    // Made in the time loop, they would pile up (buffers, GPU memory) until
+    // the domain ends: say so once.
+    if (exchanges_.size() == ManyExchanges && rank_ == 0)
+      std::fprintf(stderr,
+                   "stencil: warning: Domain::exchange() has made %zu "
+                   "exchanges on this domain, each kept (with its buffers) "
+                   "until the domain is destroyed: make the exchange once, "
+                   "before the time loop, and transfer() it every step\n",
+                   exchanges_.size());
     return static_cast<Exchange *>(exchanges_.back().get());
   }
 
@@ -428,6 +437,7 @@ private:
   /// exchange()'s; shared_ptr: deleted with HaloExchange's own deleter,
   /// which this header cannot see.
   mutable std::vector<std::shared_ptr<HaloExchange>> exchanges_;
+  static constexpr std::size_t ManyExchanges = 1024;
 };
 
 } // namespace stencil
