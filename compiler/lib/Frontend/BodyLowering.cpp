@@ -370,10 +370,15 @@ BodyLowering::ixOffsets(const Expr *Index, const std::string &Array,
       const llvm::APSInt V = A.getAsIntegral();
       if (llvm::APSInt::compareValues(V, Limit) > 0 ||
           llvm::APSInt::compareValues(V, -Limit) < 0) {
+        // The dimension the offset stands for (z for ix_z<...>'s first).
+        const unsigned Dim = Count < NumSlots ? Slots[Count] : Count;
         if (!OutOfRange)
           error(DiagId::err_offset_too_large, Index,
-                {Array, std::to_string(Count + 1), llvm::toString(V, 10),
-                 std::to_string(MaxOffset)});
+                {Array,
+                 std::to_string(Dim + 1) +
+                     (Dim < ir::MaxDims ? std::string(" (") + "xyzw"[Dim] + ")"
+                                        : std::string()),
+                 llvm::toString(V, 10), std::to_string(MaxOffset)});
         OutOfRange = true;
       } else if (Count < NumSlots) {
         Off[Slots[Count]] = static_cast<int>(V.getExtValue());
