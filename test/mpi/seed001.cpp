@@ -12,8 +12,7 @@
 // runtime through CompCommBinder (section 5.1.4's overlap) and haloOf only:
 // stencilc finds it there. Steps of the exchange and the binder, with and
 // without overlap, are compared bit for bit with a serial loop over the
-// periodic grid written here. With --exchange-in-the-loop, the exchange is
-// made every step (the runtime warns once).
+// periodic grid written here.
 #ifdef SEED001_MPI_FIRST
 #include <stencil/mpi.hpp>
 #include <stencil/seed_compat.hpp>
@@ -119,17 +118,6 @@ std::vector<float> distributed(const Domain &domain, int Overlap) {
 int main(int argc, char **argv) {
   return stencil::runMpiMain(argc, argv, [&] {
     const Domain domain(MPI_COMM_WORLD, {nx, ny, nz}, PeriodicGrid::periodic());
-    if (argc > 1 && !std::strcmp(argv[1], "--exchange-in-the-loop")) {
-      // The listing's exchange made every step: a warning, once.
-      const stencil::Halo h = stencil::haloOf(domain.backend(), Diffusion3d());
-      stencil::Field<float> f(domain, h, "f");
-      for (int step = 0; step < 1100; ++step) {
-        BoundaryExchange *exchange = domain.exchange();
-        exchange->append(f);
-        exchange->transfer();
-      }
-      return 0;
-    }
     const std::vector<float> want =
         domain.rank() == 0 ? serial() : std::vector<float>();
     int failures = 0;

@@ -36,6 +36,7 @@
 #include <stencil/domain.hpp>
 #include <stencil/field.hpp>
 #include <stencil/mpi_device.hpp>
+#include <stencil/mpi_wait.hpp>
 #include <stencil/profile.hpp>
 #include <string>
 #include <vector>
@@ -527,9 +528,26 @@ private:
   void postReceives(char *Base) { post(false, Base); }
   void postSends(char *Base) { post(true, Base); }
   void completeRequests() {
-    MPI_Waitall(static_cast<int>(requests_.size()), requests_.data(),
-                MPI_STATUSES_IGNORE);
-    requests_.clear();
+    detail::waitAllSaying(requests_, [this] {
+      std::string Fields, Peers;
+      for (const Entry &E : fields_)
+        Fields += (Fields.empty() ? "'" : ", '") + E.name + "'";
+      std::vector<int> Seen;
+      for (const Message &M : recvs_)
+        if (M.peer != domain_->rank() &&
+            std::find(Seen.begin(), Seen.end(), M.peer) == Seen.end()) {
+          Seen.push_back(M.peer);
+          Peers += (Peers.empty() ? "" : ", ") + std::to_string(M.peer);
+        }
+      return "stencil: warning: rank " + std::to_string(domain_->rank()) +
+             " has waited " +
+             std::to_string(static_cast<int>(
+                 detail::secondsSetting("STENCIL_MPI_HANG_WARN", 60.0))) +
+             " s for a halo exchange of " + Fields + " with rank(s) " + Peers +
+             ": every rank must make the same exchanges in the same order "
+             "(a transfer() or start()/wait() on some ranks only waits "
+             "forever); still waiting";
+    });
   }
 
   /// Messages to this rank itself (a periodic dimension with one rank):

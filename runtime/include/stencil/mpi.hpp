@@ -31,6 +31,7 @@
 #include <stencil/field.hpp>
 #include <stencil/halo.hpp>
 #include <stencil/halo_exchange.hpp>
+#include <stencil/mpi_wait.hpp>
 #include <stencil/region_split.hpp>
 
 namespace stencil {
@@ -53,14 +54,7 @@ inline void onAbortSignal(int) {
 /// Not a number of seconds (garbage, negative): the default; above an hour:
 /// an hour.
 inline double errorWaitSeconds() {
-  const char *E = std::getenv("STENCIL_MPI_ERROR_WAIT");
-  if (!E || !*E)
-    return 3.0;
-  char *End = nullptr;
-  const double S = std::strtod(E, &End);
-  if (End == E || *End != '\0' || !(S >= 0))
-    return 3.0;
-  return std::min(S, 3600.0);
+  return secondsSetting("STENCIL_MPI_ERROR_WAIT", 3.0);
 }
 } // namespace detail
 
