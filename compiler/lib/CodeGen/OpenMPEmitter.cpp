@@ -214,7 +214,8 @@ std::string OpenMPEmitter::emit(const planning::ModulePlan &Plan) const {
   // GCC keeps a select of values computed by floating-point operations as a
   // branch while those may trap (-ftrapping-math): the loop then stays
   // scalar. The values are the same without it (only exception flags
-  // differ), so the host reference is still reproduced bit for bit.
+  // differ, and the sign of a NaN it folds from constants, which the
+  // contract leaves open: docs/correctness.md).
   W.line("#if defined(__GNUC__) && !defined(__clang__)");
   W.line("#pragma GCC optimize(\"no-trapping-math\")");
   W.line("#endif");

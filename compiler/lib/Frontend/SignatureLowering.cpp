@@ -27,6 +27,12 @@ static bool isCudaVectorTypeName(llvm::StringRef Name) {
          Base == "longlong";
 }
 
+std::string stencilc::frontend::parameterName(const ParmVarDecl *P) {
+  if (!P->getName().empty())
+    return P->getNameAsString();
+  return "stencilc_unnamed" + std::to_string(P->getFunctionScopeIndex());
+}
+
 bool stencilc::frontend::lowerSignature(ASTContext &Ctx, const FunctionDecl *FD,
                                         ir::Stencil &S, DiagnosticSink &Diags) {
   if (!isa<CXXMethodDecl>(FD) &&
@@ -55,7 +61,7 @@ bool stencilc::frontend::lowerSignature(ASTContext &Ctx, const FunctionDecl *FD,
   S.Dims = indexDims(IndexType);
   ir::Param Index;
   Index.Kind = ir::ParamKind::Index;
-  Index.Name = IndexParam->getNameAsString();
+  Index.Name = parameterName(IndexParam);
   Index.Ty = ir::Type(ir::ScalarKind::Int64);
   Index.ByReference = IndexType->isReferenceType();
   Index.Range = toIRRange(IndexParam->getSourceRange());
@@ -110,7 +116,7 @@ bool stencilc::frontend::lowerParameters(ASTContext &Ctx,
     }
     std::optional<ir::CppBuiltin> Builtin = parameterBuiltin(T);
     ir::Param Param;
-    Param.Name = P->getNameAsString();
+    Param.Name = parameterName(P);
     Param.Range = R;
     for (const auto *A : P->specific_attrs<AnnotateAttr>())
       Param.Scratch |= A->getAnnotation() == ScratchAnnotation;

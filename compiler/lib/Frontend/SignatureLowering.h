@@ -10,6 +10,7 @@
 namespace clang {
 class ASTContext;
 class FunctionDecl;
+class ParmVarDecl;
 } // namespace clang
 
 namespace stencilc::frontend {
@@ -26,6 +27,10 @@ bool lowerSignature(clang::ASTContext &Ctx, const clang::FunctionDecl *FD,
 bool lowerParameters(clang::ASTContext &Ctx, const clang::FunctionDecl *FD,
                      const char *Kind, const std::string &Owner,
                      std::vector<ir::Param> &Params, DiagnosticSink &Diags);
+
+/// Parameter \p P's name, or for an unnamed one (`float,` in a signature)
+/// one of its own: generated code declares and passes every parameter.
+std::string parameterName(const clang::ParmVarDecl *P);
 
 } // namespace stencilc::frontend
 

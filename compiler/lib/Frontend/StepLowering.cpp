@@ -73,7 +73,7 @@ bool StepLowering::lower(const FunctionDecl *FD, ir::Step &St) {
   St.Dims = frontend::stepDims(FD->getParamDecl(0)->getType());
   ir::Param First;
   First.Kind = ir::ParamKind::Index;
-  First.Name = FD->getParamDecl(0)->getNameAsString();
+  First.Name = frontend::parameterName(FD->getParamDecl(0));
   First.ByReference = true;
   // `const stencil::Step3D &` works as well (run() is const); the generated
   // declaration must say the same.

@@ -7,6 +7,7 @@
 #include <stencil/loop_range.hpp>
 #include <stencil/type_name.hpp>
 #include <string>
+#include <tuple>
 #include <type_traits>
 #include <typeinfo>
 #include <utility>
@@ -14,6 +15,26 @@
 namespace stencil {
 
 namespace detail {
+/// How the host engine holds an argument: a scalar by a copy whose value
+/// the optimiser cannot see (runTimeValue), anything else by reference.
+template <typename A>
+using HostArgument =
+    std::conditional_t<std::is_arithmetic_v<std::remove_reference_t<A>>,
+                       std::remove_cv_t<std::remove_reference_t<A>>, A &>;
+
+/// \p V, read through a volatile: a literal passed to run() is a value known
+/// at run time to the inlined stencil, as the generated code gets it from its
+/// argument array. Seen as a constant, GCC evaluates tanh(0.7f) with MPFR or
+/// turns pow(x, 2) into x * x, and glibc's results differ in the last bit.
+template <typename A> HostArgument<A> runTimeValue(A &V) {
+  if constexpr (std::is_arithmetic_v<std::remove_reference_t<A>>) {
+    const volatile std::remove_cv_t<std::remove_reference_t<A>> Hidden = V;
+    return Hidden;
+  } else {
+    return V;
+  }
+}
+
 /// "stencil 'ns::Blur'" for a functor, "a free-function stencil" otherwise.
 template <typename StencilT> std::string hostStencilName() {
   if constexpr (std::is_function_v<std::remove_pointer_t<StencilT>>)
@@ -56,13 +77,19 @@ public:
     int Position = 0;
     (detail::checkHostArgument<StencilT>(A, ++Position), ...);
     (void)Position;
+    std::tuple<detail::HostArgument<Args>...> Values(
+        detail::runTimeValue<Args>(A)...);
     try {
-      if constexpr (std::is_class_v<StencilT>) {
-        StencilT Copy(Stencil);
-        each(Copy, A...);
-      } else {
-        each(Stencil, A...);
-      }
+      std::apply(
+          [&](auto &...V) {
+            if constexpr (std::is_class_v<StencilT>) {
+              StencilT Copy(Stencil);
+              each(Copy, V...);
+            } else {
+              each(Stencil, V...);
+            }
+          },
+          Values);
     } catch (const AccessError &E) {
       throw AccessError("stencil: " + detail::hostStencilName<StencilT>() +
                         ": " + E.what());

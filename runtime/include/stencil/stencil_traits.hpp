@@ -22,6 +22,10 @@ template <typename R, int Dims, typename... P>
 struct IsStepFunction<R(Step<Dims> &, P...)> : std::true_type {};
 template <typename R, int Dims, typename... P>
 struct IsStepFunction<R (*)(Step<Dims> &, P...)> : std::true_type {};
+template <typename R, int Dims, typename... P>
+struct IsStepFunction<R(Step<Dims> &, P...) noexcept> : std::true_type {};
+template <typename R, int Dims, typename... P>
+struct IsStepFunction<R (*)(Step<Dims> &, P...) noexcept> : std::true_type {};
 /// The message where a step is passed for a stencil.
 #define STENCIL_NOT_A_STEP_MESSAGE                                             \
   "this is a step (its first parameter is a stencil::Step), not a stencil: "   \
@@ -56,6 +60,17 @@ template <typename R, typename C, typename Idx, typename... P>
 struct SignatureOf<R (C::*)(Idx, P...)> : SignatureOf<R(Idx, P...)> {
   static constexpr bool isFunction = false;
 };
+// noexcept is part of the type since C++17: the same stencils.
+template <typename R, typename Idx, typename... P>
+struct SignatureOf<R(Idx, P...) noexcept> : SignatureOf<R(Idx, P...)> {};
+template <typename R, typename Idx, typename... P>
+struct SignatureOf<R (*)(Idx, P...) noexcept> : SignatureOf<R(Idx, P...)> {};
+template <typename R, typename C, typename Idx, typename... P>
+struct SignatureOf<R (C::*)(Idx, P...) const noexcept>
+    : SignatureOf<R (C::*)(Idx, P...) const> {};
+template <typename R, typename C, typename Idx, typename... P>
+struct SignatureOf<R (C::*)(Idx, P...) noexcept>
+    : SignatureOf<R (C::*)(Idx, P...)> {};
 
 template <typename T, typename = void>
 struct HasCallOperator : std::false_type {};
