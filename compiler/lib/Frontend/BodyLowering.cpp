@@ -20,6 +20,7 @@
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/Stmt.h"
 #include "clang/AST/StmtCXX.h"
+#include "clang/Basic/Builtins.h"
 #include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/APSInt.h"
 #include "llvm/ADT/DenseMap.h"
@@ -125,6 +126,7 @@ private:
   ExprRef lowerMemberCall(const CXXMemberCallExpr *E);
   ExprRef lowerCall(const CallExpr *E, StmtList &Out);
   ExprRef constantCall(const CallExpr *E);
+  bool libraryFunction(const FunctionDecl *FD) const;
   ExprRef inlineHelper(const CallExpr *E, const FunctionDecl *Def,
                        StmtList &Out);
   ExprRef constantOf(const Expr *E);
@@ -1160,6 +1162,9 @@ ExprRef BodyLowering::lowerExprKind(const Expr *E, StmtList &Out) {
     What = "dynamic allocation";
   else if (isa<CXXThrowExpr>(E))
     What = "'throw'";
+  else if (isa<StmtExpr>(E))
+    What = "a statement expression '({ ... })' (a GNU extension: use a "
+           "helper function)";
   error(DiagId::err_unsupported_expr, E, {What});
   return nullptr;
 }
@@ -1224,7 +1229,10 @@ ExprRef BodyLowering::lowerCast(const CastExpr *E, StmtList &Out) {
       return nullptr;
     }
   error(DiagId::err_unsupported_expr, E,
-        {std::string("conversion '") + E->getCastKindName() + "'"});
+        {E->getCastKind() == CK_ToVoid
+             ? std::string("a value discarded by a cast to void here (a "
+                           "statement of its own, `(void)x;`, is accepted)")
+             : std::string("conversion '") + E->getCastKindName() + "'"});
   return nullptr;
 }
 
@@ -1485,6 +1493,15 @@ ExprRef BodyLowering::lowerMemberCall(const CXXMemberCallExpr *E) {
         return std::make_shared<ir::CoordExpr>(*Ty, D,
                                                toIRRange(E->getSourceRange()));
       }
+    for (unsigned D = S.Dims; D < ir::MaxDims; ++D)
+      if (MD->getName() == Coords[D]) { // idx.k() of a 2-D index
+        error(DiagId::err_unsupported_expr, E,
+              {"'" + std::string(Coords[D]) + "()' of a " +
+               std::to_string(S.Dims) + "-D index (it has " + "i()" +
+               (S.Dims == 2 ? " and " : " to ") + Coords[S.Dims - 1] + "()" +
+               ")"});
+        return nullptr;
+      }
     error(DiagId::err_index_escape, E, {S.Params[Obj->Id].Name});
     return nullptr;
   }
@@ -1559,6 +1576,25 @@ ExprRef BodyLowering::lowerCall(const CallExpr *E, StmtList &Out) {
   return inlineHelper(E, Def, Out);
 }
 
+/// True for a C library function the compiler knows (sqrtl, erff), also as
+/// its __builtin_ spelling, which <cmath>'s overloads call.
+bool BodyLowering::libraryFunction(const FunctionDecl *FD) const {
+  const unsigned ID = FD->getBuiltinID();
+  if (!ID)
+    return false;
+  auto Library = [&](unsigned B) {
+    return Ctx.BuiltinInfo.isLibFunction(B) ||
+           Ctx.BuiltinInfo.isPredefinedLibFunction(B);
+  };
+  if (Library(ID))
+    return true;
+  llvm::StringRef Name = FD->getName();
+  if (!Name.consume_front("__builtin_"))
+    return false;
+  const unsigned Plain = Ctx.Idents.get(Name).getBuiltinID();
+  return Plain && Library(Plain);
+}
+
 /// The constant \p E computes, as the host computes it: its value as the
 /// compiler evaluates it (exact: no arithmetic happens at run time). A NaN
 /// other than the default quiet one (a payload, a signalling NaN) is
@@ -1570,14 +1606,29 @@ ExprRef BodyLowering::constantCall(const CallExpr *E) {
     // A builtin that is neither a math function stencilc knows nor a
     // constant has no body to inline.
     const FunctionDecl *FD = E->getDirectCallee();
-    if (FD->getBuiltinID())
+    if (libraryFunction(FD)) {
+      // A math function off stencilc's list (erf, sqrtl, labs), called by
+      // its name or through <cmath>'s inline std:: overload: said at the
+      // user's call, by the name the user wrote.
+      clang::SourceRange Where = E->getSourceRange();
+      std::string Name = FD->getQualifiedNameAsString();
+      const clang::SourceManager &SM = Ctx.getSourceManager();
+      for (size_t I = 1; I < Frames.size(); ++I)
+        if (SM.isInSystemHeader(Frames[I].Fn->getLocation())) {
+          Where = Frames[I].CallRange;
+          Name = Frames[I].Fn->getQualifiedNameAsString();
+          break;
+        }
+      error(DiagId::err_call_no_definition, Where, {Name});
+    } else if (FD->getBuiltinID()) {
       error(DiagId::err_unsupported_expr, E,
             {"call of the builtin '" + FD->getNameAsString() +
              "' (stencils call math functions by their names, and builtins "
              "only as constants)"});
-    else
+    } else {
       error(DiagId::err_call_no_definition, E,
             {FD->getQualifiedNameAsString()});
+    }
     return nullptr;
   }
   if (R.Val.isFloat()) {

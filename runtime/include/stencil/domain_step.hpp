@@ -90,10 +90,8 @@ private:
             E ? std::string("step '") + E->name + "'"
               : std::string("a step without generated code"));
     if (!E)
-      throw DomainError(std::string("no generated ") +
-                        backendName(D.backend()) +
-                        " code for this step function: annotate it "
-                        "STENCIL_STEP and run stencilc on its file");
+      throw DomainError(noGeneratedStep(
+          D.backend(), reinterpret_cast<const void *>(Address)));
     const std::string Name = std::string("step '") + E->name + "'";
     const detail::FieldShape Shape =
         detail::fieldShapeOf(D, E->dims, Name, A...);
@@ -171,6 +169,19 @@ private:
     for (std::size_t P = 0; P < Noted.States.size(); ++P)
       if (Noted.States[P] && writes(*E, P))
         Noted.States[P]->written(Name + " (DomainStep::run)");
+  }
+
+  /// Why no step entry was found for the function at \p Address on \p B.
+  static std::string noGeneratedStep(Backend B, const void *Address) {
+    const std::string Name = backendName(B);
+    return "no generated " + Name + " code for the step function at " +
+           detail::functionAddress(Address) +
+           " (nm -C <program> names it): stencilc generates it for a "
+           "function annotated STENCIL_STEP in a file it compiles "
+           "(stencilc_add_sources(<target> FILES <file> BACKENDS " +
+           Name +
+           ")); a program built without stencilc runs steps on the "
+           "host reference only";
   }
 
   /// Whether a call of step \p E writes parameter \p P (after the Step).
@@ -271,12 +282,11 @@ public:
   /// The halo the fields of step \p Function need on backend \p B for the
   /// plan's rounds (and every call alone) to run: the widest of both.
   template <typename F> static Halo haloOf(Backend B, F Function) {
-    const GeneratedStep *E = findGeneratedStep(
-        B, reinterpret_cast<const void *>(static_cast<std::decay_t<F>>(Function)));
+    const void *Address =
+        reinterpret_cast<const void *>(static_cast<std::decay_t<F>>(Function));
+    const GeneratedStep *E = findGeneratedStep(B, Address);
     if (!E)
-      throw DomainError(std::string("no generated ") + backendName(B) +
-                        " code for this step function: annotate it "
-                        "STENCIL_STEP and run stencilc on its file");
+      throw DomainError(noGeneratedStep(B, Address));
     Halo H = callsHalo(*E);
     for (int R = 0; R < E->roundCount; ++R)
       for (int I = 0; I < E->rounds[R].haloCount; ++I)

@@ -40,14 +40,23 @@ public:
       if (A >= D.dims())
         continue;
       const long long Need = std::max(H.lo[A], H.hi[A]);
-      if (D.exchanges(A) && D.smallestBlock(A) < Need)
+      if (D.exchanges(A) && D.smallestBlock(A) < Need) {
+        // (One rank on a periodic dimension sends its block to itself.)
+        const bool One = D.procs(A) == 1;
+        const std::string Points = std::to_string(D.smallestBlock(A));
         throw DomainError(
             "field '" + name_ + "': extent " +
             std::to_string(D.globalExtent(A)) + " in " + Domain::axis(A) +
-            " over " + std::to_string(D.procs(A)) + " ranks gives blocks of " +
-            std::to_string(D.smallestBlock(A)) +
-            " points, fewer than the halo width " + std::to_string(Need) +
-            ": use fewer ranks in " + Domain::axis(A) + " or a larger grid");
+            (One ? " on one rank (periodic) is a block of " + Points +
+                       " point" + (D.smallestBlock(A) == 1 ? "" : "s")
+                 : " over " + std::to_string(D.procs(A)) +
+                       " ranks gives blocks of " + Points + " points") +
+            ", fewer than the halo width " + std::to_string(Need) +
+            " the exchange copies from it: " +
+            (One ? "a larger grid, a narrower halo, or no periodic wrap in "
+                 : "fewer ranks in ") +
+            Domain::axis(A) + (One ? "" : " or a larger grid"));
+      }
     }
     grid_.dims = D.dims();
     count_ = 1;

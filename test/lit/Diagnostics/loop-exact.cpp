@@ -53,7 +53,7 @@ STENCIL_KERNEL void zeroStep(const stencil::Index3D &idx, const float *f, float 
 // Counters the IR has no type for.
 STENCIL_KERNEL void charCounter(const stencil::Index3D &idx, const float *f, float *fn) {
   float s = 0.0f;
-  for (unsigned char m = 250; m != 4; ++m) // expected-error {{loop variable 'm' has type 'unsigned char'; stencil loop variables are int, unsigned, long or unsigned long (and their aliases)}}
+  for (unsigned char m = 250; m != 4; ++m) // expected-error {{loop variable 'm' has type 'unsigned char'; stencil loop variables are int, unsigned, long, unsigned long, long long or unsigned long long (and their aliases)}}
     s += f[idx.ix()];
   fn[idx.ix()] = s;
 }

@@ -32,3 +32,11 @@ STENCIL_KERNEL void entry(const stencil::Index3D &idx, const float *f, float *g)
 
 // sizeof is a constant.
 STENCIL_KERNEL void size(const stencil::Index3D &idx, float *g) { g[idx.ix()] = sizeof(double); }
+
+// Said in the DSL's words, not clang's node names.
+STENCIL_KERNEL void thirdOfTwo(const stencil::Index2D &idx, const float *f, float *g) {
+  g[idx.ix()] = f[idx.ix()] * idx.k(); // expected-error {{unsupported expression in a stencil: 'k()' of a 2-D index (it has i() and j())}}
+}
+STENCIL_KERNEL void statementExpr(const stencil::Index2D &idx, const float *f, float *g) {
+  g[idx.ix()] = ({ float t = f[idx.ix()]; t * 2.0f; }); // expected-error {{a statement expression '({ ... })' (a GNU extension: use a helper function)}}
+}
