@@ -122,6 +122,10 @@ private:
   ExprRef lowerBinary(const BinaryOperator *E, StmtList &Out);
   ExprRef lowerConditional(const ConditionalOperator *E, StmtList &Out);
   void lowerVoidConditional(const ConditionalOperator *E, StmtList &Out);
+  ExprRef lowerConditionalParts(
+      const ConditionalOperator *CO, StmtList &Out, StmtList &TrueOut,
+      StmtList &FalseOut,
+      llvm::function_ref<void(const Expr *, StmtList &, bool)> Arm);
   ExprRef lowerLoad(const ArraySubscriptExpr *E);
   ExprRef lowerMemberCall(const CXXMemberCallExpr *E);
   ExprRef lowerCall(const CallExpr *E, StmtList &Out);
@@ -1403,20 +1407,33 @@ ExprRef BodyLowering::lowerBinary(const BinaryOperator *E, StmtList &Out) {
   return localRef(Local, E->getSourceRange());
 }
 
-/// `c ? f() : g();` of void helpers, as a statement: if (c) f(); else g();
-void BodyLowering::lowerVoidConditional(const ConditionalOperator *CO,
-                                        StmtList &Out) {
+/// ?:'s condition, lowered into \p Out, then each arm by \p Arm into its
+/// own list: C++ evaluates only the chosen one, so helpers called in an arm
+/// must run only when it is taken.
+ExprRef BodyLowering::lowerConditionalParts(
+    const ConditionalOperator *CO, StmtList &Out, StmtList &TrueOut,
+    StmtList &FalseOut,
+    llvm::function_ref<void(const Expr *, StmtList &, bool)> Arm) {
   const unsigned Node = Order.node();
   Order.enter(Node, 0);
   ExprRef Cond = lowerExpr(CO->getCond(), Out);
   Order.leave();
-  StmtList TrueOut, FalseOut;
   Order.enter(Node, 1);
-  lowerExprStmt(CO->getTrueExpr(), TrueOut);
+  Arm(CO->getTrueExpr(), TrueOut, true);
   Order.leave();
   Order.enter(Node, 2);
-  lowerExprStmt(CO->getFalseExpr(), FalseOut);
+  Arm(CO->getFalseExpr(), FalseOut, false);
   Order.leave();
+  return Cond;
+}
+
+/// `c ? f() : g();` of void helpers, as a statement: if (c) f(); else g();
+void BodyLowering::lowerVoidConditional(const ConditionalOperator *CO,
+                                        StmtList &Out) {
+  StmtList TrueOut, FalseOut;
+  ExprRef Cond = lowerConditionalParts(
+      CO, Out, TrueOut, FalseOut,
+      [&](const Expr *E, StmtList &To, bool) { lowerExprStmt(E, To); });
   if (!Cond)
     return;
   stencilc::SourceRange Range = toIRRange(CO->getSourceRange());
@@ -1429,19 +1446,12 @@ void BodyLowering::lowerVoidConditional(const ConditionalOperator *CO,
 ExprRef BodyLowering::lowerConditional(const ConditionalOperator *CO,
                                        StmtList &Out) {
   std::optional<ir::Type> Ty = typeOf(CO);
-  const unsigned Node = Order.node();
-  Order.enter(Node, 0);
-  ExprRef Cond = lowerExpr(CO->getCond(), Out);
-  Order.leave();
-  // Each branch lowers apart: C++ evaluates only the chosen one, so helpers
-  // called in a branch must run only when it is taken.
   StmtList TrueOut, FalseOut;
-  Order.enter(Node, 1);
-  ExprRef T = lowerExpr(CO->getTrueExpr(), TrueOut);
-  Order.leave();
-  Order.enter(Node, 2);
-  ExprRef F = lowerExpr(CO->getFalseExpr(), FalseOut);
-  Order.leave();
+  ExprRef T, F;
+  ExprRef Cond = lowerConditionalParts(
+      CO, Out, TrueOut, FalseOut, [&](const Expr *E, StmtList &To, bool True) {
+        (True ? T : F) = lowerExpr(E, To);
+      });
   if (!Ty || !Cond || !T || !F)
     return nullptr;
   T = castTo(*Ty, T, CO->getSourceRange());
