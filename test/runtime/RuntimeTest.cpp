@@ -122,6 +122,24 @@ TEST(HostEngine, ExactMarginsRun) {
   EXPECT_EQ(A.fn[(1 * N + 1) * N + 2], -1.0f) << "outside the loop's range";
 }
 
+// The host engine copies scalars through a volatile (the stencil sees run-time
+// values, as generated code does), but one the stencil takes by non-const
+// reference stays the caller's: what it writes there is kept.
+struct CountPositive {
+  void operator()(const stencil::Index2D &idx, int &count, float scale,
+                  const float *u) const {
+    count += scale * u[idx.ix()] > 0.0f;
+  }
+};
+TEST(HostEngine, ScalarsByNonConstReferenceStayTheCallers) {
+  std::vector<float> U(36, 1.0f);
+  U[7] = -1.0f;
+  int Count = 0;
+  stencil::Loop2D<stencil::HostLoopEngine2D>(6, 1, 1, 6, 1, 1)
+      .run(CountPositive(), Count, 2.0f, U.data());
+  EXPECT_EQ(Count, 15);
+}
+
 TEST(HostEngine, NullArrayIsRefused) {
   Arrays A;
   const float *NoInput = nullptr;

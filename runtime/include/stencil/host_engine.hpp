@@ -5,6 +5,7 @@
 #include <stdexcept>
 #include <stencil/index.hpp>
 #include <stencil/loop_range.hpp>
+#include <stencil/stencil_traits.hpp>
 #include <stencil/type_name.hpp>
 #include <string>
 #include <tuple>
@@ -15,24 +16,46 @@
 namespace stencil {
 
 namespace detail {
-/// How the host engine holds an argument: a scalar by a copy whose value
-/// the optimiser cannot see (runTimeValue), anything else by reference.
-template <typename A>
+/// How the host engine holds an argument \p A for a parameter \p P: a
+/// scalar by a copy whose value the optimiser cannot see (runTimeValue),
+/// anything else, and a scalar the stencil takes by non-const reference, by
+/// reference.
+template <typename P, typename A>
 using HostArgument =
-    std::conditional_t<std::is_arithmetic_v<std::remove_reference_t<A>>,
+    std::conditional_t<std::is_arithmetic_v<std::remove_reference_t<A>> &&
+                           !(std::is_lvalue_reference_v<P> &&
+                             !std::is_const_v<std::remove_reference_t<P>>),
                        std::remove_cv_t<std::remove_reference_t<A>>, A &>;
 
 /// \p V, read through a volatile: a literal passed to run() is a value known
 /// at run time to the inlined stencil, as the generated code gets it from its
 /// argument array. Seen as a constant, GCC evaluates tanh(0.7f) with MPFR or
 /// turns pow(x, 2) into x * x, and glibc's results differ in the last bit.
-template <typename A> HostArgument<A> runTimeValue(A &V) {
-  if constexpr (std::is_arithmetic_v<std::remove_reference_t<A>>) {
-    const volatile std::remove_cv_t<std::remove_reference_t<A>> Hidden = V;
-    return Hidden;
-  } else {
+template <typename P, typename A> HostArgument<P, A> runTimeValue(A &V) {
+  if constexpr (std::is_reference_v<HostArgument<P, A>>) {
     return V;
+  } else {
+    const volatile HostArgument<P, A> Hidden = V;
+    return Hidden;
   }
+}
+
+/// The arguments \p A as the host engine passes them to a stencil of
+/// parameters \p P (by reference all, where they do not match: the call
+/// then says why).
+template <typename... P, typename... Args>
+auto hostArguments(ParamList<P...>, Args &...A) {
+  if constexpr (sizeof...(P) == sizeof...(Args))
+    return std::tuple<HostArgument<P, Args>...>(runTimeValue<P, Args>(A)...);
+  else
+    return std::tuple<Args &...>(A...);
+}
+template <typename StencilT, typename... Args> auto hostArguments(Args &...A) {
+  if constexpr (std::is_function_v<std::remove_pointer_t<StencilT>> ||
+                HasCallOperator<StencilT>::value)
+    return hostArguments(typename StencilTraits<StencilT>::Params(), A...);
+  else // (a generic lambda, say: no one signature)
+    return std::tuple<Args &...>(A...);
 }
 
 /// "stencil 'ns::Blur'" for a functor, "a free-function stencil" otherwise.
@@ -77,8 +100,7 @@ public:
     int Position = 0;
     (detail::checkHostArgument<StencilT>(A, ++Position), ...);
     (void)Position;
-    std::tuple<detail::HostArgument<Args>...> Values(
-        detail::runTimeValue<Args>(A)...);
+    auto Values = detail::hostArguments<StencilT, Args...>(A...);
     try {
       std::apply(
           [&](auto &...V) {
