@@ -46,7 +46,7 @@
 # (unless each is in its OPTIONS as --extra-arg=<flag>), the target's
 # COMPILE_FLAGS and precompiled headers, and definitions, include directories
 # or preprocessor options under $<COMPILE_LANGUAGE:CXX> (false in stencilc's
-# rule). Options split from their value (`-include x.h`, SHELL:) are warned about.
+# rule), and options split from their value (`-include x.h`, `SHELL:-D X`).
 #
 # The generated files go to
 #   ${CMAKE_CURRENT_BINARY_DIR}/stencilc/<target>/<stem>.stencil.{cpp,cu,d,stamp}
@@ -735,10 +735,9 @@ function(_stencilc_finish target code_target)
       foreach(value IN LISTS values)
         if(property STREQUAL "COMPILE_OPTIONS")
           if(value MATCHES "^SHELL:.*(${pp_flags})|^(${pp_flags})$")
-            message(WARNING "stencilc_add_sources(${target}): stencilc does not see the "
-                            "compile option '${value}' of ${usage_target}: give it joined to its "
-                            "value (-DX=1, -I/dir) in target_compile_options, or as "
-                            "OPTIONS --extra-arg=<flag>")
+            string(APPEND unseen "\n  ${prefix}COMPILE_OPTIONS '${value}' of ${usage_target}, "
+                                 "an option split from its value (join them: -DX=1, -I/dir, "
+                                 "-include/dir/file.h)")
           endif()
           if(NOT value MATCHES "(^|[:>])(${pp_flags}|-std=)")
             continue()

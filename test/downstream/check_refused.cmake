@@ -26,5 +26,7 @@ expect(alias NO "stencilc_add_sources\\(app::alias\\): 'app::alias' is an ALIAS 
 expect(source-definition YES "Generating done")
 expect(other-target-compiles NO
        "stencilc_add_sources\\(app\\): stencils.cpp is compiled by lib, not by app")
+expect(split-option NO
+       "COMPILE_OPTIONS '-include' of app, an option split from its value")
 expect(uncompiled-source-definition NO
        "COMPILE_DEFINITIONS 'APP_SCALE=2' of the source file stencils.cpp")

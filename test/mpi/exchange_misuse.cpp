@@ -7,6 +7,10 @@
 //                                   rank 0, which says (after
 //                                   STENCIL_MPI_HANG_WARN seconds) whom it
 //                                   waits for, then completes
+//   exchange_misuse late-first      the same at an exchange's first
+//                                   transfer(), where the ranks check
+//                                   that they exchange alike: rank 0 says
+//                                   what it waits for there
 //
 // Each ends with "done" on rank 0 after the halos hold the neighbours'
 // values.
@@ -52,15 +56,17 @@ int main(int argc, char **argv) {
         exchange->append(f);
         exchange->transfer();
       }
-    } else if (mode == "late-neighbour") {
+    } else if (mode == "late-neighbour" || mode == "late-first") {
       stencil::HaloExchange exchange(domain);
       exchange.append(f);
-      exchange.transfer(); // (the first agrees on the exchange: a collective)
+      if (mode == "late-neighbour")
+        exchange.transfer(); // (the first agrees on the exchange: a collective)
       if (domain.rank() == 1)
         std::this_thread::sleep_for(std::chrono::seconds(3));
       exchange.transfer();
     } else {
-      throw std::invalid_argument("mode: in-the-loop or late-neighbour");
+      throw std::invalid_argument(
+          "mode: in-the-loop, late-neighbour or late-first");
     }
     const int holds = haloHolds(f, domain);
     int all = 0;

@@ -22,6 +22,7 @@
 #include "clang/AST/StmtCXX.h"
 #include "clang/Basic/Builtins.h"
 #include "clang/Basic/SourceManager.h"
+#include "clang/Lex/Lexer.h"
 #include "llvm/ADT/APSInt.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
@@ -122,6 +123,7 @@ private:
   ExprRef lowerBinary(const BinaryOperator *E, StmtList &Out);
   ExprRef lowerConditional(const ConditionalOperator *E, StmtList &Out);
   void lowerVoidConditional(const ConditionalOperator *E, StmtList &Out);
+  bool isAssertion(const Expr *E) const;
   ExprRef lowerConditionalParts(
       const ConditionalOperator *CO, StmtList &Out, StmtList &TrueOut,
       StmtList &FalseOut,
@@ -989,6 +991,10 @@ void BodyLowering::lowerExprStmt(const Expr *E, StmtList &Out) {
     (void)lowerExpr(Cast->getSubExpr(), Out); // (void)x: checked, then dropped
     return;
   }
+  if (isAssertion(E)) {
+    error(DiagId::err_assert_in_stencil, E, {});
+    return;
+  }
   if (const auto *Call = dyn_cast<CallExpr>(E);
       Call && Call->getType()->isVoidType()) {
     (void)lowerCall(Call, Out);
@@ -998,6 +1004,17 @@ void BodyLowering::lowerExprStmt(const Expr *E, StmtList &Out) {
       CO && CO->getType()->isVoidType())
     return lowerVoidConditional(CO, Out);
   (void)lowerExpr(E, Out); // a value nobody uses: checked, then dropped
+}
+
+/// Whether \p E is what an active assert() expands to (under NDEBUG it is
+/// a cast to void, accepted above), through any macros that wrap it.
+bool BodyLowering::isAssertion(const Expr *E) const {
+  const SourceManager &SM = Ctx.getSourceManager();
+  for (SourceLocation Loc = E->getBeginLoc(); Loc.isMacroID();
+       Loc = SM.getImmediateMacroCallerLoc(Loc))
+    if (Lexer::getImmediateMacroName(Loc, SM, Ctx.getLangOpts()) == "assert")
+      return true;
+  return false;
 }
 
 /// LHS = Value, LHS op= Value, ++LHS, LHS--: \p Op is the assignment

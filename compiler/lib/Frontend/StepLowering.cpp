@@ -30,6 +30,7 @@ public:
 
 private:
   bool lowerCall(const FunctionDecl *FD, const Stmt *S, ir::Step &St);
+  bool doesNothing(const Stmt *S) const;
   std::optional<ir::StepArg> lowerArg(const ir::Step &St,
                                       const FunctionDecl *FD, const Expr *E,
                                       const ir::Param &To, unsigned Position,
@@ -107,12 +108,25 @@ bool StepLowering::lower(const FunctionDecl *FD, ir::Step &St) {
   }
   bool Ok = true;
   for (const Stmt *S : Body->body())
-    Ok &= lowerCall(FD, S, St);
+    if (!doesNothing(S))
+      Ok &= lowerCall(FD, S, St);
   if (Ok && St.Calls.empty()) {
     Diags.report(DiagId::err_step_empty, St.Range, {St.Name});
     return false;
   }
   return Ok;
+}
+
+/// `;` and a discarded value without side effects (`(void)unused;`, an
+/// assert() under NDEBUG) are steps' statements too: they do nothing.
+bool StepLowering::doesNothing(const Stmt *S) const {
+  if (isa<NullStmt>(S))
+    return true;
+  const auto *Cast = dyn_cast<ExplicitCastExpr>(S);
+  if (const auto *E = dyn_cast<Expr>(S))
+    Cast = dyn_cast<ExplicitCastExpr>(E->IgnoreParens());
+  return Cast && Cast->getType()->isVoidType() &&
+         !Cast->getSubExpr()->HasSideEffects(Ctx);
 }
 
 bool StepLowering::lowerCall(const FunctionDecl *FD, const Stmt *S,

@@ -225,12 +225,16 @@ void planRounds(StepPlan &SP, const ir::Module &M,
                 const std::vector<analysis::StencilInfo> &Infos) {
   const ir::Step &St = *SP.Step;
   std::vector<bool> LowerRank(St.Params.size(), false);
+  std::vector<unsigned> Axes(St.Params.size(), ir::allAxes(St.Dims));
   for (const ir::StepCall &C : St.Calls)
     for (unsigned A = 0; A < C.Args.size(); ++A)
-      if (C.Args[A].From == ir::StepArg::Kind::Param)
+      if (C.Args[A].From == ir::StepArg::Kind::Param) {
+        const ir::Param &To = M.Stencils[C.Stencil].Params[A + 1];
         LowerRank[C.Args[A].Param] =
-            LowerRank[C.Args[A].Param] ||
-            ir::isLowerRank(M.Stencils[C.Stencil].Params[A + 1], St.Dims);
+            LowerRank[C.Args[A].Param] || ir::isLowerRank(To, St.Dims);
+        if (To.Kind == ir::ParamKind::Array)
+          Axes[C.Args[A].Param] &= ir::arrayAxes(To, St.Dims);
+      }
   std::vector<bool> Current(St.Params.size(), false);
   for (unsigned G = 0; G < SP.Groups.size(); ++G) {
     const StepGroup &Group = SP.Groups[G];
@@ -282,6 +286,11 @@ void planRounds(StepPlan &SP, const ir::Module &M,
           }
         }
       }
+      // An array of lower rank is read along the dimensions it spans only:
+      // a recomputation at x + 1 reads a z profile where it reads it at x.
+      for (unsigned D = 0; D < ir::MaxDims; ++D)
+        if (!(Axes[P] >> D & 1))
+          H.Halo[D] = {};
       bool OffCentre = false;
       for (unsigned D = 0; D < ir::MaxDims; ++D)
         OffCentre |= H.Halo[D].Lo > 0 || H.Halo[D].Hi > 0;

@@ -14,6 +14,7 @@
 #include <stdexcept>
 #include <stencil/generated.hpp>
 #include <stencil/mpi_device.hpp>
+#include <stencil/mpi_wait.hpp>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -43,14 +44,27 @@ namespace detail {
 /// Collective over \p Comm: returns when every rank passed the same \p Mine;
 /// otherwise every rank throws the same DomainError naming \p What, rank 0's
 /// text and the first text that differs. One small MPI_Allreduce when they
-/// agree, so a rank's own checks may follow it and fail alike everywhere.
+/// agree, so a rank's own checks may follow it and fail alike everywhere;
+/// one that waits long says so (STENCIL_MPI_HANG_WARN).
 inline void agreeAcrossRanks(MPI_Comm Comm, const std::string &What,
                              const std::string &Mine) {
   unsigned long long H = 1469598103934665603ull;
   for (unsigned char Ch : Mine)
     H = (H ^ Ch) * 1099511628211ull;
   unsigned long long Max[2] = {H, ~H}; // max of H and of ~H: ~min of H
-  MPI_Allreduce(MPI_IN_PLACE, Max, 2, MPI_UNSIGNED_LONG_LONG, MPI_MAX, Comm);
+  // A rank that makes a call the others do not (a first transfer() on some
+  // ranks only) waits here for them: it says so, as an exchange does.
+  std::vector<MPI_Request> Request(1);
+  MPI_Iallreduce(MPI_IN_PLACE, Max, 2, MPI_UNSIGNED_LONG_LONG, MPI_MAX, Comm,
+                 Request.data());
+  waitAllSaying(Request, [&] {
+    int Rank = 0;
+    MPI_Comm_rank(Comm, &Rank);
+    return waitedFor(Rank) + "every rank to check " + What +
+           ": every rank must make the same calls in the same order (an "
+           "exchange's first transfer() or a run() on some ranks only "
+           "waits forever); still waiting";
+  });
   if (Max[0] == ~Max[1])
     return;
   int Size = 1;

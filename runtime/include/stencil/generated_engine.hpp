@@ -109,18 +109,21 @@ template <typename V> ArgumentView viewArgument(const V &Value) {
     return {nullptr, nullptr};
 }
 
-/// Refuses a null array among \p N arguments (by position after the index:
-/// the registry does not keep parameter names) and, where \p Writes says
-/// which the stencil writes, one array for two parameters of which it writes
-/// either. Not a template: every launch of every stencil shares this code.
-inline void checkArrayViews(const char *Name, Backend B, const bool *Writes,
-                            const ArgumentView *Views, std::size_t N) {
+/// Refuses a null array among \p N arguments (by position after the index,
+/// or after the stencil::Step where \p Step: the registry does not keep
+/// parameter names) and, where \p Writes says which the stencil writes, one
+/// array for two parameters of which it writes either. \p Where is the
+/// backend's name. Not a template: every launch of every stencil shares this
+/// code.
+inline void checkArrayViews(const std::string &Name, const char *Where,
+                            const bool *Writes, const ArgumentView *Views,
+                            std::size_t N, bool Step = false) {
   for (std::size_t I = 0; I < N; ++I)
     if (Views[I].arrayType && !Views[I].array)
       throw std::invalid_argument( // as the host engine's
-          std::string("stencil: ") + Name + " (" + backendName(B) +
-          "): argument " + std::to_string(I + 1) +
-          " (after the index; an array of " +
+          "stencil: " + Name + " (" + Where + "): argument " +
+          std::to_string(I + 1) +
+          (Step ? " (after the step" : " (after the index") + "; an array of " +
           readableTypeName(Views[I].arrayType->name()) + ") is null");
   // One array for two parameters of a stencil that writes either: a launch
   // would read what it writes (the aliasing rule; a step's own launch runs
@@ -133,9 +136,8 @@ inline void checkArrayViews(const char *Name, Backend B, const bool *Writes,
       if (Views[A].array && Views[A].array == Views[C].array &&
           (Writes[A] || Writes[C]))
         throw std::invalid_argument(
-            std::string("stencil: ") + Name + " (" + backendName(B) +
-            "): arguments " + std::to_string(A + 1) + " and " +
-            std::to_string(C + 1) +
+            "stencil: " + Name + " (" + Where + "): arguments " +
+            std::to_string(A + 1) + " and " + std::to_string(C + 1) +
             " (after the index) are one array, and the stencil writes "
             "argument " +
             std::to_string(Writes[C] ? C + 1 : A + 1) +
@@ -151,9 +153,11 @@ void checkArrays(const Entry &E, const Tuple &Values,
   const ArgumentView Views[] = {viewArgument(std::get<I>(Values))...,
                                 ArgumentView{nullptr, nullptr}};
   const bool *Writes = nullptr;
+  constexpr bool Step = std::is_same_v<Entry, GeneratedStep>;
   if constexpr (std::is_same_v<Entry, GeneratedStencil>)
     Writes = E.writes;
-  checkArrayViews(E.name, E.backend, Writes, Views, sizeof...(I));
+  checkArrayViews(Step ? std::string("step ") + E.name : E.name,
+                  backendName(E.backend), Writes, Views, sizeof...(I), Step);
 }
 
 /// Why an engine found no generated code for the stencil \p Display names

@@ -539,11 +539,8 @@ private:
           Seen.push_back(M.peer);
           Peers += (Peers.empty() ? "" : ", ") + std::to_string(M.peer);
         }
-      return "stencil: warning: rank " + std::to_string(domain_->rank()) +
-             " has waited " +
-             std::to_string(static_cast<int>(
-                 detail::secondsSetting("STENCIL_MPI_HANG_WARN", 60.0))) +
-             " s for a halo exchange of " + Fields + " with rank(s) " + Peers +
+      return detail::waitedFor(domain_->rank()) + "a halo exchange of " +
+             Fields + " with rank(s) " + Peers +
              ": every rank must make the same exchanges in the same order "
              "(a transfer() or start()/wait() on some ranks only waits "
              "forever); still waiting";

@@ -97,10 +97,13 @@ struct HaloState {
 /// exchange it started is in flight.
 struct SwapInFlight {};
 
-/// What stencil entry \p E reads of parameter \p P around a point, in the
-/// dimensions \p D exchanges (elsewhere the halo is the user's boundary),
-/// with corners where one offset crosses two of them. All zero for an
-/// argument read only at the centre, or when \p E lacks per-array reads.
+/// What stencil entry \p E reads of parameter \p P around a point that an
+/// exchange fills: in the dimensions \p D exchanges, and beyond a wall where
+/// an offset crosses it and an exchanged dimension (the margin there is the
+/// wrapped or the neighbour's, which the exchange's message along the wall
+/// carries: HaloExchange::box); elsewhere the halo is the user's boundary.
+/// Corners where one offset crosses two exchanged dimensions. All zero for
+/// an argument read only at the centre, or when \p E lacks per-array reads.
 inline Halo exchangedReads(const Domain &D, const GeneratedStencil &E,
                            std::size_t P) {
   Halo Need;
@@ -109,13 +112,20 @@ inline Halo exchangedReads(const Domain &D, const GeneratedStencil &E,
     return Need;
   const GeneratedArrayReads &R = E.arrayReads[P];
   Need = Halo::of(R.halo, false);
-  for (int X = 0; X < 4; ++X)
-    if (X >= D.dims() || !D.exchanges(X))
+  auto Diagonal = [&](int X, int Y) {
+    return ((R.diagonalPairs >> (4 * std::min(X, Y) + std::max(X, Y))) & 1u) !=
+           0;
+  };
+  for (int X = 0; X < 4; ++X) {
+    bool Filled = X < D.dims() && D.exchanges(X);
+    for (int Y = 0; Y < D.dims() && X < D.dims() && !Filled; ++Y)
+      Filled = Y != X && D.exchanges(Y) && Diagonal(X, Y);
+    if (!Filled)
       Need.lo[X] = Need.hi[X] = 0;
+  }
   for (int X = 0; X < D.dims(); ++X)
     for (int Y = X + 1; Y < D.dims(); ++Y)
-      if (((R.diagonalPairs >> (4 * X + Y)) & 1u) && D.exchanges(X) &&
-          D.exchanges(Y))
+      if (Diagonal(X, Y) && D.exchanges(X) && D.exchanges(Y))
         Need.corners = true;
   return Need;
 }

@@ -31,12 +31,25 @@ inline double secondsSetting(const char *Name, double Default) {
   return std::min(S, 3600.0);
 }
 
+/// The seconds STENCIL_MPI_HANG_WARN sets (default 60; 0: never warn).
+inline double hangWarnSeconds() {
+  static const double Warn = secondsSetting("STENCIL_MPI_HANG_WARN", 60.0);
+  return Warn;
+}
+
+/// "stencil: warning: rank R has waited S s for ": how a warning of
+/// waitAllSaying begins.
+inline std::string waitedFor(int Rank) {
+  return "stencil: warning: rank " + std::to_string(Rank) + " has waited " +
+         std::to_string(static_cast<int>(hangWarnSeconds())) + " s for ";
+}
+
 /// Completes \p Requests (then clears them). Past STENCIL_MPI_HANG_WARN
 /// seconds (default 60; 0: never) it prints once, on this rank, what
 /// \p What says it waits for, and waits on.
 inline void waitAllSaying(std::vector<MPI_Request> &Requests,
                           const std::function<std::string()> &What) {
-  static const double Warn = secondsSetting("STENCIL_MPI_HANG_WARN", 60.0);
+  const double Warn = hangWarnSeconds();
   const int Count = static_cast<int>(Requests.size());
   if (Warn <= 0) {
     MPI_Waitall(Count, Requests.data(), MPI_STATUSES_IGNORE);

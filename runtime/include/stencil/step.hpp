@@ -194,6 +194,31 @@ inline constexpr const char *StepRunsUntimed =
     "DomainStep::timeRounds over ranks; STENCIL_STEP_PLAN=multi-kernel "
     "counts each stencil)";
 
+/// Refuses a null array among a step function's arguments \p A (converted to
+/// its parameter types \p P), numbered after the stencil::Step, before any
+/// of its stencils runs: on every engine as the step's generated code does.
+/// \p Address names the step where generated code registered it.
+template <typename... P, typename... Args>
+void checkStepArguments(ParamList<P...>, const void *Address, const char *Where,
+                        const Args &...A) {
+  // (A scalar the step takes by non-const reference leaves the check to the
+  // stencils: the conversion below copies.)
+  if constexpr (std::is_constructible_v<std::tuple<P...>, const Args &...>) {
+    const std::tuple<P...> Values(A...);
+    std::apply(
+        [&](const auto &...V) {
+          const ArgumentView Views[] = {viewArgument(V)...,
+                                        ArgumentView{nullptr, nullptr}};
+          const GeneratedStep *E = findGeneratedStep(Backend::OpenMP, Address);
+          if (!E)
+            E = findGeneratedStep(Backend::Cuda, Address);
+          checkArrayViews(E ? std::string("step ") + E->name : "step function",
+                          Where, nullptr, Views, sizeof...(P), /*Step=*/true);
+        },
+        Values);
+  }
+}
+
 /// Launches step entry \p E over \p R with \p A converted to the step's
 /// parameter types \p P (after the stencil::Step).
 template <typename... P, typename... Args>
@@ -241,6 +266,15 @@ void runStep(const LoopRange *Ranges, F &&Function, Args &&...A) {
                 "parameter is the index, runs with run())");
   constexpr StepEngine Kind = detail::StepEngineOf<Engine>::Kind;
   using Pointer = std::decay_t<F>;
+  if constexpr (IsStep && std::is_pointer_v<Pointer>)
+    detail::checkStepArguments(
+        typename detail::StencilTraits<Pointer>::Params(),
+        reinterpret_cast<const void *>(static_cast<Pointer>(Function)),
+        Kind == StepEngine::Host     ? "host"
+        : Kind == StepEngine::OpenMP ? "openmp"
+        : Kind == StepEngine::Cuda   ? "cuda"
+                                     : "auto",
+        A...);
   if constexpr (!IsStep) {
     return;
   } else if constexpr ((Kind == StepEngine::OpenMP ||

@@ -52,6 +52,18 @@ STENCIL_STEP void body(stencil::Step3D &s, int n, const float *a, float *b) {
     s.run(Copy(), a, b);
 }
 STENCIL_STEP void empty(stencil::Step3D &s) {} // expected-error {{step 'empty' runs no stencil}}
+// `;` and a void cast without side effects (an assert() under NDEBUG) do
+// nothing and are accepted; a void cast that does something is not.
+STENCIL_STEP void quiet(stencil::Step3D &s, int unused, const float *a, float *b) {
+  (void)unused;
+  ;
+  static_cast<void>(0);
+  s.run(Copy(), a, b);
+  (void)(unused++); // expected-error {{a step runs stencils only: each statement of step 'quiet' must be 'step.run(Stencil(), args...)' on its first parameter}}
+}
+STENCIL_STEP void onlyQuiet(stencil::Step3D &s, int unused) { // expected-error {{step 'onlyQuiet' runs no stencil}}
+  (void)unused;
+}
 
 STENCIL_STEP void unknown(stencil::Step3D &s, const float *a, float *b) {
   s.run(&opaque, a, b); // expected-error {{step 'unknown' runs something that is not a stencil stencilc can generate here: pass a functor object or a function defined in this file}} expected-warning {{stencil 'opaque' passed to run() is defined in another file}}

@@ -1,7 +1,9 @@
 // One array passed for two parameters of a step runs the step call by call;
 // where that gives a stencil one array for an input and its output, the
 // error names the step as well as the stencil (it named only the stencil
-// and its own argument numbers).
+// and its own argument numbers). A null array among a step's arguments is
+// refused before any stencil runs, numbered after the stencil::Step, on the
+// host engine as on OpenMP (the host named a stencil and its own numbers).
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: %stencilc %s --emit=cpu -o %t -- -I %runtime_include
 // RUN: c++ -std=c++17 -O0 -fopenmp -I %runtime_include %s %t/step-alias-run.stencil.cpp -o %t/run
@@ -37,4 +39,19 @@ int main() {
     std::printf("%s\n", E.what());
   }
   // CHECK: stencil: step 'twice' (one array passed for two of its parameters, so run call by call): Half (openmp): {{.*}}
+  stencil::Loop2D<stencil::HostLoopEngine2D> host(8, 0, 1, 8, 0, 0);
+  c[9] = -1.0f;
+  for (int Engine = 0; Engine < 2; ++Engine)
+    try {
+      if (Engine == 0)
+        host.runStep(twice, a.data(), nullptr, c.data());
+      else
+        loop.runStep(twice, a.data(), b.data(), static_cast<float *>(nullptr));
+    } catch (const std::invalid_argument &E) {
+      std::printf("%s\n", E.what());
+    }
+  std::printf("untouched: %g\n", c[9]);
+  // CHECK: stencil: step twice (host): argument 2 (after the step; an array of float*) is null
+  // CHECK: stencil: step twice (openmp): argument 3 (after the step; an array of float*) is null
+  // CHECK: untouched: -1
 }
