@@ -13,6 +13,7 @@
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/Stmt.h"
 #include "clang/Basic/SourceManager.h"
+#include <algorithm>
 
 using namespace clang;
 using namespace stencilc;
@@ -117,11 +118,17 @@ bool StepLowering::lower(const FunctionDecl *FD, ir::Step &St) {
   return Ok;
 }
 
-/// `;` and a discarded value without side effects (`(void)unused;`, an
-/// assert() under NDEBUG) are steps' statements too: they do nothing.
+/// `;`, a discarded value without side effects (`(void)unused;`, an
+/// assert() under NDEBUG) and declarations of no object (static_assert,
+/// typedef, using) are steps' statements too: they do nothing at run time.
 bool StepLowering::doesNothing(const Stmt *S) const {
   if (isa<NullStmt>(S))
     return true;
+  if (const auto *DS = dyn_cast<DeclStmt>(S))
+    return std::all_of(DS->decl_begin(), DS->decl_end(), [](const Decl *D) {
+      return isa<StaticAssertDecl, TypedefNameDecl, UsingDecl,
+                 UsingDirectiveDecl>(D);
+    });
   const auto *Cast = dyn_cast<ExplicitCastExpr>(S);
   if (const auto *E = dyn_cast<Expr>(S))
     Cast = dyn_cast<ExplicitCastExpr>(E->IgnoreParens());

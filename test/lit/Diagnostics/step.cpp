@@ -58,8 +58,12 @@ STENCIL_STEP void quiet(stencil::Step3D &s, int unused, const float *a, float *b
   (void)unused;
   ;
   static_cast<void>(0);
+  static_assert(sizeof(float) == 4, "float");
+  using Real = float;
+  typedef Real Value;
   s.run(Copy(), a, b);
   (void)(unused++); // expected-error {{a step runs stencils only: each statement of step 'quiet' must be 'step.run(Stencil(), args...)' on its first parameter}}
+  Value kept = 0; // expected-error {{a step runs stencils only: each statement of step 'quiet' must be 'step.run(Stencil(), args...)' on its first parameter}}
 }
 STENCIL_STEP void onlyQuiet(stencil::Step3D &s, int unused) { // expected-error {{step 'onlyQuiet' runs no stencil}}
   (void)unused;
