@@ -20,6 +20,10 @@
 # BEFORE_BIN=DIR first times the benchmarks built beforehand in DIR (the code
 # before a change: temporal_benchmark and, with FAST_MATH=1,
 # temporal_benchmark_fast) with the same arguments, BEFORE_CASES for CASES;
+# BEFORE_INCLUDE=DIR also builds the benchmark against the runtime headers in
+# DIR (the runtime before a change; stencilc's code as the bundle's) and
+# times it before the other, ROUNDS times in turn (default 1);
+# TUNED=N times only the tuner's choice, N tuners each (--tuned);
 # BUILD_ONLY=1 builds into BUNDLE_DIR/bin and stops (where nvcc is but no
 # GPU), and a later run takes the binaries from there; PROFILE (ncu
 # regexes on mangled names; PROFILE_COUNT launches each, PROFILE_CASES)
@@ -34,7 +38,8 @@ if [[ ${BUILD_ONLY:-0} != 1 ]]; then
   gpu_machine
 fi
 include=$bundle/runtime/include
-build() { # OUT SOURCE GEN_DIR [NVCC_FLAG...]
+build() { # OUT SOURCE GEN_DIR [NVCC_FLAG...]; BUILD_INCLUDE: other headers
+  local include=${BUILD_INCLUDE:-$include}
   # The CUDA file a stencil a part, compiled at once (split_cuda.py; whole
   # where it cannot be split): ptxas takes minutes on one file of passes.
   local parts=$1.parts part compiles=()
@@ -52,6 +57,7 @@ build() { # OUT SOURCE GEN_DIR [NVCC_FLAG...]
 }
 binaries=(temporal temporal_benchmark copy_bandwidth)
 [[ ${FAST_MATH:-0} == 1 ]] && binaries+=(temporal_benchmark_fast)
+[[ -n ${BEFORE_INCLUDE:-} ]] && binaries+=(temporal_benchmark_before)
 if [[ -d $bundle/bin && ${BUILD_ONLY:-0} != 1 ]]; then
   echo "== built beforehand (BUILD_ONLY=1): $bundle/bin"
   cp "$bundle"/bin/* "$work"/
@@ -66,6 +72,11 @@ else
   if [[ ${FAST_MATH:-0} == 1 ]]; then
     build "$work/temporal_benchmark_fast" "$bundle/temporal_benchmark.cpp" \
       "$bundle/gen" --use_fast_math &
+    pids+=($!)
+  fi
+  if [[ -n ${BEFORE_INCLUDE:-} ]]; then
+    BUILD_INCLUDE=$BEFORE_INCLUDE build "$work/temporal_benchmark_before" \
+      "$bundle/temporal_benchmark.cpp" "$bundle/gen" &
     pids+=($!)
   fi
   gpu_build_copy_bandwidth &
@@ -110,7 +121,6 @@ if [[ -n ${BEFORE_BIN:-} ]]; then
 fi
 
 if [[ -x $work/temporal_benchmark ]]; then
-  echo "== stencilc time loops"
   args=()
   [[ -n ${CASES:-} ]] && args+=("--cases=$CASES")
   [[ -n ${STEPS:-} ]] && args+=("--steps=$STEPS")
@@ -119,7 +129,15 @@ if [[ -x $work/temporal_benchmark ]]; then
   [[ -n ${CHUNKS:-} ]] && args+=("--chunks=$CHUNKS")
   [[ -n ${TILES:-} ]] && args+=("--tiles=$TILES")
   [[ -n ${SIZE:-} ]] && args+=("--size=$SIZE")
-  "$work/temporal_benchmark" "${args[@]}" || gpu_fail
+  [[ -n ${TUNED:-} ]] && args+=("--tuned=$TUNED")
+  for ((round = 1; round <= ${ROUNDS:-1}; ++round)); do
+    if [[ -x $work/temporal_benchmark_before ]]; then
+      echo "== stencilc time loops, runtime of BEFORE_INCLUDE (round $round)"
+      "$work/temporal_benchmark_before" "${args[@]}" || gpu_fail
+    fi
+    echo "== stencilc time loops (round $round)"
+    "$work/temporal_benchmark" "${args[@]}" || gpu_fail
+  done
   if [[ ${DECAYED:-0} == 1 ]]; then
     echo "== j2d5pt, each run going on from the last (--decayed)"
     "$work/temporal_benchmark" --cases=j2d5pt-f32 --quick --decayed || gpu_fail

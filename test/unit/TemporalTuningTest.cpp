@@ -21,10 +21,12 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <array>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
+#include <limits>
 #include <map>
 #include <random>
 #include <set>
@@ -45,6 +47,9 @@ struct LengthPasses {
   void operator()(const Index<3> &, const float *, float *) const {}
 };
 struct SameMarginPasses {
+  void operator()(const Index<3> &, const float *, float *) const {}
+};
+struct SlowStartPasses {
   void operator()(const Index<3> &, const float *, float *) const {}
 };
 
@@ -109,10 +114,10 @@ std::map<std::array<long long, 4>, std::vector<float>> FirstInputs;
 /// The steps of each pass launched, in order.
 std::vector<int> PassSteps;
 
-template <int UsPerStep>
-const char *passLaunch(const Grid &, const Region &R, const Region &Store,
-                       const LaunchConfig &C, int Steps,
-                       const void *const *Margins, void *const *Args) {
+/// A pass taking \p UsPerStep a step.
+const char *runPass(double UsPerStep, const Region &R, const Region &Store,
+                    const LaunchConfig &C, int Steps,
+                    const void *const *Margins, void *const *Args) {
   if (C.block[2] == 16)
     return "the rings of this many steps and this tile need more shared "
            "memory than a block of this GPU has";
@@ -137,8 +142,36 @@ const char *passLaunch(const Grid &, const Region &R, const Region &Store,
   for (std::size_t I = 0; I < N; ++I)
     if (inRegion(I, Store))
       B[I] = Cur[I];
-  spend(passUs(UsPerStep, Steps) / 1000.0 * Steps);
+  spend(UsPerStep / 1000.0 * Steps);
   return nullptr;
+}
+
+template <int UsPerStep>
+const char *passLaunch(const Grid &, const Region &R, const Region &Store,
+                       const LaunchConfig &C, int Steps,
+                       const void *const *Margins, void *const *Args) {
+  return runPass(passUs(UsPerStep, Steps), R, Store, C, Steps, Margins, Args);
+}
+
+/// Launches of each pass configuration (steps, tile, chunk) so far.
+std::map<std::array<long long, 4>, int> PassLaunches;
+/// SlowStartPasses: at chunk 8, passes of tile 16 x 16 take 1.5 ms a step
+/// in their first two loops (the warm-up and the first timing, as on a GPU
+/// busy elsewhere for a moment), 0.3 ms after; those of tile 32 x 8 1 ms
+/// always; other chunks 3 ms.
+const char *slowStartPass(const Grid &, const Region &R, const Region &Store,
+                          const LaunchConfig &C, int Steps,
+                          const void *const *Margins, void *const *Args) {
+  const int Launched =
+      PassLaunches[{Steps, C.block[0], C.block[1], C.block[2]}]++;
+  // A trial loop of 2-step passes: its steps but the last, in passes.
+  const long long PerLoop =
+      (detail::trialSteps(2, 2 * tuning::mostTunedSteps(3) + 1) - 1) / 2;
+  const double Us = C.block[2] != 8          ? 3000
+                    : C.block[0] == 32       ? 1000
+                    : Launched < 2 * PerLoop ? 1500
+                                             : 300;
+  return runPass(Us, R, Store, C, Steps, Margins, Args);
 }
 
 const char *stepQuery(int, int, KernelAttributes *Out) {
@@ -298,6 +331,9 @@ const bool Registered = [] {
   registerFake<SameMarginPasses>("fake::SameMarginPasses", "00000000000000c4",
                                  stepLaunch<400>, recordingPass, passQuery, 3,
                                  8, sameMarginsOnHost);
+  registerFake<SlowStartPasses>("fake::SlowStartPasses", "00000000000000c5",
+                                stepLaunch<8000>, slowStartPass, passQuery, 3,
+                                16);
   return true;
 }();
 
@@ -592,6 +628,73 @@ TEST(TemporalTuning, EachCandidateStartsFromTheLevelsState) {
     EXPECT_TRUE(Input == First)
         << Config[0] << " steps, chunk " << Config[3]
         << " started from another state than the first candidate";
+}
+
+// The fastest few of the first timings are timed again, in turn, and the
+// lowest median wins; candidates that did not run are never finalists.
+TEST(TemporalTuning, FinalistsAreTheFastestThatRan) {
+  const double Inf = std::numeric_limits<double>::infinity();
+  EXPECT_EQ(tuning::temporalFinalists({5, Inf, 1, 1.04, 3, 1.02}, 3),
+            (std::vector<std::size_t>{2, 5, 3}));
+  EXPECT_EQ(tuning::temporalFinalists({2, 1, 2}, 5),
+            (std::vector<std::size_t>{1, 0, 2}));
+  EXPECT_EQ(tuning::temporalFinalists({Inf, 4}, 0),
+            (std::vector<std::size_t>{1})); // at least one
+  EXPECT_TRUE(tuning::temporalFinalists({Inf, Inf}, 3).empty());
+
+  // Candidate 1 first looked slower than 0 and 3; timed again it is the
+  // fastest. Candidate 2 (not a finalist) is never timed again.
+  std::vector<std::vector<double>> Timings = {{1.0}, {1.2}, {1.3}, {1.1}};
+  const std::map<std::size_t, std::vector<double>> Again = {
+      {0, {1.0, 1.0, 1.0}}, {1, {0.5, 0.6, 9.0}}, {3, {1.1, 0.4, 1.1}}};
+  std::vector<std::size_t> Order;
+  const std::size_t Fastest =
+      tuning::fastestOfFinalists(Timings, 3, 3, [&](std::size_t I) {
+        const std::size_t Nth =
+            static_cast<std::size_t>(std::count(Order.begin(), Order.end(), I));
+        Order.push_back(I);
+        return Again.at(I).at(Nth);
+      });
+  EXPECT_EQ(Fastest, 1u);
+  // In turn: each finalist once a round, fastest first.
+  EXPECT_EQ(Order, (std::vector<std::size_t>{0, 3, 1, 0, 3, 1, 0, 3, 1}));
+  EXPECT_EQ(Timings[1], (std::vector<double>{1.2, 0.5, 0.6, 9.0}));
+  EXPECT_EQ(Timings[2], (std::vector<double>{1.3}));
+  // Nothing ran but the candidates' first timings: no call, the first.
+  std::vector<std::vector<double>> None = {{Inf}, {Inf}};
+  int Calls = 0;
+  EXPECT_EQ(tuning::fastestOfFinalists(None, 3, 3,
+                                       [&](std::size_t) {
+                                         ++Calls;
+                                         return 1.0;
+                                       }),
+            0u);
+  EXPECT_EQ(Calls, 0);
+}
+
+// A pass slow in its first timing (the GPU busy for a moment) but the
+// fastest timed again is chosen; with one timing each the tuner kept the
+// other tile.
+TEST(TemporalTuning, TheFastestFewAreTimedAgain) {
+  ASSERT_TRUE(Registered);
+  PassLaunches.clear();
+  DeviceAutoTuningInfo Info;
+  quick(Info, "");
+  Info.search.finalists = 2;
+  Info.search.finalRepeats = 3;
+  expectReference(tunedLoop<SlowStartPasses>(Info));
+  ASSERT_NE(Info.chosenPasses(), nullptr);
+  const TemporalConfig Chosen = *Info.chosenPasses();
+  EXPECT_EQ(Chosen.steps, 2) << Info.reportText();
+  EXPECT_EQ(Chosen.block[0], 16) << Info.reportText();
+  EXPECT_EQ(Chosen.block[2], 8) << Info.reportText();
+  // Both finalists timed three more times, in the report as medians.
+  const std::string Report = Info.reportText();
+  std::size_t Medians = 0;
+  for (std::size_t At = Report.find("(median of 4)", Report.find("time loop"));
+       At != std::string::npos; At = Report.find("(median of 4)", At + 1))
+    ++Medians;
+  EXPECT_EQ(Medians, 2u) << Report;
 }
 
 TEST(TemporalTuning, TheChoiceIsKeptInTheCacheFile) {

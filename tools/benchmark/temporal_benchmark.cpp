@@ -6,7 +6,7 @@
 //
 //   temporal_benchmark [--cases=a,b] [--steps=N] [--quick] [--decayed]
 //                      [--passes=T,U] [--chunks=C,D] [--tiles=XxY,...]
-//                      [--size=N]
+//                      [--size=N] [--tuned=N]
 //
 // A pass row's steps/pass is the most a pass takes: the N steps run as
 // passes as even as can be and one step alone (the schedule is printed), as
@@ -20,6 +20,8 @@
 // chosen, then timed); each the median of three runs of N steps after one
 // warm-up run. Prints one line per configuration and a summary line per case,
 // in GCells/s per time step (points inside the margin x steps / seconds).
+// --tuned=N: only the tuner's choice, N times, each with a fresh tuner (how
+// steady its choice is from run to run).
 //
 // Every run starts from the same input, uploaded before it: j2d5pt's weights
 // sum to 0.42, so a field stepped on from run to run decays to denormals and
@@ -57,6 +59,7 @@ struct Options {
   bool Decayed = false; // runs go on from the last run's field
   std::vector<int> Passes, Chunks; // empty: all steps per pass, per case
   std::vector<std::array<int, 2>> Tiles; // empty: per case
+  int Tuned = 0; // > 0: only the tuner's choice, this many times
 };
 
 /// "a,b,c" split at its commas.
@@ -233,6 +236,22 @@ public:
       std::printf("%s: no temporal code\n", Name);
       return;
     }
+    if (O.Tuned > 0) {
+      std::vector<double> Rates;
+      for (int Run = 1; Run <= O.Tuned; ++Run) {
+        std::string Choice;
+        Rates.push_back(tuned(&Choice));
+        std::printf("%s tuned, tuner %d of %d: %.1f GCells/s (%s)\n", Name, Run,
+                    O.Tuned, Rates.back(), Choice.c_str());
+        std::fflush(stdout);
+      }
+      std::sort(Rates.begin(), Rates.end());
+      std::printf("SUMMARY %s: %d tuners, least %.1f, median %.1f, most %.1f "
+                  "GCells/s\n",
+                  Name, O.Tuned, Rates.front(), Rates[Rates.size() / 2],
+                  Rates.back());
+      return;
+    }
     const double Single = row("single", 1, 0, 0, 0);
     const double Default = row("default", 0, 0, 0, 0);
     double Best = Default;
@@ -328,6 +347,10 @@ int main(int Argc, char **Argv) {
       O.Size = Bad ? 0 : Size[0];
     } else if (Arg.rfind("--steps=", 0) == 0) {
       O.Steps = std::atoi(Arg.c_str() + 8);
+    } else if (Arg.rfind("--tuned=", 0) == 0) {
+      std::vector<int> Tuned;
+      Bad = !numberList(Arg.substr(8), &Tuned) || Tuned.size() != 1;
+      O.Tuned = Bad ? 0 : Tuned[0];
     } else if (Arg == "--quick") {
       O.Quick = true;
     } else if (Arg == "--decayed") {
@@ -339,7 +362,8 @@ int main(int Argc, char **Argv) {
       std::fprintf(
           stderr,
           "usage: %s [--cases=a,b] [--steps=N] [--quick] [--decayed] "
-          "[--passes=T,U] [--chunks=C,D] [--tiles=XxY,...] [--size=N]\n",
+          "[--passes=T,U] [--chunks=C,D] [--tiles=XxY,...] [--size=N] "
+          "[--tuned=N]\n",
           Argv[0]);
       return 2;
     }

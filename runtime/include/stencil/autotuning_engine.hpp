@@ -60,8 +60,14 @@ public:
     TemporalConfig passes;
     std::string passesSource; ///< "timed" or "cache"
     std::map<std::string, int> passesPruned;
-    /// ms per step of each candidate timed (infinite: it could not run).
-    std::vector<std::pair<TemporalConfig, double>> passTimings;
+    /// Each candidate timed: ms per step (the median of its timings;
+    /// infinite: it could not run) and how many timings.
+    struct PassTiming {
+      TemporalConfig config;
+      double ms;
+      int timings;
+    };
+    std::vector<PassTiming> passTimings;
   };
 
   DeviceAutoTuningInfo() = default;
@@ -188,10 +194,13 @@ private:
     for (const auto &[Why, N] : S.passesPruned)
       Out += "  pruned " + std::to_string(N) + ": " + Why + "\n";
     char Buf[256];
-    for (const auto &[C, Ms] : S.passTimings) {
-      std::snprintf(Buf, sizeof(Buf), "  %-48s %10.4f ms a step\n",
-                    tuning::temporalText(C).c_str(), Ms);
+    for (const Session::PassTiming &T : S.passTimings) {
+      std::snprintf(Buf, sizeof(Buf), "  %-48s %10.4f ms a step",
+                    tuning::temporalText(T.config).c_str(), T.ms);
       Out += Buf;
+      if (T.timings > 1)
+        Out += " (median of " + std::to_string(T.timings) + ")";
+      Out += "\n";
     }
     return Out;
   }
@@ -470,8 +479,9 @@ private:
   /// Times each candidate of temporalCandidates (a warm-up loop, then a
   /// timed one of at least 2 * mostTunedSteps(Dims) + 1 steps, in passes of the
   /// candidate's steps: detail::trialSteps) on copies of the two levels,
-  /// each candidate from the levels' state, and keeps the fastest per step in
-  /// \p Ses, or takes the cache's.
+  /// each candidate from the levels' state; times the fastest few again
+  /// (Info.search: finalists, finalRepeats) and keeps the lowest median per
+  /// step in \p Ses, or takes the cache's.
   template <typename StencilT, typename OneStepF, typename... Args>
   void choosePasses(DeviceAutoTuningInfo &Info,
                     DeviceAutoTuningInfo::Session &Ses,
@@ -541,32 +551,37 @@ private:
     };
     Value *TrialPrevious = static_cast<Value *>(Copies[0]),
           *TrialNext = static_cast<Value *>(Copies[1]);
-    std::vector<double> Times;
-    Ses.passTimings.clear();
-    for (const TemporalConfig &C : Candidates) {
-      // At least 2 * mostTunedSteps(Dims) + 1 steps, in passes of exactly C's
-      // steps: 17 steps at 6 a pass would run passes of 4 (passSchedule),
-      // timing another candidate under C's name.
+    // ms per step of a loop of C's steps (at least 2 * mostTunedSteps(Dims)
+    // + 1, in passes of exactly C's steps: 17 steps at 6 a pass would run
+    // passes of 4 (passSchedule), timing another candidate under C's name),
+    // from the levels' state, after a warm-up loop where Warm.
+    auto Trial = [&](const TemporalConfig &C, bool Warm) {
       const long long TrialSteps =
           detail::trialSteps(C.steps, 2 * tuning::mostTunedSteps(Dims) + 1);
       double Ms = std::numeric_limits<double>::infinity();
       Restore();
+      for (int Run = Warm ? 0 : 1; Run < 2; ++Run) {
+        detail::checkDevice(Ops.synchronize(), "auto-tuning");
+        const auto T0 = std::chrono::steady_clock::now();
+        auto Loop = [&](auto &&...Marked) {
+          detail::repeatTemporal(&Tuned, Geometry, Box,
+                                 Ses.tuner.best().config(), C, TrialSteps, S,
+                                 OneStep, Marked...);
+        };
+        Loop(detail::onTrialLevels(A, TrialPrevious, TrialNext)...);
+        detail::checkDevice(Ops.synchronize(), "auto-tuning");
+        Ms = std::chrono::duration<double, std::milli>(
+                 std::chrono::steady_clock::now() - T0)
+                 .count() /
+             TrialSteps;
+      }
+      return Ms;
+    };
+    std::vector<std::vector<double>> Timings;
+    for (const TemporalConfig &C : Candidates) {
+      double Ms = std::numeric_limits<double>::infinity();
       try {
-        for (int Run = 0; Run < 2; ++Run) { // a warm-up, then the timed one
-          detail::checkDevice(Ops.synchronize(), "auto-tuning");
-          const auto T0 = std::chrono::steady_clock::now();
-          auto Trial = [&](auto &&...Marked) {
-            detail::repeatTemporal(&Tuned, Geometry, Box,
-                                   Ses.tuner.best().config(), C, TrialSteps, S,
-                                   OneStep, Marked...);
-          };
-          Trial(detail::onTrialLevels(A, TrialPrevious, TrialNext)...);
-          detail::checkDevice(Ops.synchronize(), "auto-tuning");
-          Ms = std::chrono::duration<double, std::milli>(
-                   std::chrono::steady_clock::now() - T0)
-                   .count() /
-               TrialSteps;
-        }
+        Ms = Trial(C, /*Warm=*/true);
       } catch (const std::runtime_error &Error) {
         // A pass the launch refuses (its rings beyond the block's shared
         // memory) is pruned; the steps one at a time always run.
@@ -574,16 +589,27 @@ private:
           throw;
         ++Ses.passesPruned[std::string("refused at launch: ") + Error.what()];
       }
-      Times.push_back(Ms);
-      Ses.passTimings.push_back({C, Ms});
+      Timings.push_back({Ms});
     }
-    const std::size_t Fastest = tuning::fastestCandidate(Times);
+    // The fastest few again, as the steps' search ends (Info.search): the
+    // lowest median of each one's timings wins.
+    const std::size_t Fastest = tuning::fastestOfFinalists(
+        Timings, Info.search.finalists, Info.search.finalRepeats,
+        [&](std::size_t I) { return Trial(Candidates[I], /*Warm=*/false); });
+    Ses.passTimings.clear();
+    int Runs = 0;
+    for (std::size_t I = 0; I < Candidates.size(); ++I) {
+      Ses.passTimings.push_back({Candidates[I], tuning::median(Timings[I]),
+                                 static_cast<int>(Timings[I].size())});
+      Runs += static_cast<int>(Timings[I].size());
+    }
     Ses.passes = Candidates[Fastest];
     Ses.passesSource = "timed";
     Ses.passesChosen = true;
     if (Info.useCache)
-      tuning::storePassesChoice(Path, Key, Ses.passes, Times[Fastest],
-                                static_cast<int>(2 * Candidates.size()));
+      tuning::storePassesChoice(Path, Key, Ses.passes,
+                                tuning::median(Timings[Fastest]),
+                                Runs + static_cast<int>(Candidates.size()));
     if (std::getenv("STENCIL_TUNING_REPORT"))
       Info.report(stderr);
   }

@@ -719,9 +719,9 @@ private:
     FieldT TrialNext(D, Next.halo(), Next.name() + " (trial)");
     copyField(TrialPrevious, Previous);
     copyField(TrialNext, Next);
-    timings_.clear();
-    double BestMs = 0;
-    for (const detail::TimeLoopChoice &Trial : Trials) {
+    // ms per step of a trial's loop (the slowest rank's), after a warm-up
+    // loop where Warm.
+    auto Time = [&](const detail::TimeLoopChoice &Trial, bool Warm) {
       const int K = Trial.steps;
       // At least 2 * Candidates + 1 steps, in whole blocks of K steps
       // between exchanges (passes: of their odd steps, each after an
@@ -731,7 +731,7 @@ private:
           Passes && PerPass > 1 ? PerPass : K, 2LL * Candidates + 1);
       std::copy(Trial.block, Trial.block + 3, passBlock_);
       double Ms = 0;
-      for (int Run = 0; Run < 2; ++Run) { // a warm-up, then the timed one
+      for (int Run = Warm ? 0 : 1; Run < 2; ++Run) {
         synchronize();
         MPI_Barrier(D.comm());
         const auto T0 = std::chrono::steady_clock::now();
@@ -744,18 +744,32 @@ private:
              TrialSteps;
       }
       MPI_Allreduce(MPI_IN_PLACE, &Ms, 1, MPI_DOUBLE, MPI_MAX, D.comm());
+      return Ms;
+    };
+    std::vector<std::vector<double>> Timings;
+    for (const detail::TimeLoopChoice &Trial : Trials)
+      Timings.push_back({Time(Trial, /*Warm=*/true)});
+    // The fastest few again (the times are alike on every rank, so are
+    // the finalists): the lowest median wins.
+    const tuning::OnlineTuner::Options Search;
+    const std::size_t Fastest = tuning::fastestOfFinalists(
+        Timings, Search.finalists, Search.finalRepeats,
+        [&](std::size_t I) { return Time(Trials[I], /*Warm=*/false); });
+    Best = Trials[Fastest];
+    const double BestMs = tuning::median(Timings[Fastest]);
+    timings_.clear();
+    int Runs = 0;
+    for (std::size_t I = 0; I < Trials.size(); ++I) {
       // The fastest tile and chunk for each K.
+      const int K = Trials[I].steps;
+      const double Ms = tuning::median(Timings[I]);
       if (!timings_.count(K) || Ms < timings_[K])
         timings_[K] = Ms;
-      if (&Trial == &Trials.front() || Ms < BestMs) {
-        Best = Trial;
-        BestMs = Ms;
-      }
+      Runs += static_cast<int>(Timings[I].size()) + 1;
     }
     exchanges_.clear(); // the trial fields' exchanges, alike on every rank
     if (D.rank() == 0)
-      detail::storeTimeLoopChoice(cachePath_, CacheKey, Best, BestMs,
-                                  2 * static_cast<int>(Trials.size()));
+      detail::storeTimeLoopChoice(cachePath_, CacheKey, Best, BestMs, Runs);
     chosen_[Key] = Best;
     return Best;
   }

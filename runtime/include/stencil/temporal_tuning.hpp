@@ -2,7 +2,8 @@
 // on one GPU (DeviceAutoTuningLoopEngine::repeat): steps one at a time with
 // the stencil's tuned configuration, or stencilc's passes of 2 to 8 steps at
 // a few tiles and chunks, pruned by tile, threads and registers before any
-// timing; the fastest per step is kept, in the tuning cache file too (key:
+// timing; the fastest few timed again, the lowest median per step kept, in
+// the tuning cache file too (key:
 // the steps' own with "<stencil> passes" and the candidates' count; choice
 // "steps 1" or "passes T BX BY CHUNK"; docs/tuning.md, "Time loops").
 #ifndef STENCIL_TEMPORAL_TUNING_HPP
@@ -11,10 +12,12 @@
 #include <stencil/choice_cache.hpp>
 #include <stencil/generated.hpp>
 #include <stencil/temporal_passes.hpp>
+#include <stencil/tuning_online_search.hpp>
 #include <stencil/tuning_search_space.hpp>
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <cstdio>
 #include <functional>
 #include <map>
@@ -148,10 +151,46 @@ temporalCandidates(const GeneratedTemporal &T, int Dims, const Region &Box,
   return Out;
 }
 
-/// The fastest of \p Times (ms per step, by candidate index): its index.
-inline std::size_t fastestCandidate(const std::vector<double> &Times) {
-  return static_cast<std::size_t>(
-      std::min_element(Times.begin(), Times.end()) - Times.begin());
+/// The indices of the \p Most fastest of \p Times that ran (finite), fastest
+/// first, ties in index order: the candidates timed again. One trial of a
+/// few milliseconds each picks among passes a few percent apart by chance
+/// (on an H200 the f32 star's passes of 2, 3 and 4 steps lie within 4%, and
+/// the choice among them varied from run to run: docs/performance.md).
+inline std::vector<std::size_t>
+temporalFinalists(const std::vector<double> &Times, int Most) {
+  std::vector<std::size_t> Ranked;
+  for (std::size_t I = 0; I < Times.size(); ++I)
+    if (std::isfinite(Times[I]))
+      Ranked.push_back(I);
+  std::stable_sort(
+      Ranked.begin(), Ranked.end(),
+      [&](std::size_t A, std::size_t B) { return Times[A] < Times[B]; });
+  Ranked.resize(std::min<std::size_t>(
+      Ranked.size(), static_cast<std::size_t>(std::max(Most, 1))));
+  return Ranked;
+}
+
+/// Times the finalists of \p Timings (by candidate, each holding its first
+/// timing; temporalFinalists of those, \p Most of them) \p Repeats more
+/// times each, appending \p Time(index)'s result, and returns the index of
+/// the lowest median among them (the first finalist on a tie). Timing each
+/// again in turn, not back to back, spreads a slow spell of the machine
+/// over all of them. \p Timings must hold a candidate that ran.
+template <typename TimeF>
+std::size_t fastestOfFinalists(std::vector<std::vector<double>> &Timings,
+                               int Most, int Repeats, TimeF &&Time) {
+  std::vector<double> First;
+  for (const std::vector<double> &T : Timings)
+    First.push_back(T.empty() ? INFINITY : T.front());
+  const std::vector<std::size_t> Finalists = temporalFinalists(First, Most);
+  for (int R = 0; R < Repeats; ++R)
+    for (std::size_t I : Finalists)
+      Timings[I].push_back(Time(I));
+  std::size_t Fastest = Finalists.empty() ? 0 : Finalists.front();
+  for (std::size_t I : Finalists)
+    if (median(Timings[I]) < median(Timings[Fastest]))
+      Fastest = I;
+  return Fastest;
 }
 
 /// The cache key of \p E's time loop over the region of the steps' tuning
