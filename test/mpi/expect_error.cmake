@@ -12,6 +12,10 @@ endif()
 if(status MATCHES "timeout")
   message(FATAL_ERROR "bad input '${ERROR}' hung")
 endif()
+# Reported, then crashed (a request left posted into freed memory): not clean.
+if("${out}${err}" MATCHES "Segmentation fault|double free|free\\(\\)|signal [0-9]+|core dumped")
+  message(FATAL_ERROR "bad input '${ERROR}' crashed after its error")
+endif()
 # What each rank must say after "rank R: error: stencil: " (a regex), where
 # the test checks more than that it reported.
 set(disagree "ranks disagree on")
@@ -22,6 +26,7 @@ set(expect_variant-one-rank "${disagree} what a DomainLoop launches: rank 0 has 
 set(expect_exchange-disagree "${disagree} the fields a HaloExchange exchanges: rank 0 has f \\(4-byte values, halo x:1/1 y:1/1 z:1/1\\); rank 1 has g \\(4-byte values, halo x:2/1")
 set(expect_corners "stencil 'Box27' reads halo x:1/1 y:1/1 z:1/1 with corners but field 'f' has x:1/1 y:1/1 z:1/1 without corners")
 set(expect_lower-rank-field "stencil 'Profile7': argument 1 after the index is field 'f0', but the stencil reads it as an array of lower rank spanning only z")
+set(expect_step-null-profile "step advectStep \\(openmp\\): argument 2 \\(after the step; an array of [^)]*\\) is null")
 set(expect_step-pointer "step 'advectStep': argument 4 after the Step is a pointer, but it is an array of every dimension of the domain: pass a stencil::Field")
 set(expect_pointer-for-field "stencil 'Diffusion7': argument 5 after the index is a pointer, but it is an array of every dimension of the domain")
 set(expect_block-threads "stencil 'Diffusion7': block 32,32,2 of variant 'grid' has more than 1024 threads \\(setBlock\\)")

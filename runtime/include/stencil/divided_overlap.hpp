@@ -28,6 +28,20 @@ namespace stencil {
 /// two-divided with \p Pre (run before the exchange) when given.
 inline void runDivided(DomainLoop &L, HaloExchange &X, const BoundStencil *Pre,
                        const BoundStencil &Post) {
+  // A launch refused while the exchange travels (one array for two of a
+  // stencil's parameters) completes it first: left in flight, it would
+  // refuse every later run on its fields, with no wait() to call.
+  struct CompleteOnThrow {
+    HaloExchange &X;
+    DomainLoop &L;
+    ~CompleteOnThrow() {
+      if (X.inFlight())
+        try {
+          X.wait(L.sideStream());
+        } catch (...) { // an exception is on its way already
+        }
+    }
+  } Guard{X, L};
   bool Split[3];
   L.exchangedDims(Split);
   const int Dims = L.domain().dims();

@@ -241,6 +241,27 @@ public:
     }
   }
 
+  /// The first of \p Count message tags for one exchange, none of them
+  /// another exchange's (until the tags wrap past MPI's bound): two
+  /// exchanges made in another order on some ranks would otherwise match
+  /// each other's messages and fill one's halos with the other's values.
+  /// Tag 0 is Field::gather's. Called alike on every rank (at an
+  /// exchange's first transfer, after the ranks agreed on it).
+  int reserveTags(int Count) const {
+    int *Bound = nullptr, Found = 0;
+    MPI_Comm_get_attr(cart_, MPI_TAG_UB, &Bound, &Found);
+    const long long Most = Found && Bound ? *Bound : 32767; // MPI's least
+    if (Count < 1 || Count > Most)
+      throw DomainError("an exchange of " + std::to_string(Count) +
+                        " message tags is more than MPI's tag bound (" +
+                        std::to_string(Most) + ") holds");
+    if (nextTag_ + Count - 1 > Most)
+      nextTag_ = 1;
+    const long long Base = nextTag_;
+    nextTag_ += Count;
+    return static_cast<int>(Base);
+  }
+
   /// Seed 001's form, `BoundaryExchange *ex = domain.exchange();`: a new,
   /// empty exchange over this domain (append fields, then transfer), owned
   /// by the domain and released with it; do not delete it. A template only
@@ -448,6 +469,7 @@ private:
   bool periodic_[3] = {false, false, false};
   MPI_Comm cart_ = MPI_COMM_NULL;
   MPI_Comm check_ = MPI_COMM_NULL; ///< agree()'s own: no user message matches
+  mutable long long nextTag_ = 1;  ///< reserveTags'; 0 is gather's
   /// exchange()'s; shared_ptr: deleted with HaloExchange's own deleter,
   /// which this header cannot see.
   mutable std::vector<std::shared_ptr<HaloExchange>> exchanges_;

@@ -103,6 +103,11 @@ private:
     // them by position (what an exchange appends).
     using Params = typename detail::StencilTraits<Pointer>::Params;
     auto Values = convert(Params(), A...);
+    // A null array (a lower-rank array's pointer) is refused before anything
+    // runs, as on one process: the fused kernels would read through it.
+    detail::checkArrays(
+        *E, Values,
+        std::make_index_sequence<std::tuple_size_v<decltype(Values)>>());
     Arguments Noted;
     (note(Noted, A), ...);
     // Whichever way the step runs, what its graph exchanges is a Field.

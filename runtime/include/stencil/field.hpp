@@ -239,7 +239,7 @@ private:
   void transferBytes(Stored *Data, std::size_t Bytes, int Peer,
                      bool Send) const {
     constexpr std::size_t Piece = std::size_t(1) << 30;
-    constexpr int GatherTag = 32767; // exchanges tag field * 27 + direction
+    constexpr int GatherTag = 0; // Domain::reserveTags hands out from 1
     char *P = reinterpret_cast<char *>(Data);
     for (std::size_t Done = 0; Done < Bytes; Done += Piece) {
       const int Count = static_cast<int>(std::min(Piece, Bytes - Done));

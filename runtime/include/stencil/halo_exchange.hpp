@@ -59,6 +59,16 @@ inline const char *transportName(Transport T) {
   return "?";
 }
 
+namespace detail {
+/// The send buffers of exchanges destroyed in flight, kept until the
+/// process ends: MPI reads them until the sends complete, and a send
+/// cannot be cancelled.
+inline std::vector<std::vector<char>> &abandonedSends() {
+  static std::vector<std::vector<char>> Kept;
+  return Kept;
+}
+} // namespace detail
+
 class HaloExchange {
 public:
   explicit HaloExchange(const Domain &D) : domain_(&D) {}
@@ -66,11 +76,13 @@ public:
   HaloExchange &operator=(const HaloExchange &) = delete;
   ~HaloExchange() {
     // Left in flight: the halos it was filling hold nothing known.
-    if (started_)
+    if (started_) {
+      abandon();
       for (Entry &E : fields_) {
         E.state->fly(E.widths, -1);
         E.state->written(E.state->writer);
       }
+    }
     release();
   }
 
@@ -236,6 +248,8 @@ public:
     return W;
   }
 
+  /// Between start() and wait().
+  bool inFlight() const { return started_; }
   Transport transport() const { return transport_; }
   /// Bytes this rank sends per exchange (all fields, all neighbours).
   std::size_t bytesSent() const { return sendBytes_; }
@@ -328,6 +342,9 @@ private:
                 ")";
     D.agree("the fields a HaloExchange exchanges",
             Fields.empty() ? "no field" : Fields);
+    // Data and (peer transport) "reached" messages: 27 directions a field.
+    tagBase_ = D.reserveTags(
+        2 * 27 * std::max<int>(1, static_cast<int>(fields_.size())));
     for (int F = 0; F < static_cast<int>(fields_.size()); ++F) {
       const Entry &E = fields_[F];
       for (int Z = -1; Z <= 1; ++Z)
@@ -343,7 +360,8 @@ private:
             Message R = box(F, E, Dir.opposite(), true);
             S.peer = D.neighbour(Dir);
             R.peer = D.neighbour(Dir.opposite());
-            S.tag = R.tag = F * 27 + Dir.index(); // the sender's direction
+            // The sender's direction, among this exchange's own tags.
+            S.tag = R.tag = tagBase_ + F * 27 + Dir.index();
             if (S.bytes && S.peer >= 0) {
               S.offset = sendBytes_;
               sendBytes_ += S.bytes;
@@ -384,16 +402,9 @@ private:
           mpi_device::allocatePinned(std::max<std::size_t>(recvBytes_, 1)));
     }
     if (transport_ == Transport::Peer) {
-      // The "reached" messages' tags follow the data's: field * 27 +
-      // direction, below MPI's tag bound for both.
+      // The "reached" messages' tags follow the data's among the tags
+      // reserved above.
       reachedTagBase_ = 27 * static_cast<int>(fields_.size());
-      int *Bound = nullptr, Found = 0;
-      MPI_Comm_get_attr(D.comm(), MPI_TAG_UB, &Bound, &Found);
-      if (Found && 2 * reachedTagBase_ > *Bound)
-        throw DomainError("HaloExchange: " + std::to_string(fields_.size()) +
-                          " fields are more than one exchange can tag (MPI's "
-                          "tag bound is " +
-                          std::to_string(*Bound) + ")");
       connectPeers();
     }
   }
@@ -497,6 +508,7 @@ private:
       char *Data = Base ? Base + M.offset : nullptr;
       const int Count = Base ? static_cast<int>(M.bytes) : 0;
       requests_.emplace_back();
+      receives_.push_back(!Send);
       if (Send)
         MPI_Isend(Data, Count, MPI_BYTE, M.peer, M.tag, domain_->comm(),
                   &requests_.back());
@@ -516,6 +528,7 @@ private:
       if (M.peer == domain_->rank())
         continue;
       requests_.emplace_back();
+      receives_.push_back(!Receiver);
       const int Tag = reachedTagBase_ + M.tag;
       if (Receiver)
         MPI_Isend(nullptr, 0, MPI_BYTE, M.peer, Tag, domain_->comm(),
@@ -527,7 +540,33 @@ private:
   }
   void postReceives(char *Base) { post(false, Base); }
   void postSends(char *Base) { post(true, Base); }
+  /// Destroyed in flight (an exception between start() and wait()): its
+  /// receives, which would write into buffers about to be freed, are
+  /// cancelled (or completed, where their message came); its sends go on
+  /// without it, from buffers kept until the process ends.
+  void abandon() {
+    int Finalized = 0;
+    MPI_Finalized(&Finalized);
+    if (Finalized)
+      return;
+    bool Sends = false;
+    for (std::size_t I = 0; I < requests_.size(); ++I)
+      if (receives_[I]) {
+        MPI_Cancel(&requests_[I]);
+        MPI_Wait(&requests_[I], MPI_STATUS_IGNORE);
+      } else {
+        MPI_Request_free(&requests_[I]);
+        Sends = true;
+      }
+    requests_.clear();
+    receives_.clear();
+    // Only host buffers: the device transports post their sends in wait().
+    if (Sends)
+      detail::abandonedSends().push_back(std::move(send_));
+  }
+
   void completeRequests() {
+    receives_.clear();
     detail::waitAllSaying(requests_, [this] {
       std::string Fields, Peers;
       for (const Entry &E : fields_)
@@ -646,6 +685,9 @@ private:
   bool packFirst_ = true;
   int parity_ = 0;
   int reachedTagBase_ = 0; ///< peer transport: see postReached
+  int tagBase_ = 0;        ///< its messages' first tag (Domain::reserveTags)
+  /// Whether each of requests_ is a receive (abandon() cancels those).
+  std::vector<bool> receives_;
 };
 
 /// Seed 001's name of HaloExchange.

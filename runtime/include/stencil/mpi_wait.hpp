@@ -40,8 +40,10 @@ inline double hangWarnSeconds() {
 /// "stencil: warning: rank R has waited S s for ": how a warning of
 /// waitAllSaying begins.
 inline std::string waitedFor(int Rank) {
+  char Seconds[32]; // as set: 0.5 is "0.5", not "0"
+  std::snprintf(Seconds, sizeof(Seconds), "%g", hangWarnSeconds());
   return "stencil: warning: rank " + std::to_string(Rank) + " has waited " +
-         std::to_string(static_cast<int>(hangWarnSeconds())) + " s for ";
+         Seconds + " s for ";
 }
 
 /// Completes \p Requests (then clears them). Past STENCIL_MPI_HANG_WARN
