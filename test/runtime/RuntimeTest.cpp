@@ -12,10 +12,11 @@
 
 #include <climits>
 #include <cmath>
-#include <limits>
 #include <cstring>
 #include <initializer_list>
+#include <limits>
 #include <string>
+#include <thread>
 #include <vector>
 
 using namespace stencil;
@@ -267,6 +268,39 @@ TEST(OpenMPEngine, ExactMarginsMatchTheHost) {
   Loop2D<OpenMPLoopEngine2D>(N, 0, 0, N, 0, 0)
       .run(Copy2d(), F.data(), G.data());
   EXPECT_TRUE(F == G);
+}
+
+// Runs from several threads of the program's own at once (std::thread, and
+// an OpenMP parallel region of its own), each on its own arrays, give the
+// host's bits: the engines keep no state between runs that threads share.
+TEST(OpenMPEngine, RunsFromSeveralThreadsAtOnceMatchTheHost) {
+  Arrays Host;
+  loopWith<HostLoopEngine3D>(Exact).run(Radius2(), 0.5f, Host.f.data(),
+                                        Host.fn.data());
+  constexpr int Threads = 4, Runs = 20;
+  std::vector<Arrays> Each(Threads);
+  std::vector<int> Same(Threads, 0);
+  auto Work = [&](int T) {
+    for (int R = 0; R < Runs; ++R) {
+      std::fill(Each[T].fn.begin(), Each[T].fn.end(), -1.0f);
+      loopWith<OpenMPLoopEngine3D>(Exact).run(Radius2(), 0.5f, Each[T].f.data(),
+                                              Each[T].fn.data());
+      Same[T] += Each[T].fn == Host.fn;
+    }
+  };
+  std::vector<std::thread> Started;
+  for (int T = 0; T < Threads; ++T)
+    Started.emplace_back(Work, T);
+  for (std::thread &T : Started)
+    T.join();
+  for (int T = 0; T < Threads; ++T)
+    EXPECT_EQ(Same[T], Runs) << "std::thread " << T;
+  std::fill(Same.begin(), Same.end(), 0);
+#pragma omp parallel for num_threads(Threads)
+  for (int T = 0; T < Threads; ++T)
+    Work(T);
+  for (int T = 0; T < Threads; ++T)
+    EXPECT_EQ(Same[T], Runs) << "OpenMP thread " << T;
 }
 
 // The x loop of an if/else printed as selects (both sides evaluated, then

@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <fstream>
 #include <gtest/gtest.h>
+#include <omp.h>
 #include <stencil/cpu_threads.hpp>
 #include <string>
 
@@ -84,8 +85,23 @@ TEST(CpuThreads, SmallerOfAffinityAndQuota) {
   EXPECT_EQ(usableCpus(0, 0), 1);
 }
 
+// OMP_NUM_THREADS unset before openmpThreads first reads it (once): the
+// count is the runtime's own.
+const bool NoThreadCountSet = ::unsetenv("OMP_NUM_THREADS") == 0;
+
 TEST(CpuThreads, ThisProcessGetsAtLeastOne) {
   EXPECT_GE(stencil::usableCpus(), 1);
   EXPECT_GE(stencil::openmpThreads(), 1);
+}
+
+// Without OMP_NUM_THREADS, omp_set_num_threads lowers the count (it was
+// ignored); asking for more than the CPUs the process may use gives those.
+TEST(CpuThreads, FewerThreadsAskedOfOpenMPAreFewer) {
+  ASSERT_TRUE(NoThreadCountSet);
+  const int Most = stencil::usableCpus();
+  omp_set_num_threads(1);
+  EXPECT_EQ(stencil::openmpThreads(), 1);
+  omp_set_num_threads(Most + 5);
+  EXPECT_EQ(stencil::openmpThreads(), Most);
 }
 } // namespace

@@ -9,6 +9,7 @@
 #ifndef STENCIL_CPU_THREADS_HPP
 #define STENCIL_CPU_THREADS_HPP
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <fstream>
@@ -93,18 +94,20 @@ inline int usableCpus() {
   return N;
 }
 
-/// The thread count of the generated OpenMP loops: OpenMP's own default when
-/// the user chose one (OMP_NUM_THREADS, or omp_set_num_threads after that),
-/// else usableCpus().
+/// The thread count of the generated OpenMP loops: OpenMP's own
+/// (omp_get_max_threads) where OMP_NUM_THREADS is set, else usableCpus(),
+/// or fewer where the program asked for fewer (omp_set_num_threads; OpenMP's
+/// own default counts the host's CPUs, not a container's quota).
 inline int openmpThreads() {
   static const bool UserChose = std::getenv("OMP_NUM_THREADS") != nullptr;
 #if defined(_OPENMP)
   if (UserChose)
     return omp_get_max_threads();
+  return std::max(1, std::min(usableCpus(), omp_get_max_threads()));
 #else
   (void)UserChose;
-#endif
   return usableCpus();
+#endif
 }
 
 } // namespace stencil
