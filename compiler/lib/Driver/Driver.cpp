@@ -239,6 +239,15 @@ static clang::tooling::ArgumentsAdjuster parseFlagsAdjuster() {
           // it lacks ends "-- file"), after which everything is an input.
           Out.insert(std::find(Out.begin(), Out.end(), "--"),
                      "-resource-dir=" STENCILC_CLANG_RESOURCE_DIR);
+        // Last of all, the C++ compiler's own headers (omp.h): a DSL file
+        // that includes <omp.h> builds with g++, so it parses here too.
+        // GCC 11's omp.h gives __malloc__ a deallocator, which Clang 16
+        // refuses: the attribute without it means the same to a parse.
+        if (*STENCILC_HOST_INCLUDE_DIR &&
+            llvm::sys::fs::is_directory(STENCILC_HOST_INCLUDE_DIR))
+          Out.insert(std::find(Out.begin(), Out.end(), "--"),
+                     {"-idirafter", STENCILC_HOST_INCLUDE_DIR,
+                      "-D__malloc__(...)=__malloc__"});
         return Out;
       });
 }

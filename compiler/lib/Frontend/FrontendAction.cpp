@@ -148,6 +148,11 @@ const FunctionDecl *StencilLowering::callOperator(const CXXRecordDecl *RD,
       Diags.report(DiagId::note_instantiate_call_operator, S.Range,
                    {S.Name, QualType(Owner->getTypeForDecl(), 0)
                                 .getAsString(Ctx.getPrintingPolicy())});
+    // (A functor nested in a class template: its instance's members too.)
+    else if (RD->getInstantiatedFromMemberClass())
+      Diags.report(DiagId::note_instantiate_member_class, S.Range,
+                   {QualType(RD->getTypeForDecl(), 0)
+                        .getAsString(Ctx.getPrintingPolicy())});
     return nullptr;
   }
   return Def;

@@ -15,10 +15,25 @@ std::string stencilc::ir::qualifiedName(
 
 std::string stencilc::ir::symbolName(const std::vector<std::string> &Namespaces,
                                      const std::string &Name) {
-  std::string Out;
+  std::string Joined;
   for (const std::string &NS : Namespaces)
-    Out += NS + "_";
-  return Out + Name;
+    Joined += NS + "_";
+  Joined += Name;
+  // nvcc refuses universal characters in a kernel's name: a UTF-8 byte past
+  // ASCII is spelled _xHH (uniqueSymbolNames separates names this makes
+  // equal to another).
+  std::string Out;
+  for (unsigned char C : Joined) {
+    if (C < 0x80) {
+      Out += static_cast<char>(C);
+      continue;
+    }
+    static const char Hex[] = "0123456789abcdef";
+    Out += "_x";
+    Out += Hex[C >> 4];
+    Out += Hex[C & 15];
+  }
+  return Out;
 }
 
 std::string Stencil::qualifiedName() const {
