@@ -25,6 +25,28 @@ const char *planning::stepStrategyName(StepStrategy S) {
 
 namespace {
 
+/// A step's dependences by the call they come from: what the planner asks
+/// of each pair of calls (scanning every dependence for each pair made a
+/// step of thousands of calls take minutes to plan).
+class DependencesFrom {
+public:
+  explicit DependencesFrom(const analysis::StepInfo &Info) {
+    for (const analysis::Dependence &D : Info.Dependences) {
+      if (D.From >= By.size())
+        By.resize(D.From + 1);
+      By[D.From].push_back(&D);
+    }
+  }
+  const std::vector<const analysis::Dependence *> &
+  operator[](unsigned Call) const {
+    static const std::vector<const analysis::Dependence *> None;
+    return Call < By.size() ? By[Call] : None;
+  }
+
+private:
+  std::vector<std::vector<const analysis::Dependence *>> By;
+};
+
 /// The model machine: an H100's memory bandwidth and arithmetic rates,
 /// used only as their ratio (what a step costs relative to another plan).
 constexpr double BytesPerSecond = 3.0e12;
@@ -50,17 +72,17 @@ bool computesInDouble(const ir::Stencil &S) {
 /// \p C's place, so no call between the two may touch what it reads or
 /// writes (nor it theirs).
 std::string whyNotFusible(const ir::Module &M, const ir::Step &St,
-                          const analysis::StepInfo &Info,
+                          const DependencesFrom &From,
                           const std::vector<analysis::StencilInfo> &Infos,
                           unsigned P, unsigned C,
                           std::vector<unsigned> &Recomputed) {
-  if (std::none_of(Info.Dependences.begin(), Info.Dependences.end(),
-                   [&](const analysis::Dependence &D) {
-                     return D.Kind == analysis::DependenceKind::Flow &&
-                            D.From == P && D.To == C;
-                   }))
+  if (std::none_of(
+          From[P].begin(), From[P].end(), [&](const analysis::Dependence *D) {
+            return D->Kind == analysis::DependenceKind::Flow && D->To == C;
+          }))
     return "no flow dependence";
-  for (const analysis::Dependence &D : Info.Dependences) {
+  for (const analysis::Dependence *Each : From[P]) {
+    const analysis::Dependence &D = *Each;
     // Every use of an array by both P and a later call gives an edge from
     // P to the first such call.
     if (D.From == P && D.To > P && D.To < C)
@@ -128,11 +150,11 @@ unstoredArrays(const ir::Module &M, const ir::Step &St,
 /// The consumer's distinct offsets other than the centre of the arrays \p P
 /// writes and \p C reads: how often \p C evaluates \p P per point (at the
 /// centre it loads what \p P just stored there).
-size_t recomputations(const analysis::StepInfo &Info, unsigned P,
-                      unsigned C) {
+size_t recomputations(const DependencesFrom &From, unsigned P, unsigned C) {
   size_t N = 0;
-  for (const analysis::Dependence &D : Info.Dependences)
-    if (D.Kind == analysis::DependenceKind::Flow && D.From == P && D.To == C)
+  for (const analysis::Dependence *Each : From[P])
+    if (const analysis::Dependence &D = *Each;
+        D.Kind == analysis::DependenceKind::Flow && D.To == C)
       N += std::count_if(D.Offsets.begin(), D.Offsets.end(),
                          [](const ir::Offset &O) { return O != ir::Offset{}; });
   return N;
@@ -140,12 +162,12 @@ size_t recomputations(const analysis::StepInfo &Info, unsigned P,
 
 /// How far around a point consumer \p C reads array \p X that producer
 /// \p P writes (what a staged group holds around its tile).
-analysis::Halo reachOf(const analysis::StepInfo &Info, unsigned P, unsigned C,
+analysis::Halo reachOf(const DependencesFrom &From, unsigned P, unsigned C,
                        unsigned X) {
   analysis::Halo H{};
-  for (const analysis::Dependence &D : Info.Dependences)
-    if (D.Kind == analysis::DependenceKind::Flow && D.From == P &&
-        D.To == C && D.Param == X)
+  for (const analysis::Dependence *Each : From[P])
+    if (const analysis::Dependence &D = *Each;
+        D.Kind == analysis::DependenceKind::Flow && D.To == C && D.Param == X)
       for (const ir::Offset &O : D.Offsets)
         for (unsigned Dim = 0; Dim < ir::MaxDims; ++Dim) {
           H[Dim].Lo = std::max<long long>(H[Dim].Lo, -O[Dim]);
@@ -362,6 +384,7 @@ Grouping groupCalls(const ModulePlan &Plan, const ir::Step &St,
                     StepStrategyChoice Choice,
                     const std::vector<unsigned> &Consumers) {
   const ir::Module &M = *Plan.Module;
+  const DependencesFrom From(Info);
   auto Cost = [&](unsigned Call) {
     const ir::Stencil &S = M.Stencils[St.Calls[Call].Stencil];
     const analysis::StencilInfo &I = Infos[St.Calls[Call].Stencil];
@@ -380,7 +403,7 @@ Grouping groupCalls(const ModulePlan &Plan, const ir::Step &St,
       for (unsigned P = 0; P < C; ++P) {
         std::vector<unsigned> Recomputed;
         if (GroupOf[P] < 0 && Why[P].empty() &&
-            whyNotFusible(M, St, Info, Infos, P, C, Recomputed) !=
+            whyNotFusible(M, St, From, Infos, P, C, Recomputed) !=
                 "no flow dependence")
           Why[P] = "not fused with " + std::to_string(C) + " " +
                    M.Stencils[Cons.Stencil].qualifiedName() +
@@ -402,7 +425,7 @@ Grouping groupCalls(const ModulePlan &Plan, const ir::Step &St,
       if (GroupOf[P] >= 0)
         continue;
       std::vector<unsigned> Recomputed;
-      std::string Reason = whyNotFusible(M, St, Info, Infos, P, C, Recomputed);
+      std::string Reason = whyNotFusible(M, St, From, Infos, P, C, Recomputed);
       if (Reason == "no flow dependence")
         continue;
       const ir::StepCall &Prod = St.Calls[P];
@@ -417,7 +440,7 @@ Grouping groupCalls(const ModulePlan &Plan, const ir::Step &St,
       const double WithMulti = Multi + Cost(P);
       const double WithBytes = Bytes + PI.BytesPerPoint - Saved;
       const double WithFlops =
-          Flops + PI.FlopsPerPoint * (1 + recomputations(Info, P, C));
+          Flops + PI.FlopsPerPoint * (1 + recomputations(From, P, C));
       const bool WithDouble =
           Double || computesInDouble(M.Stencils[Prod.Stencil]);
       // Staged: each array once per point of the tile and its ring, and
@@ -426,7 +449,7 @@ Grouping groupCalls(const ModulePlan &Plan, const ir::Step &St,
       double Evaluations = 0;
       unsigned WithShared = Shared;
       for (unsigned X : Recomputed) {
-        Reach.push_back(reachOf(Info, P, C, X));
+        Reach.push_back(reachOf(From, P, C, X));
         Evaluations += stagedEvaluations(Reach.back(), St.Dims);
         WithShared += stagedBytes(St, X, Reach.back());
       }
@@ -532,12 +555,13 @@ Grouping groupCalls(const ModulePlan &Plan, const ir::Step &St,
 
 /// True if calls \p A and \p B of a step share a dependence (any kind,
 /// any array).
-bool dependent(const analysis::StepInfo &Info, unsigned A, unsigned B) {
-  return std::any_of(Info.Dependences.begin(), Info.Dependences.end(),
-                     [&](const analysis::Dependence &D) {
-                       return (D.From == A && D.To == B) ||
-                              (D.From == B && D.To == A);
-                     });
+bool dependent(const DependencesFrom &From, unsigned A, unsigned B) {
+  auto Edge = [&](unsigned X, unsigned Y) {
+    return std::any_of(
+        From[X].begin(), From[X].end(),
+        [&](const analysis::Dependence *D) { return D->To == Y; });
+  };
+  return Edge(A, B) || Edge(B, A);
 }
 
 /// True if calls \p A and \p B of a step both read one of its arrays.
@@ -657,6 +681,7 @@ void joinTogether(std::vector<StepGroup> &Groups, const ir::Step &St,
     return G.Strategy == StepStrategy::Together ? G.Parts
                                                 : std::vector<StepGroup>{G};
   };
+  const DependencesFrom From(Info);
   std::vector<StepGroup> Out;
   for (StepGroup &G : Groups) {
     StepGroup *Last = Out.empty() ? nullptr : &Out.back();
@@ -664,7 +689,7 @@ void joinTogether(std::vector<StepGroup> &Groups, const ir::Step &St,
     bool Shares = false;
     for (unsigned C : Join ? Last->Calls : std::vector<unsigned>())
       for (unsigned D : G.Calls) {
-        Join &= !dependent(Info, C, D);
+        Join &= !dependent(From, C, D);
         Shares |= sharesRead(St, Infos, C, D);
       }
     if (Join && Shares) {
