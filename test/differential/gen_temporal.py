@@ -378,7 +378,7 @@ def generate_program(seed, count):
 # --- extraction of the launchers ---------------------------------------------
 
 LAUNCHER = re.compile(r"^(?:template <int STEPS>\n)?static [^\n]*?\b(stencilc_\w+_temporal\d+"
-                      r"_(?:instance|shared|run|cuda_launch|planes_shared|planes_launch))\(",
+                      r"_(?:instance|shared|run|rings_tile|cuda_launch|planes_shared|planes_launch))\(",
                       re.MULTILINE)
 LAUNCH = re.compile(r"^(\s*)(\w+)<<<(\w+), (\w+), (\w+), (\w+)>>>\((.*)\);$", re.MULTILINE)
 REGISTRATION = re.compile(r"registerGeneratedTemporal\(/\*abiVersion=\*/\d+, \{(.*?)\}\);", re.DOTALL)
@@ -453,9 +453,13 @@ def parse_plan(text):
                 kinds.append("2 points a thread")
             if " held " in p:
                 kinds.append("held terms")
-            tile = re.search(r"compiled with constant extents for (\d+) x (\d+) threads", p)
-            if tile:
-                info["planes_tile"] = (int(tile.group(1)), int(tile.group(2)) * info["points"])
+            # The tiles compiled with constant extents ("for 32 x 8, 64 x 4
+            # threads"): one of them, by the stencil's name.
+            listed = re.search(r"compiled with constant extents for ([\d x,]+) threads", p)
+            if listed:
+                tiles = re.findall(r"(\d+) x (\d+)", listed.group(1))
+                x, y = tiles[sum(map(ord, name)) % len(tiles)]
+                info["planes_tile"] = (int(x), int(y) * info["points"])
         if re.search(r"float divisions by constants \(CUDA\):.*exact product", block):
             kinds.append("divisions as products")
         if re.search(r"float divisions by constants \(CUDA\):.*kept as a division", block):

@@ -504,6 +504,48 @@ TEST(TemporalTuning, CandidatesTakeThePlansTiles) {
             (std::vector<std::array<int, 2>>{{32, 16}, {64, 8}, {32, 32}}));
 }
 
+// A tile of more points than a block has threads (64 x 32) is tried where
+// the query says its pass has threads enough (a pass summed by planes, four
+// points a thread: steps 2 and 3 here), and pruned where it says nothing of
+// threads (one a point: the rings').
+TEST(TemporalTuning, TilesOfMorePointsThanThreadsWhereThePassTakesThem) {
+  GeneratedTemporal T{};
+  T.maxSteps = 5;
+  for (int D = 0; D < 3; ++D)
+    T.reach[D][0] = T.reach[D][1] = 1;
+  T.defaultBlock[0] = 32;
+  T.defaultBlock[1] = 32;
+  T.defaultBlock[2] = 64;
+  T.tiles[0][0] = 32;
+  T.tiles[0][1] = 32;
+  T.tiles[1][0] = 64;
+  T.tiles[1][1] = 32;
+  T.tileCount = 2;
+  const tuning::TemporalQuery Query = [](int Bx, int By, int Steps,
+                                         KernelAttributes *Out) {
+    const bool Planes = Steps <= 3 && Bx * By > 1024;
+    Out->registers = 64;
+    Out->maxThreadsPerBlock = Planes ? 512 : 1024;
+    if (Planes)
+      Out->threads = Bx * By / 4;
+    return static_cast<const char *>(nullptr);
+  };
+  tuning::DeviceLimits L;
+  L.maxThreadsPerBlock = 1024;
+  L.registersPerBlock = 65536;
+  std::map<std::string, int> Pruned;
+  const Region Box{{1, 1, 1, 0}, {513, 513, 513, 1}};
+  std::vector<int> WideSteps;
+  for (const TemporalConfig &C :
+       tuning::temporalCandidates(T, 3, Box, Query, L, &Pruned))
+    if (C.block[0] == 64 && C.block[2] == 64)
+      WideSteps.push_back(C.steps);
+  EXPECT_EQ(WideSteps, (std::vector<int>{2, 3}));
+  // 64 x 32 at 4 and 5 steps, at each of its five chunks (64, 32, 128, and
+  // 69 and 147 ending short).
+  EXPECT_EQ(Pruned["more threads than the kernel can launch"], 10);
+}
+
 // 2-D passes are tried up to 12 steps, 3-D ones up to 8, whatever more the
 // plan compiled; every steps per pass in between is tried.
 TEST(TemporalTuning, RowsAreTriedInLongerPassesThanPlanes) {

@@ -183,12 +183,10 @@ public:
     W.line("const cudaStream_t stream = "
            "static_cast<cudaStream_t>(cfg.stream);");
     printKernelChoice("auto kernel = ", "");
-    if (Constant[0] > 0) {
-      W.line("// The plan's tile: the kernel compiled for its extents.");
-      W.open(fmt::format("if (bx == {} && by == {}) {{", Constant[0],
-                         Constant[1]));
-      printKernelChoice("kernel = ",
-                        fmt::format(", {}, {}", Constant[0], Constant[1]));
+    for (const auto &[X, Y] : Constant) {
+      W.line("// A plan's tile: the kernel compiled for its extents.");
+      W.open(fmt::format("if (bx == {} && by == {}) {{", X, Y));
+      printKernelChoice("kernel = ", fmt::format(", {}, {}", X, Y));
       W.close();
     }
     W.open("if (shared > 48u * 1024u) {");
@@ -692,7 +690,8 @@ private:
   const ir::Stencil &S;
   const PlaneSums &P;
   const PlaneFootprint &F;
-  const std::array<int, 2> Constant; ///< TemporalPlan::PlaneSumConstantThreads
+  /// TemporalPlan::PlaneSumConstantThreads
+  const std::vector<std::array<int, 2>> Constant;
   const int Points;                  ///< TemporalPlan::PlaneSumPoints
   const int MaxSteps;                ///< TemporalPlan::PlaneSumMaxSteps
   BodyNames Names;

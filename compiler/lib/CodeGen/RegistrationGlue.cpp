@@ -319,12 +319,14 @@ void codegen::printTemporalRegistration(CodeWriter &W, const ir::Stencil &S,
   W.line("/*defaultBlock=*/{{{}, {}, {}}},", T.DefaultBlock[0],
          T.DefaultBlock[1], T.DefaultBlock[2]);
   // GeneratedTemporal::tiles holds four.
-  assert(T.ConstantTiles.size() <= 4 && "more tiles than the ABI holds");
+  const std::size_t Count = T.ConstantTiles.size() + T.PlanesOnlyTiles.size();
+  assert(Count <= 4 && "more tiles than the ABI holds");
   std::string Tiles;
-  for (const auto &[Bx, By] : T.ConstantTiles)
-    Tiles += fmt::format("{}{{{}, {}}}", Tiles.empty() ? "" : ", ", Bx, By);
+  for (const auto &List : {T.ConstantTiles, T.PlanesOnlyTiles})
+    for (const auto &[Bx, By] : List)
+      Tiles += fmt::format("{}{{{}, {}}}", Tiles.empty() ? "" : ", ", Bx, By);
   W.line("/*tiles=*/{{{}}},", Tiles);
-  W.line("/*tileCount=*/{},", T.ConstantTiles.size());
+  W.line("/*tileCount=*/{},", Count);
   W.line("/*irHash=*/{},", cStringLiteral(ir::hashStencil(S)));
   W.line("/*unit=*/__FILE__,");
   W.line("/*sameMargins=*/{}}});", SameMargins.empty()

@@ -821,12 +821,15 @@ void printLauncher(CodeWriter &W, const ir::Stencil &S, const TemporalPlan &T,
     W.line("  return stencilc_error;");
     W.close();
   }
+  W.line("long long stencilc_tile[2] = {{cfg.block[0], {}}};",
+         M == 2 ? "cfg.block[1]" : "1");
+  W.line("{}_rings_tile(stencilc_tile);", Name);
   W.line("// Each block computes its tile less steps times the reach on "
          "every side.");
   static const char *const Useful[] = {"stencilc_ux", "stencilc_uy"};
   for (unsigned D = 0; D < M; ++D)
-    W.line("const long long {} = cfg.block[{}] - steps * {}LL;", Useful[D], D,
-           P.Reach[D].Lo + P.Reach[D].Hi);
+    W.line("const long long {} = stencilc_tile[{}] - steps * {}LL;", Useful[D],
+           D, P.Reach[D].Lo + P.Reach[D].Hi);
   W.line("if ({}{})", "stencilc_ux <= 0", M == 2 ? " || stencilc_uy <= 0" : "");
   W.line("  return \"tile too small for this many steps\";");
   W.line("// The tiles and chunks cover the store region.");
@@ -845,8 +848,8 @@ void printLauncher(CodeWriter &W, const ir::Stencil &S, const TemporalPlan &T,
          M);
   W.line("if (gx > 2147483647LL || gy > 65535 || gm > 65535)");
   W.line("  return \"region too large for one temporal pass\";");
-  W.line("const dim3 block(cfg.block[0], {}, 1);",
-         M == 2 ? "cfg.block[1]" : "1");
+  W.line("const dim3 block(static_cast<unsigned>(stencilc_tile[0]), "
+         "static_cast<unsigned>(stencilc_tile[1]), 1);");
   W.line("const dim3 grid(static_cast<unsigned>(gx), {});",
          M == 2 ? "static_cast<unsigned>(gy), static_cast<unsigned>(gm)"
                 : "static_cast<unsigned>(gm), 1");
@@ -872,17 +875,66 @@ void printLauncher(CodeWriter &W, const ir::Stencil &S, const TemporalPlan &T,
   W.close();
 }
 
-void printQuery(CodeWriter &W, const TemporalPlan &T, const std::string &Name) {
+/// The rings' block: a thread a point of the tile, at most MaxTileThreads;
+/// a tile of more points (which a pass summed by planes takes) is taken in
+/// halves along its longer side.
+void printRingsTile(CodeWriter &W, const std::string &Name) {
+  W.line("// The rings' tile for a tile of (tile[0], tile[1]) points: at most "
+         "{} points, one a thread; halved along its longer side until it is.",
+         planning::MaxTileThreads);
+  W.open(fmt::format("static void {}_rings_tile(long long (&tile)[2]) {{",
+                     Name));
+  W.line("while (tile[0] * tile[1] > {})", planning::MaxTileThreads);
+  W.line("  tile[tile[1] > tile[0] ? 1 : 0] = (tile[tile[1] > tile[0] ? 1 : "
+         "0] + 1) / 2;");
+  W.close();
+}
+
+void printQuery(CodeWriter &W, const TemporalPlan &T, const std::string &Name,
+                bool Planes) {
   W.line("// What the tuner needs to know before it launches a pass.");
   W.open(fmt::format("static const char *{}_query(int bx, int by, int steps, "
                      "stencil::KernelAttributes *out) {{",
                      Name));
   W.line("cudaFuncAttributes a;");
   W.line("cudaError_t err = cudaErrorInvalidValue;");
+  if (Planes) {
+    W.line("// A tile of more points than the rings' block has threads: the "
+           "pass summed by planes, where it takes the steps and the tile.");
+    W.line("const long long threads = by % {0}_planes_points == 0 ? "
+           "static_cast<long long>(bx) * (by / {0}_planes_points) : 0;",
+           Name);
+    W.open(fmt::format("if (static_cast<long long>(bx) * by > {} && steps >= "
+                       "2 && steps <= {} && threads > 0 && threads <= {}) {{",
+                       planning::MaxTileThreads, T.PlaneSumMaxSteps,
+                       planning::PlaneSumPassThreads));
+    W.open("switch (steps) {");
+    for (int N = 2; N <= T.PlaneSumMaxSteps; ++N)
+      W.line("case {0}: err = cudaFuncGetAttributes(&a, {1}_planes<{0}, "
+             "false>); break;",
+             N, Name);
+    W.line("default: break;");
+    W.close();
+    W.line("if (err != cudaSuccess)");
+    W.line("  return cudaGetErrorString(err);");
+    W.line("out->registers = a.numRegs;");
+    W.line("out->maxThreadsPerBlock = a.maxThreadsPerBlock;");
+    W.line("out->threads = static_cast<int>(threads);");
+    W.line("out->sharedBytes = static_cast<long long>(a.sharedSizeBytes + "
+           "{}_planes_shared(steps, bx, by / {}_planes_points, false));",
+           Name, Name);
+    W.line("return nullptr;");
+    W.close();
+  }
+  W.line("// The rings' pass: threads left 0, one a point of the tile asked, "
+         "so that the tuner does not try a tile the launch takes in halves.");
+  W.line("long long tile[2] = {{bx, by}};");
+  W.line("{}_rings_tile(tile);", Name);
   W.open("switch (steps) {");
   for (int N = 1; N <= T.MaxSteps; ++N)
-    W.line("case {0}: err = cudaFuncGetAttributes(&a, {1}_instance<{0}>(bx, "
-           "by{2})); break;",
+    W.line("case {0}: err = cudaFuncGetAttributes(&a, {1}_instance<{0}>("
+           "static_cast<unsigned>(tile[0]), static_cast<unsigned>(tile[1]){2})"
+           "); break;",
            N, Name, T.CentreMarginUpTo > 0 ? ", false" : "");
   W.close();
   W.line("if (err != cudaSuccess)");
@@ -890,8 +942,8 @@ void printQuery(CodeWriter &W, const TemporalPlan &T, const std::string &Name) {
   W.line("out->registers = a.numRegs;");
   W.line("out->maxThreadsPerBlock = a.maxThreadsPerBlock;");
   W.line("out->sharedBytes = static_cast<long long>(a.sharedSizeBytes + "
-         "{}_shared(steps, static_cast<unsigned>(bx), "
-         "static_cast<unsigned>(by)));",
+         "{}_shared(steps, static_cast<unsigned>(tile[0]), "
+         "static_cast<unsigned>(tile[1])));",
          Name);
   W.line("return nullptr;");
   W.close();
@@ -922,6 +974,8 @@ void cuda::printTemporalCode(CodeWriter &W, const planning::StencilPlan &SP,
     W.blank();
     printRun(W, S, T, P, Name);
     W.blank();
+    printRingsTile(W, Name);
+    W.blank();
     const bool Planes = T.summedByPlanes() && T.PlaneSumPair == I;
     if (Planes) {
       printPlaneSumPass(W, S, T, Name);
@@ -936,7 +990,7 @@ void cuda::printTemporalCode(CodeWriter &W, const planning::StencilPlan &SP,
     }
     printLauncher(W, S, T, P, Name, Planes);
     W.blank();
-    printQuery(W, T, Name);
+    printQuery(W, T, Name, Planes);
     W.blank();
     printTemporalRegistration(W, S, T, I, Name + "_cuda_launch",
                               Name + "_query",

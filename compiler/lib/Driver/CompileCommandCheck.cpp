@@ -17,6 +17,8 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <algorithm>
+
 using namespace stencilc;
 
 static const char *languageName(clang::Language L) {
@@ -168,4 +170,31 @@ bool stencilc::checkCompileCommands(
     if (Printed.insert(P).second)
       llvm::errs() << "stencilc: error: " << P << "\n";
   return Problems.empty();
+}
+
+bool stencilc::checkFlagsNameNoInputs(llvm::ArrayRef<const char *> Flags) {
+  unsigned MissingIndex, MissingCount;
+  llvm::opt::InputArgList Args = clang::driver::getDriverOptTable().ParseArgs(
+      Flags, MissingIndex, MissingCount);
+  bool Found = false;
+  for (const llvm::opt::Arg *A :
+       Args.filtered(clang::driver::options::OPT_INPUT)) {
+    Found = true;
+    llvm::errs() << "stencilc: error: '" << A->getValue()
+                 << "' among the compiler flags after '--' is an input file "
+                    "to clang; give sources before '--'\n";
+  }
+  // A second "--": clang's driver reads what follows as input files.
+  for (const llvm::opt::Arg *A :
+       Args.filtered(clang::driver::options::OPT__DASH_DASH))
+    if (A->getNumValues()) {
+      Found = true;
+      llvm::errs() << "stencilc: error: a second '--' among the compiler "
+                      "flags, after which clang reads '"
+                   << A->getValue(0) << "'"
+                   << (A->getNumValues() > 1 ? " and the rest" : "")
+                   << " as input files; give every flag after the first "
+                      "'--'\n";
+    }
+  return !Found;
 }

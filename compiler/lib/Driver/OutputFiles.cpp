@@ -39,8 +39,13 @@ static std::error_code createDirectories(llvm::StringRef Dir,
   if (std::error_code EC =
           createDirectories(llvm::sys::path::parent_path(Dir), Created))
     return EC;
-  if (std::error_code EC = fs::create_directory(Dir, /*IgnoreExisting=*/true))
+  if (std::error_code EC = fs::create_directory(Dir, /*IgnoreExisting=*/false)) {
+    // Made meanwhile by another run: not this run's to remove. Else a link
+    // to nowhere, say, which is the user's (mkdir -p refuses it alike).
+    if (EC == std::errc::file_exists && fs::is_directory(Dir))
+      return {};
     return EC;
+  }
   Created.push_back(Dir.str());
   return {};
 }

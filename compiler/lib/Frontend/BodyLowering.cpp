@@ -220,9 +220,15 @@ bool BodyLowering::run(const FunctionDecl *FD) {
   }
   const auto *CS = cast<CompoundStmt>(FD->getBody());
   for (const Stmt *Child : CS->body()) {
-    // A bare `return;` ends the stencil; only at the end is it harmless.
-    if (isa<ReturnStmt>(Child) && Child == CS->body_back())
+    // A `return` ends the stencil; only at the end is it harmless. Its value
+    // (a void helper's call, or what an `int operator()` returns) is
+    // evaluated, for what it writes, and dropped, as the engines drop it.
+    if (const auto *Ret = dyn_cast<ReturnStmt>(Child);
+        Ret && Child == CS->body_back()) {
+      if (const Expr *Value = Ret->getRetValue())
+        lowerStmt(Value, Body);
       continue;
+    }
     lowerStmt(Child, Body);
   }
   S.Body = std::make_shared<ir::BlockStmt>(std::move(Body),

@@ -346,6 +346,24 @@ public:
     return false;
   }
 
+  /// The functions \p E names through conditional operators (`c ? f : &g`),
+  /// appended to \p Out; false if some branch names no function.
+  static bool conditionalFunctions(const Expr *E,
+                                   std::vector<const FunctionDecl *> &Out) {
+    E = E->IgnoreParenImpCasts();
+    if (const auto *C = dyn_cast<AbstractConditionalOperator>(E))
+      return conditionalFunctions(C->getTrueExpr(), Out) &&
+             conditionalFunctions(C->getFalseExpr(), Out);
+    if (const auto *U = dyn_cast<UnaryOperator>(E);
+        U && U->getOpcode() == UO_AddrOf)
+      E = U->getSubExpr()->IgnoreParenImpCasts();
+    const auto *Ref = dyn_cast<DeclRefExpr>(E);
+    const auto *F = Ref ? dyn_cast<FunctionDecl>(Ref->getDecl()) : nullptr;
+    if (F)
+      Out.push_back(F);
+    return F != nullptr;
+  }
+
   /// Lowers the annotated stencils and those passed to a loop's run(), each
   /// once, in source order; warns where a run() argument names no stencil
   /// stencilc can generate here.
@@ -395,12 +413,33 @@ public:
         if (!stencilc::frontend::isAnnotatedStencil(R.Stencil))
           Todo.push_back({R.Stencil, true});
         break;
-      case RunStencil::Unresolved:
+      case RunStencil::Unresolved: {
+        // `c ? f : g`: each function it may name is this call's stencil.
+        std::vector<const FunctionDecl *> Chosen;
+        if (isa<AbstractConditionalOperator>(R.Arg->IgnoreParenImpCasts()) &&
+            conditionalFunctions(R.Arg, Chosen)) {
+          for (const FunctionDecl *F : Chosen) {
+            const std::string FName = F->getNameAsString();
+            if (isAnnotatedStep(F))
+              Sink.report(DiagId::err_run_step, Where, {FName, Call});
+            else if (!F->getDefinition())
+              Sink.report(DiagId::warn_run_stencil_defined_elsewhere, Where,
+                          {FName, Call});
+            else {
+              if (!stencilc::frontend::isAnnotatedStencil(F))
+                Todo.push_back({F->getDefinition(), true});
+              if (R.Repeated)
+                Repeated.push_back(F->getDefinition());
+            }
+          }
+          break;
+        }
         // An annotated function of the argument's type is probably what it
         // holds (e.g. a stencil passed on through a template's parameter).
         if (!hasAnnotatedOfType(Ctx, Todo, R.Arg))
           Sink.report(DiagId::warn_run_stencil_unresolved, Where, {Call});
         break;
+      }
       case RunStencil::DefinedElsewhere:
         if (!stencilc::frontend::isAnnotatedStencil(R.Stencil) &&
             Warned.insert(R.Stencil->getCanonicalDecl()).second)

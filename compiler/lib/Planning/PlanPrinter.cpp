@@ -77,6 +77,28 @@ static std::string heldTerms(const PlaneSums &P) {
   return Out;
 }
 
+/// "; compiled with constant extents for 32 x 8, 64 x 4 threads", or nothing.
+static std::string
+constantThreads(const std::vector<std::array<int, 2>> &Tiles) {
+  std::string Out;
+  for (const auto &[X, Y] : Tiles)
+    Out += (Out.empty() ? "; compiled with constant extents for " : ", ") +
+           std::to_string(X) + " x " + std::to_string(Y);
+  return Out.empty() ? Out : Out + " threads";
+}
+
+/// "; the tuner also tries 64 x 32 points, ...", or nothing.
+static std::string
+planesOnlyTiles(const std::vector<std::array<int, 2>> &Tiles) {
+  std::string Out;
+  for (const auto &[X, Y] : Tiles)
+    Out += (Out.empty() ? "; the tuner also tries " : ", ") +
+           std::to_string(X) + " x " + std::to_string(Y);
+  return Out.empty() ? Out
+                     : Out + " points, which only this pass takes (the "
+                             "rings' pass in halves)";
+}
+
 /// The zsum variant's terms by plane and its loads a plane.
 static void printPlaneSums(std::string &Out, const ir::Stencil &S,
                            const KernelPlan &K) {
@@ -272,11 +294,8 @@ static void printTemporal(std::string &Out, const StencilPlan &SP) {
         std::to_string(PlaneSumPassBorder) +
         " points a thread), where the two arrays' margins are the same" +
         heldTerms(T.Sums) +
-        (T.PlaneSumConstantThreads[0] > 0
-             ? "; compiled with constant extents for " +
-                   std::to_string(T.PlaneSumConstantThreads[0]) + " x " +
-                   std::to_string(T.PlaneSumConstantThreads[1]) + " threads"
-             : std::string()) +
+        constantThreads(T.PlaneSumConstantThreads) +
+        planesOnlyTiles(T.PlanesOnlyTiles) +
         "\n";
   else
     Out += "  temporal passes summed by planes: none: " + T.PlaneSumPassWhyNot +

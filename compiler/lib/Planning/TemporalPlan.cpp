@@ -193,10 +193,19 @@ static std::string planeSumPassWhyNot(TemporalPlan &P, const ir::Stencil &S,
     P.PlaneSumPoints = PlaneSumStarPoints8;
     P.PlaneSumMaxSteps = PlaneSumStarMaxSteps8;
   }
-  const int Bx = P.DefaultBlock[0], By = P.DefaultBlock[1];
-  if (By % P.PlaneSumPoints == 0 &&
-      Bx * (By / P.PlaneSumPoints) <= PlaneSumPassThreads)
-    P.PlaneSumConstantThreads = {Bx, By / P.PlaneSumPoints};
+  auto Takes = [&](int Bx, int By) {
+    return By % P.PlaneSumPoints == 0 &&
+           Bx * (By / P.PlaneSumPoints) <= PlaneSumPassThreads;
+  };
+  // The default tile twice as wide, where only this pass takes it.
+  const int TwiceX = 2 * P.DefaultBlock[0], Y = P.DefaultBlock[1];
+  if (TwiceX * Y > MaxTileThreads && Takes(TwiceX, Y) &&
+      P.ConstantTiles.size() < 4)
+    P.PlanesOnlyTiles.push_back({TwiceX, Y});
+  for (const auto &Tiles : {P.ConstantTiles, P.PlanesOnlyTiles})
+    for (const auto &[Bx, By] : Tiles)
+      if (Takes(Bx, By))
+        P.PlaneSumConstantThreads.push_back({Bx, By / P.PlaneSumPoints});
   return "";
 }
 

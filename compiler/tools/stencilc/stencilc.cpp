@@ -6,6 +6,7 @@
 #include "llvm/Support/thread.h"
 #include <cstdlib>
 #include <optional>
+#include <unistd.h>
 
 /// The stack the driver runs on. Clang parses an `else if` chain, a sum or a
 /// run of unary minuses by recursion, about a kilobyte a level: the default
@@ -16,8 +17,15 @@
 static constexpr unsigned DriverStackBytes = 1u << 30;
 
 /// A reader that went away (`stencilc -o - ... | head`) is an output that
-/// could not be written: exit code 3, not death by SIGPIPE.
-static void exitOnBrokenPipe() { std::_Exit(stencilc::ExitOutputError); }
+/// could not be written: its message and exit code 3, not death by SIGPIPE.
+/// (A signal handler: write(2) and _Exit only.)
+static void exitOnBrokenPipe() {
+  static const char Message[] =
+      "stencilc: error: cannot write to standard output: Broken pipe\n";
+  [[maybe_unused]] const ssize_t Written =
+      ::write(2, Message, sizeof Message - 1);
+  std::_Exit(stencilc::ExitOutputError);
+}
 
 int main(int Argc, const char **Argv) {
   // Before InitLLVM: the signal handlers are installed once, SIGPIPE's only

@@ -17,7 +17,7 @@
 namespace stencil {
 
 /// The version of this interface that generated code is written against.
-inline constexpr int GeneratedAbiVersion = 15;
+inline constexpr int GeneratedAbiVersion = 16;
 
 /// Where the arrays of one launch live: every array of a stencil has the same
 /// extents (halo included), x contiguous.
@@ -62,6 +62,9 @@ struct KernelAttributes {
   int registers = 0;          ///< Per thread (cudaFuncGetAttributes).
   int maxThreadsPerBlock = 0; ///< The most this kernel can launch with.
   long long sharedBytes = 0;  ///< Static plus dynamic shared memory per block.
+  /// The threads of a block of a time loop's pass over the tile asked
+  /// (GeneratedTemporalQueryFn); 0: one a point of it. (Version 16.)
+  int threads = 0;
 };
 
 /// Fills \p Out for a (Bx, By) block; returns null or an error text.
@@ -164,8 +167,9 @@ using GeneratedTemporalFn = const char *(*)(const Grid &G, const Region &R,
                                             const void *const *Margins,
                                             void *const *Args);
 
-/// A temporal kernel's resources for a (Bx, By) block taking \p Steps steps
-/// per pass; returns null or an error text.
+/// A temporal kernel's resources for a tile of (Bx, By) points taking \p Steps
+/// steps per pass (the pass summed by planes where it takes a tile of more
+/// points than a block has threads); returns null or an error text.
 using GeneratedTemporalQueryFn = const char *(*)(int Bx, int By, int Steps,
                                                  KernelAttributes *Out);
 
@@ -203,8 +207,8 @@ struct GeneratedTemporal {
   int defaultSteps;
   int defaultBlock[3];
   /// The tiles (bx, by) the tuner tries, the kernel compiled for them with
-  /// constant extents (stencilc's TemporalPlan::ConstantTiles): the first
-  /// tileCount of these. (Version 9.)
+  /// constant extents (stencilc's TemporalPlan::ConstantTiles, then
+  /// PlanesOnlyTiles): the first tileCount of these. (Version 9.)
   int tiles[4][2];
   int tileCount;
   const char *irHash;

@@ -135,7 +135,7 @@ temporalCandidates(const GeneratedTemporal &T, int Dims, const Region &Box,
         }
         KernelAttributes A;
         if (Query && !Query(X, Y, Steps, &A)) {
-          const int Threads = X * Y;
+          const int Threads = A.threads > 0 ? A.threads : X * Y;
           if (Threads > L.maxThreadsPerBlock ||
               (A.maxThreadsPerBlock > 0 && Threads > A.maxThreadsPerBlock)) {
             Prune("more threads than the kernel can launch");

@@ -529,8 +529,9 @@ bool planesTile(int Steps, Span Reach, bool Bordered, std::mt19937 &Rng,
   std::vector<std::pair<int, int>> Tiles;
   const int E = Steps - 1;
   for (int Most = 256; Most <= 512 && Tiles.empty(); Most *= 2)
-    for (int X = 1; X <= 48; ++X)
-      for (int Y = PlanePoints; Y <= 48; Y += PlanePoints) {
+    for (int X = 1; X <= std::max(48, Only.first); ++X)
+      for (int Y = PlanePoints; Y <= std::max(48, Only.second);
+           Y += PlanePoints) {
         const int Threads = X * Y / PlanePoints;
         const bool Takes =
             Bordered
@@ -669,6 +670,15 @@ void checkByPlanes(long long Ez, int Margin, int Steps, long long Chunk,
                     Steps, Bx, By, Chunk, Seed,
                     host3(E3, Margin, StarOrderedF()),
                     planesOf(PLANES_AT(StarOrderedF, Bordered, 32, 8), Steps),
+                    Input::Uniform, How);
+  // The tile only the pass summed by planes takes (TemporalPlan::
+  // PlanesOnlyTiles: 64 x 32 points, 64 x 8 threads).
+  if (planesTile(Steps, {2, 2}, Bordered, Rng, &Bx, &By, &E3[0], &E3[1],
+                 {64, 32}))
+    check<float, 3>("ordered star f32, planes-only tile" + Way, E3, Margin,
+                    {2, 2}, Steps, Bx, By, Chunk, Seed,
+                    host3(E3, Margin, StarOrderedF()),
+                    planesOf(PLANES_AT(StarOrderedF, Bordered, 64, 8), Steps),
                     Input::Uniform, How);
   if (planesTile(Steps, {2, 1}, Bordered, Rng, &Bx, &By, &E3[0], &E3[1],
                  {32, 16}))

@@ -617,9 +617,11 @@ int main(int Argc, char **Argv) {
                               e2e::uniform(Rng, 2 * Margin + 5, 41),
                               e2e::uniform(Rng, 2 * Margin + 3, 29)};
   };
-  // (bx, by, chunk); 0 leaves one to the plan.
+  // (bx, by, chunk); 0 leaves one to the plan. 64 x 32: more points than a
+  // block of the rings has threads (taken in halves), which a pass summed by
+  // planes takes (TemporalPlan::PlanesOnlyTiles).
   const std::vector<std::array<int, 3>> Tiles3 = {
-      {32, 32, 0}, {32, 16, 7}, {64, 8, 64}};
+      {32, 32, 0}, {32, 16, 7}, {64, 8, 64}, {64, 32, 0}};
   const std::vector<std::array<int, 3>> Tiles2 = {
       {256, 1, 0}, {128, 1, 13}, {96, 1, 300}};
   {

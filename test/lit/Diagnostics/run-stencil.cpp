@@ -17,7 +17,9 @@ static void hidden(const stencil::Index2D &idx, float *fn) { fn[idx.ix()] = 2.0f
 
 void pick(bool c, Fn param, float *fn) {
   stencil::Loop2D<stencil::OpenMPLoopEngine2D> loop;
-  loop.run(c ? zero : one, fn);  // expected-warning {{stencilc cannot tell which stencil this run() call passes}}
+  loop.run(c ? zero : one, fn);  // both are generated: no warning
+  loop.run(c ? zero : param, fn); // expected-warning {{stencilc cannot tell which stencil this run() call passes}}
+  loop.run(c ? &one : elsewhere, fn); // expected-warning {{stencil 'elsewhere' passed to run() is defined in another file}}
   loop.run(param, fn);           // expected-warning {{stencilc cannot tell which stencil this run() call passes}}
   Fn changed = zero;
   changed = one;

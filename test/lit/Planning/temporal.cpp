@@ -294,18 +294,18 @@ void timeLoops(float *u, float *un, double *k, double *v, double *vn, int *ia,
 // PLAN-LABEL: stencil MeanSeven
 // PLAN: temporal chunks: with no test where the tile and every level's rows are inside the region{{$}}
 // PLAN-LABEL: stencil BoxSum
-// PLAN: temporal passes summed by planes: 2 to 4 steps, 4 points a thread (a tile of bx x by points, all stored, by a multiple of 4, at most 512 threads; the border each level below the last adds, at most 2 points a thread), where the two arrays' margins are the same; compiled with constant extents for 32 x 8 threads
+// PLAN: temporal passes summed by planes: 2 to 4 steps, 4 points a thread (a tile of bx x by points, all stored, by a multiple of 4, at most 512 threads; the border each level below the last adds, at most 2 points a thread), where the two arrays' margins are the same; compiled with constant extents for 32 x 8, 64 x 4, 64 x 8 threads; the tuner also tries 64 x 32 points, which only this pass takes (the rings' pass in halves)
 // PLAN-LABEL: stencil BoxTwo
 // PLAN: temporal passes summed by planes: none: it reads more than one array
 // PLAN-LABEL: stencil BoxOrder
-// PLAN: temporal passes summed by planes: 2 to 4 steps, {{.*}} where the two arrays' margins are the same; term 2 of plane -1 held 2 planes, added at plane +1; term 3 of plane -1 held 2 planes, added at plane +1; compiled with constant extents for 32 x 8 threads
+// PLAN: temporal passes summed by planes: 2 to 4 steps, {{.*}} where the two arrays' margins are the same; term 2 of plane -1 held 2 planes, added at plane +1; term 3 of plane -1 held 2 planes, added at plane +1; compiled with constant extents for 32 x 8, 64 x 4, 64 x 8 threads; the tuner also tries 64 x 32 points, which only this pass takes (the rings' pass in halves)
 // PLAN-LABEL: stencil BoxScrambled
 // PLAN: temporal passes summed by planes: none: no sum by planes: its terms of earlier planes after later ones would hold 5 values a point in registers (the passes summed by planes hold at most 4, the single step's zsum none)
 // PLAN-LABEL: stencil StarAn5d
-// PLAN: temporal passes summed by planes: 2 to 4 steps, {{.*}} where the two arrays' margins are the same; term 6 of plane -1 held 1 plane, added at plane 0; compiled with constant extents for 32 x 8 threads
+// PLAN: temporal passes summed by planes: 2 to 4 steps, {{.*}} where the two arrays' margins are the same; term 6 of plane -1 held 1 plane, added at plane 0; compiled with constant extents for 32 x 8, 64 x 4, 64 x 8 threads; the tuner also tries 64 x 32 points, which only this pass takes (the rings' pass in halves)
 // PLAN-LABEL: stencil StarOrdered (
 // PLAN-NOT: variant zsum
-// PLAN: temporal passes summed by planes: 2 to 4 steps, 4 points a thread (a tile of bx x by points, all stored, by a multiple of 4, at most 512 threads; the border each level below the last adds, at most 2 points a thread), where the two arrays' margins are the same; compiled with constant extents for 32 x 8 threads
+// PLAN: temporal passes summed by planes: 2 to 4 steps, 4 points a thread (a tile of bx x by points, all stored, by a multiple of 4, at most 512 threads; the border each level below the last adds, at most 2 points a thread), where the two arrays' margins are the same; compiled with constant extents for 32 x 8, 64 x 4, 64 x 8 threads; the tuner also tries 64 x 32 points, which only this pass takes (the rings' pass in halves)
 // PLAN-LABEL: stencil StarOrdered2
 // PLAN: temporal passes summed by planes: none: a star (no column off the centre read at two planes) reaching further than 1: only radius 1 was measured faster so
 // PLAN-LABEL: stencil StarOrderedX2
@@ -314,7 +314,7 @@ void timeLoops(float *u, float *un, double *k, double *v, double *vn, int *ia,
 // PLAN: temporal passes summed by planes: none: it reads no column but the point's own
 // PLAN-LABEL: stencil StarOrdered64
 // PLAN-NOT: variant zsum
-// PLAN: temporal passes summed by planes: 2 steps, 2 points a thread (a tile of bx x by points, all stored, by a multiple of 2, at most 512 threads; the border each level below the last adds, at most 2 points a thread), where the two arrays' margins are the same; compiled with constant extents for 32 x 8 threads
+// PLAN: temporal passes summed by planes: 2 steps, 2 points a thread (a tile of bx x by points, all stored, by a multiple of 2, at most 512 threads; the border each level below the last adds, at most 2 points a thread), where the two arrays' margins are the same; compiled with constant extents for 32 x 8, 64 x 4, 32 x 16 threads
 // PLAN-LABEL: stencil Heat64Coef
 // PLAN: temporal margin: the level below's centre where the two arrays hold the same (passes of up to 3 steps, tiles with constant extents), else from memory
 // PLAN-LABEL: stencil IntStar3
@@ -360,15 +360,24 @@ void timeLoops(float *u, float *un, double *k, double *v, double *vn, int *ia,
 // CUDA-NEXT: }
 // CUDA-NEXT: return stencilc_Heat_temporal0<STEPS, 0, 0>;
 // CUDA: const auto kernel = stencilc_Heat_temporal0_instance<STEPS>(block.x, block.y, m0 == m1);
+// The rings' pass takes a tile of more points than a block has threads in
+// halves.
+// CUDA: static void stencilc_Heat_temporal0_rings_tile(long long (&tile)[2]) {
+// CUDA-NEXT: while (tile[0] * tile[1] > 1024)
+// CUDA-NEXT: tile[tile[1] > tile[0] ? 1 : 0] = (tile[tile[1] > tile[0] ? 1 : 0] + 1) / 2;
 // CUDA: static const char *stencilc_Heat_temporal0_same_margins(
 // CUDA: static const char *stencilc_Heat_temporal0_cuda_launch(const stencil::Grid &g, const stencil::Region &r, const stencil::Region &stencilc_store, const stencil::LaunchConfig &cfg, int steps, const void *const *margins, void *const *args) {
 // CUDA: if (stencilc_store.hi[0] <= stencilc_store.lo[0] || stencilc_store.hi[1] <= stencilc_store.lo[1] || stencilc_store.hi[2] <= stencilc_store.lo[2])
 // CUDA-NEXT: return nullptr;
 // CUDA-NEXT: if (stencilc_store.lo[0] < r.lo[0] || stencilc_store.hi[0] > r.hi[0] || stencilc_store.lo[1] < r.lo[1] || stencilc_store.hi[1] > r.hi[1] || stencilc_store.lo[2] < r.lo[2] || stencilc_store.hi[2] > r.hi[2])
 // CUDA-NEXT: return "the store region is not inside the region";
+// CUDA: long long stencilc_tile[2] = {cfg.block[0], cfg.block[1]};
+// CUDA-NEXT: stencilc_Heat_temporal0_rings_tile(stencilc_tile);
+// CUDA: const long long stencilc_ux = stencilc_tile[0] - steps * 1LL;
 // CUDA: const long long gx = (stencilc_store.hi[0] - stencilc_store.lo[0] + stencilc_ux - 1) / stencilc_ux;
+// CUDA: const dim3 block(static_cast<unsigned>(stencilc_tile[0]), static_cast<unsigned>(stencilc_tile[1]), 1);
 // CUDA: case 8: return stencilc_Heat_temporal0_run<8>(
-// CUDA: case 1: err = cudaFuncGetAttributes(&a, stencilc_Heat_temporal0_instance<1>(bx, by, false)); break;
+// CUDA: case 1: err = cudaFuncGetAttributes(&a, stencilc_Heat_temporal0_instance<1>(static_cast<unsigned>(tile[0]), static_cast<unsigned>(tile[1]), false)); break;
 // CUDA: stencil::registerGeneratedTemporal(/*abiVersion=*/{{[0-9]+}}, {
 // CUDA: /*timeInput=*/0,
 // CUDA-NEXT: /*timeOutput=*/1,
@@ -500,18 +509,34 @@ void timeLoops(float *u, float *un, double *k, double *v, double *vn, int *ia,
 // CUDA: bool bordered = widest <= 2 * nt && (uy + steps * 2) * ((bx + steps * 2) | 1) <= 6 * nt && stencilc_BoxSum_temporal0_planes_shared(steps, bx, by, true) <= fits;
 // CUDA: bordered = blocks1 * (steps * nt * 4 + 2.7 * ring) < blocks0 * steps * nt * 4;
 // CUDA: auto kernel = bordered ? stencilc_BoxSum_temporal0_planes<2, true> : stencilc_BoxSum_temporal0_planes<2, false>;
-// The plan's default tile (32 x 32 points, 32 x 8 threads) with constant
-// extents, at every steps.
+// The tuner's tiles with constant extents, the plan's default (32 x 32
+// points, 32 x 8 threads) first, at every steps.
 // CUDA: if (bx == 32 && by == 8) {
 // CUDA-NEXT: kernel = bordered ? stencilc_BoxSum_temporal0_planes<2, true, 32, 8> : stencilc_BoxSum_temporal0_planes<2, false, 32, 8>;
 // CUDA-NEXT: switch (steps) {
 // CUDA-NEXT: case 3: kernel = bordered ? stencilc_BoxSum_temporal0_planes<3, true, 32, 8> : stencilc_BoxSum_temporal0_planes<3, false, 32, 8>; break;
 // CUDA-NEXT: case 4: kernel = bordered ? stencilc_BoxSum_temporal0_planes<4, true, 32, 8> : stencilc_BoxSum_temporal0_planes<4, false, 32, 8>; break;
+// And the tuner's other tiles these passes take, 64 x 32 points among them.
+// CUDA: if (bx == 64 && by == 4) {
+// CUDA: if (bx == 64 && by == 8) {
+// CUDA-NEXT: kernel = bordered ? stencilc_BoxSum_temporal0_planes<2, true, 64, 8> : stencilc_BoxSum_temporal0_planes<2, false, 64, 8>;
 // CUDA: static const char *stencilc_BoxSum_temporal0_same_margins(
 // CUDA: static const char *stencilc_BoxSum_temporal0_cuda_launch(
 // CUDA: if (margins[0] == margins[1] && margins[0] == static_cast<const void *>(u)) {
 // CUDA-NEXT: bool stencilc_taken = false;
 // CUDA-NEXT: const char *const stencilc_error = stencilc_BoxSum_temporal0_planes_launch(g, r, stencilc_store, cfg, steps, &stencilc_taken, u, un);
+// The query: a tile of more than 1024 points, where the pass summed by
+// planes takes it, is that pass's (its threads four points each).
+// CUDA: static const char *stencilc_BoxSum_temporal0_query(
+// CUDA: if (static_cast<long long>(bx) * by > 1024 && steps >= 2 && steps <= 4 && threads > 0 && threads <= 512) {
+// CUDA: case 2: err = cudaFuncGetAttributes(&a, stencilc_BoxSum_temporal0_planes<2, false>); break;
+// CUDA: out->threads = static_cast<int>(threads);
+// CUDA: return nullptr;
+// CUDA: long long tile[2] = {bx, by};
+// CUDA-NEXT: stencilc_BoxSum_temporal0_rings_tile(tile);
+// The tuner's tiles: the plan's, then the one only these passes take.
+// CUDA: /*tiles=*/{{[{][{]}}32, 32}, {64, 16}, {64, 32}},
+// CUDA-NEXT: /*tileCount=*/3,
 // CUDA: /*sameMargins=*/&stencilc_BoxSum_temporal0_same_margins});
 // CUDA: stencilc_BoxTwo_temporal0_cuda_launch
 // CUDA-NOT: stencilc_BoxTwo_temporal0_planes

@@ -12,6 +12,7 @@
 #define STENCILC_DRIVER_COMPILECOMMANDCHECK_H
 
 #include "clang/Tooling/ArgumentsAdjusters.h"
+#include "llvm/ADT/ArrayRef.h"
 #include <string>
 #include <vector>
 
@@ -26,6 +27,12 @@ namespace stencilc {
 bool checkCompileCommands(const clang::tooling::CompilationDatabase &DB,
                           const std::vector<std::string> &Sources,
                           const clang::tooling::ArgumentsAdjuster &Adjust);
+
+/// Prints "stencilc: error: ..." for each input file among \p Flags (the
+/// arguments after `--`: a second `--`, after which clang's driver reads
+/// flags as files, or a file name), which LibTooling would drop with a
+/// message and no error; returns false if there was one.
+bool checkFlagsNameNoInputs(llvm::ArrayRef<const char *> Flags);
 
 } // namespace stencilc
 

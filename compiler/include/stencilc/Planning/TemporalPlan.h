@@ -123,6 +123,14 @@ struct TemporalPlan {
   /// as high, in 3-D one twice as high of at most MaxTileThreads). Other
   /// tiles run the kernel with runtime extents. At most four.
   std::vector<std::array<int, 2>> ConstantTiles;
+  /// Tiles (bx, by) of more points than a block of the rings' pass has
+  /// threads, which only the pass summed by planes takes (several points a
+  /// thread), tried by the tuner after ConstantTiles (GeneratedTemporal::tiles
+  /// holds four in all); the rings' pass takes such a tile in halves. On an
+  /// H200 the f32 star's 2-step pass summed by planes on 64 x 32 points ran
+  /// 1.15 times as fast as on 32 x 32, the box's 3-step 1.08 times
+  /// (docs/performance.md, "Tiles only the planes take").
+  std::vector<std::array<int, 2>> PlanesOnlyTiles;
   /// Passes of up to this many steps are compiled to fit two blocks of 1024
   /// threads on an SM (32 registers a thread); longer ones may take 64.
   int TwoBlocksUpTo = 0;
@@ -193,14 +201,14 @@ struct TemporalPlan {
   /// most steps the launcher takes it for (the rings' pass beyond).
   int PlaneSumPoints = PlaneSumPassPoints;
   int PlaneSumMaxSteps = PlaneSumPassMaxSteps;
-  /// The threads (x, y) of the one tile the pass summed by planes is also
+  /// The threads (x, y) of the tiles the pass summed by planes is also
   /// compiled for with constant extents, its planes' offsets immediates: the
-  /// default tile's (DefaultBlock); {0, 0}: none. On an H200 a probe of it
+  /// tuner's tiles (ConstantTiles, PlanesOnlyTiles) that it takes. On an H200 a probe of it
   /// (the substitution by hand) ran the box's 2-step pass on 32 x 32 points
   /// 1.11 times as fast, the 3-step 1.15
   /// (docs/performance.md, "Constant extents for the passes summed by
-  /// planes"). One tile only: each is six more kernels to compile.
-  std::array<int, 2> PlaneSumConstantThreads = {0, 0};
+  /// planes"). Each is six more kernels to compile.
+  std::vector<std::array<int, 2>> PlaneSumConstantThreads;
   std::string PlaneSumPassWhyNot = "not planned";
   bool summedByPlanes() const { return PlaneSumPassWhyNot.empty(); }
 };
