@@ -474,16 +474,23 @@ TEST(TemporalTuning, ChunksEndingShortKeepTheirCountAndHalveTheLast) {
   EXPECT_EQ(tuning::chunkEndingShort(4000000000LL, 2000000000), 0); // no int
 }
 
+/// A 3-D stencil's passes of up to \p MaxSteps steps reaching one point
+/// every way, their default tile (Bx, By) and chunk 64.
+static GeneratedTemporal reachOne(int MaxSteps, int Bx, int By) {
+  GeneratedTemporal T{};
+  T.maxSteps = MaxSteps;
+  for (int D = 0; D < 3; ++D)
+    T.reach[D][0] = T.reach[D][1] = 1;
+  T.defaultBlock[0] = Bx;
+  T.defaultBlock[1] = By;
+  T.defaultBlock[2] = 64;
+  return T;
+}
+
 // The tuner tries the tiles the plan lists, in its order, each at every
 // steps per pass; the default tile alone where the plan lists none.
 TEST(TemporalTuning, CandidatesTakeThePlansTiles) {
-  GeneratedTemporal T{};
-  T.maxSteps = 3;
-  for (int D = 0; D < 3; ++D)
-    T.reach[D][0] = T.reach[D][1] = 1;
-  T.defaultBlock[0] = 32;
-  T.defaultBlock[1] = 16;
-  T.defaultBlock[2] = 64;
+  GeneratedTemporal T = reachOne(3, 32, 16);
   const Region Box{{1, 1, 1, 0}, {513, 513, 513, 1}};
   auto TilesTried = [&] {
     std::vector<std::array<int, 2>> Tried;
@@ -509,13 +516,7 @@ TEST(TemporalTuning, CandidatesTakeThePlansTiles) {
 // points a thread: steps 2 and 3 here), and pruned where it says nothing of
 // threads (one a point: the rings').
 TEST(TemporalTuning, TilesOfMorePointsThanThreadsWhereThePassTakesThem) {
-  GeneratedTemporal T{};
-  T.maxSteps = 5;
-  for (int D = 0; D < 3; ++D)
-    T.reach[D][0] = T.reach[D][1] = 1;
-  T.defaultBlock[0] = 32;
-  T.defaultBlock[1] = 32;
-  T.defaultBlock[2] = 64;
+  GeneratedTemporal T = reachOne(5, 32, 32);
   T.tiles[0][0] = 32;
   T.tiles[0][1] = 32;
   T.tiles[1][0] = 64;

@@ -244,8 +244,11 @@ void codegen::printRegistration(CodeWriter &W, const ir::Stencil &S,
       Reads += fmt::format("{}{{{}, {}u}}", P > 1 ? ", " : "",
                            haloInitializer(Around), Pairs);
       const char *Comma = P > 1 ? ", " : "";
-      Axes += fmt::format("{}{}u", Comma,
-                          Array ? ir::arrayAxes(S.Params[P], S.Dims) : 0u);
+      // An array the body never indexes spans nothing it touches: 0, so
+      // that any array (a Field or a pointer) may be passed for it.
+      Axes += fmt::format(
+          "{}{}u", Comma,
+          Array && (Read || Stored) ? ir::arrayAxes(S.Params[P], S.Dims) : 0u);
       Writes += fmt::format("{}{}", Comma, Stored ? "true" : "false");
       Keeps += fmt::format(
           "{}{}", Comma,

@@ -714,16 +714,18 @@ static int runPipeline(int Argc, const char **Argv) {
   }
 
   // Every command-line mistake is found before anything is parsed or written.
-  std::vector<std::string> Sources(SourcePaths.begin(), SourcePaths.end());
-  if (Sources.empty()) {
-    llvm::errs() << "stencilc: error: no input files (see --help)\n";
-    return ExitUsageError;
-  }
+  // The --emit kinds first: `--emit heat.cpp` takes the source for its
+  // value, and says so as an unknown kind rather than as no input.
   if (!checkSingleOptions())
     return ExitUsageError;
   std::vector<Output> Outputs;
   if (!parseEmitKinds(EmitKinds, Outputs))
     return ExitUsageError;
+  std::vector<std::string> Sources(SourcePaths.begin(), SourcePaths.end());
+  if (Sources.empty()) {
+    llvm::errs() << "stencilc: error: no input files (see --help)\n";
+    return ExitUsageError;
+  }
   planning::StepStrategyChoice StepChoice;
   if (StepStrategyOption == "auto") {
     StepChoice = planning::StepStrategyChoice::Auto;

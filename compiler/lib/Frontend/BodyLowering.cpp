@@ -31,7 +31,9 @@
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
 #include <algorithm>
+#include <array>
 #include <limits>
+#include <tuple>
 
 using namespace clang;
 using namespace stencilc;
@@ -187,6 +189,10 @@ private:
   /// ir::Param::Axes), and its method ("ix", "ix_z").
   llvm::DenseMap<unsigned, std::pair<clang::SourceRange, std::string>>
       FirstIndexed;
+  /// The counters run so far (Begin, Step, Trips), by loop: a helper
+  /// inlined N times runs its loops' counters once (at up to 2^20 trips,
+  /// tens of milliseconds each), as their values come from constants alone.
+  llvm::DenseMap<const ForStmt *, std::array<std::int64_t, 3>> CountedLoops;
   /// Set once a limit of enter() is exceeded: lowering stops everywhere.
   bool OverLimit = false;
   bool Failed = false;
@@ -796,6 +802,14 @@ BodyLowering::loopCounter(const ForStmt *For, const VarDecl *Var,
   // Exact values in 128 bits: the difference of two 64-bit values fits.
   auto Wide = [](const llvm::APSInt &V) { return V.extend(128); };
   const llvm::APSInt First = convertInt(BeginV.Val.getInt(), VarTy, Ctx);
+  if (const auto Counted = CountedLoops.find(For);
+      Counted != CountedLoops.end()) {
+    std::tie(Begin, Step, Trips) =
+        std::tuple(Counted->second[0], Counted->second[1], Counted->second[2]);
+    unsigned Local = addLocal(Var->getName(), *IRTy);
+    frame().Vars[Var] = {Binding::Local, Local};
+    return Local;
+  }
   llvm::APSInt V = First;
   std::optional<llvm::APInt> Diff; // the exact step (in 128 bits)
   llvm::APInt DiffInType;          // the step in the counter's width
@@ -866,6 +880,7 @@ BodyLowering::loopCounter(const ForStmt *For, const VarDecl *Var,
     Step = !Diff || !Diff->isNegative() ? 1 : -1;
   else
     Step = Diff->getSExtValue();
+  CountedLoops[For] = {Begin, Step, Trips};
   unsigned Local = addLocal(Var->getName(), *IRTy);
   frame().Vars[Var] = {Binding::Local, Local};
   return Local;

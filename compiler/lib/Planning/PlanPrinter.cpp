@@ -77,26 +77,14 @@ static std::string heldTerms(const PlaneSums &P) {
   return Out;
 }
 
-/// "; compiled with constant extents for 32 x 8, 64 x 4 threads", or nothing.
-static std::string
-constantThreads(const std::vector<std::array<int, 2>> &Tiles) {
+/// "; <Lead> 32 x 8, 64 x 4 <Tail>" for \p Tiles, or nothing.
+static std::string tileList(const std::vector<std::array<int, 2>> &Tiles,
+                            const std::string &Lead, const std::string &Tail) {
   std::string Out;
   for (const auto &[X, Y] : Tiles)
-    Out += (Out.empty() ? "; compiled with constant extents for " : ", ") +
-           std::to_string(X) + " x " + std::to_string(Y);
-  return Out.empty() ? Out : Out + " threads";
-}
-
-/// "; the tuner also tries 64 x 32 points, ...", or nothing.
-static std::string
-planesOnlyTiles(const std::vector<std::array<int, 2>> &Tiles) {
-  std::string Out;
-  for (const auto &[X, Y] : Tiles)
-    Out += (Out.empty() ? "; the tuner also tries " : ", ") +
-           std::to_string(X) + " x " + std::to_string(Y);
-  return Out.empty() ? Out
-                     : Out + " points, which only this pass takes (the "
-                             "rings' pass in halves)";
+    Out += (Out.empty() ? "; " + Lead + " " : ", ") + std::to_string(X) +
+           " x " + std::to_string(Y);
+  return Out.empty() ? Out : Out + " " + Tail;
 }
 
 /// The zsum variant's terms by plane and its loads a plane.
@@ -294,8 +282,11 @@ static void printTemporal(std::string &Out, const StencilPlan &SP) {
         std::to_string(PlaneSumPassBorder) +
         " points a thread), where the two arrays' margins are the same" +
         heldTerms(T.Sums) +
-        constantThreads(T.PlaneSumConstantThreads) +
-        planesOnlyTiles(T.PlanesOnlyTiles) +
+        tileList(T.PlaneSumConstantThreads,
+                 "compiled with constant extents for", "threads") +
+        tileList(T.PlanesOnlyTiles, "the tuner also tries",
+                 "points, which only this pass takes (the rings' pass in "
+                 "halves)") +
         "\n";
   else
     Out += "  temporal passes summed by planes: none: " + T.PlaneSumPassWhyNot +

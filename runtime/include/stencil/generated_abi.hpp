@@ -118,7 +118,8 @@ struct GeneratedStencil {
   /// set on the one variant the fixed engine launches without tuning, all
   /// zero on the others.
   int defaultBlock[3];
-  /// Per parameter after the index: 0 for a scalar; for an array, the
+  /// Per parameter after the index: 0 for a scalar or an array the body
+  /// never indexes (any array may be passed); for an array, the
   /// dimensions it spans (bit d: dimension d), all of them (2^dims - 1) but
   /// for an array of lower rank such as a profile along z (0b100), which is
   /// indexed idx.ix_z<...>() and has the full arrays' extent along z. Null

@@ -226,7 +226,8 @@ inline std::string levelMarksError(const GeneratedStencil &E,
              (P == Previous ? "previousLevel" : "nextLevel") +
              " marks argument " + std::to_string(P + 1) +
              " after the index, which stencil '" + E.name + "' takes as " +
-             (E.arrayAxes[P] == 0 ? "a scalar" : "an array of lower rank") +
+             (E.arrayAxes[P] == 0 ? "a scalar (or an array it never indexes)"
+                                  : "an array of lower rank") +
              ": the two time levels are arrays over all of its dimensions";
   if (E.writes && E.writes[Previous])
     return "stencil::previousLevel marks argument " +

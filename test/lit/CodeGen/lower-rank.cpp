@@ -10,6 +10,7 @@
 // RUN: %stencilc %s --list -- -I %mock_include | FileCheck %s --check-prefix=LIST
 #include <stencil/dsl.hpp>
 
+
 struct STENCIL_KERNEL Buoy {
   STENCIL_HD void operator()(const stencil::Index3D &idx, const float *th, const float *th0,
                              const float *ps, const float *yz, float *out) const {
@@ -105,6 +106,16 @@ struct STENCIL_KERNEL Buoy {
 // CUDA-NEXT:     stencilc_v0 = ps[i + (j - 1) * sy];
 // CUDA-NOT:    stencilc_t2
 // CUDA:        out[c] = ((((stencilc_q1_0 * stencilc_q2_2) + stencilc_q2_0) + stencilc_v0) + yz[j + 1 + (k - 2) * g.extent[1]]) + stencilc_t1[stencilc_tc + 1];
+
+STENCIL_KERNEL void Unread(const stencil::Index3D &idx, const float *f,
+                           const float *profile, float *fn) {
+  fn[idx.ix()] = f[idx.ix<0, 0, 1>()];
+}
+
+// An array parameter the body never indexes spans nothing: the runtime takes
+// a Field or a pointer for it (a DomainLoop refused a pointer there, as if it
+// were a full array).
+// CUDA: static const unsigned stencilc_axes_Unread[] = {7u, 0u, 7u};
 
 // LIST: Buoy (functor, 3-D): halo x[0,1] y[1,1] z[2,1], flops/point 5, bytes/point 8
 // LIST:   th0: in f32, spans z, 2 offsets, halo x[0,0] y[0,0] z[1,1]
