@@ -33,6 +33,7 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/StringSaver.h"
 #include "llvm/Support/VirtualFileSystem.h"
 #include "llvm/Support/raw_ostream.h"
 #include <cmath>
@@ -915,7 +916,18 @@ static int runPipeline(int Argc, const char **Argv) {
 int stencilc::runDriver(int Argc, const char **Argv) {
   llvm::outs(); // made before the handler is registered, so destroyed after
   std::atexit(checkStandardOutputAtExit);
-  int Code = runPipeline(Argc, Argv);
+  // Response files (@file) first: a "--" in one starts the compiler flags,
+  // as on the command line (the option parser would take what follows it
+  // for sources).
+  llvm::BumpPtrAllocator Allocator;
+  llvm::StringSaver Saver(Allocator);
+  llvm::SmallVector<const char *, 64> Args(Argv, Argv + Argc);
+  if (!cl::ExpandResponseFiles(Saver, cl::TokenizeGNUCommandLine, Args)) {
+    llvm::errs() << "stencilc: error: cannot expand a response file (@file) "
+                    "of the command line\n";
+    return ExitUsageError;
+  }
+  int Code = runPipeline(static_cast<int>(Args.size()), Args.data());
   if (standardOutputFailed())
     return ExitOutputError;
   return Code;

@@ -231,7 +231,12 @@ bool BodyLowering::run(const FunctionDecl *FD) {
     // evaluated, for what it writes, and dropped, as the engines drop it.
     if (const auto *Ret = dyn_cast<ReturnStmt>(Child);
         Ret && Child == CS->body_back()) {
-      if (const Expr *Value = Ret->getRetValue())
+      // The value's own conversion (`return c[i] = x;` from an `int
+      // operator()`) has no effect; `return void();` none at all.
+      const Expr *Value = Ret->getRetValue()
+                              ? Ret->getRetValue()->IgnoreParenImpCasts()
+                              : nullptr;
+      if (Value && !isa<CXXScalarValueInitExpr>(Value))
         lowerStmt(Value, Body);
       continue;
     }

@@ -36,6 +36,15 @@ struct ViaValue {
   }
 };
 
+// The value converted (an assignment's lvalue to a float, the float to the
+// int returned): the assignment still runs.
+struct ViaAssign {
+  STENCIL_HD int operator()(const stencil::Index2D &idx, const float *a,
+                            float *c) const {
+    return c[idx.ix()] = a[idx.ix()] + 3.0f;
+  }
+};
+
 STENCIL_KERNEL void zero(const stencil::Index2D &idx, float *f) {
   f[idx.ix()] = 0.0f;
 }
@@ -53,10 +62,12 @@ int main(int argc, char **) {
   Omp.run(viaVoid, A.data(), B.data(), C.data());
   Host.run(ViaValue(), HB.data());
   Omp.run(ViaValue(), B.data());
+  Host.run(ViaAssign(), A.data(), HC.data());
+  Omp.run(ViaAssign(), A.data(), C.data());
   int Differ = 0;
   for (int I = 0; I < N * N; ++I)
     Differ += HB[I] != B[I] || HC[I] != C[I];
-  // OUT: return values: 0 points differ, c 2.5 b 2
+  // OUT: return values: 0 points differ, c 4 b 2
   std::printf("return values: %d points differ, c %g b %g\n", Differ,
               C[N + 1], B[N + 1]);
   std::vector<float> F(N * N, 5.0f);
