@@ -17,8 +17,6 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/raw_ostream.h"
 
-#include <algorithm>
-
 using namespace stencilc;
 
 static const char *languageName(clang::Language L) {

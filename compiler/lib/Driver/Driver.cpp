@@ -715,8 +715,8 @@ static int runPipeline(int Argc, const char **Argv) {
   }
 
   // Every command-line mistake is found before anything is parsed or written.
-  // The --emit kinds first: `--emit heat.cpp` takes the source for its
-  // value, and says so as an unknown kind rather than as no input.
+  // The options before the inputs: `--emit heat.cpp` takes the source for
+  // its value, and says so as an unknown kind rather than as no input.
   if (!checkSingleOptions())
     return ExitUsageError;
   std::vector<Output> Outputs;

@@ -128,7 +128,7 @@ struct TemporalPlan {
   /// thread), tried by the tuner after ConstantTiles (GeneratedTemporal::tiles
   /// holds four in all); the rings' pass takes such a tile in halves. On an
   /// H200 the f32 star's 2-step pass summed by planes on 64 x 32 points ran
-  /// 1.15 times as fast as on 32 x 32, the box's 3-step 1.08 times
+  /// 1.10 to 1.19 times as fast as on 32 x 32, the box's 3-step 1.08 times
   /// (docs/performance.md, "Tiles only the planes take").
   std::vector<std::array<int, 2>> PlanesOnlyTiles;
   /// Passes of up to this many steps are compiled to fit two blocks of 1024
