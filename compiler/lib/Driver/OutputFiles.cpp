@@ -59,6 +59,29 @@ static std::error_code writeText(llvm::raw_fd_ostream &OS,
   return EC;
 }
 
+/// Creates a new file beside \p Path, its name in \p Temp, removed if a
+/// signal ends the run. The name is registered for removal before the file
+/// exists: a signal between the two would otherwise leave the file behind
+/// (it may land on any thread, so blocking it here would not help).
+static std::error_code createTemporary(llvm::StringRef Path, int &FD,
+                                       std::string &Temp) {
+  std::error_code EC;
+  for (int Try = 0; Try < 128; ++Try) {
+    llvm::SmallString<256> Name;
+    fs::createUniquePath(Path + ".tmp%%%%%%", Name, /*MakeAbsolute=*/false);
+    Temp = std::string(Name);
+    llvm::sys::RemoveFileOnSignal(Temp);
+    EC = fs::openFileForWrite(Temp, FD, fs::CD_CreateNew);
+    if (!EC)
+      return {};
+    llvm::sys::DontRemoveFileOnSignal(Temp);
+    Temp.clear();
+    if (EC != std::errc::file_exists)
+      return EC;
+  }
+  return EC;
+}
+
 bool OutputFiles::commit(std::string &Error) {
   struct Step {
     const File *F;
@@ -108,12 +131,8 @@ bool OutputFiles::commit(std::string &Error) {
     if (std::error_code EC = createDirectories(Dir, CreatedDirs))
       return Fail(cannot("create", Dir, EC));
     int FD;
-    llvm::SmallString<256> Temp;
-    if (std::error_code EC =
-            fs::createUniqueFile(S.F->Path + ".tmp%%%%%%", FD, Temp))
+    if (std::error_code EC = createTemporary(S.F->Path, FD, S.Temp))
       return Fail(cannot("write", S.F->Path, EC));
-    S.Temp = std::string(Temp);
-    llvm::sys::RemoveFileOnSignal(S.Temp);
     llvm::raw_fd_ostream OS(FD, /*shouldClose=*/true);
     if (std::error_code EC = writeText(OS, S.F->Text))
       return Fail(cannot("write", S.F->Path, EC));

@@ -133,6 +133,8 @@ private:
   ExprRef lowerLoad(const ArraySubscriptExpr *E);
   ExprRef lowerMemberCall(const CXXMemberCallExpr *E);
   ExprRef lowerCall(const CallExpr *E, StmtList &Out);
+  bool lowerMathArgs(const CallExpr *E, const FunctionDecl *FD, StmtList &Out,
+                     std::vector<ExprRef> &Args);
   ExprRef constantCall(const CallExpr *E);
   bool libraryFunction(const FunctionDecl *FD) const;
   ExprRef inlineHelper(const CallExpr *E, const FunctionDecl *Def,
@@ -1577,37 +1579,52 @@ static bool isConstantCall(const FunctionDecl *FD) {
          Limits->getDeclContext()->isStdNamespace();
 }
 
+/// Lowers the arguments of a call of a math function (or std::clamp) into
+/// \p Args, each converted to its parameter's type; false if one failed.
+bool BodyLowering::lowerMathArgs(const CallExpr *E, const FunctionDecl *FD,
+                                 StmtList &Out, std::vector<ExprRef> &Args) {
+  bool Ok = true;
+  // An argument bound to a reference (std::min's) is read in the call,
+  // after every argument; the others as they are evaluated.
+  const unsigned Node = Order.node();
+  for (unsigned I = 0; I < E->getNumArgs(); ++I) {
+    Order.enter(Node, I < FD->getNumParams() &&
+                          bindsObject(FD->getParamDecl(I), E->getArg(I)));
+    ExprRef A = lowerExpr(E->getArg(I), Out);
+    Order.leave();
+    Ok &= A != nullptr;
+    if (A)
+      // Arguments bound to references (std::min) arrive without a conversion.
+      if (std::optional<ir::Type> PT = stencilc::frontend::toScalarType(
+              FD->getParamDecl(I)->getType().getNonReferenceType()))
+        A = castTo(*PT, A, E->getArg(I)->getSourceRange());
+    Args.push_back(A);
+  }
+  return Ok;
+}
+
 ExprRef BodyLowering::lowerCall(const CallExpr *E, StmtList &Out) {
   const FunctionDecl *FD = E->getDirectCallee();
   if (!FD) {
     error(DiagId::err_unsupported_expr, E, {"indirect call"});
     return nullptr;
   }
-  if (std::optional<ir::MathFunc> F =
-          stencilc::frontend::recognizeMathFunction(FD)) {
+  std::optional<ir::MathFunc> F = stencilc::frontend::recognizeMathFunction(FD);
+  const bool Clamp = !F && stencilc::frontend::isStdClamp(FD);
+  if (F || Clamp) {
     std::optional<ir::Type> Ty = typeOf(E);
     std::vector<ExprRef> Args;
-    bool Ok = Ty.has_value();
-    // An argument bound to a reference (std::min's) is read in the call,
-    // after every argument; the others as they are evaluated.
-    const unsigned Node = Order.node();
-    for (unsigned I = 0; I < E->getNumArgs(); ++I) {
-      Order.enter(Node, I < FD->getNumParams() &&
-                            bindsObject(FD->getParamDecl(I), E->getArg(I)));
-      ExprRef A = lowerExpr(E->getArg(I), Out);
-      Order.leave();
-      Ok &= A != nullptr;
-      if (A)
-        // Arguments bound to references (std::min) arrive without a conversion.
-        if (std::optional<ir::Type> PT = stencilc::frontend::toScalarType(
-                FD->getParamDecl(I)->getType().getNonReferenceType()))
-          A = castTo(*PT, A, E->getArg(I)->getSourceRange());
-      Args.push_back(A);
-    }
-    if (!Ok)
+    if (!lowerMathArgs(E, FD, Out, Args) || !Ty)
       return nullptr;
-    return std::make_shared<ir::CallExpr>(*Ty, *F, std::move(Args),
-                                          toIRRange(E->getSourceRange()));
+    const auto Range = toIRRange(E->getSourceRange());
+    if (!Clamp)
+      return std::make_shared<ir::CallExpr>(*Ty, *F, std::move(Args), Range);
+    // libstdc++'s std::clamp(v, lo, hi): std::min(std::max(v, lo), hi),
+    // which also says which operand a tie or a NaN gives.
+    ExprRef Lower = std::make_shared<ir::CallExpr>(
+        *Ty, ir::MathFunc::Max, std::vector<ExprRef>{Args[0], Args[1]}, Range);
+    return std::make_shared<ir::CallExpr>(
+        *Ty, ir::MathFunc::Min, std::vector<ExprRef>{Lower, Args[2]}, Range);
   }
   if (isConstantCall(FD))
     return constantCall(E);

@@ -31,17 +31,28 @@ static std::optional<ir::MathFunc> lookupName(llvm::StringRef Name) {
   return std::nullopt;
 }
 
+/// True when \p FD is the library's: declared without a body or defined in
+/// a system header. A function the user defined is a helper to inline,
+/// whatever its name.
+static bool isLibraryFunction(const FunctionDecl *FD) {
+  const FunctionDecl *Def = nullptr;
+  if (!FD->hasBody(Def) || !Def)
+    return true;
+  const SourceManager &SM = FD->getASTContext().getSourceManager();
+  return SM.isInSystemHeader(SM.getExpansionLoc(Def->getLocation()));
+}
+
+bool frontend::isStdClamp(const FunctionDecl *FD) {
+  return FD && FD->getIdentifier() && FD->getName() == "clamp" &&
+         FD->getNumParams() == 3 && FD->getDeclContext()->isStdNamespace() &&
+         isLibraryFunction(FD);
+}
+
 std::optional<ir::MathFunc>
 frontend::recognizeMathFunction(const FunctionDecl *FD) {
-  if (!FD || !FD->getIdentifier() || !isMathContext(FD->getDeclContext()))
+  if (!FD || !FD->getIdentifier() || !isMathContext(FD->getDeclContext()) ||
+      !isLibraryFunction(FD))
     return std::nullopt;
-  // A function the user defined is a helper to inline, whatever its name.
-  const FunctionDecl *Def = nullptr;
-  if (FD->hasBody(Def) && Def) {
-    const SourceManager &SM = FD->getASTContext().getSourceManager();
-    if (!SM.isInSystemHeader(SM.getExpansionLoc(Def->getLocation())))
-      return std::nullopt;
-  }
   llvm::StringRef Name = FD->getName();
   std::optional<ir::MathFunc> F = lookupName(Name);
   // C's float versions: sqrtf, fabsf, ... (min/max/abs have none).

@@ -18,6 +18,10 @@ namespace stencilc::frontend {
 std::optional<ir::MathFunc>
 recognizeMathFunction(const clang::FunctionDecl *FD);
 
+/// True for std::clamp(v, lo, hi) of the standard library (declared in a
+/// system header), which is lowered as std::min(std::max(v, lo), hi).
+bool isStdClamp(const clang::FunctionDecl *FD);
+
 } // namespace stencilc::frontend
 
 #endif // STENCILC_LIB_FRONTEND_MATHFUNCTIONS_H
