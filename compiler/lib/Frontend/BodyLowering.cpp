@@ -10,6 +10,7 @@
 #include "ClangDiagnosticSink.h"
 #include "EvaluationOrder.h"
 #include "MathFunctions.h"
+#include "SwitchCases.h"
 #include "TypeMapping.h"
 #include "stencilc/IR/IRPrinter.h"
 #include "clang/AST/ASTContext.h"
@@ -27,6 +28,7 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
@@ -108,6 +110,7 @@ private:
   void lowerDecl(const VarDecl *VD, StmtList &Out);
   void lowerFor(const ForStmt *For, StmtList &Out);
   void lowerIf(const IfStmt *If, StmtList &Out, bool TailReturn);
+  void lowerSwitch(const SwitchStmt *Sw, StmtList &Out, bool TailReturn);
   void lowerExprStmt(const Expr *E, StmtList &Out);
   void lowerAssign(const Expr *LHS, const Expr *E, ExprRef Value,
                    StmtList &Out);
@@ -169,6 +172,8 @@ private:
   Frame &frame() { return Frames.back(); }
 
   ASTContext &Ctx;
+  /// The breaks that end a switch's case (see lowerSwitch).
+  llvm::SmallPtrSet<const Stmt *, 4> EndingBreaks;
   /// Where each array access sits among the parts C++ orders.
   frontend::EvaluationOrder Order;
   ir::Stencil &S;
@@ -569,6 +574,11 @@ void BodyLowering::lowerStmtKind(const Stmt *St, StmtList &Out) {
     return lowerFor(For, Out);
   if (const auto *If = dyn_cast<IfStmt>(St))
     return lowerIf(If, Out, /*TailReturn=*/false);
+  if (const auto *Sw = dyn_cast<SwitchStmt>(St))
+    return lowerSwitch(Sw, Out, /*TailReturn=*/false);
+  // The break that ends a case: its branch ends there anyway.
+  if (isa<BreakStmt>(St) && EndingBreaks.count(St))
+    return;
   if (isa<WhileStmt, DoStmt, CXXForRangeStmt>(St)) {
     error(DiagId::err_loop_trip_count, St, {});
     return;
@@ -588,8 +598,8 @@ void BodyLowering::lowerStmtKind(const Stmt *St, StmtList &Out) {
     What = "'break'";
   else if (isa<ContinueStmt>(St))
     What = "'continue'";
-  else if (isa<SwitchStmt>(St))
-    What = "'switch'";
+  else if (isa<SwitchCase>(St))
+    What = "a 'case' or 'default' label inside a statement of its 'switch'";
   else if (isa<GotoStmt>(St))
     What = "'goto'";
   else if (isa<LabelStmt>(St))
@@ -948,6 +958,82 @@ void BodyLowering::lowerIf(const IfStmt *If, StmtList &Out, bool TailReturn) {
   CloseScope();
 }
 
+/// A switch as an if/else chain on its value, kept in a local: each group of
+/// cases a branch (the default's last), its ending break dropped. At a
+/// helper's end (\p TailReturn) each branch ends as the helper does.
+void BodyLowering::lowerSwitch(const SwitchStmt *Sw, StmtList &Out,
+                               bool TailReturn) {
+  if (Sw->getConditionVariable()) {
+    error(DiagId::err_unsupported_stmt, Sw,
+          {"a declaration in a switch condition"});
+    return;
+  }
+  frontend::SwitchCases Cases = frontend::groupCases(*Sw);
+  if (Cases.Problem) {
+    error(DiagId::err_unsupported_stmt, Cases.Problem, {Cases.Why});
+    return;
+  }
+  EndingBreaks.insert(Cases.EndingBreaks.begin(), Cases.EndingBreaks.end());
+  StmtList Scope;
+  if (Sw->getInit())
+    lowerStmt(Sw->getInit(), Scope);
+  ExprRef Value;
+  fullExpression([&] { Value = lowerExpr(Sw->getCond(), Scope); });
+  std::optional<ir::Type> Ty = typeOf(Sw->getCond());
+  const stencilc::SourceRange Range = toIRRange(Sw->getSourceRange());
+  auto Branch = [&](const frontend::CaseGroup &G) -> StmtRef {
+    StmtList Body;
+    for (const Stmt *St : G.Body) {
+      if (TailReturn && St == G.Body.back())
+        lowerTail(St, Body);
+      else
+        lowerStmt(St, Body);
+    }
+    if (TailReturn && G.Body.empty() && frame().Result)
+      error(DiagId::err_helper_return, Sw, {frame().Fn->getNameAsString()});
+    return std::make_shared<ir::BlockStmt>(std::move(Body), Range);
+  };
+  StmtRef Chain;
+  for (const frontend::CaseGroup &G : Cases.Groups)
+    if (G.Default)
+      Chain = Branch(G);
+  if (!Chain && TailReturn && frame().Result)
+    // No default: a value the cases miss leaves without a return.
+    error(DiagId::err_helper_return, Sw, {frame().Fn->getNameAsString()});
+  if (!Value || !Ty)
+    return;
+  // The value's side effects are statements of Scope already: with no case
+  // to compare it with, the value itself is not needed.
+  const bool Compared =
+      llvm::any_of(Cases.Groups, [](const auto &G) { return !G.Default; });
+  const unsigned Local = Compared ? addLocal("switch_value", *Ty) : 0;
+  if (Compared)
+    Scope.push_back(std::make_shared<ir::LocalDeclStmt>(Local, Value, Range));
+  for (auto G = Cases.Groups.rbegin(); G != Cases.Groups.rend(); ++G) {
+    if (G->Default)
+      continue;
+    ExprRef Test;
+    for (const CaseStmt *Case : G->Cases) {
+      ExprRef Label = constantOf(Case->getLHS());
+      if (!Label)
+        return;
+      ExprRef Equal =
+          binary(ir::ScalarKind::Bool, ir::BinaryOp::EQ,
+                 localRef(Local, Case->getSourceRange()),
+                 castTo(*Ty, Label, Case->getLHS()->getSourceRange()),
+                 toIRRange(Case->getSourceRange()));
+      Test = Test ? binary(ir::ScalarKind::Bool, ir::BinaryOp::LOr, Test, Equal,
+                           Range)
+                  : Equal;
+    }
+    Chain = std::make_shared<ir::IfStmt>(std::move(Test), Branch(*G),
+                                         std::move(Chain), Range);
+  }
+  if (Chain)
+    Scope.push_back(std::move(Chain));
+  Out.push_back(std::make_shared<ir::BlockStmt>(std::move(Scope), Range));
+}
+
 /// The statement that ends a helper: a return, a block ending in one, or an
 /// if/else whose branches both end in one. The value goes to the result local.
 void BodyLowering::lowerTail(const Stmt *St, StmtList &Out) {
@@ -982,6 +1068,8 @@ void BodyLowering::lowerTail(const Stmt *St, StmtList &Out) {
       If && (If->getElse() || (If->isConstexpr() &&
                                If->getNondiscardedCase(Ctx).value_or(nullptr))))
     return lowerIf(If, Out, /*TailReturn=*/true);
+  if (const auto *Sw = dyn_cast<SwitchStmt>(St))
+    return lowerSwitch(Sw, Out, /*TailReturn=*/true);
   if (frame().Result) {
     // A value-returning helper must end in a return on every path.
     error(DiagId::err_helper_return, St, {frame().Fn->getNameAsString()});

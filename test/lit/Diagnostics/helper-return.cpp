@@ -3,7 +3,7 @@
 
 inline float clampPositive(float x) {
   if (x < 0.0f)
-    return 0.0f; // expected-error {{helper 'clampPositive' must return only at the end of its body or at the end of both branches of a final if/else}}
+    return 0.0f; // expected-error {{helper 'clampPositive' must return only at the end of its body, of both branches of a final if/else or of every case of a final switch}}
   return x;
 }
 
@@ -27,7 +27,7 @@ STENCIL_KERNEL void usesAbsolute(const stencil::Index3D &idx, const float *f, fl
 inline float emptyElse(float x) {
   if (x > 0.0f) {
     return 1.0f;
-  } else { // expected-error {{helper 'emptyElse' must return only at the end of its body or at the end of both branches of a final if/else}}
+  } else { // expected-error {{helper 'emptyElse' must return only at the end of its body, of both branches of a final if/else or of every case of a final switch}}
   }
 } // expected-warning {{non-void function does not return a value in all control paths}}
 inline float emptyBody(float x) { // expected-error {{helper 'emptyBody' must return only at the end}}
