@@ -3,10 +3,12 @@
 // to hand a stencil), int and unsigned long long, exchanged with corners on a
 // periodic domain. Each result and the gathered mask are compared with a
 // serial loop written here, value for value. Also: a domain one point thick
-// in y gets its ranks on x (MPI_Dims_create alone would split y).
+// in y gets its ranks on x (MPI_Dims_create alone would split y); fill() by
+// functions of as many coordinates as a 1-, 2- or 3-D domain has.
 #include "periodic_grid.hpp"
 
 #include <cstdio>
+#include <string>
 #include <vector>
 
 struct STENCIL_KERNEL Masked {
@@ -64,9 +66,36 @@ int main(int argc, char **argv) {
     const std::vector<unsigned long long> gw = wn.gather();
     const std::vector<bool> gm = m.gather();
     const stencil::Domain thin(MPI_COMM_WORLD, {40, 1});
+    // fill() takes a function of as many coordinates as the domain has
+    // (a 2-D one's F(i, j, k) gets k = 0); one of fewer is refused.
+    stencil::Halo h2;
+    h2.lo[0] = h2.hi[0] = 1;
+    stencil::Field<int> byTwo(thin, h2, "byTwo"), byThree(thin, h2, "byThree");
+    byTwo.fill([](long long i, long long j) { return int(i * 3 + j * 1000); });
+    byThree.fill([](long long i, long long j, long long k) {
+      return int(i * 3 + j * 1000 + k * 7);
+    });
+    const stencil::Domain line(MPI_COMM_WORLD, {13});
+    stencil::Field<long long> byOne(line, h2, "byOne");
+    byOne.fill([](long long i) { return i * i; });
+    const std::vector<int> gTwo = byTwo.gather(), gThree = byThree.gather();
+    const std::vector<long long> gOne = byOne.gather();
+    bool refused = false;
+    try {
+      a.fill([](long long i, long long j) { return int(i + j); });
+    } catch (const stencil::DomainError &E) {
+      refused = std::string(E.what()).find("the function takes 2") !=
+                std::string::npos;
+    }
     if (d.rank() != 0)
       return 0;
-    long long bad = 0;
+    long long bad = !refused;
+    if (!refused)
+      std::printf("fill of a 3-D field by F(i, j): not refused, DIFFERS\n");
+    for (long long i = 0; i < 40; ++i)
+      bad += gTwo[i] != i * 3 || gThree[i] != i * 3;
+    for (long long i = 0; i < 13; ++i)
+      bad += gOne[i] != i * i;
     if (thin.procs(0) != thin.size() || thin.procs(1) != 1) {
       std::printf("a 40 x 1 domain split %s: DIFFERS from %d x 1\n",
                   thin.procsText().c_str(), thin.size());

@@ -136,15 +136,35 @@ public:
 
   /// Every local point, halo included, as F(i, j, k) of its global
   /// coordinates (halo points outside the global grid get coordinates
-  /// outside [0, N)). Sets boundary values and initial conditions.
+  /// outside [0, N)); F(i, j) or F(i) where the domain has 2 or 1
+  /// dimensions (F(i, j, k) there gets k = 0). Sets boundary values and
+  /// initial conditions.
   template <typename Fn> void fill(Fn F) {
+    using C = long long;
+    constexpr int Takes = std::is_invocable_v<Fn &, C, C, C> ? 3
+                          : std::is_invocable_v<Fn &, C, C>  ? 2
+                          : std::is_invocable_v<Fn &, C>     ? 1
+                                                             : 0;
+    static_assert(Takes > 0, "Field::fill takes a function of the global "
+                             "coordinates: F(i, j, k), F(i, j) or F(i)");
+    if (Takes < grid_.dims)
+      throw DomainError("fill of field '" + name_ + "': its domain has " +
+                        std::to_string(grid_.dims) +
+                        " dimensions, the function takes " +
+                        std::to_string(Takes) + " coordinates");
     std::vector<T> V(count_);
     const long long *E = grid_.extent, *O = grid_.origin;
     std::size_t N = 0;
     for (long long K = 0; K < E[2]; ++K)
       for (long long J = 0; J < E[1]; ++J)
-        for (long long I = 0; I < E[0]; ++I)
-          V[N++] = F(O[0] + I, O[1] + J, O[2] + K);
+        for (long long I = 0; I < E[0]; ++I) {
+          if constexpr (Takes == 3)
+            V[N++] = F(O[0] + I, O[1] + J, O[2] + K);
+          else if constexpr (Takes == 2)
+            V[N++] = F(O[0] + I, O[1] + J);
+          else
+            V[N++] = F(O[0] + I);
+        }
     upload(V);
   }
   /// All local values, halo included, x fastest.
