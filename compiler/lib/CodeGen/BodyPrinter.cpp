@@ -348,7 +348,17 @@ class StmtPrinter {
 public:
   StmtPrinter(const ir::Stencil &S, const BodyNames &Names,
               const BodyPrinterHooks &Hooks, CodeWriter &W)
-      : S(S), Names(Names), Hooks(Hooks), Exprs(S, Names, Hooks), W(W) {}
+      : S(S), Names(Names), Hooks(Hooks), Exprs(S, Names, Hooks), W(W) {
+    if (S.Body)
+      ir::walkStmt(
+          *S.Body, [](const ir::Stmt &) {},
+          [this](const ir::Expr &Top) {
+            ir::walkExpr(Top, [this](const ir::Expr &E) {
+              if (const auto *L = dyn_cast<ir::LocalRefExpr>(&E))
+                Read.insert(L->Local);
+            });
+          });
+  }
 
   void print(const ir::Stmt &St);
   /// A block's statements without braces (the caller prints them).
@@ -377,6 +387,10 @@ private:
   std::set<unsigned> Initialised;
   /// Constants printIfAsSelects has named (stencilc_side0, ...).
   unsigned SideValues = 0;
+  /// Locals some expression reads: the others (a helper's parameter a
+  /// branch leaves unused) are declared [[maybe_unused]], so that the
+  /// user's -Wall -Werror, which the generated code is compiled with, holds.
+  std::set<unsigned> Read;
 };
 
 } // namespace
@@ -406,10 +420,11 @@ void StmtPrinter::print(const ir::Stmt &St) {
     const char *Ty = S.Locals[D->Local].Ty.cppName();
     if (D->Init)
       Initialised.insert(D->Local);
+    const char *Unused = Read.count(D->Local) ? "" : "[[maybe_unused]] ";
     if (D->Init)
-      W.line("{} {} = {};", Ty, Names.local(D->Local), expr(D->Init));
+      W.line("{}{} {} = {};", Unused, Ty, Names.local(D->Local), expr(D->Init));
     else
-      W.line("{} {};", Ty, Names.local(D->Local));
+      W.line("{}{} {};", Unused, Ty, Names.local(D->Local));
     return;
   }
   case ir::StmtKind::Assign: {
@@ -716,7 +731,8 @@ std::string codegen::centreIndex(unsigned Dims) {
 
 void codegen::printPointIndex(CodeWriter &W, unsigned Dims) {
   printStrides(W, Dims);
-  W.line("const long long c = {};", centreIndex(Dims));
+  // Unused where only arrays of lower rank are read (a recomputed producer).
+  W.line("[[maybe_unused]] const long long c = {};", centreIndex(Dims));
 }
 
 void codegen::printDivideHelper(CodeWriter &W, bool CheckedProducts) {
