@@ -41,6 +41,14 @@ struct Diag { // v from u across x and z together: edges of the halo
   }
 };
 
+struct Count { // a time loop's third field, counted up in place
+  STENCIL_HD void operator()(const stencil::Index3D &idx, const double *u,
+                             double *un, double *w) const {
+    w[idx.ix()] = w[idx.ix()] + 1.0;
+    un[idx.ix()] = u[idx.ix()];
+  }
+};
+
 STENCIL_STEP
 void scaleStep(stencil::Step3D &s, const double *w, double *u) {
   s.run(Scale(), w, u);
@@ -212,6 +220,15 @@ int main(int argc, char **argv) {
              loop.repeat(2, Lap(), stencil::previousLevel(u),
                          stencil::nextLevel(un));
              loop.run(Lap(), u, v);
+           });
+    expect("a time loop's third field",
+           {"stencil 'Lap' (DomainLoop::run) reads field 'w'",
+            "of the values stencil 'Count' (DomainLoop::repeat) wrote"},
+           [&] {
+             w.fill(initial);
+             loop.repeat(2, Count(), stencil::previousLevel(u),
+                         stencil::nextLevel(un), w);
+             loop.run(Lap(), w, v);
            });
     // Exchanges by dimension: one in flight blocks only the reads of the
     // halo it fills; corners from two appends each hold their own.

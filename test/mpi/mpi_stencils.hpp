@@ -15,6 +15,8 @@
 //               held two steps back, in a time loop)
 //   Clip        3-D, double: writes its output only where f > 0.5 (elsewhere
 //               it keeps what it held two steps back)
+//   Accumulate  3-D, double: a time loop's third array, updated in place and
+//               read at the centre (an accumulator the next level reads)
 #ifndef STENCILC_TEST_MPI_STENCILS_HPP
 #define STENCILC_TEST_MPI_STENCILS_HPP
 
@@ -203,6 +205,20 @@ struct STENCIL_KERNEL Clip {
       fn[idx.ix()] = a * (f[idx.ix<1, 0, 0>()] + f[idx.ix<-1, 0, 0>()] +
                           f[idx.ix<0, 1, 1>()] + f[idx.ix<0, 0, -1>()]) +
                      0.05;
+  }
+};
+
+// A third array besides the time levels, updated in place and read at its
+// centre: between exchanges the steps compute it in the halo too, from what
+// the halo held there.
+struct STENCIL_KERNEL Accumulate {
+  STENCIL_HD void operator()(const ArrayIndex3D &idx, double c, const double *f,
+                             double *fn, double *w) const {
+    const double s = c * (f[idx.ix<1, 0, 0>()] + f[idx.ix<-1, 0, 0>()] +
+                          f[idx.ix<0, 1, 0>()] + f[idx.ix<0, 0, -1>()]) +
+                     (1.0 - 4.0 * c) * f[idx.ix()];
+    w[idx.ix()] = 0.5 * w[idx.ix()] + s;
+    fn[idx.ix()] = s + 0.01 * w[idx.ix()];
   }
 };
 

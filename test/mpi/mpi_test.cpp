@@ -324,22 +324,32 @@ void checkPassParts(const Domain &D, const stencil::Halo &H,
 /// 2 or 3) of \p St, in halos \p PerExchange steps deep, with as many steps
 /// between exchanges as \p From says; the overlap mode overlaps each
 /// exchange. The reference runs the steps one by one. Both levels are
-/// compared: repeat() leaves both exact.
-template <typename T, typename StencilT, typename... Scalars>
+/// compared: repeat() leaves both exact. With \p Third, the stencil also
+/// takes a third field after the levels (Accumulate's), compared too.
+template <typename T, bool Third = false, typename StencilT,
+          typename... Scalars>
 Result runRepeat(MPI_Comm Comm, const std::vector<long long> &Extents,
                  const Config &C, const Settings &S, Mode M, int PerExchange,
                  PerExchangeFrom From, const StencilT &St, Scalars... Sc) {
   const Domain D(Comm, Extents, options(C, S, M == Mode::Reference));
   const stencil::Halo H = stencil::deepHaloOf(D.backend(), PerExchange, St);
-  Field<T> F(D, H, "f"), Fn(D, H, "fn");
+  Field<T> F(D, H, "f"), Fn(D, H, "fn"), W(D, H, "w");
   fillInitial(F);
   fillInitial(Fn, 0.5); // each level's margin its own
+  fillInitial(W, 0.25);
   TestLoop Loop(D, S);
+  // Calls \p Call with the arguments after the scalars.
+  auto With = [&W](auto Call, auto &&Previous, auto &&Next) {
+    if constexpr (Third)
+      Call(Previous, Next, W);
+    else
+      Call(Previous, Next);
+  };
   const long long Steps = 2LL * S.steps + 1;
   if (M == Mode::Reference) {
     for (long long N = 0; N < Steps; ++N) {
       wrapHalo(F);
-      Loop.run(St, Sc..., F, Fn);
+      With([&](auto &...L) { Loop.run(St, Sc..., L...); }, F, Fn);
       F.swap(Fn);
     }
   } else {
@@ -355,11 +365,13 @@ Result runRepeat(MPI_Comm Comm, const std::vector<long long> &Extents,
     // Timed: the choice is made once, on copies, and kept for the second
     // part; the two parts make the same loop.
     const long long First = From == PerExchangeFrom::Timing ? 3 : Steps;
-    Loop.repeat(First, St, Sc..., stencil::previousLevel(F),
-                stencil::nextLevel(Fn));
+    auto Repeat = [&](long long N) {
+      With([&](auto &...L) { Loop.repeat(N, St, Sc..., L...); },
+           stencil::previousLevel(F), stencil::nextLevel(Fn));
+    };
+    Repeat(First);
     const int Chosen = Loop.lastStepsPerExchange();
-    Loop.repeat(Steps - First, St, Sc..., stencil::previousLevel(F),
-                stencil::nextLevel(Fn));
+    Repeat(Steps - First);
     if (From == PerExchangeFrom::Timing &&
         (Chosen < 1 || Chosen > PerExchange ||
          Loop.lastStepsPerExchange() != Chosen ||
@@ -376,6 +388,10 @@ Result runRepeat(MPI_Comm Comm, const std::vector<long long> &Extents,
   Result R = bytesOf(F.gather());
   const Result Before = bytesOf(Fn.gather());
   R.insert(R.end(), Before.begin(), Before.end());
+  if (Third) {
+    const Result Kept = bytesOf(W.gather());
+    R.insert(R.end(), Kept.begin(), Kept.end());
+  }
   return R;
 }
 
@@ -679,6 +695,22 @@ std::vector<Case> cases() {
                                  Blend(), 0.3f);
        },
        4},
+      // A third field updated in place, which the next level reads: its
+      // halo too must hold the values of the steps between exchanges.
+      {"accumulate repeat (a third field kept), as many steps per exchange as "
+       "a halo of 3 allows",
+       3,
+       [=](MPI_Comm Cm, const Config &C, const Settings &S, Mode M) {
+         return runRepeat<double, true>(
+             Cm, T3, C, S, M, 3, PerExchangeFrom::Halo, Accumulate(), 0.1);
+       },
+       8},
+      {"accumulate repeat, steps per exchange by timing in a halo of 3", 3,
+       [=](MPI_Comm Cm, const Config &C, const Settings &S, Mode M) {
+         return runRepeat<double, true>(
+             Cm, T3, C, S, M, 3, PerExchangeFrom::Timing, Accumulate(), 0.1);
+       },
+       8},
       {"clip repeat (the next level stored on some points), as many steps per "
        "exchange as a halo of 4 allows",
        3,

@@ -88,6 +88,23 @@ template <typename A> decltype(auto) argumentValue(A &Arg) {
   else
     return static_cast<const A &>(Arg);
 }
+/// Calls \p Do on each Field among \p A (a time level's mark is none) that
+/// stencil \p E writes; with \p OnlyKept, only those whose steps leave
+/// there what they held (read at the centre, or stored on some paths: an
+/// accumulator updated in place).
+template <typename Fn, typename... Args>
+void forWrittenFields(const GeneratedStencil &E, bool OnlyKept, Fn &&Do,
+                      Args &...A) {
+  std::size_t P = 0;
+  auto One = [&](auto &Arg) {
+    using ArgT = std::remove_const_t<std::remove_reference_t<decltype(Arg)>>;
+    if constexpr (IsField<ArgT>::value)
+      if (E.writes && E.writes[P] && (!OnlyKept || (E.keeps && E.keeps[P])))
+        Do(const_cast<ArgT &>(Arg));
+    ++P;
+  };
+  (One(A), ...);
+}
 /// Adds \p Arg to \p Ex if it is a Field (a time level's mark is none).
 template <typename A> void appendField(HaloExchange &Ex, A &Arg) {
   if constexpr (IsField<std::remove_const_t<A>>::value)
@@ -419,13 +436,15 @@ public:
   /// but exchanges f's halo once every K steps, K = setTemporal's steps, or
   /// else as many as the fields' halo allows (deepHaloOf(backend, K, S)
   /// makes one deep enough for K); the steps between recompute the part of
-  /// the halo that later steps read. Halo points are left unspecified (the
-  /// walls' margins excepted, which it never writes). On the host, and on a
-  /// GPU without stencilc's passes for S, each exchange overlaps the points
-  /// of the K steps that need no halo (setRepeatOverlap(false): not); on a
-  /// GPU with them, each exchange comes with one pass of K steps (K - 1 for
-  /// an even K: passes take an odd number), overlapped likewise: a pass over
-  /// the interior during the exchange, then passes storing the boundary's
+  /// the halo that later steps read (with it the halo of fn, and of another
+  /// field S writes and reads, which come along with f's where S keeps
+  /// their old values). Halo points of the fields S writes are left
+  /// unspecified (the walls' margins excepted, which it never writes). On the
+  /// host, and on a GPU without stencilc's passes for S, each exchange overlaps
+  /// the points of the K steps that need no halo (setRepeatOverlap(false):
+  /// not); on a GPU with them, each exchange comes with one pass of K steps (K
+  /// - 1 for an even K: passes take an odd number), overlapped likewise: a pass
+  /// over the interior during the exchange, then passes storing the boundary's
   /// slabs. Collective.
   template <typename StencilT, typename... Args>
   void repeat(long long Steps, const StencilT &S, Args &&...A) {
@@ -514,10 +533,13 @@ private:
       std::copy(Choice.block, Choice.block + 3, passBlock_);
     }
     runTimeLoop(Steps, PerExchange, S, A...);
-    // Both levels' halos are left unspecified.
-    if (Steps > 0)
+    // Both levels' halos are left unspecified, and those of the other
+    // fields it writes.
+    if (Steps > 0) {
       for (detail::HaloState *L : {&Previous.haloState(), &Next.haloState()})
         L->written("stencil '" + B.name + "' (DomainLoop::repeat)");
+      detail::markWritten(*B.entry, "DomainLoop::repeat", B.fieldStates);
+    }
   }
 
 public:
@@ -642,10 +664,23 @@ private:
         Within(detail::deepen(B.reads, PerExchange - 1), Next.halo());
     if (NextKept)
       detail::addFieldKey(LevelKey, Next);
+    // Another field a step keeps (an accumulator updated in place, read at
+    // the centre): the steps between exchanges compute it in the halo from
+    // what it held there, which the block before left older the further
+    // out: it comes along as deep as they compute, from K = 2.
+    const bool OthersKept = PerExchange >= 2;
+    auto ForOthersKept = [&](auto &&Do) {
+      if (OthersKept)
+        detail::forWrittenFields(*B.entry, /*OnlyKept=*/true, Do, A...);
+    };
+    ForOthersKept([&](auto &F) { detail::addFieldKey(LevelKey, F); });
     HaloExchange &Level = exchangeFor(LevelKey, [&](HaloExchange &E) {
       E.append(Previous, Widths);
       if (NextKept)
         E.append(Next, NextWidths);
+      ForOthersKept([&](auto &F) {
+        E.append(F, Within(detail::deepen(B.reads, PerExchange - 1), F.halo()));
+      });
     });
     const detail::DeepRegions Regions(D, B.own, B.reads);
     // Passes read their level 0 beyond their region from the array that
@@ -719,6 +754,34 @@ private:
     FieldT TrialNext(D, Next.halo(), Next.name() + " (trial)");
     copyField(TrialPrevious, Previous);
     copyField(TrialNext, Next);
+    // The trials write the other fields the stencil writes too (an
+    // accumulator): their values are put back however the trials end.
+    struct Restores {
+      std::vector<std::function<void()>> Each;
+      bool Done = false;
+      void restore() {
+        Done = true;
+        for (auto &R : Each)
+          R();
+      }
+      ~Restores() {
+        if (!Done) // a trial threw: its error is the one to report
+          try {
+            restore();
+          } catch (...) {
+          }
+      }
+    } Saved;
+    detail::forWrittenFields(
+        *B.entry, /*OnlyKept=*/false,
+        [&](auto &F) {
+          using Written = std::remove_reference_t<decltype(F)>;
+          auto Copy =
+              std::make_shared<Written>(D, F.halo(), F.name() + " (kept)");
+          copyField(*Copy, F);
+          Saved.Each.push_back([this, Copy, &F] { copyField(F, *Copy); });
+        },
+        A...);
     // ms per step of a trial's loop (the slowest rank's), after a warm-up
     // loop where Warm.
     auto Time = [&](const detail::TimeLoopChoice &Trial, bool Warm) {
@@ -767,6 +830,7 @@ private:
         timings_[K] = Ms;
       Runs += static_cast<int>(Timings[I].size()) + 1;
     }
+    Saved.restore();
     exchanges_.clear(); // the trial fields' exchanges, alike on every rank
     if (D.rank() == 0)
       detail::storeTimeLoopChoice(cachePath_, CacheKey, Best, BestMs, Runs);
