@@ -439,13 +439,13 @@ public:
   /// the halo that later steps read (with it the halo of fn, and of another
   /// field S writes and reads, which come along with f's where S keeps
   /// their old values). Halo points of the fields S writes are left
-  /// unspecified (the walls' margins excepted, which it never writes). On the
-  /// host, and on a GPU without stencilc's passes for S, each exchange overlaps
-  /// the points of the K steps that need no halo (setRepeatOverlap(false):
-  /// not); on a GPU with them, each exchange comes with one pass of K steps (K
-  /// - 1 for an even K: passes take an odd number), overlapped likewise: a pass
-  /// over the interior during the exchange, then passes storing the boundary's
-  /// slabs. Collective.
+  /// unspecified (the walls' margins excepted, which it never writes). On
+  /// the host, and on a GPU without stencilc's passes for S, each exchange
+  /// overlaps the points of the K steps that need no halo
+  /// (setRepeatOverlap(false): not); on a GPU with them, each exchange comes
+  /// with one pass of K steps (K - 1 for an even K: passes take an odd
+  /// number), overlapped likewise: a pass over the interior during the
+  /// exchange, then passes storing the boundary's slabs. Collective.
   template <typename StencilT, typename... Args>
   void repeat(long long Steps, const StencilT &S, Args &&...A) {
     using Levels = detail::TimeLevels<std::decay_t<Args>...>;
