@@ -114,6 +114,24 @@ TEST(HostEngine, MarginNarrowerThanHaloThrowsBeforeReading) {
   }
 }
 
+// A free function has no name at run time: its messages give its address,
+// as the generated engines' do (nm -C maps it to the name).
+void radius2Function(const stencil::Index3D &idx, const float *f, float *fn) {
+  fn[idx.ix()] = f[idx.ix<-2, 0, 0>()];
+}
+TEST(HostEngine, FreeFunctionStencilNamedByAddress) {
+  Arrays A;
+  auto Loop = loopWith<HostLoopEngine3D>(ShortSides[0].margins);
+  expectError<AccessError>(
+      [&] { Loop.run(radius2Function, A.f.data(), A.fn.data()); },
+      {"stencil: the free-function stencil at 0x", "idx.ix<-2,0,0>()",
+       "outside the array"});
+  const float *NoInput = nullptr;
+  expectError<std::invalid_argument>(
+      [&] { Loop.run(&radius2Function, NoInput, A.fn.data()); },
+      {"the free-function stencil at 0x", "argument 1", "is null"});
+}
+
 TEST(HostEngine, ExactMarginsRun) {
   Arrays A;
   loopWith<HostLoopEngine3D>(Exact).run(Radius2(), 0.5f, A.f.data(),

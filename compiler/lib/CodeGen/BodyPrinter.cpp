@@ -608,6 +608,12 @@ bool StmtPrinter::printIfAsSelects(const ir::IfStmt &If) {
     return Hooks.storeTarget(Param, Names.param(Param) + "[c]");
   };
   const std::string Cond = Exprs.print(*If.Cond);
+  if (Then.empty() && Else.empty()) {
+    // Nothing to select (a switch's empty cases): the condition, which
+    // cannot trap, is still read, so what only it reads is not unused.
+    W.line("(void)({});", Cond);
+    return true;
+  }
   // Each side's value goes to a constant first: GCC does not speculate a load
   // that only one arm of "?:" makes (it leaves the loop scalar, "control flow
   // in loop"), but selects between values it has.

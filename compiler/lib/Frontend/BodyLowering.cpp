@@ -1104,6 +1104,10 @@ void BodyLowering::lowerExprStmt(const Expr *E, StmtList &Out) {
     return lowerAssign(UO->getSubExpr(), UO, nullptr, Out);
   if (const auto *Cast = dyn_cast<ExplicitCastExpr>(E);
       Cast && Cast->getType()->isVoidType()) {
+    // (void)f of an array or the index, to quiet "unused": reads nothing.
+    if (std::optional<Binding> B = lookup(Cast->getSubExpr());
+        B && B->Kind != Binding::Local)
+      return;
     (void)lowerExpr(Cast->getSubExpr(), Out); // (void)x: checked, then dropped
     return;
   }

@@ -16,6 +16,30 @@ static const Stmt *endingBreak(const Stmt *St) {
   return isa<BreakStmt>(St) ? St : nullptr;
 }
 
+/// Whether \p St leaves by a `return` on every path: a return, a block
+/// ending in one, an if/else or a switch (with a default) whose every
+/// branch does. A case so ended falls into no other.
+static bool endsInReturn(const Stmt *St) {
+  if (const auto *AS = dyn_cast<AttributedStmt>(St))
+    return endsInReturn(AS->getSubStmt());
+  if (const auto *CS = dyn_cast<CompoundStmt>(St))
+    return !CS->body_empty() && endsInReturn(CS->body_back());
+  if (const auto *If = dyn_cast<IfStmt>(St))
+    return If->getElse() && endsInReturn(If->getThen()) &&
+           endsInReturn(If->getElse());
+  if (const auto *Sw = dyn_cast<SwitchStmt>(St)) {
+    const frontend::SwitchCases Inner = frontend::groupCases(*Sw);
+    bool Default = false;
+    for (const frontend::CaseGroup &G : Inner.Groups) {
+      Default |= G.Default;
+      if (G.Body.empty() || !endsInReturn(G.Body.back()))
+        return false;
+    }
+    return !Inner.Problem && Default;
+  }
+  return isa<ReturnStmt>(St);
+}
+
 frontend::SwitchCases frontend::groupCases(const SwitchStmt &Sw) {
   SwitchCases R;
   auto Refuse = [&R](const Stmt *Where, std::string Why) {
@@ -77,10 +101,12 @@ frontend::SwitchCases frontend::groupCases(const SwitchStmt &Sw) {
     R.Groups.back().Body.push_back(Child);
     if (isa<DeclStmt>(Child))
       Declarations.push_back(Child);
+    // A `continue` or `goto` leaves the case too (and is refused where it
+    // is lowered, by its own name).
     if (const Stmt *Break = endingBreak(Child)) {
       R.EndingBreaks.push_back(Break);
       Ended = true;
-    } else if (isa<ReturnStmt>(Child)) {
+    } else if (endsInReturn(Child) || isa<ContinueStmt, GotoStmt>(Child)) {
       Ended = true;
     }
   }

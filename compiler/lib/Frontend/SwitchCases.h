@@ -33,7 +33,9 @@ struct SwitchCases {
 };
 
 /// The body of \p Sw as groups: labels gathered until statements follow,
-/// each group ended by `break` or `return` or the body's end. A group that
+/// each group ended by `break`, by a statement that returns on every path
+/// (a `return`, an if/else or a switch of returns), by `continue` or
+/// `goto` (refused where lowered), or by the body's end. A group that
 /// falls into the next label, statements no label reaches, a GNU case range
 /// and a declaration at the top level of a group other than the last (the
 /// later groups could use it) are problems.

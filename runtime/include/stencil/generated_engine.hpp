@@ -41,33 +41,6 @@ const GeneratedStencil *lookupGenerated(Backend B, const StencilT &S) {
   }
 }
 
-/// The address of a free-function stencil, as text ("0x4011a0").
-inline std::string functionAddress(const void *Address) {
-  char Buf[2 * sizeof(void *) + 3];
-  std::snprintf(Buf, sizeof(Buf), "%p", Address);
-  return Buf;
-}
-
-/// "stencil 'ns::Diffusion3d'" for a functor of type \p Functor; a function
-/// has no name at run time, so "the free-function stencil at 0x4011a0" for
-/// the one at \p Function (look the address up with
-/// `nm -C <program> | grep -i 4011a0` or `addr2line -f -e <program>`).
-inline std::string stencilDisplayName(const void *Function,
-                                      const std::type_info &Functor) {
-  if (Function)
-    return "the free-function stencil at " + functionAddress(Function);
-  return "stencil '" + readableTypeName(Functor.name()) + "'";
-}
-
-template <typename StencilT> std::string stencilDisplayName(const StencilT &S) {
-  if constexpr (std::is_function_v<StencilT>)
-    return stencilDisplayName(reinterpret_cast<const void *>(&S), typeid(S));
-  else if constexpr (std::is_function_v<std::remove_pointer_t<StencilT>>)
-    return stencilDisplayName(reinterpret_cast<const void *>(S), typeid(S));
-  else
-    return stencilDisplayName(nullptr, typeid(StencilT));
-}
-
 /// Throws unless \p R, when not empty, leaves \p E's halo inside the arrays
 /// of \p G on every side of every dimension: generated code reads its
 /// offsets unchecked, so a margin narrower than the halo would read (or, on

@@ -58,24 +58,16 @@ template <typename StencilT, typename... Args> auto hostArguments(Args &...A) {
     return std::tuple<Args &...>(A...);
 }
 
-/// "stencil 'ns::Blur'" for a functor, "a free-function stencil" otherwise.
-template <typename StencilT> std::string hostStencilName() {
-  if constexpr (std::is_function_v<std::remove_pointer_t<StencilT>>)
-    return "a free-function stencil";
-  else
-    return "stencil '" + readableTypeName(typeid(StencilT).name()) + "'";
-}
-
 /// Refuses a null array: argument \p Position after the index.
 template <typename StencilT, typename A>
-void checkHostArgument(const A &Arg, int Position) {
+void checkHostArgument(const StencilT &S, const A &Arg, int Position) {
   bool Null = false;
   if constexpr (std::is_null_pointer_v<A>)
     Null = true;
   else if constexpr (std::is_pointer_v<A>)
     Null = Arg == nullptr;
   if (Null)
-    throw std::invalid_argument("stencil: " + hostStencilName<StencilT>() +
+    throw std::invalid_argument("stencil: " + stencilDisplayName(S) +
                                 ": argument " + std::to_string(Position) +
                                 " (after the index; an array) is null");
 }
@@ -98,7 +90,7 @@ public:
         throw std::invalid_argument(
             "stencil: the stencil is a null function pointer");
     int Position = 0;
-    (detail::checkHostArgument<StencilT>(A, ++Position), ...);
+    (detail::checkHostArgument(Stencil, A, ++Position), ...);
     (void)Position;
     auto Values = detail::hostArguments<StencilT, Args...>(A...);
     try {
@@ -113,7 +105,7 @@ public:
           },
           Values);
     } catch (const AccessError &E) {
-      throw AccessError("stencil: " + detail::hostStencilName<StencilT>() +
+      throw AccessError("stencil: " + detail::stencilDisplayName(Stencil) +
                         ": " + E.what());
     }
   }

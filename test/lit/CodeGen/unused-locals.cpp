@@ -23,6 +23,18 @@ STENCIL_KERNEL void cube(const stencil::Index3D &idx, const float *a,
   b[idx.ix()] = power<3>(a[idx.ix()]);
 }
 
+// A switch of empty cases: its value is still read; an array named only to
+// quiet "unused" reads nothing.
+STENCIL_KERNEL void emptyCases(const stencil::Index3D &idx, const int *k,
+                               const float *unused, float *b) {
+  (void)unused;
+  switch (k[idx.ix()]) {
+  case 1:
+    break;
+  }
+  b[idx.ix()] = 1.0f;
+}
+
 struct STENCIL_KERNEL Pressure {
   STENCIL_HD void operator()(const stencil::Index3D &idx, const float *A,
                              const float *ps, float *p) const {

@@ -48,6 +48,19 @@ STENCIL_KERNEL void breaksEarly(const stencil::Index3D &idx, int mode, float *fn
   fn[idx.ix()] = v;
 }
 
+STENCIL_KERNEL void continuesLoop(const stencil::Index3D &idx, int mode, float *fn) {
+  float v = 0.0f;
+  for (int m = 0; m < 3; ++m) {
+    switch (m + mode) {
+    case 1:
+      continue; // expected-error {{unsupported statement in a stencil: 'continue'}}
+    default:
+      v += 1.0f;
+    }
+  }
+  fn[idx.ix()] = v;
+}
+
 STENCIL_KERNEL void beforeFirstCase(const stencil::Index3D &idx, int mode, float *fn) {
   float v = 0.0f;
   switch (mode) {

@@ -30,6 +30,30 @@ inline float weight(int m) {
   }
 }
 
+// Cases that return on every path: in braces, by an if/else, by a switch.
+inline float pick(int v, float x) {
+  switch (v & 3) {
+  case 0: {
+    float t = x * 2.0f;
+    return t;
+  }
+  case 1:
+    if (x > 2.0f)
+      return 1.0f;
+    else
+      return 2.0f;
+  case 2:
+    switch (v & 4) {
+    case 0:
+      return 3.0f;
+    default:
+      return x + 4.0f;
+    }
+  default:
+    return -x;
+  }
+}
+
 inline float flux(Scheme s, float l, float c, float r) {
   switch (s) {
   case Scheme::Upwind:
@@ -84,7 +108,7 @@ STENCIL_KERNEL void cases(const stencil::Index2D &idx, const int *k,
   case 1:
     v *= 3.0f;
   }
-  b[idx.ix()] = v;
+  b[idx.ix()] = v + pick(k[idx.ix()], a[idx.ix<0, -1>()]);
 }
 
 int main() {
