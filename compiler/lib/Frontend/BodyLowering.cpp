@@ -973,6 +973,21 @@ void BodyLowering::lowerSwitch(const SwitchStmt *Sw, StmtList &Out,
     error(DiagId::err_unsupported_stmt, Cases.Problem, {Cases.Why});
     return;
   }
+  // The chain nests a level a group of cases, as an else-if chain does:
+  // held to the same limit (later stages walk it level by level).
+  const unsigned Levels = static_cast<unsigned>(Cases.Groups.size());
+  if (Depth + Levels > MaxNestingDepth) {
+    if (!OverLimit)
+      error(DiagId::err_nesting_too_deep, Sw,
+            {std::to_string(MaxNestingDepth)});
+    OverLimit = true;
+    return;
+  }
+  Depth += Levels;
+  struct Unnest {
+    unsigned &Depth, Levels;
+    ~Unnest() { Depth -= Levels; }
+  } Nested{Depth, Levels};
   EndingBreaks.insert(Cases.EndingBreaks.begin(), Cases.EndingBreaks.end());
   StmtList Scope;
   if (Sw->getInit())

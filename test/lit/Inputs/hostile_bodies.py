@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Writes hostile stencil bodies into the folder given as argument, for
-Diagnostics/limits.test: deep sums, long else-if chains, deeply nested ifs,
+Diagnostics/limits.test: deep sums, long else-if chains and switches, deeply nested ifs,
 exponential helper inlining, many flat statements, and chains deep enough
 to overflow a parser's default stack. Each either compiles
 fast or fails fast with a limit's diagnostic; none may crash or hang."""
@@ -26,6 +26,13 @@ def else_if(branches):
     body = KERNEL_I + "  int v = f[idx.ix()];\n  int r = 0;\n  if (v == 0)\n    r = 0;\n"
     body += "".join("  else if (v == %d)\n    r = %d;\n" % (i, 3 * i) for i in range(1, branches))
     return body + "  fn[idx.ix()] = r;\n}\n"
+
+
+def switch(cases):
+    # An if/else chain of a level a case: held to the same limit.
+    body = KERNEL_I + "  int r = 0;\n  switch (f[idx.ix()]) {\n"
+    body += "".join("  case %d:\n    r = %d;\n    break;\n" % (i, 3 * i) for i in range(cases))
+    return body + "  default:\n    r = -1;\n  }\n  fn[idx.ix()] = r;\n}\n"
 
 
 def nested_if(depth):
@@ -60,6 +67,9 @@ write("sum1900.cpp", deep_sum(1900))
 write("sum25000.cpp", deep_sum(25000))
 write("elseif900.cpp", else_if(900))
 write("elseif2000.cpp", else_if(2000))
+write("switch900.cpp", switch(900))
+write("switch2000.cpp", switch(2000))
+write("switch50000.cpp", switch(50000))
 write("nestedif900.cpp", nested_if(900))
 write("nestedif2100.cpp", nested_if(2100))
 write("helpers12.cpp", helpers(12))
