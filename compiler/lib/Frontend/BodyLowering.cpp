@@ -973,9 +973,12 @@ void BodyLowering::lowerSwitch(const SwitchStmt *Sw, StmtList &Out,
     error(DiagId::err_unsupported_stmt, Cases.Problem, {Cases.Why});
     return;
   }
-  // The chain nests a level a group of cases, as an else-if chain does:
-  // held to the same limit (later stages walk it level by level).
-  const unsigned Levels = static_cast<unsigned>(Cases.Groups.size());
+  // The chain nests a level a label (an else-if a group, an || a label
+  // more in it): held to the limit of an else-if chain's, which later
+  // stages walk level by level.
+  unsigned Levels = 0;
+  for (const frontend::CaseGroup &G : Cases.Groups)
+    Levels += static_cast<unsigned>(G.Cases.size()) + G.Default;
   if (Depth + Levels > MaxNestingDepth) {
     if (!OverLimit)
       error(DiagId::err_nesting_too_deep, Sw,

@@ -35,6 +35,13 @@ def switch(cases):
     return body + "  default:\n    r = -1;\n  }\n  fn[idx.ix()] = r;\n}\n"
 
 
+def labels(count):
+    # Labels sharing one group: an || a label.
+    body = KERNEL_I + "  int r = 0;\n  switch (f[idx.ix()]) {\n"
+    body += "".join("  case %d:\n" % i for i in range(count))
+    return body + "    r = 1;\n    break;\n  }\n  fn[idx.ix()] = r;\n}\n"
+
+
 def nested_if(depth):
     body = KERNEL_I + "  int v = f[idx.ix()];\n  int r = 0;\n"
     body += "".join("  if (v > %d)\n" % i for i in range(depth)) + "    r = 1;\n"
@@ -70,6 +77,8 @@ write("elseif2000.cpp", else_if(2000))
 write("switch900.cpp", switch(900))
 write("switch2000.cpp", switch(2000))
 write("switch50000.cpp", switch(50000))
+write("labels900.cpp", labels(900))
+write("labels100000.cpp", labels(100000))
 write("nestedif900.cpp", nested_if(900))
 write("nestedif2100.cpp", nested_if(2100))
 write("helpers12.cpp", helpers(12))
