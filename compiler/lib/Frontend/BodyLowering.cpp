@@ -108,6 +108,8 @@ private:
   void lowerStmt(const Stmt *St, StmtList &Out);
   void lowerStmtKind(const Stmt *St, StmtList &Out);
   void lowerDecl(const VarDecl *VD, StmtList &Out);
+  enum class ConstReference { Alias, Copy, Refused };
+  ConstReference bindConstReference(const VarDecl *VD);
   void lowerFor(const ForStmt *For, StmtList &Out);
   void lowerIf(const IfStmt *If, StmtList &Out, bool TailReturn);
   void lowerSwitch(const SwitchStmt *Sw, StmtList &Out, bool TailReturn);
@@ -616,7 +618,19 @@ void BodyLowering::lowerDecl(const VarDecl *VD, StmtList &Out) {
     return;
   }
   std::optional<ir::Type> Ty = stencilc::frontend::toScalarType(VD->getType());
-  if (!Ty || VD->getType()->isReferenceType()) {
+  if (VD->getType()->isReferenceType()) {
+    Ty = stencilc::frontend::toScalarType(VD->getType().getNonReferenceType());
+    if (Ty)
+      switch (bindConstReference(VD)) {
+      case ConstReference::Alias:
+        return;
+      case ConstReference::Copy:
+        break; // declared as a local holding the value, below
+      case ConstReference::Refused:
+        Ty.reset();
+      }
+  }
+  if (!Ty) {
     // A copy of the index, or a reference to it: the index is used in place.
     const Expr *Init = VD->getInit();
     if (const auto *Copy = dyn_cast_or_null<CXXConstructExpr>(Init))
@@ -672,6 +686,36 @@ void BodyLowering::lowerDecl(const VarDecl *VD, StmtList &Out) {
   }
   Out.push_back(std::make_shared<ir::LocalDeclStmt>(
       Local, std::move(Init), toIRRange(VD->getSourceRange())));
+}
+
+/// A `const T &` local that no write can reach through it: to a local or a
+/// scalar parameter, an alias of that (Alias: bound here); to a temporary,
+/// or to an element of an array the stencil takes as const (the arrays of a
+/// launch do not overlap), the value (Copy). Others are refused.
+BodyLowering::ConstReference
+BodyLowering::bindConstReference(const VarDecl *VD) {
+  const Expr *Init = VD->getInit();
+  if (!Init || !VD->getType().getNonReferenceType().isConstQualified())
+    return ConstReference::Refused;
+  if (const auto *EWC = dyn_cast<ExprWithCleanups>(Init))
+    Init = EWC->getSubExpr();
+  Init = Init->IgnoreParens();
+  if (isa<MaterializeTemporaryExpr>(Init))
+    return ConstReference::Copy;
+  Init = Init->IgnoreParenImpCasts();
+  if (std::optional<Binding> B = lookup(Init);
+      B && (B->Kind == Binding::Local || B->Kind == Binding::Scalar)) {
+    frame().Vars[VD] = *B;
+    return ConstReference::Alias;
+  }
+  if (const auto *Element = dyn_cast<ArraySubscriptExpr>(Init)) {
+    const QualType Base = Element->getBase()->IgnoreParenImpCasts()->getType();
+    if (Base->isPointerType() && Base->getPointeeType().isConstQualified())
+      if (std::optional<Binding> B = lookup(Element->getBase());
+          B && B->Kind == Binding::Array)
+        return ConstReference::Copy;
+  }
+  return ConstReference::Refused;
 }
 
 /// The first assignment to \p Var inside \p St, in source order. A

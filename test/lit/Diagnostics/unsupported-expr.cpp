@@ -6,10 +6,11 @@ STENCIL_KERNEL void lambda(const stencil::Index3D &idx, const float *f, float *g
   g[idx.ix()] = twice(f[idx.ix()]); // expected-error {{unsupported expression in a stencil: call of an overloaded operator or a lambda}}
 }
 
-// A rejected local is reported once, not again at each use.
+// A rejected local is reported once, not again at each use (a reference to
+// an element of a written array: Frontend/const-reference-run.cpp).
 STENCIL_KERNEL void reference(const stencil::Index3D &idx, const float *f, float *g) {
-  const float &r = f[idx.ix()]; // expected-error {{unsupported type 'const float &' in a stencil}}
-  g[idx.ix()] = r + r;
+  const float &r = g[idx.ix()]; // expected-error {{unsupported type 'const float &' in a stencil}}
+  g[idx.ix()] = r + r + f[idx.ix()];
 }
 
 STENCIL_KERNEL void choose(const stencil::Index3D &idx, bool c, const float *f, const float *h, float *g) {
