@@ -110,6 +110,7 @@ private:
   void lowerDecl(const VarDecl *VD, StmtList &Out);
   enum class ConstReference { Alias, Copy, Refused };
   ConstReference bindConstReference(const VarDecl *VD);
+  bool isUnwritable(const Expr *E);
   void lowerFor(const ForStmt *For, StmtList &Out);
   void lowerIf(const IfStmt *If, StmtList &Out, bool TailReturn);
   void lowerSwitch(const SwitchStmt *Sw, StmtList &Out, bool TailReturn);
@@ -627,7 +628,10 @@ void BodyLowering::lowerDecl(const VarDecl *VD, StmtList &Out) {
       case ConstReference::Copy:
         break; // declared as a local holding the value, below
       case ConstReference::Refused:
-        Ty.reset();
+        error(DiagId::err_reference_local, VD->getSourceRange(),
+              {VD->getName().str()});
+        Rejected.insert(VD);
+        return;
       }
   }
   if (!Ty) {
@@ -688,10 +692,12 @@ void BodyLowering::lowerDecl(const VarDecl *VD, StmtList &Out) {
       Local, std::move(Init), toIRRange(VD->getSourceRange())));
 }
 
+static const Stmt *findWriteTo(const Stmt *St, const VarDecl *Var);
+
 /// A `const T &` local that no write can reach through it: to a local or a
 /// scalar parameter, an alias of that (Alias: bound here); to a temporary,
-/// or to an element of an array the stencil takes as const (the arrays of a
-/// launch do not overlap), the value (Copy). Others are refused.
+/// or to an object no write of the stencil can change (isUnwritable), the
+/// value (Copy). Others are refused.
 BodyLowering::ConstReference
 BodyLowering::bindConstReference(const VarDecl *VD) {
   const Expr *Init = VD->getInit();
@@ -708,14 +714,56 @@ BodyLowering::bindConstReference(const VarDecl *VD) {
     frame().Vars[VD] = *B;
     return ConstReference::Alias;
   }
-  if (const auto *Element = dyn_cast<ArraySubscriptExpr>(Init)) {
+  return isUnwritable(Init) ? ConstReference::Copy : ConstReference::Refused;
+}
+
+/// True when \p E designates an object no write of the stencil can change,
+/// so that a reference to it may hold its value: an element of an array the
+/// stencil takes as const (the arrays of a launch do not overlap); a local
+/// or scalar parameter that is const or never written in its function; a
+/// local const reference to one of these; std::min, std::max or std::clamp
+/// of these (they return a reference to an argument). A temporary is not one:
+/// a reference to a call's result that is one dangles.
+bool BodyLowering::isUnwritable(const Expr *E) {
+  E = E->IgnoreParenImpCasts();
+  if (const auto *Element = dyn_cast<ArraySubscriptExpr>(E)) {
     const QualType Base = Element->getBase()->IgnoreParenImpCasts()->getType();
-    if (Base->isPointerType() && Base->getPointeeType().isConstQualified())
-      if (std::optional<Binding> B = lookup(Element->getBase());
-          B && B->Kind == Binding::Array)
-        return ConstReference::Copy;
+    std::optional<Binding> B = lookup(Element->getBase());
+    return Base->isPointerType() && Base->getPointeeType().isConstQualified() &&
+           B && B->Kind == Binding::Array;
   }
-  return ConstReference::Refused;
+  if (const auto *Ref = dyn_cast<DeclRefExpr>(E)) {
+    const auto *Var = dyn_cast<VarDecl>(Ref->getDecl());
+    if (!Var)
+      return false;
+    if (Var->getType()->isReferenceType()) {
+      // A helper's reference parameter: the caller's object, not known here.
+      const Expr *Init = isa<ParmVarDecl>(Var) ? nullptr : Var->getInit();
+      if (const auto *EWC = dyn_cast_or_null<ExprWithCleanups>(Init))
+        Init = EWC->getSubExpr();
+      // A temporary a local reference extends.
+      return Init && (isa<MaterializeTemporaryExpr>(Init->IgnoreParens()) ||
+                      isUnwritable(Init));
+    }
+    if (Var->getType().isConstQualified())
+      return true;
+    const auto *Fn =
+        dyn_cast_or_null<FunctionDecl>(Var->getParentFunctionOrMethod());
+    return (Var->isLocalVarDecl() || isa<ParmVarDecl>(Var)) && Fn &&
+           !findWriteTo(Fn->getBody(), Var);
+  }
+  if (const auto *Call = dyn_cast<CallExpr>(E)) {
+    const FunctionDecl *FD = Call->getDirectCallee();
+    std::optional<ir::MathFunc> F = frontend::recognizeMathFunction(FD);
+    const bool ReturnsArgument =
+        FD && FD->getReturnType()->isReferenceType() &&
+        (frontend::isStdClamp(FD) ||
+         (F && (*F == ir::MathFunc::Min || *F == ir::MathFunc::Max)));
+    return ReturnsArgument &&
+           llvm::all_of(Call->arguments(),
+                        [&](const Expr *A) { return isUnwritable(A); });
+  }
+  return false;
 }
 
 /// The first assignment to \p Var inside \p St, in source order. A
