@@ -13,7 +13,10 @@
 //       step-timed-one-rank|step-recomputed-halo
 #include "domain_step_harness.hpp"
 
+#include <stencil/profile.hpp>
+
 #include <optional>
+#include <sstream>
 #include <stdexcept>
 
 // --- One producer, two consumers: the first fuses, the second reads what the
@@ -546,25 +549,52 @@ void runAlternativeChoice() {
   dstest::record(Ok, "twoConsumers measured as planned, by an alternative and apart");
 }
 
+/// twoConsumers over a 16^3 domain without wraps, its fields made.
+struct TwoConsumersRun {
+  const stencil::Domain D{MPI_COMM_WORLD, {16, 16, 16}, {}};
+  const stencil::Halo H =
+      stencil::DomainStep::haloOf(D.backend(), &twoConsumers);
+  stencil::DomainLoop L{D};
+  stencil::DomainStep S{L};
+  stencil::Field<double> A{D, H, "a"}, X{D, H, "x"}, Y{D, H, "y"}, Z{D, H, "z"};
+  void run() { S.run(&twoConsumers, A, X, Y, Z); }
+};
+
 /// STENCIL_STEP_PLAN empty on rank 0 and unset on the others: one setting
 /// (dsl-reference.md), not ranks that disagree.
 void runEmptyIsUnset() {
   int Rank = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &Rank);
-  const stencil::Domain D(MPI_COMM_WORLD, {16, 16, 16}, {});
-  const stencil::Halo H =
-      stencil::DomainStep::haloOf(D.backend(), &twoConsumers);
-  stencil::DomainLoop L(D);
-  stencil::DomainStep S(L);
-  stencil::Field<double> A(D, H, "a"), X(D, H, "x"), Y(D, H, "y"), Z(D, H, "z");
+  TwoConsumersRun R;
   if (Rank == 0)
     setenv("STENCIL_STEP_PLAN", "", 1);
   else
     unsetenv("STENCIL_STEP_PLAN");
-  S.run(&twoConsumers, A, X, Y, Z);
+  R.run();
   unsetenv("STENCIL_STEP_PLAN");
-  dstest::record(S.ranPlan(),
+  dstest::record(R.S.ranPlan(),
                  "STENCIL_STEP_PLAN empty on rank 0, unset elsewhere");
+}
+
+/// The profile's summary says how many DomainStep runs it has no row for,
+/// call by call as by the plan: it said "0 launches" and nothing more for
+/// runs call by call (their calls are the step's code, not the stencils').
+void runProfiled() {
+  TwoConsumersRun R;
+  stencil::profile::enable();
+  stencil::profile::reset();
+  setenv("STENCIL_STEP_PLAN", "multi-kernel", 1);
+  R.run();
+  R.run();
+  unsetenv("STENCIL_STEP_PLAN");
+  R.run();
+  std::ostringstream Summary;
+  stencil::profile::report(Summary);
+  stencil::profile::reset();
+  stencil::profile::disable();
+  dstest::record(Summary.str().find("not in the rows: 3 runs of steps over "
+                                    "ranks (DomainStep") != std::string::npos,
+                 "the profile says 3 DomainStep runs have no row");
 }
 
 /// Bad input: every rank must report it (runMpiMain: "rank R: error:
@@ -642,6 +672,7 @@ int main(int argc, char **argv) {
     runFieldsMadeAgain();
     runAlternativeChoice();
     runEmptyIsUnset();
+    runProfiled();
     return dstest::summary("written by hand");
   });
 }

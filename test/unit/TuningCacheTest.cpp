@@ -9,9 +9,12 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
+
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -427,7 +430,8 @@ TEST(TuningCache, ChoicesNotWrittenWarnOnce) {
   const std::string Err = testing::internal::GetCapturedStderr();
   EXPECT_EQ(std::count(Err.begin(), Err.end(), '\n'), 1) << Err;
   EXPECT_EQ(Err.rfind("stencil: warning: tuning cache '" + Path +
-                          "' not written: cannot create '" + Path + ".tmp.",
+                          "' not written: cannot create the directory '" +
+                          (Dir / "file").string() + "': ",
                       0),
             0u)
       << Err;
@@ -526,7 +530,12 @@ TEST(TuningCache, UnwritableDirectoryWarnsOnceAndKeepsTheFile) {
   const auto Empty = Dir / "empty";
   std::filesystem::create_directories(Full);
   std::filesystem::create_directories(Empty);
+  const auto Open = Dir / "open";
+  std::filesystem::create_directories(Open);
   writeText(Full / "tuning.json", OldFormatFile);
+  writeText(Open / "tuning.json", OldFormatFile);
+  ::chmod((Open / "tuning.json").c_str(), 0444);
+  ::chmod(Open.c_str(), 0777);
   ::chmod(Full.c_str(), 0555);
   ::chmod(Empty.c_str(), 0555);
   pid_t Pid = ::fork();
@@ -556,6 +565,14 @@ TEST(TuningCache, UnwritableDirectoryWarnsOnceAndKeepsTheFile) {
     Expect(readCache(Good, &W2).size() == 2 && W2.empty(), 16);
     Expect(!storeCacheEntry(Good, sampleEntry(), &W2) && W2.size() == 1, 17);
     Expect(!storeCacheEntry(Good, sampleEntry(), &W2) && W2.size() == 1, 18);
+    // A read-only file in a directory one may write: kept as it is (a
+    // rename would not have asked), one warning saying so.
+    const std::string ReadOnly = (Open / "tuning.json").string();
+    std::vector<std::string> W3;
+    Expect(!storeCacheEntry(ReadOnly, sampleEntry(), &W3, &Why) &&
+               W3.size() == 1,
+           19);
+    Expect(Why.find("it is kept as it is") != std::string::npos, 20);
     ::_exit(Failures);
   }
   int Status = 0;
@@ -563,10 +580,118 @@ TEST(TuningCache, UnwritableDirectoryWarnsOnceAndKeepsTheFile) {
   ASSERT_TRUE(WIFEXITED(Status));
   EXPECT_EQ(WEXITSTATUS(Status), 0) << "the first failed expectation's code (see the test)";
   EXPECT_EQ(readText(Full / "tuning.json"), OldFormatFile);
+  EXPECT_EQ(readText(Open / "tuning.json"), OldFormatFile);
+  EXPECT_TRUE(leftovers(Open).empty());
   EXPECT_TRUE(std::filesystem::is_empty(Empty));
   EXPECT_TRUE(leftovers(Full).empty());
   ::chmod(Full.c_str(), 0755);
   ::chmod(Empty.c_str(), 0755);
+  std::filesystem::remove_all(Dir);
+}
+
+TEST(TuningCache, ReadingTakesTimeLinearInTheFile) {
+  // 200000 empty entries (600 KB, far below the size limit): the parser's
+  // per-value callback took about 20 s for them, 2 minutes for 400000.
+  auto Dir = freshDir("linear");
+  std::string Text = "{\"format\": \"stencilc-tuning-1\", \"entries\": [{}";
+  for (int I = 1; I < 200000; ++I)
+    Text += ",{}";
+  writeText(Dir / "tuning.json", Text + "]}");
+  std::vector<std::string> W;
+  const auto Start = std::chrono::steady_clock::now();
+  EXPECT_TRUE(readCache((Dir / "tuning.json").string(), &W).empty());
+  const double Seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - Start)
+          .count();
+  EXPECT_LT(Seconds, 5.0);
+  ASSERT_EQ(W.size(), 1u);
+  EXPECT_NE(W[0].find("ignoring 200000 invalid entries"), std::string::npos)
+      << W[0];
+  std::filesystem::remove_all(Dir);
+}
+
+TEST(TuningCache, WritesStayWithinTheLimitReadsHold) {
+  // A file near the limit and one entry more: the runtime wrote past 16 MiB,
+  // and its next read refused the file, which the next write replaced with
+  // its one entry. Now the oldest entries are left out, with a warning.
+  auto Dir = freshDir("limit");
+  const std::string Path = (Dir / "tuning.json").string();
+  std::vector<CacheEntry> Many;
+  CacheEntry E = sampleEntry();
+  E.key.stencil = std::string(3000, 's');
+  // Entries of one size (extents of six digits): as many as the limit holds.
+  auto Extents = [](const char *Prefix, int I) {
+    char Text[32];
+    std::snprintf(Text, sizeof(Text), "%s%06dx1x1", Prefix, I);
+    return std::string(Text);
+  };
+  E.key.extents = Extents("o", 0);
+  const std::size_t One = formatCache({E}).size(),
+                    Each = formatCache({E, E}).size() - One;
+  const int Fit = static_cast<int>((MaxCacheFileBytes - One) / Each) + 1;
+  for (int I = 0; I < Fit; ++I) {
+    E.key.extents = Extents("o", I);
+    Many.push_back(E);
+  }
+  std::string Error;
+  ASSERT_TRUE(writeFileAtomically(Path, formatCache(Many), &Error));
+  std::vector<std::string> W;
+  for (int New = 0; New < 3; ++New) {
+    E.key.extents = Extents("n", New);
+    ASSERT_TRUE(storeCacheEntry(Path, E, &W));
+  }
+  EXPECT_LE(std::filesystem::file_size(Path), MaxCacheFileBytes);
+  const std::vector<CacheEntry> After = readCache(Path, &W);
+  // Each write left out the oldest entry: the newest three last.
+  ASSERT_EQ(After.size(), Many.size());
+  EXPECT_EQ(After.back().key.extents, Extents("n", 2));
+  EXPECT_EQ(After.front().key.extents, Many[3].key.extents);
+  ASSERT_EQ(W.size(), 3u);
+  EXPECT_NE(
+      W[0].find("oldest entries left out, to keep the file within 16 MiB"),
+      std::string::npos)
+      << W[0];
+  std::filesystem::remove_all(Dir);
+}
+
+TEST(TuningCache, ALinkToAFileNotYetMadeStaysALink) {
+  // A link to a shared cache, made before the cache: the file behind it is
+  // written (its directories made), the link stays.
+  auto Dir = freshDir("dangling");
+  std::filesystem::create_symlink("shared/deeper/tuning.json",
+                                  Dir / "link.json");
+  std::filesystem::create_symlink(Dir / "link.json", Dir / "second.json");
+  std::vector<std::string> W;
+  ASSERT_TRUE(
+      storeCacheEntry((Dir / "second.json").string(), sampleEntry(), &W));
+  EXPECT_TRUE(W.empty());
+  EXPECT_TRUE(std::filesystem::is_symlink(Dir / "link.json"));
+  EXPECT_TRUE(std::filesystem::is_symlink(Dir / "second.json"));
+  EXPECT_EQ(cacheEntriesIn(Dir / "shared" / "deeper" / "tuning.json"), 1);
+  // Links that lead to one another: nothing written, the links kept.
+  std::filesystem::create_symlink(Dir / "loop-b.json", Dir / "loop-a.json");
+  std::filesystem::create_symlink(Dir / "loop-a.json", Dir / "loop-b.json");
+  std::string Why;
+  EXPECT_FALSE(
+      storeCacheEntry((Dir / "loop-a.json").string(), sampleEntry(), &W, &Why));
+  EXPECT_EQ(Why, "its symbolic links lead to one another");
+  EXPECT_TRUE(std::filesystem::is_symlink(Dir / "loop-a.json"));
+  EXPECT_TRUE(std::filesystem::is_symlink(Dir / "loop-b.json"));
+  std::filesystem::remove_all(Dir);
+}
+
+TEST(TuningCache, AWriteKeepsTheFilesPermissions) {
+  auto Dir = freshDir("permissions");
+  const auto Path = Dir / "tuning.json";
+  for (const mode_t Mode : {0600, 0640, 0664}) {
+    writeText(Path, OldFormatFile);
+    ::chmod(Path.c_str(), Mode);
+    std::vector<std::string> W;
+    ASSERT_TRUE(storeCacheEntry(Path.string(), sampleEntry(), &W));
+    struct stat After;
+    ASSERT_EQ(::stat(Path.c_str(), &After), 0);
+    EXPECT_EQ(After.st_mode & 07777, Mode);
+  }
   std::filesystem::remove_all(Dir);
 }
 

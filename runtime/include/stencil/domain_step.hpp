@@ -126,8 +126,9 @@ private:
                    Values);
     const bool Disabled = detail::stepPlanDisabled();
     planned_ = !Shared && !Disabled && fitsPlan(*E, Noted, *Shape.halo);
-    if (planned_)
-      profile::detail::noteUntimed(detail::StepRunsUntimed);
+    // Its calls launch the step's own code, by its plan or call by call:
+    // never one stencil's entry, so no row counts them.
+    profile::detail::noteUntimed(detail::DomainStepRunsUntimed);
     // Measuring adds collectives (the cache's answer, the slowest rank's
     // times): every rank measures, or none.
     D.agree("how a DomainStep runs " + Name,

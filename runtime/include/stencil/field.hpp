@@ -50,12 +50,17 @@ public:
             (One ? " on one rank (periodic) is a block of " + Points +
                        " point" + (D.smallestBlock(A) == 1 ? "" : "s")
                  : " over " + std::to_string(D.procs(A)) +
-                       " ranks gives blocks of " + Points + " points") +
+                       " ranks gives blocks as thin as " + Points + " point" +
+                       (D.smallestBlock(A) == 1 ? "" : "s")) +
             ", fewer than the halo width " + std::to_string(Need) +
             " the exchange copies from it: " +
-            (One ? "a larger grid, a narrower halo, or no periodic wrap in "
-                 : "fewer ranks in ") +
-            Domain::axis(A) + (One ? "" : " or a larger grid"));
+            (One ? "a larger grid, a narrower halo, or no periodic wrap in " +
+                       Domain::axis(A)
+                 : "fewer ranks in " + Domain::axis(A) +
+                       " (DomainOptions::procs; the decomposition is " +
+                       D.procsText() +
+                       ", and an automatic one knows the extents, not the "
+                       "halo) or a larger grid"));
       }
     }
     grid_.dims = D.dims();

@@ -189,6 +189,9 @@ template <typename... Args> bool sharesArrays(const Args &...A) {
 
 /// How the profile's summary names the runs of a step by its plan, whose
 /// launches (fused groups, stencils together) it has no rows for.
+inline constexpr const char *DomainStepRunsUntimed =
+    "runs of steps over ranks (DomainStep, by its plan or call by call; "
+    "their kernels: DomainStep::timeRounds, or Nsight Systems)";
 inline constexpr const char *StepRunsUntimed =
     "runs of steps by their plan (their kernels: Nsight Systems, or "
     "DomainStep::timeRounds over ranks; STENCIL_STEP_PLAN=multi-kernel "
@@ -292,6 +295,8 @@ void runStep(const LoopRange *Ranges, F &&Function, Args &&...A) {
     const Pointer Address = Function;
     const GeneratedStep *E =
         findGeneratedStep(B, reinterpret_cast<const void *>(Address));
+    // Read whichever way the step runs: a bad value is refused alike.
+    const bool Disabled = E && detail::stepPlanDisabled();
     if (E && detail::sharesArrays(A...)) {
       // Call by call: a fused kernel would read what it writes. A stencil
       // that gets one array twice is refused naming itself: say whose.
@@ -307,7 +312,7 @@ void runStep(const LoopRange *Ranges, F &&Function, Args &&...A) {
       }
       return;
     }
-    if (E && !detail::stepPlanDisabled()) {
+    if (E && !Disabled) {
       using Params = typename detail::StencilTraits<Pointer>::Params;
       Grid G;
       Region R;

@@ -171,23 +171,44 @@ inline const char *readEntry(const CacheJson &E, CacheEntry *C) {
   return nullptr;
 }
 
+/// True when \p Text opens more than \p Most arrays or objects inside one
+/// another (brackets inside strings are not counted). A linear scan: the
+/// parser's own per-value callback made reading quadratic in the entries
+/// (a file of 100000 empty entries took 6 s, well under the size limit).
+inline bool nestedDeeperThan(const std::string &Text, int Most) {
+  int Depth = 0;
+  bool InString = false;
+  for (std::size_t I = 0; I < Text.size(); ++I) {
+    const char Ch = Text[I];
+    if (InString) {
+      if (Ch == '\\')
+        ++I; // the escaped character, whatever it is
+      else if (Ch == '"')
+        InString = false;
+    } else if (Ch == '"') {
+      InString = true;
+    } else if (Ch == '[' || Ch == '{') {
+      if (++Depth > Most)
+        return true;
+    } else if (Ch == ']' || Ch == '}') {
+      --Depth; // unbalanced text is the parser's to refuse
+    }
+  }
+  return false;
+}
+
 /// Parses \p Text as JSON no deeper than MaxCacheJsonDepth; false and
 /// \p Error set (why, in one printable line) otherwise.
 inline bool parseCacheJson(const std::string &Text, CacheJson *Root,
                            std::string *Error) {
-  struct TooDeep {};
-  auto Depth = [](int D, CacheJson::parse_event_t Event, CacheJson &) {
-    if (D >= MaxCacheJsonDepth &&
-        (Event == CacheJson::parse_event_t::object_start ||
-         Event == CacheJson::parse_event_t::array_start))
-      throw TooDeep();
-    return true;
-  };
-  try {
-    *Root = CacheJson::parse(Text, Depth);
-    return true;
-  } catch (const TooDeep &) {
+  // Refused before anything is built in memory.
+  if (nestedDeeperThan(Text, MaxCacheJsonDepth)) {
     *Error = "nested deeper than a cache file";
+    return false;
+  }
+  try {
+    *Root = CacheJson::parse(Text);
+    return true;
   } catch (const nlohmann::json::exception &E) {
     // "[json.exception.parse_error.101] parse error at line 1, column 2: ..."
     std::string What = E.what();
@@ -347,34 +368,64 @@ lookupCache(const std::vector<CacheEntry> &Entries, const CacheKey &Key,
   return std::nullopt;
 }
 
+namespace detail {
+
+/// One entry as the file writes it, on a line of its own.
+inline std::string formatEntry(const CacheEntry &E) {
+  // Invalid UTF-8 in a name becomes U+FFFD rather than an exception.
+  // Six significant digits, as the file always had: an event timer's
+  // float carries no more.
+  char Ms[64];
+  std::snprintf(Ms, sizeof(Ms), "%.6g", E.ms);
+  const CacheJson J = {{"gpu", E.key.gpu},
+                       {"stencil", E.key.stencil},
+                       {"irHash", E.key.irHash},
+                       {"variants", E.key.variants},
+                       {"extents", E.key.extents},
+                       {"signature", E.key.signature},
+                       {"variant", E.best.variant},
+                       {"block", {E.best.bx, E.best.by, E.best.bz}},
+                       {"ms", std::strtod(Ms, nullptr)},
+                       {"calls", E.calls}};
+  return J.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+/// The file's text for the entries' lines: the format, then a line each.
+inline std::string formatLines(const std::vector<std::string> &Lines,
+                               std::size_t First = 0) {
+  std::string Out = std::string("{\n  \"format\": \"") + cacheFormat() +
+                    "\",\n  \"entries\": [";
+  for (std::size_t I = First; I < Lines.size(); ++I)
+    Out += (I > First ? ",\n    " : "\n    ") + Lines[I];
+  return Out + "\n  ]\n}\n";
+}
+
+} // namespace detail
+
 /// The file's text for \p Entries: the format, then one entry per line.
 inline std::string formatCache(const std::vector<CacheEntry> &Entries) {
-  using detail::CacheJson;
-  // Invalid UTF-8 in a name becomes U+FFFD rather than an exception.
-  auto Dump = [](const CacheJson &V) {
-    return V.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
-  };
-  std::string Out =
-      "{\n  \"format\": " + Dump(cacheFormat()) + ",\n  \"entries\": [";
-  for (std::size_t I = 0; I < Entries.size(); ++I) {
-    const CacheEntry &E = Entries[I];
-    // Six significant digits, as the file always had: an event timer's
-    // float carries no more.
-    char Ms[64];
-    std::snprintf(Ms, sizeof(Ms), "%.6g", E.ms);
-    CacheJson J = {{"gpu", E.key.gpu},
-                   {"stencil", E.key.stencil},
-                   {"irHash", E.key.irHash},
-                   {"variants", E.key.variants},
-                   {"extents", E.key.extents},
-                   {"signature", E.key.signature},
-                   {"variant", E.best.variant},
-                   {"block", {E.best.bx, E.best.by, E.best.bz}},
-                   {"ms", std::strtod(Ms, nullptr)},
-                   {"calls", E.calls}};
-    Out += (I ? ",\n    " : "\n    ") + Dump(J);
+  std::vector<std::string> Lines;
+  for (const CacheEntry &E : Entries)
+    Lines.push_back(detail::formatEntry(E));
+  return detail::formatLines(Lines);
+}
+
+/// The text of the file for \p Entries (the newest last) within
+/// MaxCacheFileBytes, which readCache refuses past: the oldest entries are
+/// left out until it fits, \p Dropped counts them.
+inline std::string formatCacheWithin(const std::vector<CacheEntry> &Entries,
+                                     std::size_t *Dropped) {
+  std::vector<std::string> Lines;
+  std::size_t Size = detail::formatLines({}).size();
+  for (const CacheEntry &E : Entries) {
+    Lines.push_back(detail::formatEntry(E));
+    Size += Lines.back().size() + 6; // ",\n    "
   }
-  return Out + "\n  ]\n}\n";
+  std::size_t First = 0;
+  while (Size > MaxCacheFileBytes && First + 1 < Lines.size())
+    Size -= Lines[First++].size() + 6;
+  *Dropped = First;
+  return detail::formatLines(Lines, First);
 }
 
 /// Adds or replaces \p Entry in the cache at \p Path. Under the cache's lock
@@ -388,17 +439,17 @@ inline bool storeCacheEntry(const std::string &Path, const CacheEntry &Entry,
                             std::vector<std::string> *Warnings,
                             std::string *Error = nullptr) {
   std::string Why, Target = Path;
+  // What reading it said already (it is not a file) is not said again.
+  const char *Topic = "write";
   try {
     std::error_code EC;
     // Through a symbolic link to its file: the link stays a link.
-    if (std::filesystem::is_symlink(Path, EC)) {
-      std::filesystem::path Resolved =
-          std::filesystem::weakly_canonical(Path, EC);
-      if (!EC)
-        Target = Resolved.string();
-    }
-    if (const char *What = notACacheFile(Target)) {
+    Target = linkTarget(Path);
+    if (std::filesystem::is_symlink(Target, EC)) {
+      Why = "its symbolic links lead to one another";
+    } else if (const char *What = notACacheFile(Target)) {
       Why = What;
+      Topic = "read";
     } else {
       std::filesystem::path P(Target);
       if (P.has_parent_path())
@@ -411,7 +462,15 @@ inline bool storeCacheEntry(const std::string &Path, const CacheEntry &Entry,
                                    }),
                     Entries.end());
       Entries.push_back(Entry);
-      if (writeFileAtomically(Target, formatCache(Entries), &Why)) {
+      std::size_t Dropped = 0;
+      const std::string Text = formatCacheWithin(Entries, &Dropped);
+      if (Dropped)
+        Warnings->push_back("tuning cache '" + Target + "': the " +
+                            std::to_string(Dropped) +
+                            " oldest entries left out, to keep the file "
+                            "within " +
+                            std::to_string(MaxCacheFileBytes >> 20) + " MiB");
+      if (writeFileAtomically(Target, Text, &Why)) {
         if (!Lock.error().empty())
           warnOncePerFile(
               Target,
@@ -419,15 +478,17 @@ inline bool storeCacheEntry(const std::string &Path, const CacheEntry &Entry,
                   "' written without its lock (another process writing at the "
                   "same time may lose entries): " +
                   Lock.error(),
-              Warnings);
+              Warnings, "lock");
         return true;
       }
     }
   } catch (const std::exception &E) {
     Why = E.what();
   }
+  // Said even where reading the file was warned about ("the next tuning
+  // result replaces it" is then not so).
   warnOncePerFile(Target, "tuning cache '" + Target + "' not written: " + Why,
-                  Warnings);
+                  Warnings, Topic);
   if (Error)
     *Error = Why;
   return false;

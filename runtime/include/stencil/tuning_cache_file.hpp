@@ -20,6 +20,7 @@
 #if defined(__unix__) || defined(__APPLE__)
 #include <cerrno>
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #endif
 
@@ -50,14 +51,16 @@ inline std::string cacheFileId(const std::string &Path) {
 
 /// Adds \p Warning to \p Warnings unless a warning about the cache file
 /// \p Path was already given in this process: a broken cache file is met by
-/// every stencil that reads it and by every write, but said once.
+/// every stencil that reads it and by every write, but said once. Warnings
+/// of another \p Topic (a write's failure after a read's) are said apart.
 inline void warnOncePerFile(const std::string &Path, std::string Warning,
-                            std::vector<std::string> *Warnings) {
+                            std::vector<std::string> *Warnings,
+                            const char *Topic = "read") {
   static std::mutex M;
   static std::set<std::string> Warned;
   {
     std::lock_guard<std::mutex> Guard(M);
-    if (!Warned.insert(detail::cacheFileId(Path)).second)
+    if (!Warned.insert(detail::cacheFileId(Path) + '\0' + Topic).second)
       return;
   }
   Warnings->push_back(std::move(Warning));
@@ -84,6 +87,23 @@ inline const char *notACacheFile(const std::string &Path) {
   default:
     return "it is not a regular file";
   }
+}
+
+/// The file a cache path names: \p Path itself, or where its symbolic links
+/// lead, followed one by one (up to 40, as the kernel does), also to a file
+/// that does not exist yet (a link made before its cache).
+inline std::string linkTarget(const std::string &Path) {
+  std::filesystem::path Target(Path);
+  for (int Hop = 0; Hop < 40; ++Hop) {
+    std::error_code EC;
+    if (!std::filesystem::is_symlink(Target, EC))
+      break;
+    const std::filesystem::path To = std::filesystem::read_symlink(Target, EC);
+    if (EC)
+      break;
+    Target = To.is_absolute() ? To : Target.parent_path() / To;
+  }
+  return Target.lexically_normal().string();
 }
 
 /// Reads the cache file at \p Path into \p Text: false and \p Error set when
@@ -132,14 +152,23 @@ inline bool readCacheFile(const std::string &Path, std::string *Text,
 namespace detail {
 
 /// Writes \p Text to a new file \p Tmp, flushed to the disk before it is
-/// renamed into place (a crash leaves the old cache, not an empty one).
+/// renamed into place (a crash leaves the old cache, not an empty one); with
+/// the permissions \p Mode where not negative (the file it replaces).
 inline bool writeNewFile(const std::string &Tmp, const std::string &Text,
-                         std::string *Error) {
+                         long Mode, std::string *Error) {
 #if defined(__unix__) || defined(__APPLE__)
   // O_EXCL: never through a link or over a file someone else put there.
   int Fd = ::open(Tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
   if (Fd < 0) {
     *Error = "cannot create '" + Tmp + "': " + std::strerror(errno);
+    return false;
+  }
+  if (Mode >= 0 && ::fchmod(Fd, static_cast<mode_t>(Mode)) != 0) {
+    *Error = "cannot give '" + Tmp +
+             "' the permissions of the file it "
+             "replaces: " +
+             std::strerror(errno);
+    ::close(Fd);
     return false;
   }
   const char *P = Text.data();
@@ -167,6 +196,7 @@ inline bool writeNewFile(const std::string &Tmp, const std::string &Text,
   }
   return true;
 #else
+  (void)Mode;
   std::ofstream Out(Tmp, std::ios::binary | std::ios::trunc);
   Out << Text;
   Out.flush();
@@ -180,15 +210,34 @@ inline bool writeNewFile(const std::string &Tmp, const std::string &Text,
 
 /// Writes \p Text to \p Path atomically: a temporary file beside it, then a
 /// rename, so a reader sees the old file or the new one, never a part, and
-/// no temporary file is left behind.
+/// no temporary file is left behind. The new file keeps the old one's
+/// permissions; a file one may not write is not replaced.
 inline bool writeFileAtomically(const std::string &Path,
                                 const std::string &Text, std::string *Error) {
   std::error_code EC;
   std::filesystem::path P(Path);
-  if (P.has_parent_path())
+  if (P.has_parent_path() &&
+      !std::filesystem::is_directory(P.parent_path(), EC)) {
     std::filesystem::create_directories(P.parent_path(), EC);
+    if (EC) {
+      *Error = "cannot create the directory '" + P.parent_path().string() +
+               "': " + EC.message();
+      return false;
+    }
+  }
+  long Mode = -1;
 #if defined(__unix__) || defined(__APPLE__)
   const long Pid = static_cast<long>(getpid());
+  struct stat Old;
+  if (::stat(Path.c_str(), &Old) == 0) {
+    // Made read-only, the file is kept as it is (a rename would not ask).
+    if (::access(Path.c_str(), W_OK) != 0) {
+      *Error = std::string("it may not be written (") + std::strerror(errno) +
+               "); it is kept as it is";
+      return false;
+    }
+    Mode = static_cast<long>(Old.st_mode & 07777);
+  }
 #else
   const long Pid = 0;
 #endif
@@ -196,7 +245,7 @@ inline bool writeFileAtomically(const std::string &Path,
   static std::atomic<unsigned> Serial{0};
   std::string Tmp =
       Path + ".tmp." + std::to_string(Pid) + "." + std::to_string(Serial++);
-  if (!detail::writeNewFile(Tmp, Text, Error)) {
+  if (!detail::writeNewFile(Tmp, Text, Mode, Error)) {
     std::filesystem::remove(Tmp, EC);
     return false;
   }

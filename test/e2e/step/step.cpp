@@ -336,6 +336,27 @@ int main(int Argc, char **Argv) {
       ++Passes;
     }
   }
+  // A bad STENCIL_STEP_PLAN is refused however the step runs: with one
+  // array for two of its parameters (call by call) it was not read at all.
+  if (stencil::generatedFor(stencil::Backend::OpenMP, &split)) {
+    std::vector<double> Q(8 * 8, 1.0), A(Q.size()), B(Q.size());
+    stencil::Loop2D<stencil::OpenMPLoopEngine2D> L(6, 1, 1, 6, 1, 1);
+    setenv("STENCIL_STEP_PLAN", "bogus", 1);
+    try {
+      L.runStep(&pair2d, Q.data(), A.data(), B.data(), Q.data());
+      std::printf(
+          "FAIL refusal: STENCIL_STEP_PLAN=bogus ran a step call by call\n");
+      ++Failures;
+    } catch (const std::invalid_argument &X) {
+      if (std::strstr(X.what(), "STENCIL_STEP_PLAN is 'bogus'")) {
+        ++Passes;
+      } else {
+        std::printf("FAIL refusal: STENCIL_STEP_PLAN=bogus: %s\n", X.what());
+        ++Failures;
+      }
+    }
+    unsetenv("STENCIL_STEP_PLAN");
+  }
   std::printf("step: seed %u: %d passed, %d failed\n", O.Seed, Passes, Failures);
   return Failures ? 1 : 0;
 }
