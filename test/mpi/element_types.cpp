@@ -66,6 +66,9 @@ int main(int argc, char **argv) {
     const std::vector<unsigned long long> gw = wn.gather();
     const std::vector<bool> gm = m.gather();
     const stencil::Domain thin(MPI_COMM_WORLD, {40, 1});
+    stencil::DomainOptions blocksOfTwo;
+    blocksOfTwo.minBlock[0] = blocksOfTwo.minBlock[1] = 2;
+    const stencil::Domain narrow(MPI_COMM_WORLD, {3, 23}, blocksOfTwo);
     // fill() takes a function of as many coordinates as the domain has
     // (a 2-D one's F(i, j, k) gets k = 0); one of fewer is refused.
     stencil::Halo h2;
@@ -101,6 +104,14 @@ int main(int argc, char **argv) {
                   thin.procsText().c_str(), thin.size());
       ++bad;
     }
+    // Blocks of at least 2 points asked for: 3 x 23 on 4 ranks was split
+    // 2 x 2 (blocks of 1 point in x, which a halo of 2 refuses); 1 x 4 fits.
+    for (int D = 0; D < 2; ++D)
+      if (narrow.procs(D) > 1 && narrow.smallestBlock(D) < 2) {
+        std::printf("a 3 x 23 domain asking blocks of 2 split %s: DIFFERS\n",
+                    narrow.procsText().c_str());
+        ++bad;
+      }
     const PeriodicGrid g{X, Y, Z};
     g.forEach([&](long long i, long long j, long long k) {
       const std::size_t n = g.at(i, j, k);

@@ -133,6 +133,11 @@ struct DomainOptions {
   int procs[3] = {0, 0, 0};
   bool periodic[3] = {false, false, false};
   Memory memory = Memory::Host;
+  /// Points each rank's block needs at least along a dimension split over
+  /// several ranks: the widest halo its fields exchange (e.g. the largest
+  /// side of DomainStep::haloOf). A decomposition left to the runtime
+  /// (procs 0) keeps to it where some split of the ranks can; 0 or 1: one.
+  long long minBlock[3] = {0, 0, 0};
 };
 
 /// The direction to a neighbour: -1, 0 or +1 per dimension.
@@ -179,6 +184,7 @@ public:
                           " in " + axis(D) + " is more than 2^50 points");
       procs_[D] = O.procs[D];
       periodic_[D] = D < dims_ && O.periodic[D];
+      minBlock_[D] = D < dims_ ? std::max(1LL, O.minBlock[D]) : 1;
       if (procs_[D] < 0 || (D >= dims_ && procs_[D] > 1))
         throw DomainError("cannot split " + axis(D) + " of a " +
                           std::to_string(dims_) + "-D domain over " +
@@ -362,6 +368,9 @@ private:
     S += ", periodic ";
     for (int D = 0; D < 3; ++D)
       S += (D ? "," : "") + std::string(O.periodic[D] ? "yes" : "no");
+    S += ", blocks of at least ";
+    for (int D = 0; D < 3; ++D)
+      S += (D ? "x" : "") + std::to_string(O.minBlock[D]);
     return S +
            (O.memory == Memory::Device ? ", device memory" : ", host memory");
   }
@@ -389,11 +398,14 @@ private:
     for (int D = 0; D < dims_; ++D)
       Chosen[D] = Mpi[dims_ - 1 - D];
     // MPI_Dims_create knows no extents: where it puts more ranks on a
-    // dimension than it has points (4 ranks on 100 x 1), take the split of
-    // the free dimensions that fits with the least halo to exchange.
-    if (Free > 0 && !fits(Chosen))
-      fittingSplit(size_ / Given, Chosen);
-    if (Free > 0 && !fits(Chosen)) {
+    // dimension than it has points (4 ranks on 100 x 1), or blocks thinner
+    // than minBlock, take the split of the free dimensions that fits with
+    // the least halo to exchange; failing minBlock, one with a point a rank.
+    if (Free > 0 && !fits(Chosen, true))
+      fittingSplit(size_ / Given, Chosen, true);
+    if (Free > 0 && !fits(Chosen, false))
+      fittingSplit(size_ / Given, Chosen, false);
+    if (Free > 0 && !fits(Chosen, false)) {
       std::string Extents;
       for (int D = 0; D < dims_; ++D)
         Extents += (D ? "x" : "") + std::to_string(global_[D]);
@@ -407,9 +419,12 @@ private:
       procs_[D] = Chosen[D];
   }
 
-  bool fits(const int (&P)[3]) const {
+  /// Whether split \p P gives every rank a point in each dimension, and
+  /// with \p Blocks minBlock_ points where a dimension is split.
+  bool fits(const int (&P)[3], bool Blocks) const {
     for (int D = 0; D < dims_; ++D)
-      if (P[D] > global_[D])
+      if (P[D] > global_[D] ||
+          (Blocks && P[D] > 1 && global_[D] / P[D] < minBlock_[D]))
         return false;
     return true;
   }
@@ -418,12 +433,12 @@ private:
   /// (0), one that fits the extents with the fewest halo points per rank
   /// (faces of the blocks, where a dimension is split); ties go to more
   /// ranks on the slower dimensions. \p P unchanged where none fits.
-  void fittingSplit(int Ranks, int (&P)[3]) const {
+  void fittingSplit(int Ranks, int (&P)[3], bool Blocks) const {
     int Try[3] = {1, 1, 1}, Best[3] = {0, 0, 0};
     double BestCost = -1;
     auto Search = [&](auto &Self, int D, int Left) -> void {
       if (D == dims_) {
-        if (Left != 1 || !fits(Try))
+        if (Left != 1 || !fits(Try, Blocks))
           return;
         double Cost = 0;
         for (int X = 0; X < dims_; ++X) {
@@ -464,7 +479,7 @@ private:
   int device_ = -1;
   Memory memory_;
   long long global_[3] = {1, 1, 1}, local_[3] = {1, 1, 1},
-            offset_[3] = {0, 0, 0};
+            offset_[3] = {0, 0, 0}, minBlock_[3] = {1, 1, 1};
   int procs_[3] = {1, 1, 1}, coords_[3] = {0, 0, 0};
   bool periodic_[3] = {false, false, false};
   MPI_Comm cart_ = MPI_COMM_NULL;

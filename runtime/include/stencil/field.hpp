@@ -57,10 +57,9 @@ public:
             (One ? "a larger grid, a narrower halo, or no periodic wrap in " +
                        Domain::axis(A)
                  : "fewer ranks in " + Domain::axis(A) +
-                       " (DomainOptions::procs; the decomposition is " +
-                       D.procsText() +
-                       ", and an automatic one knows the extents, not the "
-                       "halo) or a larger grid"));
+                       " (the decomposition is " + D.procsText() +
+                       ": DomainOptions::procs, or DomainOptions::minBlock "
+                       "for one the runtime chooses) or a larger grid"));
       }
     }
     grid_.dims = D.dims();
