@@ -44,6 +44,10 @@ int main() {
 #elif CASE == 7 // an engine made from a loop of other dimensions
   stencil::HostLoopEngine3D engine(loop.ranges());
   (void)engine;
+#elif CASE == 8 // a 2-D step over a 3-D loop (said only "runStep runs a
+                // step function")
+  stencil::Loop3D<stencil::HostLoopEngine3D> loop3(6, 1, 1, 6, 1, 1, 6, 1, 1);
+  loop3.runStep(heatStep, f, fn);
 #elif CASE == 4 // the array written given as const (std::tuple's error)
   const float *out = fn;
   stencil::Loop2D<stencil::OpenMPLoopEngine2D> openmp(6, 1, 1, 6, 1, 1);

@@ -270,7 +270,15 @@ void runStep(const LoopRange *Ranges, F &&Function, Args &&...A) {
   // A stencil here (its first parameter the index) would bury this in
   // errors from the call below.
   constexpr bool IsStep = std::is_invocable_v<F, Step<Dims> &, Args...>;
-  static_assert(IsStep,
+  constexpr bool OtherDims =
+      !IsStep && (std::is_invocable_v<F, Step<2> &, Args...> ||
+                  std::is_invocable_v<F, Step<3> &, Args...> ||
+                  std::is_invocable_v<F, Step<4> &, Args...>);
+  static_assert(!OtherDims,
+                "runStep: the step function's stencil::Step has other "
+                "dimensions than the loop (a Loop2D runs functions of a "
+                "Step2D &, a Loop3D of a Step3D &, a Loop4D of a Step4D &)");
+  static_assert(IsStep || OtherDims,
                 "runStep runs a step function, void f(stencil::StepND &, "
                 "args...), with arguments it takes (a stencil, whose first "
                 "parameter is the index, runs with run())");
