@@ -683,6 +683,15 @@ TEST(TuningCache, ALinkToAFileNotYetMadeStaysALink) {
 TEST(TuningCache, AWriteKeepsTheFilesPermissions) {
   auto Dir = freshDir("permissions");
   const auto Path = Dir / "tuning.json";
+  // Made read-only: kept, also where the writer (root) could write it.
+  writeText(Path, OldFormatFile);
+  ::chmod(Path.c_str(), 0444);
+  std::vector<std::string> W;
+  std::string Why;
+  EXPECT_FALSE(storeCacheEntry(Path.string(), sampleEntry(), &W, &Why));
+  EXPECT_EQ(Why, "it may not be written (read-only); it is kept as it is");
+  EXPECT_EQ(readText(Path), OldFormatFile);
+  std::filesystem::remove(Path);
   for (const mode_t Mode : {0600, 0640, 0664}) {
     writeText(Path, OldFormatFile);
     ::chmod(Path.c_str(), Mode);

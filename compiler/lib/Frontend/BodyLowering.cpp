@@ -725,7 +725,17 @@ BodyLowering::bindConstReference(const VarDecl *VD) {
 /// of these (they return a reference to an argument). A temporary is not one:
 /// a reference to a call's result that is one dangles.
 bool BodyLowering::isUnwritable(const Expr *E) {
-  E = E->IgnoreParenImpCasts();
+  // Parentheses and added qualifiers only: a conversion (std::max<double>
+  // of floats) binds a temporary, which the reference would outlive.
+  for (;;) {
+    E = E->IgnoreParens();
+    const auto *Cast = dyn_cast<ImplicitCastExpr>(E);
+    if (!Cast || Cast->getCastKind() != CK_NoOp)
+      break;
+    E = Cast->getSubExpr();
+  }
+  if (isa<MaterializeTemporaryExpr>(E))
+    return false;
   if (const auto *Element = dyn_cast<ArraySubscriptExpr>(E)) {
     const QualType Base = Element->getBase()->IgnoreParenImpCasts()->getType();
     std::optional<Binding> B = lookup(Element->getBase());

@@ -368,9 +368,10 @@ private:
     S += ", periodic ";
     for (int D = 0; D < 3; ++D)
       S += (D ? "," : "") + std::string(O.periodic[D] ? "yes" : "no");
+    // As used: the domain's dimensions, at least one point.
     S += ", blocks of at least ";
-    for (int D = 0; D < 3; ++D)
-      S += (D ? "x" : "") + std::to_string(O.minBlock[D]);
+    for (std::size_t D = 0; D < Extents.size() && D < 3; ++D)
+      S += (D ? "x" : "") + std::to_string(std::max(1LL, O.minBlock[D]));
     return S +
            (O.memory == Memory::Device ? ", device memory" : ", host memory");
   }

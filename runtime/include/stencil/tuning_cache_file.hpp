@@ -230,10 +230,13 @@ inline bool writeFileAtomically(const std::string &Path,
   const long Pid = static_cast<long>(getpid());
   struct stat Old;
   if (::stat(Path.c_str(), &Old) == 0) {
-    // Made read-only, the file is kept as it is (a rename would not ask).
-    if (::access(Path.c_str(), W_OK) != 0) {
-      *Error = std::string("it may not be written (") + std::strerror(errno) +
-               "); it is kept as it is";
+    // Made read-only, the file is kept as it is (a rename would not ask;
+    // root's access() would allow it: the mode says so too).
+    if ((Old.st_mode & 0222) == 0 || ::access(Path.c_str(), W_OK) != 0) {
+      *Error =
+          std::string("it may not be written (") +
+          ((Old.st_mode & 0222) == 0 ? "read-only" : std::strerror(errno)) +
+          "); it is kept as it is";
       return false;
     }
     Mode = static_cast<long>(Old.st_mode & 07777);

@@ -54,6 +54,12 @@ STENCIL_KERNEL void dangling(const stencil::Index2D &idx, const float *a,
   const float &m = std::max(a[idx.ix()] + 1.0f, a[idx.ix<1, 0>()]);
   b[idx.ix()] = m;
 }
+STENCIL_KERNEL void converted(const stencil::Index2D &idx, const float *a,
+                              double *b) {
+  // REFUSED: reference '{{.*}}' could see a write
+  const double &m = std::max<double>(a[idx.ix()], a[idx.ix<1, 0>()]);
+  b[idx.ix()] = m;
+}
 STENCIL_KERNEL void writtenLater(const stencil::Index2D &idx, const float *a,
                                  float *b) {
   float x = a[idx.ix()];
