@@ -111,6 +111,7 @@ private:
   enum class ConstReference { Alias, Copy, Refused };
   ConstReference bindConstReference(const VarDecl *VD);
   bool isUnwritable(const Expr *E);
+  bool isWrittenIn(const FunctionDecl *Fn, const VarDecl *Var);
   void lowerFor(const ForStmt *For, StmtList &Out);
   void lowerIf(const IfStmt *If, StmtList &Out, bool TailReturn);
   void lowerSwitch(const SwitchStmt *Sw, StmtList &Out, bool TailReturn);
@@ -190,6 +191,9 @@ private:
   llvm::DenseSet<const VarDecl *> Rejected;
   /// Locals whose initialiser is being lowered (`float t = half(t);`).
   llvm::DenseSet<const VarDecl *> Initialising;
+  /// Per function: the variables it assigns or increments (isWrittenIn).
+  llvm::DenseMap<const FunctionDecl *, llvm::DenseSet<const VarDecl *>>
+      WrittenIn;
   /// Expressions refused for their type: the expressions inside one (the
   /// operand converted to `long double`, the literal) say it no more.
   std::vector<clang::SourceRange> TypeRefused;
@@ -692,8 +696,6 @@ void BodyLowering::lowerDecl(const VarDecl *VD, StmtList &Out) {
       Local, std::move(Init), toIRRange(VD->getSourceRange())));
 }
 
-static const Stmt *findWriteTo(const Stmt *St, const VarDecl *Var);
-
 /// A `const T &` local that no write can reach through it: to a local or a
 /// scalar parameter, an alias of that (Alias: bound here); to a temporary,
 /// or to an object no write of the stencil can change (isUnwritable), the
@@ -760,7 +762,7 @@ bool BodyLowering::isUnwritable(const Expr *E) {
     const auto *Fn =
         dyn_cast_or_null<FunctionDecl>(Var->getParentFunctionOrMethod());
     return (Var->isLocalVarDecl() || isa<ParmVarDecl>(Var)) && Fn &&
-           !findWriteTo(Fn->getBody(), Var);
+           !isWrittenIn(Fn, Var);
   }
   if (const auto *Call = dyn_cast<CallExpr>(E)) {
     const FunctionDecl *FD = Call->getDirectCallee();
@@ -776,12 +778,16 @@ bool BodyLowering::isUnwritable(const Expr *E) {
   return false;
 }
 
-/// The first assignment to \p Var inside \p St, in source order. A
-/// worklist, not recursion: bodies may nest very deep.
-static const Stmt *findWriteTo(const Stmt *St, const VarDecl *Var) {
-  auto IsVar = [&](const Expr *E) {
+/// Calls \p Write for each assignment and increment inside \p St, in source
+/// order, with the variable it writes (null where it writes no variable),
+/// until \p Write returns true; returns that statement. A worklist, not
+/// recursion: bodies may nest very deep.
+static const Stmt *
+findWrite(const Stmt *St,
+          llvm::function_ref<bool(const VarDecl *Written)> Write) {
+  auto Var = [](const Expr *E) -> const VarDecl * {
     const auto *Ref = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
-    return Ref && Ref->getDecl() == Var;
+    return Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
   };
   llvm::SmallVector<const Stmt *, 32> Work;
   if (St)
@@ -789,10 +795,10 @@ static const Stmt *findWriteTo(const Stmt *St, const VarDecl *Var) {
   while (!Work.empty()) {
     St = Work.pop_back_val();
     if (const auto *BO = dyn_cast<BinaryOperator>(St);
-        BO && BO->isAssignmentOp() && IsVar(BO->getLHS()))
+        BO && BO->isAssignmentOp() && Write(Var(BO->getLHS())))
       return St;
     if (const auto *UO = dyn_cast<UnaryOperator>(St);
-        UO && UO->isIncrementDecrementOp() && IsVar(UO->getSubExpr()))
+        UO && UO->isIncrementDecrementOp() && Write(Var(UO->getSubExpr())))
       return St;
     size_t First = Work.size();
     for (const Stmt *Child : St->children())
@@ -801,6 +807,22 @@ static const Stmt *findWriteTo(const Stmt *St, const VarDecl *Var) {
     std::reverse(Work.begin() + First, Work.end());
   }
   return nullptr;
+}
+
+/// The first assignment to \p Var inside \p St, in source order.
+static const Stmt *findWriteTo(const Stmt *St, const VarDecl *Var) {
+  return findWrite(St, [&](const VarDecl *W) { return W == Var; });
+}
+
+bool BodyLowering::isWrittenIn(const FunctionDecl *Fn, const VarDecl *Var) {
+  auto [It, New] = WrittenIn.try_emplace(Fn);
+  // One walk a function, however many references ask.
+  if (New)
+    findWrite(Fn->getBody(), [&](const VarDecl *W) {
+      It->second.insert(W);
+      return false;
+    });
+  return It->second.contains(Var);
 }
 
 void BodyLowering::lowerFor(const ForStmt *For, StmtList &Out) {

@@ -446,7 +446,9 @@ inline bool storeCacheEntry(const std::string &Path, const CacheEntry &Entry,
     // Through a symbolic link to its file: the link stays a link.
     Target = linkTarget(Path);
     if (std::filesystem::is_symlink(Target, EC)) {
-      Why = "its symbolic links lead to one another";
+      // Reading said so (notACacheFile).
+      Why = detail::LinkLoop;
+      Topic = "read";
     } else if (const char *What = notACacheFile(Target)) {
       Why = What;
       Topic = "read";
@@ -464,12 +466,16 @@ inline bool storeCacheEntry(const std::string &Path, const CacheEntry &Entry,
       Entries.push_back(Entry);
       std::size_t Dropped = 0;
       const std::string Text = formatCacheWithin(Entries, &Dropped);
+      // Said once: every later write drops the oldest again.
       if (Dropped)
-        Warnings->push_back("tuning cache '" + Target + "': the " +
+        warnOncePerFile(Target,
+                        "tuning cache '" + Target + "': the " +
                             std::to_string(Dropped) +
                             " oldest entries left out, to keep the file "
                             "within " +
-                            std::to_string(MaxCacheFileBytes >> 20) + " MiB");
+                            std::to_string(MaxCacheFileBytes >> 20) +
+                            " MiB (and as many as needed at later writes)",
+                        Warnings, "size");
       if (writeFileAtomically(Target, Text, &Why)) {
         if (!Lock.error().empty())
           warnOncePerFile(

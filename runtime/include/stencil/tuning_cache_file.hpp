@@ -33,6 +33,10 @@ inline constexpr std::uintmax_t MaxCacheFileBytes = 16u << 20;
 
 namespace detail {
 
+/// Why a path whose symbolic links loop is not a cache file.
+inline constexpr const char *LinkLoop =
+    "its symbolic links lead to one another";
+
 /// Threads of one process share fcntl locks: they take this mutex as well.
 inline std::mutex &cacheMutex() {
   static std::mutex M;
@@ -73,6 +77,8 @@ inline void warnOncePerFile(const std::string &Path, std::string Warning,
 inline const char *notACacheFile(const std::string &Path) {
   std::error_code EC;
   const std::filesystem::file_status S = std::filesystem::status(Path, EC);
+  if (EC == std::errc::too_many_symbolic_link_levels)
+    return detail::LinkLoop;
   switch (S.type()) {
   case std::filesystem::file_type::not_found:
   case std::filesystem::file_type::regular:
@@ -94,7 +100,8 @@ inline const char *notACacheFile(const std::string &Path) {
 /// that does not exist yet (a link made before its cache).
 inline std::string linkTarget(const std::string &Path) {
   std::filesystem::path Target(Path);
-  for (int Hop = 0; Hop < 40; ++Hop) {
+  bool Followed = false;
+  for (int Hop = 0; Hop < 40; ++Hop, Followed = true) {
     std::error_code EC;
     if (!std::filesystem::is_symlink(Target, EC))
       break;
@@ -103,7 +110,18 @@ inline std::string linkTarget(const std::string &Path) {
       break;
     Target = To.is_absolute() ? To : Target.parent_path() / To;
   }
-  return Target.lexically_normal().string();
+  if (!Followed)
+    return Path;
+  // A link's directory as the kernel resolves it: ".." after a linked
+  // directory leaves the directory the link leads to, which a lexical
+  // "a/b/.." -> "a" would not. The file's own name stays (a loop of links
+  // is told apart by it).
+  std::error_code EC;
+  const std::filesystem::path Dir =
+      std::filesystem::weakly_canonical(Target.parent_path(), EC);
+  if (EC || Dir.empty())
+    return Target.string();
+  return (Dir / Target.filename()).string();
 }
 
 /// Reads the cache file at \p Path into \p Text: false and \p Error set when
