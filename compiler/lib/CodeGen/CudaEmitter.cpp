@@ -508,15 +508,19 @@ std::string CudaEmitter::emit(const planning::ModulePlan &Plan) const {
     Includes.push_back("<stencil/index.hpp>");
   if (!Plan.Steps.empty())
     Includes.push_back("<stencil/step.hpp>");
-  // The asynchronous copies of zsum4 and of the passes summed by planes (a
-  // star's passes may be, with no zsum4).
+  // The asynchronous copies of zsum4, and those of the passes summed by
+  // planes (a star's passes may be, with no zsum4).
   if (std::any_of(Plan.Stencils.begin(), Plan.Stencils.end(),
                   [](const planning::StencilPlan &SP) {
-                    return SP.Temporal.summedByPlanes() ||
-                           std::count(SP.Variants.begin(), SP.Variants.end(),
+                    return std::count(SP.Variants.begin(), SP.Variants.end(),
                                       planning::VariantKind::ZSum4) > 0;
                   }))
     Includes.push_back("<cuda_pipeline.h>");
+  if (std::any_of(Plan.Stencils.begin(), Plan.Stencils.end(),
+                  [](const planning::StencilPlan &SP) {
+                    return SP.Temporal.summedByPlanes();
+                  }))
+    Includes.push_back("<stencil/cuda/shared_copy.cuh>");
 
   CodeWriter W;
   if (Plan.LineDirectives)

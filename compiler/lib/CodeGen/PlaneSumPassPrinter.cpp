@@ -266,6 +266,8 @@ private:
            ElemTy);
     W.line("{} *const stencilc_lev = stencilc_tile + {} * stencilc_n;", ElemTy,
            Stages);
+    W.line("const unsigned stencilc_tile_at = "
+           "stencil::cuda::sharedAddress(stencilc_tile);");
     W.line("const long long sy = g.extent[0], sz = sy * g.extent[1];");
     W.line("// The tile's first point: the store region's less what it loses, "
            "then the points a tile stores a block.");
@@ -327,16 +329,25 @@ private:
     W.line("const long long stencilc_k = stencilc_q < 0 ? 0 : stencilc_q >= "
            "g.extent[2] ? g.extent[2] - 1 : stencilc_q;");
     W.line("const {} *const stencilc_src = {} + stencilc_k * sz;", ElemTy, In);
-    W.line("{} *const stencilc_dst = stencilc_tile + stencilc_fill * "
-           "stencilc_n + stencilc_tid;",
+    W.line("const unsigned stencilc_dst = stencilc_tile_at + "
+           "static_cast<unsigned>(stencilc_fill * stencilc_n + stencilc_tid) "
+           "* sizeof({});",
            ElemTy);
     W.line("#pragma unroll");
-    W.line("for (int stencilc_k = 0; stencilc_k < {}; ++stencilc_k)",
-           planning::PlaneSumPassCopies);
-    W.line("  if (stencilc_tid + stencilc_k * stencilc_nt < stencilc_n)");
-    W.line("    __pipeline_memcpy_async(stencilc_dst + stencilc_k * "
-           "stencilc_nt, stencilc_src + stencilc_o[stencilc_k], sizeof({}));",
+    W.open(fmt::format("for (int stencilc_k = 0; stencilc_k < {}; "
+                       "++stencilc_k) {{",
+                       planning::PlaneSumPassCopies));
+    W.line("// A constant tile: no copy past the plane's elements, and none "
+           "tested where the slot is full.");
+    W.line("if (BX && stencilc_k * stencilc_nt >= stencilc_n)");
+    W.line("  continue;");
+    W.line("if ((BX && (stencilc_k + 1) * stencilc_nt <= stencilc_n) || "
+           "stencilc_tid + stencilc_k * stencilc_nt < stencilc_n)");
+    W.line("  stencil::cuda::copyToShared(stencilc_dst + "
+           "static_cast<unsigned>(stencilc_k * stencilc_nt) * sizeof({}), "
+           "stencilc_src + stencilc_o[stencilc_k]);",
            ElemTy);
+    W.close();
     W.line("stencilc_fill = stencilc_fill + 1 == {} ? 0 : stencilc_fill + 1;",
            Stages);
     W.line("++stencilc_q;");

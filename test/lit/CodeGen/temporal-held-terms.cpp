@@ -20,7 +20,7 @@ void loop(float *u, float *un) {
   L.repeat(4, StarAn5d(), stencil::previousLevel(u), stencil::nextLevel(un));
 }
 
-// CHECK: #include <cuda_pipeline.h>
+// CHECK: #include <stencil/cuda/shared_copy.cuh>
 // CHECK: stencilc_h1_0_5_0 = static_cast<float>(0)
 // CHECK: const float stencilc_o0 = stencilc_s1_0_0 + (0.1253f * stencilc_v0);
 // CHECK-NEXT: stencilc_s1_0_0 = (0.25f * stencilc_v0) + (0.1248f * stencilc_v1) + (0.1249f * stencilc_v2) + (0.125f * stencilc_v3) + (0.1251f * stencilc_v4) + stencilc_h1_0_5_0;
