@@ -595,6 +595,16 @@ void runProfiled() {
   dstest::record(Summary.str().find("not in the rows: 3 runs of steps over "
                                     "ranks (DomainStep") != std::string::npos,
                  "the profile says 3 DomainStep runs have no row");
+  // Each rank's summary says whose it is (where there are several).
+  int Rank = 0, Ranks = 1;
+  MPI_Comm_rank(MPI_COMM_WORLD, &Rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &Ranks);
+  const std::string Whose = Ranks > 1 ? "stencil profile (rank " +
+                                            std::to_string(Rank) + " of " +
+                                            std::to_string(Ranks) + "): "
+                                      : "stencil profile: ";
+  dstest::record(Summary.str().rfind(Whose, 0) == 0,
+                 "the profile's summary begins '" + Whose + "'");
 }
 
 /// Bad input: every rank must report it (runMpiMain: "rank R: error:

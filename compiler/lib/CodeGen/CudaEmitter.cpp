@@ -399,9 +399,7 @@ void CudaEmitter::emitStep(CodeWriter &W, const planning::ModulePlan &Plan,
          " {");
   printRegionExtents(W, St.Dims);
   printStepArgumentUnpacking(W, St);
-  std::string Values;
-  for (unsigned P = 1; P < St.Params.size(); ++P)
-    Values += ", " + stepParamName(P);
+  const std::string Values = stepArguments(St);
   // A single stencil: its default variant's launcher and block.
   const CallPrinter Call = [&](CodeWriter &Out, unsigned C) {
     const unsigned Stencil = St.Calls[C].Stencil;

@@ -207,18 +207,20 @@ std::string OpenMPEmitter::emit(const planning::ModulePlan &Plan) const {
   CodeWriter W;
   if (Plan.LineDirectives)
     W.enableLineDirectives(Plan.GeneratedFile);
-  printFileHeader(W, *Plan.Module, Includes);
-  printUserFunctionDeclarations(W, Plan);
-  printStepDeclarations(W, Plan);
-  W.blank();
   // GCC keeps a select of values computed by floating-point operations as a
   // branch while those may trap (-ftrapping-math): the loop then stays
   // scalar. The values are the same without it (only exception flags
   // differ, and the sign of a NaN it folds from constants, which the
-  // contract leaves open: docs/correctness.md).
-  W.line("#if defined(__GNUC__) && !defined(__clang__)");
-  W.line("#pragma GCC optimize(\"no-trapping-math\")");
-  W.line("#endif");
+  // contract leaves open: docs/correctness.md). Before the includes: GCC
+  // inlines no function of other optimisation options, so std::pow(float,
+  // float) of <cmath> stayed a call to powf here where the host reference
+  // inlines it and turns pow(x, 2.0f) into x * x (a last bit apart).
+  printFileHeader(W, *Plan.Module, Includes,
+                  {"#if defined(__GNUC__) && !defined(__clang__)",
+                   "#pragma GCC optimize(\"no-trapping-math\")", "#endif"});
+  printUserFunctionDeclarations(W, Plan);
+  printStepDeclarations(W, Plan);
+  W.blank();
   // Clang says where an `omp simd` loop stays scalar (a branchy stencil's),
   // a warning without a location that -Werror makes fatal: it is a hint.
   W.line("#if defined(__clang__)");

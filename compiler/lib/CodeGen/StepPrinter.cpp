@@ -22,6 +22,36 @@ std::string codegen::recomputeName(const std::string &Symbol, unsigned G,
   return fmt::format("stencilc_{}_g{}_recompute{}", Symbol, G, Param);
 }
 
+/// The literal of constant argument \p Arg.
+static std::string literal(const ir::StepArg &Arg) {
+  const auto *C = llvm::cast<ir::ConstantExpr>(Arg.Value.get());
+  return printConstant(C->type(), C->IntValue, C->FloatValue);
+}
+
+/// The name of the local holding constant argument \p Arg, the same for
+/// every call passing that literal of that type: its text in hexadecimal.
+static std::string constantName(const ir::StepArg &Arg) {
+  std::string Name = "stencilc_k";
+  for (unsigned char Ch :
+       std::string(Arg.Value->type().cppName()) + ":" + literal(Arg))
+    Name += fmt::format("{:02x}", Ch);
+  return Name;
+}
+
+std::vector<StepConstant> codegen::stepConstants(const ir::Step &St) {
+  std::vector<StepConstant> Out;
+  for (const ir::StepCall &C : St.Calls)
+    for (const ir::StepArg &A : C.Args) {
+      if (A.From != ir::StepArg::Kind::Constant)
+        continue;
+      StepConstant K{constantName(A), A.Value->type().cppName(), literal(A)};
+      if (std::none_of(Out.begin(), Out.end(),
+                       [&](const StepConstant &O) { return O.Name == K.Name; }))
+        Out.push_back(std::move(K));
+    }
+  return Out;
+}
+
 std::string codegen::stepParameters(const ir::Step &St, bool Restrict) {
   std::string Out;
   for (unsigned P = 1; P < St.Params.size(); ++P) {
@@ -30,15 +60,26 @@ std::string codegen::stepParameters(const ir::Step &St, bool Restrict) {
       Ty += "__restrict__";
     Out += fmt::format(", {} {}", Ty, stepParamName(P));
   }
+  for (const StepConstant &K : stepConstants(St))
+    Out += fmt::format(", const {} {}", K.Type, K.Name);
   return Out;
 }
 
-/// What the step passes for \p Arg: its parameter's name, or the literal.
+std::string codegen::stepArguments(const ir::Step &St) {
+  std::string Out;
+  for (unsigned P = 1; P < St.Params.size(); ++P)
+    Out += ", " + stepParamName(P);
+  for (const StepConstant &K : stepConstants(St))
+    Out += ", " + K.Name;
+  return Out;
+}
+
+/// What the step passes for \p Arg: its parameter's name, or the local
+/// holding the constant (stepConstants).
 static std::string stepValue(const ir::StepArg &Arg) {
   if (Arg.From == ir::StepArg::Kind::Param)
     return stepParamName(Arg.Param);
-  const auto *C = llvm::cast<ir::ConstantExpr>(Arg.Value.get());
-  return printConstant(C->type(), C->IntValue, C->FloatValue);
+  return constantName(Arg);
 }
 
 /// \p Value as a value of parameter \p P's type (a scalar converted as C++
@@ -345,6 +386,10 @@ void codegen::printStepArgumentUnpacking(CodeWriter &W, const ir::Step &St) {
     W.line("[[maybe_unused]] {} {} = *static_cast<{} *>(args[{}]);", Const,
            stepParamName(P), Const, P - 1);
   }
+  for (const StepConstant &K : stepConstants(St))
+    W.line(
+        "[[maybe_unused]] const {0} {1} = stencil::runTimeConstant<{0}>({2});",
+        K.Type, K.Name, K.Literal);
 }
 
 void codegen::printStencilLaunch(CodeWriter &W,

@@ -15,6 +15,7 @@
 #include <stencil/generated.hpp>
 #include <stencil/mpi_device.hpp>
 #include <stencil/mpi_wait.hpp>
+#include <stencil/profile.hpp>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -160,6 +161,13 @@ public:
     detail::installTerminateHandler();
     MPI_Comm_rank(Comm, &worldRank_);
     MPI_Comm_size(Comm, &size_);
+    // Each rank prints its own profile summary: say whose.
+    int World = 0, Ranks = 1;
+    MPI_Comm_rank(MPI_COMM_WORLD, &World);
+    MPI_Comm_size(MPI_COMM_WORLD, &Ranks);
+    if (Ranks > 1)
+      profile::setLabel("rank " + std::to_string(World) + " of " +
+                        std::to_string(Ranks));
     // First of all, one collective: ranks that disagree would otherwise
     // fail apart (a truncated message) or wait for each other for ever.
     // After it, every check below fails alike on every rank.

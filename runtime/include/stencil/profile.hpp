@@ -41,6 +41,7 @@
 #include <mutex>
 #include <optional>
 #include <ostream>
+#include <sstream>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -138,6 +139,8 @@ struct Profile {
   bool atExitForCuda = false;
   /// Runs of generated code the rows do not time, by kind (noteUntimed).
   std::map<std::string, long long> notTimed;
+  /// Which process the summary is of (setLabel): "rank 2 of 4" under MPI.
+  std::string label;
 
   std::size_t rowOf(const std::string &Stencil, const std::string &Variant,
                     const std::string &Backend, bool IsStencil) {
@@ -280,6 +283,15 @@ inline std::vector<Row> rows() {
   return Out;
 }
 
+/// Names the process in the summary's first line (`stencil profile (rank 2
+/// of 4): ...`): a stencil::Domain sets it where there are several ranks,
+/// each of which prints its own summary.
+inline void setLabel(const std::string &Label) {
+  detail::Profile &P = detail::profile();
+  std::lock_guard<std::mutex> Lock(P.mutex);
+  P.label = Label;
+}
+
 /// Forgets what was collected (e.g. after a warm-up).
 inline void reset() {
   detail::Profile &P = detail::profile();
@@ -308,12 +320,17 @@ inline void report(std::ostream &Out) {
     Untimed += R.untimed;
     ++Stencils;
   }
+  std::string Label;
+  {
+    detail::Profile &P = detail::profile();
+    std::lock_guard<std::mutex> Lock(P.mutex);
+    Label = P.label;
+  }
   char Buf[512];
   std::snprintf(Buf, sizeof(Buf),
-                "stencil profile: %lld launches of %zu stencil variants, %.6f "
-                "s in stencils\n",
+                ": %lld launches of %zu stencil variants, %.6f s in stencils\n",
                 Calls, Stencils, Total);
-  Out << Buf;
+  Out << "stencil profile" << (Label.empty() ? "" : " (" + Label + ")") << Buf;
   // What ran and has no row: said, so that a short summary is not read as
   // all the time there was.
   auto NotInRows = [&Out] {
@@ -384,7 +401,11 @@ inline void printAtExit() {
       return;
     P.printed = true;
   }
-  report(std::cerr);
+  // One write: the summaries of several ranks on one terminal do not
+  // interleave line by line.
+  std::ostringstream Text;
+  report(Text);
+  std::cerr << Text.str() << std::flush;
 }
 
 /// Runs \p Launch (a generated launcher's call, returning null or an error

@@ -109,6 +109,35 @@ namespace cuda_on_cpu {
 inline thread_local dim3 blockIdx, threadIdx;
 /// A kernel's dynamic shared memory (launchTogether's \p Shared bytes).
 inline std::vector<unsigned char> DynamicShared;
+/// Where the kernels' 32-bit shared-window addresses count from
+/// (stencil/cuda/shared_copy.cuh): DynamicShared's start unless a harness
+/// keeps the shared memory elsewhere and says so here.
+inline unsigned char *SharedWindow = nullptr;
+} // namespace cuda_on_cpu
+
+// stencil/cuda/shared_copy.cuh: an address is the offset from the window, a
+// copy one of __pipeline_memcpy_async's.
+namespace stencil::cuda {
+inline unsigned char *sharedWindow() {
+  return cuda_on_cpu::SharedWindow ? cuda_on_cpu::SharedWindow
+                                   : cuda_on_cpu::DynamicShared.data();
+}
+inline unsigned sharedAddress(const void *P) {
+  const auto *Byte = static_cast<const unsigned char *>(P);
+  const unsigned char *Base = sharedWindow();
+  if (!Base || Byte < Base || Byte - Base > 0xffffffffLL) {
+    std::printf("FAIL: %p is not in the shared memory at %p\n", P,
+                static_cast<const void *>(Base));
+    std::exit(1);
+  }
+  return static_cast<unsigned>(Byte - Base);
+}
+template <typename T> void copyToShared(unsigned To, const T *From) {
+  __pipeline_memcpy_async(sharedWindow() + To, From, sizeof(T));
+}
+} // namespace stencil::cuda
+
+namespace cuda_on_cpu {
 inline dim3 blockDim;
 /// What l2CacheBytes() says: 0 sends the blocks plane by plane, 1 down the
 /// columns wherever a group reads along z.

@@ -433,6 +433,7 @@ void check(const std::string &Name, const long long (&Ext)[3], int Margin,
           sizeof(T),
       0xff);
   cpu_threads::shared = Shared.data();
+  cuda_on_cpu::SharedWindow = Shared.data();
   // A fiber per CUDA thread; the blocks one after another.
   const dim3 Grid = Dims == 3 ? dim3(Gx, Gy, Gm) : dim3(Gx, Gm, 1);
   const std::vector<T> Before = Out;

@@ -70,9 +70,26 @@ void printKeptVariables(CodeWriter &W, const ir::Step &St,
 /// A step's parameter \p N (after the stencil::Step) in generated code.
 std::string stepParamName(unsigned N);
 
-/// ", <type> stencilc_s<N>" per step parameter after the Step; arrays
+/// A literal the step passes to a stencil (`s.run(Square(), 2.0f, ...)`):
+/// generated code holds it in a local that the launchers read through a
+/// volatile (stencil::runTimeConstant) and kernels take as a parameter, so
+/// that it is a value known at run time only, as the host engine and the
+/// stencil's own code get it. One a distinct literal and type.
+struct StepConstant {
+  std::string Name;    ///< The local's name.
+  std::string Type;    ///< The literal's type: "float".
+  std::string Literal; ///< "2.0f".
+};
+std::vector<StepConstant> stepConstants(const ir::Step &St);
+
+/// ", <type> stencilc_s<N>" per step parameter after the Step, then
+/// ", const <type> <name>" per constant (stepConstants); arrays
 /// `__restrict__` when \p Restrict (the step's arrays do not overlap).
 std::string stepParameters(const ir::Step &St, bool Restrict);
+
+/// ", stencilc_s<N>" per step parameter after the Step, then ", <name>" per
+/// constant: the arguments of a kernel of stepParameters.
+std::string stepArguments(const ir::Step &St);
 
 /// The name of recomputation function of array \p Param in group \p G.
 std::string recomputeName(const std::string &Symbol, unsigned G,
@@ -131,7 +148,8 @@ void printFusedBody(CodeWriter &W, const planning::ModulePlan &Plan,
                     const planning::StepPlan &SP, unsigned G,
                     const std::string &Symbol, const BodyPrinterHooks &Hooks);
 
-/// `const float stencilc_s1 = *static_cast<...>(args[0]);` per parameter.
+/// `const float stencilc_s1 = *static_cast<...>(args[0]);` per parameter,
+/// then each constant's local (stepConstants).
 void printStepArgumentUnpacking(CodeWriter &W, const ir::Step &St);
 
 /// One stencil call of a step through its own launcher \p Launcher with the
