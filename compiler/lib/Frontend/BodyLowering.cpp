@@ -681,8 +681,17 @@ void BodyLowering::lowerDecl(const VarDecl *VD, StmtList &Out) {
       // C++ lets the initialiser name the variable (reading it is undefined);
       // the generated code could not even declare it in that order.
       Initialising.insert(VD);
+      // A constexpr local's value is the compiler's, rounded to nearest
+      // whatever the rounding mode at run time: its constant, as a constant
+      // global's (with -frounding-math, `1.0 / 3.0` divided at run time was
+      // another double under FE_UPWARD).
+      Expr::EvalResult Folded;
+      const bool Constant = VD->isConstexpr() &&
+                            InitE->EvaluateAsRValue(Folded, Ctx) &&
+                            !Folded.HasSideEffects;
       fullExpression([&] {
-        Init = castTo(*Ty, lowerExpr(InitE, Out), InitE->getSourceRange());
+        Init = castTo(*Ty, Constant ? constantOf(InitE) : lowerExpr(InitE, Out),
+                      InitE->getSourceRange());
       });
       Initialising.erase(VD);
       if (!Init)
