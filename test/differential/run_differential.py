@@ -122,7 +122,8 @@ def main():
         args.bundle = os.path.abspath(args.bundle)
         shutil.rmtree(args.bundle, ignore_errors=True)
         os.makedirs(args.bundle)
-    if args.work is None:
+    temporary = args.work is None
+    if temporary:
         import tempfile
         args.work = tempfile.mkdtemp(prefix="stencilc-differential-")
     os.makedirs(args.work, exist_ok=True)
@@ -151,6 +152,8 @@ def main():
           + (f"; failing seeds: {sorted(s for s, _ in failures)}" if failures else ""))
     if not args.keep and not failures and not args.bundle:
         shutil.rmtree(args.work, ignore_errors=True)
+    elif temporary and not os.listdir(args.work):
+        os.rmdir(args.work)  # a bundle's run keeps nothing here
     return 1 if failures else 0
 
 

@@ -5,6 +5,7 @@
 
 #include <filesystem>
 #include <string>
+#include <system_error>
 #include <unistd.h>
 
 namespace stencil::test {
@@ -18,6 +19,23 @@ inline std::filesystem::path freshDir(const char *Name) {
   std::filesystem::create_directories(P);
   return P;
 }
+
+/// A freshDir removed again when the test ends, also where an assertion
+/// returns early (a cache file may be 16 MiB).
+class ScratchDir {
+public:
+  explicit ScratchDir(const char *Name) : P(freshDir(Name)) {}
+  ~ScratchDir() {
+    std::error_code Ignored;
+    std::filesystem::remove_all(P, Ignored);
+  }
+  ScratchDir(const ScratchDir &) = delete;
+  ScratchDir &operator=(const ScratchDir &) = delete;
+  const std::filesystem::path &path() const { return P; }
+
+private:
+  std::filesystem::path P;
+};
 
 } // namespace stencil::test
 

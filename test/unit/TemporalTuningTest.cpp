@@ -742,8 +742,8 @@ TEST(TemporalTuning, TheFastestFewAreTimedAgain) {
 
 TEST(TemporalTuning, TheChoiceIsKeptInTheCacheFile) {
   ASSERT_TRUE(Registered);
-  const std::string Path =
-      (stencil::test::freshDir("temporal") / "tuning.json").string();
+  const stencil::test::ScratchDir Dir("temporal");
+  const std::string Path = (Dir.path() / "tuning.json").string();
   TemporalConfig First;
   {
     DeviceAutoTuningInfo Info;
@@ -791,8 +791,8 @@ TEST(TemporalTuning, OddCalls) {
 }
 
 TEST(TemporalTuning, CacheTextRoundTrips) {
-  const std::string Path =
-      (stencil::test::freshDir("temporal-text") / "tuning.json").string();
+  const stencil::test::ScratchDir Dir("temporal-text");
+  const std::string Path = (Dir.path() / "tuning.json").string();
   tuning::CacheKey K;
   K.gpu = "fake GPU";
   K.stencil = "s passes";

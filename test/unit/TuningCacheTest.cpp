@@ -614,8 +614,8 @@ TEST(TuningCache, WritesStayWithinTheLimitReadsHold) {
   // A file near the limit and one entry more: the runtime wrote past 16 MiB,
   // and its next read refused the file, which the next write replaced with
   // its one entry. Now the oldest entries are left out, with a warning.
-  auto Dir = freshDir("limit");
-  const std::string Path = (Dir / "tuning.json").string();
+  const stencil::test::ScratchDir Dir("limit");
+  const std::string Path = (Dir.path() / "tuning.json").string();
   std::vector<CacheEntry> Many;
   CacheEntry E = sampleEntry();
   E.key.stencil = std::string(3000, 's');
@@ -652,7 +652,6 @@ TEST(TuningCache, WritesStayWithinTheLimitReadsHold) {
       W[0].find("oldest entries left out, to keep the file within 16 MiB"),
       std::string::npos)
       << W[0];
-  std::filesystem::remove_all(Dir);
 }
 
 TEST(TuningCache, ALinkToAFileNotYetMadeStaysALink) {

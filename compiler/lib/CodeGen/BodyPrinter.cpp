@@ -320,6 +320,11 @@ std::string ExprPrinter::printCall(const ir::CallExpr &C) const {
                                                    : "stencilc_max",
                        Ty.cppName(), Args);
   }
+  if (Hooks.callsAsWritten() && !C.Callee.empty()) {
+    for (const ir::ExprRef &A : C.Args)
+      Args += (Args.empty() ? "" : ", ") + print(*A, /*Top=*/true);
+    return fmt::format("{}({})", C.Callee, Args);
+  }
   // The call is computed in its own type: an argument of another type is
   // converted first, so the overload (or f-suffixed function) matches.
   for (const ir::ExprRef &A : C.Args) {

@@ -31,6 +31,7 @@ public:
     // <cmath>'s overloads pick the float version for float arguments.
     return std::string("std::") + ir::mathFuncName(F);
   }
+  bool callsAsWritten() const override { return true; }
   std::string_view loopPragma() const override { return {}; }
   // The x loop is vectorized: if/else becomes selects where that computes
   // the same (GCC leaves loops with control flow scalar).

@@ -1860,8 +1860,13 @@ ExprRef BodyLowering::lowerCall(const CallExpr *E, StmtList &Out) {
     if (!lowerMathArgs(E, FD, Out, Args) || !Ty)
       return nullptr;
     const auto Range = toIRRange(E->getSourceRange());
-    if (!Clamp)
-      return std::make_shared<ir::CallExpr>(*Ty, *F, std::move(Args), Range);
+    if (!Clamp) {
+      auto Call =
+          std::make_shared<ir::CallExpr>(*Ty, *F, std::move(Args), Range);
+      if (ir::mathFuncRounds(*F))
+        Call->Callee = "::" + FD->getQualifiedNameAsString();
+      return Call;
+    }
     // libstdc++'s std::clamp(v, lo, hi): std::min(std::max(v, lo), hi),
     // which also says which operand a tie or a NaN gives.
     ExprRef Lower = std::make_shared<ir::CallExpr>(

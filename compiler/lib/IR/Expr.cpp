@@ -10,17 +10,24 @@ namespace {
 struct MathFuncInfo {
   const char *Name;
   unsigned Arity;
+  /// False where the result is exact (fabs, floor, min...).
+  bool Rounds;
 };
 } // namespace
 
 static const MathFuncInfo MathFuncs[] = {
-    {"sqrt", 1},     {"cbrt", 1},  {"exp", 1},   {"exp2", 1},  {"expm1", 1},
-    {"log", 1},      {"log2", 1},  {"log10", 1}, {"log1p", 1}, {"pow", 2},
-    {"sin", 1},      {"cos", 1},   {"tan", 1},   {"asin", 1},  {"acos", 1},
-    {"atan", 1},     {"atan2", 2}, {"sinh", 1},  {"cosh", 1},  {"tanh", 1},
-    {"fabs", 1},     {"floor", 1}, {"ceil", 1},  {"trunc", 1}, {"round", 1},
-    {"fmod", 2},     {"fmin", 2},  {"fmax", 2},  {"hypot", 2}, {"fma", 3},
-    {"copysign", 2}, {"abs", 1},   {"min", 2},   {"max", 2}};
+    {"sqrt", 1, true},      {"cbrt", 1, true},  {"exp", 1, true},
+    {"exp2", 1, true},      {"expm1", 1, true}, {"log", 1, true},
+    {"log2", 1, true},      {"log10", 1, true}, {"log1p", 1, true},
+    {"pow", 2, true},       {"sin", 1, true},   {"cos", 1, true},
+    {"tan", 1, true},       {"asin", 1, true},  {"acos", 1, true},
+    {"atan", 1, true},      {"atan2", 2, true}, {"sinh", 1, true},
+    {"cosh", 1, true},      {"tanh", 1, true},  {"fabs", 1, false},
+    {"floor", 1, false},    {"ceil", 1, false}, {"trunc", 1, false},
+    {"round", 1, false},    {"fmod", 2, false}, {"fmin", 2, false},
+    {"fmax", 2, false},     {"hypot", 2, true}, {"fma", 3, true},
+    {"copysign", 2, false}, {"abs", 1, false},  {"min", 2, false},
+    {"max", 2, false}};
 
 unsigned stencilc::ir::mathFuncArity(MathFunc F) {
   return MathFuncs[static_cast<unsigned>(F)].Arity;
@@ -28,6 +35,10 @@ unsigned stencilc::ir::mathFuncArity(MathFunc F) {
 
 const char *stencilc::ir::mathFuncName(MathFunc F) {
   return MathFuncs[static_cast<unsigned>(F)].Name;
+}
+
+bool stencilc::ir::mathFuncRounds(MathFunc F) {
+  return MathFuncs[static_cast<unsigned>(F)].Rounds;
 }
 
 bool stencilc::ir::isComparisonOrLogical(BinaryOp Op) {

@@ -90,7 +90,7 @@ struct STENCIL_KERNEL Root {
 // CHECK:      static const char *stencilc_Root_openmp(
 // CHECK:                  double r_ = 0.0;
 // CHECK-NEXT:             if (f[c] >= 0.0) {
-// CHECK-NEXT:               r_ = std::sqrt(f[c]);
+// CHECK-NEXT:               r_ = ::std::sqrt(f[c]);
 // CHECK-NEXT:             }
 
 // GCC vectorizes two x loops (lines), Upwind's and Clamp's; Divide's and

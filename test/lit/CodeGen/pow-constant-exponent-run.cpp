@@ -5,10 +5,18 @@
 // reference but not in the generated file, whose `#pragma GCC optimize`
 // came after <cmath> (a function of other optimisation options is not
 // inlined): there powf ran, a last bit apart at about one point in 1200.
+// At -O0, -fno-inline or -fno-builtin, GCC folds powf(x, -1.0f) into 1 / x
+// but not std::pow(x, -1.0f), whose <cmath> overload it does not inline:
+// the generated code calls each function as the source named it.
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: %stencilc %s --emit=cpu -o %t -- -std=c++17 -I %runtime_include
 // RUN: c++ -std=c++17 -O2 -frounding-math -fopenmp -I %runtime_include %s %t/pow-constant-exponent-run.stencil.cpp -o %t/run
 // RUN: %t/run | FileCheck %s
+// RUN: c++ -std=c++17 -O0 -frounding-math -fopenmp -I %runtime_include %s %t/pow-constant-exponent-run.stencil.cpp -o %t/run0
+// RUN: %t/run0 | FileCheck %s
+// RUN: c++ -std=c++17 -O2 -fno-inline -fno-builtin -frounding-math -fopenmp -I %runtime_include %s %t/pow-constant-exponent-run.stencil.cpp -o %t/run2
+// RUN: %t/run2 | FileCheck %s
+// RUN: FileCheck %s --check-prefix=CODE < %t/pow-constant-exponent-run.stencil.cpp
 #include <stencil/dsl.hpp>
 
 #include <cmath>
@@ -34,6 +42,19 @@ STENCIL_KERNEL void squareHelper(const stencil::Index2D &idx, const float *a, fl
 }
 STENCIL_KERNEL void inverse(const stencil::Index2D &idx, const float *a, float *b) {
   b[idx.ix()] = std::pow(a[idx.ix()], -1.0f);
+}
+// CODE: ::powf(a[c], -1.0f)
+STENCIL_KERNEL void inverseC(const stencil::Index2D &idx, const float *a, float *b) {
+  b[idx.ix()] = powf(a[idx.ix()], -1.0f);
+}
+// <cmath>'s template for mixed types: in double, the exponent an int.
+// CODE: static_cast<float>(::std::pow(a[c], 2))
+STENCIL_KERNEL void squareInt(const stencil::Index2D &idx, const float *a, float *b) {
+  b[idx.ix()] = std::pow(a[idx.ix()], 2);
+}
+// CODE: ::std::pow(a[c], -1.0f) + ::expf(1.3f)
+STENCIL_KERNEL void inverseExp(const stencil::Index2D &idx, const float *a, float *b) {
+  b[idx.ix()] = std::pow(a[idx.ix()], -1.0f) + expf(1.3f);
 }
 
 int main() {
@@ -63,4 +84,10 @@ int main() {
   Compare("helper", squareHelper);
   // CHECK-NEXT: inverse: 0 points differ
   Compare("inverse", inverse);
+  // CHECK-NEXT: powf inverse: 0 points differ
+  Compare("powf inverse", inverseC);
+  // CHECK-NEXT: int exponent: 0 points differ
+  Compare("int exponent", squareInt);
+  // CHECK-NEXT: inverse and exp: 0 points differ
+  Compare("inverse and exp", inverseExp);
 }

@@ -35,6 +35,11 @@ public:
   /// The function to call for \p F computed in \p Ty ("std::sqrt", "sqrtf").
   /// Never asked for MathFunc::Min or MathFunc::Max (see printMinMaxHelpers).
   virtual std::string mathCallee(ir::MathFunc F, ir::Type Ty) const = 0;
+  /// True to call a math function that rounds as the source named it
+  /// (ir::CallExpr::Callee), its arguments in the callee's parameter types:
+  /// the host's backends, where GCC folds and inlines as in the host
+  /// reference whatever the optimisation level.
+  virtual bool callsAsWritten() const { return false; }
   /// A line printed before every constant-trip loop ("#pragma unroll"), or
   /// empty for none.
   virtual std::string_view loopPragma() const = 0;

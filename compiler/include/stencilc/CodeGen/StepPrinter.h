@@ -29,6 +29,7 @@ public:
   std::string mathCallee(ir::MathFunc F, ir::Type Ty) const override {
     return Base.mathCallee(F, Ty);
   }
+  bool callsAsWritten() const override { return Base.callsAsWritten(); }
   std::string_view loopPragma() const override { return Base.loopPragma(); }
   bool selectsForIfs() const override { return Base.selectsForIfs(); }
   bool exactReciprocals() const override { return Base.exactReciprocals(); }

@@ -202,6 +202,8 @@ enum class MathFunc {
 /// Number of arguments, and the C name of the double version ("sqrt").
 unsigned mathFuncArity(MathFunc F);
 const char *mathFuncName(MathFunc F);
+/// False for the functions whose result is exact (fabs, floor, min...).
+bool mathFuncRounds(MathFunc F);
 
 class CallExpr : public Expr {
 public:
@@ -209,7 +211,14 @@ public:
       : Expr(ExprKind::Call, Ty, R), Func(Func), Args(std::move(Args)) {}
   static bool classof(const Expr *E) { return E->kind() == ExprKind::Call; }
   MathFunc Func;
+  /// Each argument in the type of the callee's parameter.
   std::vector<ExprRef> Args;
+  /// The function the source called, qualified from the global namespace
+  /// ("::powf", "::std::pow"), where it rounds; empty for the exact ones
+  /// and for calls stencilc makes. GCC folds and inlines by the spelling
+  /// (powf(x, -1.0f) is 1 / x at -O0, std::pow's template a call of powf),
+  /// so the host's backends call what the source called.
+  std::string Callee;
 };
 
 /// A conversion to this expression's type (C++ conversion rules).
