@@ -197,6 +197,17 @@ int main(int argc, char **argv) {
             "without those corners"},
            [&] { diagAfterExchange(false); });
     expect("diagonal, corners exchanged", {}, [&] { diagAfterExchange(true); });
+    expect("widths with corners, a field without",
+           {"field 'nc' has halo x:1/1", "without corners", "ask for corners"},
+           [&] {
+             const stencil::Halo faces =
+                 stencil::Halo::of({{1, 1}, {1, 1}, {1, 1}, {0, 0}}, false);
+             stencil::Field<double> nc(d, faces, "nc");
+             stencil::HaloExchange ex(d);
+             stencil::Halo widths = faces;
+             widths.corners = true;
+             ex.append(nc, widths);
+           });
     expect("written by a step",
            {lapReads, "of the values step 'scaleStep' (DomainStep::run) "
                       "wrote"},

@@ -467,7 +467,8 @@ void CudaEmitter::emitStep(CodeWriter &W, const planning::ModulePlan &Plan,
   };
   const bool AnyFused = hasFusedGroups(SP);
   if (AnyFused)
-    W.line("const stencil::Region &v = r; // one domain: recomputed within it");
+    W.line("[[maybe_unused]] const stencil::Region &v = r; // one domain: "
+           "recomputed within it");
   printStepGroups(W, SP, Call, Fused);
   W.line("return nullptr;");
   W.close();

@@ -167,7 +167,8 @@ void OpenMPEmitter::emitStep(CodeWriter &W, const planning::ModulePlan &Plan,
   };
   const bool AnyFused = hasFusedGroups(SP);
   if (AnyFused)
-    W.line("const stencil::Region &v = r; // one domain: recomputed within it");
+    W.line("[[maybe_unused]] const stencil::Region &v = r; // one domain: "
+           "recomputed within it");
   printStepGroups(W, SP, Call, Fused);
   W.line("(void)cfg;");
   W.line("return nullptr;");

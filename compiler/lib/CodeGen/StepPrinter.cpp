@@ -525,7 +525,8 @@ void codegen::printStepGroupLauncher(CodeWriter &W,
     if (SP.Groups[G].Alternative != planning::StepStrategy::MultiKernel)
       Groups.push_back(SP.Groups.size() + G);
   printSwitchLauncher(W, *SP.Step, Name, "group",
-                      "const stencil::Region &v, ", Groups, Fused);
+                      "[[maybe_unused]] const stencil::Region &v, ", Groups,
+                      Fused);
 }
 
 /// "stencil::Step<3> &, float, const float *": the step's parameters.

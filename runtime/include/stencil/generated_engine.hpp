@@ -200,7 +200,9 @@ constexpr bool argumentsConvert(ParamList<P...>, ParamList<A...>) {
     return (std::is_convertible_v<A, P> && ...);
 }
 
-template <typename... P, typename... Args>
+/// Checks the arguments, arrays and margins of \p E's call, then (where
+/// \p Launch) launches it.
+template <bool Launch = true, typename... P, typename... Args>
 void runEntry(const GeneratedStencil &E, ParamList<P...>, const Grid &G,
               const Region &R, const LaunchConfig &C, Args &&...A) {
   static_assert(sizeof...(P) == sizeof...(Args),
@@ -217,7 +219,8 @@ void runEntry(const GeneratedStencil &E, ParamList<P...>, const Grid &G,
     std::tuple<P...> Values(std::forward<Args>(A)...);
     checkArrays(E, Values, std::index_sequence_for<P...>());
     checkMargins(E, G, R);
-    launchGenerated(E, G, R, C, Values, std::index_sequence_for<P...>());
+    if constexpr (Launch)
+      launchGenerated(E, G, R, C, Values, std::index_sequence_for<P...>());
   }
 }
 
@@ -230,6 +233,16 @@ void runGenerated(Backend B, const StencilT &S, Params, const Grid &G,
   if (!E)
     throw std::runtime_error(noGeneratedCode(B, S));
   runEntry(*E, Params(), G, R, C, std::forward<Args>(A)...);
+}
+
+/// runGenerated's checks alone: what it would refuse, refused; nothing run.
+template <typename StencilT, typename Params, typename... Args>
+void checkGenerated(Backend B, const StencilT &S, Params, const Grid &G,
+                    const Region &R, Args &&...A) {
+  const GeneratedStencil *E = lookupGenerated(B, S);
+  if (!E)
+    throw std::runtime_error(noGeneratedCode(B, S));
+  runEntry<false>(*E, Params(), G, R, LaunchConfig(), std::forward<Args>(A)...);
 }
 
 /// As runGenerated, launching the variant and block stencilc's plan chose

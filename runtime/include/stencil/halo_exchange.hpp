@@ -103,11 +103,18 @@ public:
                         "' before the first transfer");
     Halo Have = F.halo();
     Have.corners = Have.corners || Widths.corners;
-    if (!Have.covers(Widths) || (Widths.corners && !F.halo().corners))
+    if (!Have.covers(Widths))
       throw DomainError("field '" + F.name() + "' has halo " +
                         F.halo().str(domain_->dims()) +
                         ", less than the widths " +
                         Widths.str(domain_->dims()) + " to exchange");
+    // A Halo written by hand exchanges corners unless told not to.
+    if (Widths.corners && !F.halo().corners)
+      throw DomainError(
+          "field '" + F.name() + "' has halo " + F.halo().str(domain_->dims()) +
+          " without corners, and the widths " + Widths.str(domain_->dims()) +
+          " to exchange ask for corners (Halo::corners is true unless set "
+          "false)");
     fields_.push_back(
         {[&F]() -> char * { return reinterpret_cast<char *>(F.data()); },
          F.grid(), F.halo(), Widths, static_cast<int>(sizeof(T)), F.name(), &F,

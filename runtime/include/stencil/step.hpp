@@ -114,10 +114,32 @@ public:
   Step(LoopRanges<Dims> Ranges, StepEngine Engine, BeforeRun Hook = nullptr)
       : ranges_(Ranges), engine_(Engine), beforeRun_(std::move(Hook)) {}
 
+  /// A step whose run() only refuses what the generated engines would
+  /// refuse (arguments, arrays, margins) and runs nothing: a step run call
+  /// by call goes through it first, so that a later stencil's refusal comes
+  /// before an earlier one has written.
+  static Step checking(LoopRanges<Dims> Ranges, StepEngine Engine) {
+    Step S(Ranges, Engine);
+    S.checkOnly_ = true;
+    return S;
+  }
+
   template <typename StencilT, typename... Args>
   void run(const StencilT &Stencil, Args &&...A) const {
     static_assert(!detail::IsStepFunction<StencilT>::value,
                   STENCIL_NOT_A_STEP_MESSAGE);
+    if (checkOnly_) {
+      if (engine_ == StepEngine::OpenMP || engine_ == StepEngine::Cuda) {
+        Grid G;
+        Region R;
+        loopGeometry(Dims, ranges_, &G, &R);
+        detail::checkGenerated(
+            engine_ == StepEngine::Cuda ? Backend::Cuda : Backend::OpenMP,
+            Stencil, typename detail::StencilTraits<StencilT>::Params(), G, R,
+            A...);
+      }
+      return;
+    }
     if (beforeRun_) {
       const std::vector<const void *> Pointers = detail::pointerArguments(A...);
       beforeRun_(Pointers.data(), static_cast<int>(Pointers.size()));
@@ -147,6 +169,7 @@ private:
   const LoopRange *ranges_;
   StepEngine engine_;
   BeforeRun beforeRun_;
+  bool checkOnly_ = false;
 };
 
 using Step2D = Step<2>;
@@ -310,6 +333,8 @@ void runStep(const LoopRange *Ranges, F &&Function, Args &&...A) {
       // that gets one array twice is refused naming itself: say whose.
       Step<Dims> S(Ranges, Kind);
       try {
+        Step<Dims> Check = Step<Dims>::checking(Ranges, Kind);
+        Function(Check, A...);
         Function(S, std::forward<Args>(A)...);
       } catch (const std::invalid_argument &X) {
         throw std::invalid_argument(
@@ -329,6 +354,9 @@ void runStep(const LoopRange *Ranges, F &&Function, Args &&...A) {
                            std::forward<Args>(A)...);
       return;
     }
+    // Call by call: every call checked before the first runs.
+    Step<Dims> Check = Step<Dims>::checking(Ranges, Kind);
+    Function(Check, A...);
   }
   if constexpr (IsStep) {
     Step<Dims> S(Ranges, Kind);

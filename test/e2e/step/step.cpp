@@ -365,6 +365,28 @@ int main(int Argc, char **Argv) {
       ++Passes;
     }
   }
+  // Run call by call (STENCIL_STEP_PLAN=multi-kernel), a step whose last
+  // stencil reads past the loop's margin is refused before the first
+  // stencil writes: Flux reads x + 1, and x has no margin.
+  if (stencil::generatedFor(stencil::Backend::OpenMP, Flux())) {
+    std::vector<float> U(6 * 6 * 6, 2.0f), T(U.size(), 0.0f), Acc(T), V(T);
+    stencil::Loop3D<stencil::OpenMPLoopEngine3D> L(6, 0, 0, 6, 1, 1, 6, 0, 0);
+    setenv("STENCIL_STEP_PLAN", "multi-kernel", 1);
+    try {
+      L.runStep(&kept, U.data(), T.data(), Acc.data(), V.data());
+      std::printf("FAIL refusal: a step reading past the margin ran\n");
+      ++Failures;
+    } catch (const std::runtime_error &X) {
+      const std::vector<float> Zero(U.size(), 0.0f);
+      if (T == Zero && Acc == Zero && V == Zero) {
+        ++Passes;
+      } else {
+        std::printf("FAIL refusal: refused (%s) after writing\n", X.what());
+        ++Failures;
+      }
+    }
+    unsetenv("STENCIL_STEP_PLAN");
+  }
   // A bad STENCIL_STEP_PLAN is refused however the step runs: with one
   // array for two of its parameters (call by call) it was not read at all.
   if (stencil::generatedFor(stencil::Backend::OpenMP, &split)) {

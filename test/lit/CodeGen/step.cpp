@@ -68,7 +68,7 @@ void advance(stencil::Step3D &s, double dt, const float *u, float *fx, float *un
 // CPU-NEXT:     if (const char *stencilc_e = stencilc_copy_openmp(g, r, cfg, stencilc_a))
 // The distributed runtime's launcher of the fused group, and its rounds:
 // the fused group after exchanging u, then the copy alone.
-// CPU:      static const char *stencilc_step_advance_openmp_group(int group, const stencil::Grid &g, const stencil::Region &r, const stencil::Region &v, const stencil::LaunchConfig &cfg, void *const *args) {
+// CPU:      static const char *stencilc_step_advance_openmp_group(int group, const stencil::Grid &g, const stencil::Region &r, {{\[\[}}maybe_unused]] const stencil::Region &v, const stencil::LaunchConfig &cfg, void *const *args) {
 // CPU:          case 0:
 // CPU:            { // fused by recomputation
 // CPU:          default:

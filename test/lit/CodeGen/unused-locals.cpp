@@ -54,3 +54,32 @@ void pressureStep(stencil::Step3D &s, const float *A, const float *ps,
   s.run(Pressure(), A, ps, p);
   s.run(Gradient(), p, g);
 }
+
+// A consumer that reads the producer's output only at the point: the group
+// computes in place and never reads v, the region it recomputes within
+// (declared [[maybe_unused]], a parameter of the group's launcher too).
+struct STENCIL_KERNEL Make {
+  STENCIL_HD void operator()(const stencil::Index3D &idx, const float *u,
+                             float *a) const {
+    a[idx.ix()] = u[idx.ix<1, 0, 0>()];
+  }
+};
+struct STENCIL_KERNEL Use {
+  STENCIL_HD void operator()(const stencil::Index3D &idx, const float *a,
+                             float *b) const {
+    b[idx.ix()] = 3.0f * a[idx.ix()];
+  }
+};
+STENCIL_STEP
+void inPlace(stencil::Step3D &s, const float *u, float *a, float *b) {
+  s.run(Make(), u, a);
+  s.run(Use(), a, b);
+}
+
+// A column read at z offsets 0 and +1 beside the centre: the smem variant
+// reads its plane 0 from the tile, so its queue's first slot only moves
+// values along (declared [[maybe_unused]]; nvcc.test compiles the CUDA).
+STENCIL_KERNEL void sideColumn(const stencil::Index3D &idx, const float *f,
+                               float *fn) {
+  fn[idx.ix()] = f[idx.ix()] + f[idx.ix<-1, 0, 1>()] + f[idx.ix<-1, 0, 0>()];
+}

@@ -43,7 +43,7 @@ STENCIL_STEP void byValue(stencil::Step3D s, const float *a, float *b) { // expe
   s.run(Copy(), a, b);
 }
 
-STENCIL_STEP void statements(stencil::Step3D &s, stencil::Step3D &other, const float *a, float *b) { // expected-error {{parameter 'other' of step 'statements' has type 'stencil::Step3D &'; stencil parameters are scalars by value or pointers to scalars (arrays)}}
+STENCIL_STEP void statements(stencil::Step3D &s, stencil::Step3D &other, const float *a, float *b) { // expected-error {{parameter 'other' of step 'statements' has type 'stencil::Step3D &'; step parameters are scalars by value or pointers to scalars (arrays)}}
 }
 STENCIL_STEP void body(stencil::Step3D &s, int n, const float *a, float *b) {
   s.run(Copy(), a, b);
