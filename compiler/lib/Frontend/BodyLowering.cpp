@@ -1863,7 +1863,11 @@ ExprRef BodyLowering::lowerCall(const CallExpr *E, StmtList &Out) {
     if (!Clamp) {
       auto Call =
           std::make_shared<ir::CallExpr>(*Ty, *F, std::move(Args), Range);
-      if (ir::mathFuncRounds(*F))
+      // The C library's function or <cmath>'s: what the generated file's
+      // <cmath> declares too (another header's overload keeps the call's
+      // type, as before).
+      if (ir::mathFuncRounds(*F) &&
+          (FD->getBuiltinID() || FD->isInStdNamespace()))
         Call->Callee = "::" + FD->getQualifiedNameAsString();
       return Call;
     }
