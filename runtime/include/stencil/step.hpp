@@ -354,9 +354,12 @@ void runStep(const LoopRange *Ranges, F &&Function, Args &&...A) {
                            std::forward<Args>(A)...);
       return;
     }
-    // Call by call: every call checked before the first runs.
-    Step<Dims> Check = Step<Dims>::checking(Ranges, Kind);
-    Function(Check, A...);
+    // Call by call: every call checked before the first runs (a step
+    // stencilc compiled runs stencils only; any other function runs once).
+    if (E) {
+      Step<Dims> Check = Step<Dims>::checking(Ranges, Kind);
+      Function(Check, A...);
+    }
   }
   if constexpr (IsStep) {
     Step<Dims> S(Ranges, Kind);
