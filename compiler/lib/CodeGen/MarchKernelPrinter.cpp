@@ -312,9 +312,7 @@ QueueSteps MarchKernelPrinter::printQueues() {
                           queueRegister(Q, N,
                                         Multi ? fmt::format("[{}]", Points)
                                               : ""));
-    // A slot whose loads the tile serves (smem reads a column's own plane
-    // from it) still moves the values along: set, and never read.
-    W.line("[[maybe_unused]] {} {};", elementType(S.Params[Q.Param]), Regs);
+    W.line("{} {};", elementType(S.Params[Q.Param]), Regs);
     // Before the loop the point is at the chunk's first step.
     PositionNames BeforeLoop = PointPositions;
     BeforeLoop[M] = "stencilc_m0";

@@ -7,15 +7,46 @@ using namespace stencilc::planning;
 
 namespace {
 
-/// The queue indices of one array's queues in KernelPlan::Queues.
+/// Where one array's queues are in KernelPlan::Queues.
 struct ArrayQueues {
   const ArrayAccessPlan *Access = nullptr;
-  int First = 0; ///< Index of the array's first queue.
+  const std::vector<QueueRegisters> *Registers = nullptr;
+  /// Per queue of Access: its index in *Registers, -1 where it has none.
+  std::vector<int> Index;
 
   int indexOf(const ColumnQueue *Q) const {
-    return Q ? First + static_cast<int>(Q - Access->Queues.data()) : -1;
+    return Q ? Index[static_cast<size_t>(Q - Access->Queues.data())] : -1;
   }
+  /// The marching offset its register 0 holds (a queue's may start above
+  /// the column's first offset: see queueRegisters).
+  int lo(int Queue) const { return (*Registers)[size_t(Queue)].Lo; }
 };
+
+/// The registers of \p A's queues, appended to \p Out. In a tile's kernel a
+/// column's own plane (marching offset 0) of a tiled array comes from the
+/// tile (planLoad), so a queue beside the centre that starts at 0 starts at
+/// 1 instead: nothing would read its register 0, which the shifts only
+/// overwrite; one holding offset 0 alone has no registers at all.
+ArrayQueues queueRegisters(const ArrayAccessPlan &A, unsigned MarchDim,
+                           bool Tile, std::vector<QueueRegisters> &Out) {
+  ArrayQueues AQ{&A, &Out, {}};
+  for (const ColumnQueue &Q : A.Queues) {
+    QueueRegisters R;
+    R.Param = A.Param;
+    R.Index = static_cast<unsigned>(&Q - A.Queues.data());
+    R.Centre = &Q == centreQueue(A);
+    R.Column[0] = Q.Plane[0];
+    R.Column[1] = MarchDim == 2 ? Q.Plane[1] : 0;
+    R.Lo = Q.Lo;
+    R.Hi = Q.Hi;
+    if (Tile && A.Tiled && !R.Centre && R.Lo == 0)
+      R.Lo = 1;
+    AQ.Index.push_back(R.Lo <= R.Hi ? static_cast<int>(Out.size()) : -1);
+    if (R.Lo <= R.Hi)
+      Out.push_back(R);
+  }
+  return AQ;
+}
 
 /// Where a load of \p Off from array \p A comes from (see LoadSource).
 LoadSource planLoad(const ArrayQueues &AQ, const ir::Offset &Off,
@@ -26,10 +57,10 @@ LoadSource planLoad(const ArrayQueues &AQ, const ir::Offset &Off,
   const ColumnQueue *Q = findQueue(A, Off, M);
   auto FromQueue = [&](const ColumnQueue *From) {
     LoadSource S;
-    if (From) {
+    if (const int Queue = AQ.indexOf(From); Queue >= 0) {
       S.From = LoadSource::Kind::Queue;
-      S.Queue = AQ.indexOf(From);
-      S.Slot = Off[M] - From->Lo;
+      S.Queue = Queue;
+      S.Slot = Off[M] - AQ.lo(Queue);
     }
     return S;
   };
@@ -50,14 +81,14 @@ LoadSource planLoad(const ArrayQueues &AQ, const ir::Offset &Off,
       return Fallback;
     ir::Offset Moved = Off;
     Moved[1] = 0;
-    const ColumnQueue *Sibling = findQueue(A, Moved, M);
-    if (!Sibling)
+    const int Sibling = AQ.indexOf(findQueue(A, Moved, M));
+    if (Sibling < 0)
       return Fallback;
     L = Fallback;
     L.From = LoadSource::Kind::Sibling;
     L.Dy = Dy;
-    L.SiblingQueue = AQ.indexOf(Sibling);
-    L.SiblingSlot = Off[M] - Sibling->Lo;
+    L.SiblingQueue = Sibling;
+    L.SiblingSlot = Off[M] - AQ.lo(Sibling);
     return L;
   }
   return FromQueue(Q);
@@ -118,18 +149,7 @@ KernelPlan planning::planKernel(const StencilPlan &SP, VariantKind V) {
       }
       continue;
     }
-    ArrayQueues AQ{&A, static_cast<int>(K.Queues.size())};
-    for (const ColumnQueue &Q : A.Queues) {
-      QueueRegisters R;
-      R.Param = A.Param;
-      R.Index = static_cast<unsigned>(&Q - A.Queues.data());
-      R.Centre = &Q == centreQueue(A);
-      R.Column[0] = Q.Plane[0];
-      R.Column[1] = P.MarchDim == 2 ? Q.Plane[1] : 0;
-      R.Lo = Q.Lo;
-      R.Hi = Q.Hi;
-      K.Queues.push_back(R);
-    }
+    const ArrayQueues AQ = queueRegisters(A, P.MarchDim, Tile, K.Queues);
     for (const ir::Offset &Off : AI.ReadOffsets)
       K.Loads.push_back({A.Param, Off, planLoad(AQ, Off, K.Threads, Tile)});
     if (Tile && A.Tiled) {

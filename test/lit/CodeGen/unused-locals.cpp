@@ -9,6 +9,13 @@
 // RUN: c++ -std=c++17 -O1 -Wall -Wextra -Werror -fopenmp -I %runtime_include -c %t/unused-locals.stencil.cpp -o %t/unused-locals.o
 // CHECK: {{\[\[}}maybe_unused{{\]\]}} float x{{.*}} = x
 // CHECK: {{\[\[}}maybe_unused{{\]\]}} const long long c = i + j * sy + k * sz;
+// RUN: %stencilc %s --emit=cuda -o %t -- -std=c++17 -I %runtime_include
+// RUN: FileCheck %s --check-prefix=SMEM < %t/unused-locals.stencil.cu
+// SMEM-LABEL: void stencilc_sideColumn_smem(
+// SMEM: float stencilc_q1_0{};
+// SMEM-NEXT: // A queue of f at c - 1, z offsets +1 .. +1.
+// SMEM-NEXT: float stencilc_q1c1_0{};
+// SMEM-NEXT: for (long long k
 #include <stencil/dsl.hpp>
 
 template <int N> inline float power(float x) {
@@ -77,8 +84,9 @@ void inPlace(stencil::Step3D &s, const float *u, float *a, float *b) {
 }
 
 // A column read at z offsets 0 and +1 beside the centre: the smem variant
-// reads its plane 0 from the tile, so its queue's first slot only moves
-// values along (declared [[maybe_unused]]; nvcc.test compiles the CUDA).
+// reads its plane 0 from the tile, so its queue holds +1 alone (a register
+// for 0 would only be shifted into; nvcc.test compiles the CUDA with
+// -Werror all-warnings and checks the queue).
 STENCIL_KERNEL void sideColumn(const stencil::Index3D &idx, const float *f,
                                float *fn) {
   fn[idx.ix()] = f[idx.ix()] + f[idx.ix<-1, 0, 1>()] + f[idx.ix<-1, 0, 0>()];
