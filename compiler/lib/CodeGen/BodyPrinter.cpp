@@ -36,9 +36,9 @@ static const char *const ReservedNames[] = {
     "shared", "stream", "kernel",
     // Namespaces, helpers and CUDA built-ins the generated code names.
     "std", "stencil", "stencilc_generated", "stencilc_min", "stencilc_max",
-    "threadIdx", "blockIdx", "blockDim", "gridDim", "dim3", "cudaStream_t",
-    "cudaError_t", "cudaSuccess", "cudaGetLastError", "cudaGetErrorString",
-    "abs", "llabs", "min", "max"};
+    "stencilc_from_integer", "threadIdx", "blockIdx", "blockDim", "gridDim",
+    "dim3", "cudaStream_t", "cudaError_t", "cudaSuccess", "cudaGetLastError",
+    "cudaGetErrorString", "abs", "llabs", "min", "max"};
 
 BodyNames::BodyNames(const ir::Stencil &S) {
   std::set<std::string> Taken(std::begin(ReservedNames),
@@ -87,6 +87,9 @@ BodyUses codegen::scanBody(const ir::Stencil &S) {
           Uses.MathCalls = true;
       } else if (const auto *B = dyn_cast<ir::BinaryExpr>(&E)) {
         Uses.ExactDivisions |= B->Reciprocal.has_value();
+      } else if (const auto *C = dyn_cast<ir::CastExpr>(&E)) {
+        Uses.IntegerConversions |=
+            C->type().isFloat() && !C->Operand->type().isFloat();
       }
     });
   };
@@ -301,8 +304,11 @@ std::string ExprPrinter::print(const ir::Expr &E, bool Top) const {
     return printCall(*cast<ir::CallExpr>(&E));
   case ir::ExprKind::Cast: {
     const auto *C = cast<ir::CastExpr>(&E);
-    return fmt::format("static_cast<{}>({})", C->type().cppName(),
-                       print(*C->Operand, /*Top=*/true));
+    const bool Guarded = Hooks.guardsIntegerConversions() &&
+                         C->type().isFloat() && !C->Operand->type().isFloat();
+    return fmt::format("{}<{}>({})",
+                       Guarded ? "stencilc_from_integer" : "static_cast",
+                       C->type().cppName(), print(*C->Operand, /*Top=*/true));
   }
   }
   return "0";
@@ -782,6 +788,14 @@ std::string codegen::dividendsMayDiffer(float LeastDividend) {
   std::uint32_t Bits;
   std::memcpy(&Bits, &LeastDividend, sizeof Bits);
   return fmt::format("stencilc_smallest < {:#010x}u", Bits * 2u - 2u);
+}
+
+void codegen::printIntegerConversionHelper(CodeWriter &W) {
+  W.line("// An integer as a floating value, whose zero is +0 even where GCC "
+         "makes (float)(int)x trunc(x).");
+  W.line("template <typename T, typename I> inline T stencilc_from_integer(I "
+         "v) {{ const T r = static_cast<T>(v); return r == T(0) ? T(0) : r; "
+         "}}");
 }
 
 void codegen::printMinMaxHelpers(CodeWriter &W, std::string_view Qualifiers) {

@@ -32,6 +32,7 @@ public:
     return std::string("std::") + ir::mathFuncName(F);
   }
   bool callsAsWritten() const override { return true; }
+  bool guardsIntegerConversions() const override { return true; }
   std::string_view loopPragma() const override { return {}; }
   // The x loop is vectorized: if/else becomes selects where that computes
   // the same (GCC leaves loops with control flow scalar).
@@ -188,11 +189,12 @@ void OpenMPEmitter::emitStep(CodeWriter &W, const planning::ModulePlan &Plan,
 }
 
 std::string OpenMPEmitter::emit(const planning::ModulePlan &Plan) const {
-  bool MathCalls = false, MinMax = false;
+  bool MathCalls = false, MinMax = false, IntegerConversions = false;
   for (const planning::StencilPlan &SP : Plan.Stencils) {
     BodyUses Uses = scanBody(*SP.Stencil);
     MathCalls |= Uses.MathCalls;
     MinMax |= Uses.MinMax;
+    IntegerConversions |= Uses.IntegerConversions;
   }
   std::vector<std::string> Includes = {"<stencil/cpu_threads.hpp>",
                                        "<stencil/generated.hpp>"};
@@ -233,6 +235,10 @@ std::string OpenMPEmitter::emit(const planning::ModulePlan &Plan) const {
   if (MinMax) {
     W.blank();
     printMinMaxHelpers(W, "inline");
+  }
+  if (IntegerConversions) {
+    W.blank();
+    printIntegerConversionHelper(W);
   }
 
   std::vector<std::string> Symbols = uniqueSymbolNames(Plan);

@@ -40,6 +40,12 @@ public:
   /// the host's backends, where GCC folds and inlines as in the host
   /// reference whatever the optimisation level.
   virtual bool callsAsWritten() const { return false; }
+  /// True to print an integer converted to a floating type through
+  /// stencilc_from_integer (printIntegerConversionHelper), which makes the
+  /// zero +0 again: the host's backends, whose file turns trapping math
+  /// off, where GCC makes `(float)(int)x` trunc(x) if SSE4.1 has it (-0 for
+  /// x in (-1, 0), where C++ gives +0).
+  virtual bool guardsIntegerConversions() const { return false; }
   /// A line printed before every constant-trip loop ("#pragma unroll"), or
   /// empty for none.
   virtual std::string_view loopPragma() const = 0;
@@ -93,6 +99,8 @@ struct BodyUses {
   std::vector<bool> Params; ///< Parallel to Stencil::Params: read or written.
   bool MathCalls = false;   ///< Calls a math function other than min/max.
   bool MinMax = false;      ///< Calls min or max (needs printMinMaxHelpers).
+  /// Converts an integer to a floating type (printIntegerConversionHelper).
+  bool IntegerConversions = false;
   /// Divides by a constant with an exact reciprocal (printDivideHelper).
   bool ExactDivisions = false;
 };
@@ -136,6 +144,10 @@ void printStrides(CodeWriter &W, unsigned Dims);
 std::string centreIndex(unsigned Dims);
 /// printStrides and the centre c of the point, as a body needs them.
 void printPointIndex(CodeWriter &W, unsigned Dims);
+
+/// Defines stencilc_from_integer<T>(v), an integer v as floating type T
+/// with +0 for zero (BodyPrinterHooks::guardsIntegerConversions).
+void printIntegerConversionHelper(CodeWriter &W);
 
 /// Defines the CUDA function stencilc_divide, which computes a float
 /// division by a constant that has an exact split reciprocal, and with \p

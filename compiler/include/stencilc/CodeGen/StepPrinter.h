@@ -30,6 +30,9 @@ public:
     return Base.mathCallee(F, Ty);
   }
   bool callsAsWritten() const override { return Base.callsAsWritten(); }
+  bool guardsIntegerConversions() const override {
+    return Base.guardsIntegerConversions();
+  }
   std::string_view loopPragma() const override { return Base.loopPragma(); }
   bool selectsForIfs() const override { return Base.selectsForIfs(); }
   bool exactReciprocals() const override { return Base.exactReciprocals(); }
