@@ -614,10 +614,28 @@ function(_stencilc_finish target code_target)
   # it inside another file); the others with the flags gathered here.
   get_property(sources TARGET ${target} PROPERTY STENCILC_SOURCES)
   set(flag_sources "")
+  set(uncompiled "")
   get_target_property(target_dir ${target} SOURCE_DIR)
   _stencilc_compiled_sources(compiled ${target})
   foreach(source IN LISTS sources)
     get_filename_component(stem "${source}" NAME_WLE)
+    # The file the target compiles, named by another path (a symbolic link):
+    # its properties and compile command are the other path's.
+    if(NOT source IN_LIST compiled)
+      file(REAL_PATH "${source}" real)
+      foreach(other IN LISTS compiled)
+        file(REAL_PATH "${other}" other_real)
+        if(real STREQUAL other_real)
+          file(RELATIVE_PATH shown "${CMAKE_CURRENT_SOURCE_DIR}" "${source}")
+          file(RELATIVE_PATH other_shown "${CMAKE_CURRENT_SOURCE_DIR}" "${other}")
+          message(FATAL_ERROR "stencilc_add_sources(${target}): FILES entry ${shown} is "
+                              "${other_shown}, which ${target} compiles, by another path: give "
+                              "it as ${other_shown} (the compiler's flags for it are known by "
+                              "that path)")
+        endif()
+      endforeach()
+      list(APPEND uncompiled "${source}")
+    endif()
     # Compiled as C++ (a .cu's command is nvcc's, which stencilc cannot use;
     # a HEADER_FILE_ONLY source, #included by another, has none).
     get_source_file_property(language "${source}" LANGUAGE)
@@ -664,6 +682,35 @@ function(_stencilc_finish target code_target)
       set_property(SOURCE ${generated} APPEND_STRING PROPERTY COMPILE_FLAGS " ${flags}")
     endif()
   endforeach()
+
+  # A DSL source the target does not compile (a header) is read with the
+  # target's flags; a source that includes it compiles its code with its own
+  # too, which stencilc cannot know of.
+  if(uncompiled)
+    set(own "")
+    foreach(other IN LISTS compiled)
+      foreach(property COMPILE_DEFINITIONS INCLUDE_DIRECTORIES COMPILE_OPTIONS COMPILE_FLAGS)
+        get_source_file_property(values "${other}" ${property})
+        if(values)
+          file(RELATIVE_PATH other_shown "${CMAKE_CURRENT_SOURCE_DIR}" "${other}")
+          string(APPEND own "\n  ${property} '${values}' of ${other_shown}")
+        endif()
+      endforeach()
+    endforeach()
+    if(own)
+      set(shown "")
+      foreach(source IN LISTS uncompiled)
+        file(RELATIVE_PATH source_shown "${CMAKE_CURRENT_SOURCE_DIR}" "${source}")
+        list(APPEND shown "${source_shown}")
+      endforeach()
+      list(JOIN shown ", " shown)
+      message(WARNING "stencilc_add_sources(${target}): stencilc reads ${shown} with the "
+                      "flags of ${target}, not with a source's own; where one of these sources "
+                      "includes it, its code there sees flags that the generated code does "
+                      "not (put them on the target, or repeat them in OPTIONS as "
+                      "--extra-arg=...):${own}")
+    endif()
+  endif()
 
   # What stencilc cannot see where it has no command of the source: the DSL
   # sources' own properties (unless each flag is also in the file's OPTIONS

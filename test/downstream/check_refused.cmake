@@ -28,5 +28,9 @@ expect(other-target-compiles NO
        "stencilc_add_sources\\(app\\): stencils.cpp is compiled by lib, not by app")
 expect(split-option NO
        "COMPILE_OPTIONS '-include' of app, an option split from its value")
+expect(linked-path NO
+       "FILES entry [^ ]*/linked/app.cpp is [^ ]*app.cpp, which app compiles, by another path")
+expect(includer-definition YES
+       "stencilc reads stencils.cpp with the flags of app, not with a source's own.*COMPILE_DEFINITIONS 'APP_SCALE=2' of app.cpp.*Generating done")
 expect(uncompiled-source-definition NO
        "COMPILE_DEFINITIONS 'APP_SCALE=2' of the source file stencils.cpp")

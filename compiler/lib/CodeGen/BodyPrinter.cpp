@@ -69,6 +69,13 @@ BodyNames::BodyNames(const ir::Stencil &S) {
 // Scanning
 //===----------------------------------------------------------------------===//
 
+/// True if \p C converts an integer that is not a constant to a floating
+/// type (see BodyPrinterHooks::guardsIntegerConversions).
+static bool convertsIntegerValue(const ir::CastExpr &C) {
+  return C.type().isFloat() && !C.Operand->type().isFloat() &&
+         !isa<ir::ConstantExpr>(*C.Operand);
+}
+
 BodyUses codegen::scanBody(const ir::Stencil &S) {
   BodyUses Uses;
   Uses.Params.assign(S.Params.size(), false);
@@ -88,8 +95,7 @@ BodyUses codegen::scanBody(const ir::Stencil &S) {
       } else if (const auto *B = dyn_cast<ir::BinaryExpr>(&E)) {
         Uses.ExactDivisions |= B->Reciprocal.has_value();
       } else if (const auto *C = dyn_cast<ir::CastExpr>(&E)) {
-        Uses.IntegerConversions |=
-            C->type().isFloat() && !C->Operand->type().isFloat();
+        Uses.IntegerConversions |= convertsIntegerValue(*C);
       }
     });
   };
@@ -304,8 +310,8 @@ std::string ExprPrinter::print(const ir::Expr &E, bool Top) const {
     return printCall(*cast<ir::CallExpr>(&E));
   case ir::ExprKind::Cast: {
     const auto *C = cast<ir::CastExpr>(&E);
-    const bool Guarded = Hooks.guardsIntegerConversions() &&
-                         C->type().isFloat() && !C->Operand->type().isFloat();
+    const bool Guarded =
+        Hooks.guardsIntegerConversions() && convertsIntegerValue(*C);
     return fmt::format("{}<{}>({})",
                        Guarded ? "stencilc_from_integer" : "static_cast",
                        C->type().cppName(), print(*C->Operand, /*Top=*/true));

@@ -436,6 +436,15 @@ BodyLowering::ixOffsets(const Expr *Index, const std::string &Array,
   return Off;
 }
 
+/// The array a subscript indexes, through the subscripts of an array of
+/// arrays (`w[1][2]`'s `w`), or null where it is not a named one.
+static const DeclRefExpr *subscriptedArray(const ArraySubscriptExpr *E) {
+  const Expr *Base = E->getBase()->IgnoreParenImpCasts();
+  while (const auto *Inner = dyn_cast<ArraySubscriptExpr>(Base))
+    Base = Inner->getBase()->IgnoreParenImpCasts();
+  return dyn_cast<DeclRefExpr>(Base);
+}
+
 std::optional<std::pair<unsigned, ir::Offset>>
 BodyLowering::arrayAccess(const ArraySubscriptExpr *E) {
   const Expr *Base = E->getBase()->IgnoreParenImpCasts();
@@ -447,7 +456,7 @@ BodyLowering::arrayAccess(const ArraySubscriptExpr *E) {
       if (std::optional<Binding> B = lookup(BO->getLHS());
           B && B->Kind == Binding::Array)
         Name = S.Params[B->Id].Name;
-    const auto *Ref = dyn_cast<DeclRefExpr>(Base);
+    const DeclRefExpr *Ref = subscriptedArray(E);
     if (Name != "?")
       error(DiagId::err_pointer_arithmetic, Base, {Name});
     else if (Ref && Ref->getType()->isArrayType())
@@ -1762,8 +1771,7 @@ ExprRef BodyLowering::lowerConditional(const ConditionalOperator *CO,
 ExprRef BodyLowering::lowerLoad(const ArraySubscriptExpr *E) {
   // An entry of a constant global table at a constant subscript is a
   // constant, as a constant global is.
-  if (const auto *Ref =
-          dyn_cast<DeclRefExpr>(E->getBase()->IgnoreParenImpCasts()))
+  if (const DeclRefExpr *Ref = subscriptedArray(E))
     if (const auto *VD = dyn_cast<VarDecl>(Ref->getDecl());
         VD && VD->hasGlobalStorage() &&
         Ctx.getBaseElementType(VD->getType()).isConstQualified())
@@ -1973,7 +1981,9 @@ ExprRef BodyLowering::inlineHelper(const CallExpr *E, const FunctionDecl *Def,
       error(DiagId::err_recursive_call, E, {Name});
       return nullptr;
     }
-  if (isa<CXXMethodDecl>(Def)) {
+  // A static member function is a free function in a class's scope.
+  if (const auto *Method = dyn_cast<CXXMethodDecl>(Def);
+      Method && !Method->isStatic()) {
     error(DiagId::err_unsupported_expr, E,
           {"call of a member function (make it a free function)"});
     return nullptr;

@@ -1,10 +1,21 @@
 //===- DeclNames.cpp - Where a declaration is and what encloses it --------===//
 #include "DeclNames.h"
+#include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
 #include "clang/AST/DeclCXX.h"
+#include "clang/AST/DeclTemplate.h"
 #include "clang/Basic/SourceManager.h"
 
 using namespace clang;
+
+/// "Wrap<1, float>": \p Spec's name and template arguments, without the
+/// scope around it (the other names give it).
+static std::string
+enclosingSpecialization(const ClassTemplateSpecializationDecl *Spec) {
+  PrintingPolicy Policy(Spec->getASTContext().getLangOpts());
+  Policy.SuppressScope = true;
+  return QualType(Spec->getTypeForDecl(), 0).getAsString(Policy);
+}
 
 std::vector<std::string> stencilc::frontend::enclosingNames(const Decl *D) {
   std::vector<std::string> Names;
@@ -13,6 +24,10 @@ std::vector<std::string> stencilc::frontend::enclosingNames(const Decl *D) {
       Names.insert(Names.begin(), NS->isAnonymousNamespace()
                                       ? std::string("anonymous")
                                       : NS->getNameAsString());
+    else if (const auto *Spec = dyn_cast<ClassTemplateSpecializationDecl>(DC))
+      // Its arguments too: each instance's functor is a stencil of its own
+      // (in the profile, --list, messages), "Wrap<1, float>".
+      Names.insert(Names.begin(), enclosingSpecialization(Spec));
     else if (const auto *RD = dyn_cast<RecordDecl>(DC))
       Names.insert(Names.begin(), RD->getNameAsString());
   }

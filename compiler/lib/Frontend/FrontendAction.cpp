@@ -83,7 +83,8 @@ public:
   }
 
 private:
-  const FunctionDecl *callOperator(const CXXRecordDecl *RD, ir::Stencil &S);
+  const FunctionDecl *callOperator(const CXXRecordDecl *RD, ir::Stencil &S,
+                                   bool FromRun);
   void describe(const Decl *D, ir::Stencil &S);
 
   ASTContext &Ctx;
@@ -128,7 +129,8 @@ static void collectCallOperators(const CXXRecordDecl *RD,
 }
 
 const FunctionDecl *StencilLowering::callOperator(const CXXRecordDecl *RD,
-                                                  ir::Stencil &S) {
+                                                  ir::Stencil &S,
+                                                  bool FromRun) {
   std::vector<const FunctionDecl *> Calls;
   bool Template = false;
   collectCallOperators(RD, Calls, Template);
@@ -137,25 +139,34 @@ const FunctionDecl *StencilLowering::callOperator(const CXXRecordDecl *RD,
     return nullptr;
   }
   const FunctionDecl *Def = Calls.front()->getDefinition();
-  if (!Def) {
-    Diags.report(DiagId::err_call_no_definition,
-                 toIRRange(Calls.front()->getSourceRange()),
-                 {S.Name + "::operator()"});
-    // (A CRTP base run only by generated engines: nothing called it.)
-    const auto *Owner = dyn_cast<ClassTemplateSpecializationDecl>(
-        Calls.front()->getDeclContext());
-    if (Owner && Owner != RD)
-      Diags.report(DiagId::note_instantiate_call_operator, S.Range,
-                   {S.Name, QualType(Owner->getTypeForDecl(), 0)
-                                .getAsString(Ctx.getPrintingPolicy())});
-    // (A functor nested in a class template: its instance's members too.)
-    else if (RD->getInstantiatedFromMemberClass())
-      Diags.report(DiagId::note_instantiate_member_class, S.Range,
-                   {QualType(RD->getTypeForDecl(), 0)
-                        .getAsString(Ctx.getPrintingPolicy())});
+  if (Def)
+    return Def;
+  // (A CRTP base run only by generated engines: nothing called it.)
+  const auto *Owner = dyn_cast<ClassTemplateSpecializationDecl>(
+      Calls.front()->getDeclContext());
+  const bool Base = Owner && Owner != RD;
+  // (A functor nested in a class template: its instance's members too.)
+  const bool Member = !Base && RD->getInstantiatedFromMemberClass();
+  if (!Base && !Member) {
+    // Defined in another file (a header declares it): an annotated functor
+    // is generated there, as an annotated function declared here is.
+    if (FromRun)
+      Diags.report(DiagId::warn_run_stencil_defined_elsewhere, S.Range,
+                   {S.qualifiedName(), "run()"});
     return nullptr;
   }
-  return Def;
+  Diags.report(DiagId::err_call_no_definition,
+               toIRRange(Calls.front()->getSourceRange()),
+               {S.Name + "::operator()"});
+  if (Base)
+    Diags.report(DiagId::note_instantiate_call_operator, S.Range,
+                 {S.Name, QualType(Owner->getTypeForDecl(), 0)
+                              .getAsString(Ctx.getPrintingPolicy())});
+  else
+    Diags.report(DiagId::note_instantiate_member_class, S.Range,
+                 {QualType(RD->getTypeForDecl(), 0)
+                      .getAsString(Ctx.getPrintingPolicy())});
+  return nullptr;
 }
 
 void StencilLowering::lower(const Decl *D, bool FromRun) {
@@ -173,6 +184,10 @@ void StencilLowering::lower(const Decl *D, bool FromRun) {
       Diags.report(DiagId::err_stencil_template, S.Range, {S.Name});
       return;
     }
+    // A functor declared in a class template: each instance of that template
+    // has its own, lowered as a stencil of its own (annotated too).
+    if (RD->isDependentContext())
+      return;
     S.Form = ir::StencilForm::Functor;
     // Engines find a functor by its type name, which a type of internal
     // linkage shares with its namesakes in other translation units, and the
@@ -187,7 +202,7 @@ void StencilLowering::lower(const Decl *D, bool FromRun) {
     // typeid(T).name() is the RTTI name without the "_ZTS" symbol prefix.
     if (llvm::StringRef(S.TypeKey).startswith("_ZTS"))
       S.TypeKey.erase(0, 4);
-    FD = callOperator(RD, S);
+    FD = callOperator(RD, S, FromRun);
   } else if (const auto *Fn = dyn_cast<FunctionDecl>(D)) {
     if (Fn->isTemplateInstantiation()) {
       if (FromRun)

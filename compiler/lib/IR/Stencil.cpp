@@ -2,6 +2,7 @@
 #include "stencilc/IR/Stencil.h"
 #include "llvm/Support/Casting.h"
 #include <algorithm>
+#include <cctype>
 
 using namespace stencilc::ir;
 
@@ -20,10 +21,16 @@ std::string stencilc::ir::symbolName(const std::vector<std::string> &Namespaces,
     Joined += NS + "_";
   Joined += Name;
   // nvcc refuses universal characters in a kernel's name: a UTF-8 byte past
-  // ASCII is spelled _xHH (uniqueSymbolNames separates names this makes
-  // equal to another).
+  // ASCII is spelled _xHH; a run of other characters no identifier holds (a
+  // class template instance's arguments, "Wrap<1, float>") is one _
+  // (uniqueSymbolNames separates names this makes equal to another).
   std::string Out;
   for (unsigned char C : Joined) {
+    if (C < 0x80 && !std::isalnum(C) && C != '_') {
+      if (Out.empty() || Out.back() != '_')
+        Out += '_';
+      continue;
+    }
     if (C < 0x80) {
       Out += static_cast<char>(C);
       continue;
