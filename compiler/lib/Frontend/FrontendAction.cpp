@@ -335,6 +335,13 @@ public:
         if (!FD->isTemplateInstantiation())
           stencilc::frontend::lowerStep(Ctx, FD, Lowering.index(),
                                         Result.Module, Sink);
+      // A step without the mark runs, unplanned: say so where it is run.
+      for (const stencilc::frontend::RunStep &R :
+           stencilc::frontend::findRunSteps(Ctx))
+        if (R.Step && !isAnnotatedStep(R.Step))
+          Sink.report(DiagId::warn_run_step_unannotated,
+                      toIRRange(R.Arg->getSourceRange()),
+                      {R.Step->getNameAsString(), R.Call});
     }
     Result.HadErrors = Ctx.getDiagnostics().hasErrorOccurred();
     Result.Dependencies = Deps->getDependencies();

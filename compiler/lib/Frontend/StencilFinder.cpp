@@ -235,6 +235,48 @@ stencilc::frontend::wrongLevelTypes(const RunStencil &R) {
   return {Previous, Next};
 }
 
+namespace {
+class StepRunCollector : public MatchFinder::MatchCallback {
+public:
+  void run(const MatchFinder::MatchResult &Result) override {
+    const auto *Method = Result.Nodes.getNodeAs<CXXMethodDecl>("method");
+    if (onHostEngine(Method->getParent()))
+      return;
+    const auto *Arg = Result.Nodes.getNodeAs<Expr>("step");
+    const bool Loop = Method->getName() == "runStep";
+    Found.push_back({Arg, namedFunction(*Result.Context, Arg),
+                     Loop ? "runStep()"
+                          : "DomainStep::" + Method->getNameAsString() + "()"});
+  }
+  std::vector<stencilc::frontend::RunStep> Found;
+};
+} // namespace
+
+std::vector<stencilc::frontend::RunStep>
+stencilc::frontend::findRunSteps(ASTContext &Ctx) {
+  StepRunCollector C;
+  MatchFinder Finder;
+  auto Method = cxxMethodDecl(
+      anyOf(allOf(hasName("runStep"), ofClass(hasName("::stencil::Loop"))),
+            allOf(hasAnyName("run", "runWithoutOverlap"),
+                  ofClass(hasName("::stencil::DomainStep")))));
+  Finder.addMatcher(
+      cxxMemberCallExpr(
+          callee(Method.bind("method")), hasArgument(0, expr().bind("step")),
+          unless(isExpansionInSystemHeader()),
+          unless(hasAncestor(namespaceDecl(hasName("::stencil"))))),
+      &C);
+  Finder.matchAST(Ctx);
+  // One entry per argument: a template's instances share their call.
+  std::vector<RunStep> Steps;
+  for (const RunStep &R : C.Found)
+    if (std::none_of(Steps.begin(), Steps.end(), [&](const RunStep &S) {
+          return S.Arg->getBeginLoc() == R.Arg->getBeginLoc();
+        }))
+      Steps.push_back(R);
+  return Steps;
+}
+
 std::vector<RunStencil> stencilc::frontend::findRunStencils(ASTContext &Ctx) {
   RunCollector C;
   MatchFinder Finder;

@@ -4,6 +4,7 @@
 #define STENCILC_LIB_FRONTEND_STENCILFINDER_H
 
 #include "clang/AST/Type.h"
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -63,6 +64,17 @@ wrongLevelTypes(const RunStencil &R);
 
 /// What the stencil argument \p Arg of a run() names.
 RunStencil resolveStencilArgument(clang::ASTContext &Ctx, const clang::Expr *Arg);
+
+/// A function passed to a loop's runStep() or a DomainStep's run() (or
+/// runWithoutOverlap()) outside the runtime: \p Step is null where the
+/// argument names no one function. On a loop's host engine (which calls the
+/// function) it is not listed.
+struct RunStep {
+  const clang::Expr *Arg = nullptr; ///< The argument, for locations.
+  const clang::FunctionDecl *Step = nullptr;
+  std::string Call; ///< "runStep()" or "DomainStep::run()".
+};
+std::vector<RunStep> findRunSteps(clang::ASTContext &Ctx);
 
 /// Every function definition annotated with STENCIL_STEP outside system
 /// headers, in source order.
