@@ -332,6 +332,12 @@ std::string ExprPrinter::printCall(const ir::CallExpr &C) const {
                                                    : "stencilc_max",
                        Ty.cppName(), Args);
   }
+  if (ir::mathFuncClassifies(C.Func)) {
+    // A bool of the argument, in the argument's own type.
+    const ir::Expr &A = *C.Args.front();
+    return fmt::format("{}({})", Hooks.mathCallee(C.Func, A.type()),
+                       print(A, /*Top=*/true));
+  }
   if (Hooks.callsAsWritten() && !C.Callee.empty()) {
     for (const ir::ExprRef &A : C.Args)
       Args += (Args.empty() ? "" : ", ") + print(*A, /*Top=*/true);
@@ -528,6 +534,12 @@ bool StmtPrinter::cannotTrap(const ir::Expr &E) const {
       if (!C->type().isFloat())
         return false;
       break;
+    case ir::MathFunc::IsNan:
+    case ir::MathFunc::IsInf:
+    case ir::MathFunc::IsFinite:
+    case ir::MathFunc::SignBit:
+      break; // of a float: never traps
+
     default:
       return false; // may set errno, or abs of the most negative integer
     }

@@ -67,8 +67,9 @@ std::string cuda::deviceMathCallee(ir::MathFunc F, ir::Type Ty) {
   if (F == ir::MathFunc::Abs && Ty.isInteger())
     return Ty.bytes() == 8 ? "llabs" : "abs";
   std::string Name = F == ir::MathFunc::Abs ? "fabs" : ir::mathFuncName(F);
-  // CUDA's float functions carry the C suffix: sqrtf computes in float.
-  if (Ty.kind() == ir::ScalarKind::Float32)
+  // CUDA's float functions carry the C suffix: sqrtf computes in float;
+  // its classification functions are overloads (isnan(float)).
+  if (Ty.kind() == ir::ScalarKind::Float32 && !ir::mathFuncClassifies(F))
     Name += 'f';
   return Name;
 }

@@ -1844,7 +1844,7 @@ bool BodyLowering::lowerMathArgs(const CallExpr *E, const FunctionDecl *FD,
     ExprRef A = lowerExpr(E->getArg(I), Out);
     Order.leave();
     Ok &= A != nullptr;
-    if (A)
+    if (A && I < FD->getNumParams())
       // Arguments bound to references (std::min) arrive without a conversion.
       if (std::optional<ir::Type> PT = stencilc::frontend::toScalarType(
               FD->getParamDecl(I)->getType().getNonReferenceType()))
@@ -1868,6 +1868,11 @@ ExprRef BodyLowering::lowerCall(const CallExpr *E, StmtList &Out) {
     if (!lowerMathArgs(E, FD, Out, Args) || !Ty)
       return nullptr;
     const auto Range = toIRRange(E->getSourceRange());
+    // <cmath> classifies an integer as the double it converts to (false,
+    // but signbit: n < 0), which CUDA's functions take.
+    if (F && ir::mathFuncClassifies(*F) && !Args.front()->type().isFloat())
+      Args.front() = castTo(ir::ScalarKind::Float64, Args.front(),
+                            E->getArg(0)->getSourceRange());
     if (!Clamp) {
       auto Call =
           std::make_shared<ir::CallExpr>(*Ty, *F, std::move(Args), Range);

@@ -16,18 +16,19 @@ struct MathFuncInfo {
 } // namespace
 
 static const MathFuncInfo MathFuncs[] = {
-    {"sqrt", 1, true},      {"cbrt", 1, true},  {"exp", 1, true},
-    {"exp2", 1, true},      {"expm1", 1, true}, {"log", 1, true},
-    {"log2", 1, true},      {"log10", 1, true}, {"log1p", 1, true},
-    {"pow", 2, true},       {"sin", 1, true},   {"cos", 1, true},
-    {"tan", 1, true},       {"asin", 1, true},  {"acos", 1, true},
-    {"atan", 1, true},      {"atan2", 2, true}, {"sinh", 1, true},
-    {"cosh", 1, true},      {"tanh", 1, true},  {"fabs", 1, false},
-    {"floor", 1, false},    {"ceil", 1, false}, {"trunc", 1, false},
-    {"round", 1, false},    {"fmod", 2, false}, {"fmin", 2, false},
-    {"fmax", 2, false},     {"hypot", 2, true}, {"fma", 3, true},
-    {"copysign", 2, false}, {"abs", 1, false},  {"min", 2, false},
-    {"max", 2, false}};
+    {"sqrt", 1, true},      {"cbrt", 1, true},     {"exp", 1, true},
+    {"exp2", 1, true},      {"expm1", 1, true},    {"log", 1, true},
+    {"log2", 1, true},      {"log10", 1, true},    {"log1p", 1, true},
+    {"pow", 2, true},       {"sin", 1, true},      {"cos", 1, true},
+    {"tan", 1, true},       {"asin", 1, true},     {"acos", 1, true},
+    {"atan", 1, true},      {"atan2", 2, true},    {"sinh", 1, true},
+    {"cosh", 1, true},      {"tanh", 1, true},     {"fabs", 1, false},
+    {"floor", 1, false},    {"ceil", 1, false},    {"trunc", 1, false},
+    {"round", 1, false},    {"fmod", 2, false},    {"fmin", 2, false},
+    {"fmax", 2, false},     {"hypot", 2, true},    {"fma", 3, true},
+    {"copysign", 2, false}, {"isnan", 1, false},   {"isinf", 1, false},
+    {"isfinite", 1, false}, {"signbit", 1, false}, {"abs", 1, false},
+    {"min", 2, false},      {"max", 2, false}};
 
 unsigned stencilc::ir::mathFuncArity(MathFunc F) {
   return MathFuncs[static_cast<unsigned>(F)].Arity;
@@ -39,6 +40,11 @@ const char *stencilc::ir::mathFuncName(MathFunc F) {
 
 bool stencilc::ir::mathFuncRounds(MathFunc F) {
   return MathFuncs[static_cast<unsigned>(F)].Rounds;
+}
+
+bool stencilc::ir::mathFuncClassifies(MathFunc F) {
+  return F == MathFunc::IsNan || F == MathFunc::IsInf ||
+         F == MathFunc::IsFinite || F == MathFunc::SignBit;
 }
 
 bool stencilc::ir::isComparisonOrLogical(BinaryOp Op) {

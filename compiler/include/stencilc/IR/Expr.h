@@ -195,6 +195,10 @@ enum class MathFunc {
   Hypot,
   Fma,
   Copysign,
+  IsNan,
+  IsInf,
+  IsFinite,
+  SignBit,
   Abs,
   Min,
   Max
@@ -204,6 +208,9 @@ unsigned mathFuncArity(MathFunc F);
 const char *mathFuncName(MathFunc F);
 /// False for the functions whose result is exact (fabs, floor, min...).
 bool mathFuncRounds(MathFunc F);
+/// True for the classification functions (isnan, isinf, isfinite, signbit):
+/// a bool of their argument, computed in the argument's own type.
+bool mathFuncClassifies(MathFunc F);
 
 class CallExpr : public Expr {
 public:
