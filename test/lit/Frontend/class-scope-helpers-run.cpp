@@ -10,11 +10,9 @@
 // RUN: c++ -std=c++17 -O2 -fopenmp -I %runtime_include %s %t/class-scope-helpers-run.stencil.cpp -o %t/run
 // RUN: %t/run | FileCheck %s --check-prefix=OUT
 // RUN: not %stencilc %s --emit=cpu -o %t/loop -- -std=c++17 -I %runtime_include -DLOOP 2>&1 | FileCheck %s --check-prefix=LOOP
-#include <stencil/dsl.hpp>
+#include "Inputs/run_2d.hpp"
 
-#include <cmath>
 #include <cstdio>
-#include <vector>
 
 constexpr float W2[2][3] = {{0.1f, 0.2f, 0.3f}, {0.4f, 0.5f, 0.6f}};
 constexpr double W3[2][2][2] = {{{1, 2}, {3, 4}}, {{5, 6}, {7, 8.5}}};
@@ -54,19 +52,9 @@ STENCIL_KERNEL void looped(const stencil::Index2D &idx, const float *f, float *f
 // LOOP: error: {{.*}}subscript of 'W2', an array that is not a parameter of the stencil (a table of constants: name each entry
 #endif
 
-template <typename Engine, typename S> std::vector<float> runOnce(S Stencil) {
-  const int Nx = 11, Ny = 6, Count = Nx * Ny;
-  std::vector<float> F(Count), Fn(Count, -7.0f);
-  for (int P = 0; P < Count; ++P)
-    F[P] = std::sin(0.37f * P);
-  stencil::Loop2D<Engine> Loop(Nx, 1, 1, Ny, 1, 1);
-  Loop.run(Stencil, F.data(), Fn.data());
-  return Fn;
-}
-
 template <typename S> void same(const char *Name) {
-  auto Host = runOnce<stencil::HostLoopEngine2D>(S());
-  auto OpenMP = runOnce<stencil::OpenMPLoopEngine2D>(S());
+  auto Host = runOnce2D<stencil::HostLoopEngine2D>(S(), 11, 6, 1, 1);
+  auto OpenMP = runOnce2D<stencil::OpenMPLoopEngine2D>(S(), 11, 6, 1, 1);
   std::printf("%s bit-equal %d, computed %d\n", Name, Host == OpenMP ? 1 : 0,
               Host[13] != -7.0f ? 1 : 0);
 }

@@ -8,11 +8,9 @@
 // RUN: c++ -std=c++20 -O0 -fopenmp -I %runtime_include %s %t/cxx20-forms-run.stencil.cpp -o %t/run
 // RUN: %t/run | FileCheck %s --check-prefix=OUT
 // RUN: not %stencilc %s --emit=cpu -o %t/loop -- -std=c++20 -I %runtime_include -DLOOP 2>&1 | FileCheck %s --check-prefix=LOOP
-#include <stencil/dsl.hpp>
+#include "Inputs/run_2d.hpp"
 
-#include <cmath>
 #include <cstdio>
-#include <vector>
 
 constexpr float weights[3] = {0.25f, 0.5f, 0.25f};
 consteval float half(float x) { return x / 2.0f; }
@@ -34,13 +32,7 @@ STENCIL_KERNEL void forms(const stencil::Index2D &idx, const float *u, float *a)
 }
 
 template <typename Engine> std::vector<float> runOnce() {
-  const int Nx = 9, Ny = 7, Count = Nx * Ny;
-  std::vector<float> U(Count), A(Count, -7.0f);
-  for (int P = 0; P < Count; ++P)
-    U[P] = std::sin(0.37f * P);
-  stencil::Loop2D<Engine> Loop(Nx, 1, 1, Ny, 0, 0);
-  Loop.run(forms, U.data(), A.data());
-  return A;
+  return runOnce2D<Engine>(forms, 9, 7, 1, 0);
 }
 
 int main() {

@@ -12,11 +12,9 @@
 // RUN: %t/run | FileCheck %s --check-prefix=OUT
 // RUN: not %stencilc %s --emit=cpu -o %t/two -- -std=c++17 -I %runtime_include -DTWO_BASES 2>&1 | FileCheck %s --check-prefix=TWO
 // RUN: not %stencilc %s --emit=cpu -o %t/uncalled -- -std=c++17 -I %runtime_include -DUNCALLED 2>&1 | FileCheck %s --check-prefix=UNCALLED
-#include <stencil/dsl.hpp>
+#include "Inputs/run_2d.hpp"
 
-#include <cmath>
 #include <cstdio>
-#include <vector>
 
 struct BlurBase {
   void operator()(const stencil::Index2D &idx, const float *u, float *a) const {
@@ -76,13 +74,7 @@ void runNested(float *u, float *a) {
 #endif
 
 template <typename Engine, typename S> std::vector<float> runOnce(S Stencil) {
-  const int Nx = 9, Ny = 7, Count = Nx * Ny;
-  std::vector<float> U(Count), A(Count, -7.0f);
-  for (int P = 0; P < Count; ++P)
-    U[P] = std::sin(0.37f * P);
-  stencil::Loop2D<Engine> Loop(Nx, 1, 1, Ny, 1, 1);
-  Loop.run(Stencil, U.data(), A.data());
-  return A;
+  return runOnce2D<Engine>(Stencil, 9, 7, 1, 1);
 }
 
 template <typename S> int same(const char *Name, S Stencil) {

@@ -11,11 +11,9 @@
 // RUN: env STENCIL_PROFILE=1 %t/run > %t/out.txt 2> %t/profile.txt
 // RUN: FileCheck %s --check-prefix=OUT < %t/out.txt
 // RUN: FileCheck %s --check-prefix=PROFILE < %t/profile.txt
-#include <stencil/dsl.hpp>
+#include "Inputs/run_2d.hpp"
 
-#include <cmath>
 #include <cstdio>
-#include <vector>
 
 template <int R> struct WrapR {
   struct STENCIL_KERNEL K {
@@ -52,19 +50,9 @@ template struct WrapT<double>::K;
 // CUDA: /*name=*/"WrapR<1>::K",
 // CUDA: __global__ void stencilc_WrapR_2__K_grid(
 
-template <typename Engine, typename S> std::vector<float> runOnce(S Stencil) {
-  const int Nx = 13, Ny = 7, Count = Nx * Ny;
-  std::vector<float> F(Count), Fn(Count, -7.0f);
-  for (int P = 0; P < Count; ++P)
-    F[P] = std::sin(0.37f * P);
-  stencil::Loop2D<Engine> Loop(Nx, 2, 2, Ny, 0, 0);
-  Loop.run(Stencil, F.data(), Fn.data());
-  return Fn;
-}
-
 template <typename S> int same(const char *Name) {
-  auto Host = runOnce<stencil::HostLoopEngine2D>(S());
-  auto OpenMP = runOnce<stencil::OpenMPLoopEngine2D>(S());
+  auto Host = runOnce2D<stencil::HostLoopEngine2D>(S(), 13, 7, 2, 0);
+  auto OpenMP = runOnce2D<stencil::OpenMPLoopEngine2D>(S(), 13, 7, 2, 0);
   std::printf("%s bit-equal %d\n", Name, Host == OpenMP ? 1 : 0);
   return Host == OpenMP ? 0 : 1;
 }
