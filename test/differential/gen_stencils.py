@@ -19,6 +19,8 @@ roundoff of the operation's type, 2^-24 or 2^-53):
   a - b (only if a >= 2b)  E = 2 Ea + Eb + 2u
   f(x)                     E = cond_f(x) Ex + 2u (ulp_dev(f) + ulp_host(f))
   conversion to float      E = Ex + 2 u_float
+In a double stencil, operations and std:: calls whose operands are all float
+(float_detour's) round in float: u_float, and the float ulp table.
 Conditions only test exact values (array elements, parameters, coordinates,
 constants), so both sides take the same branch; floor/ceil/round/trunc/fmod
 only see exact values. The stored expression's E is the stencil's CUDA
@@ -55,7 +57,11 @@ U = {"float": 2.0 ** -24, "double": 2.0 ** -53}
 
 
 class Val:
-    """An expression: its C++ text, value interval, error bound, exactness."""
+    """An expression: its C++ text, value interval, error bound, exactness;
+    single: a float value in a double stencil (float_detour), whose
+    operations among floats round in float."""
+
+    single = False
 
     def __init__(self, code, lo, hi, err, exact=False):
         self.code, self.lo, self.hi, self.err, self.exact = code, lo, hi, err, exact
@@ -254,7 +260,11 @@ class StencilGen:
         return v
 
     def binop_(self, a, b, op):
-        u = self.u
+        v = self.binop_in(a, b, op, U["float"] if a.single and b.single else self.u)
+        v.single = a.single and b.single
+        return v
+
+    def binop_in(self, a, b, op, u):
         if op == "+":
             return Val(f"({a.code} + {b.code})", a.lo + b.lo, a.hi + b.hi,
                        max(a.err, b.err) + 2 * u)
@@ -279,14 +289,21 @@ class StencilGen:
         raise ValueError(op)
 
     def call(self, f, args, cond, lo, hi, exact_fn=False):
-        ulp = 0 if exact_fn else (CUDA_ULP_F if self.ty == "float" else CUDA_ULP_D)[f] + HOST_ULP
-        err = cond * max(a.err for a in args) + 2 * self.u * ulp
-        if f in ("fmin", "fmax", "hypot", "atan2", "pow"):
-            err = cond * sum(a.err for a in args) + 2 * self.u * ulp
         name = self.rng.choice([f"std::{f}", f]) if f not in ("min", "max", "abs") else f"std::{f}"
         if self.ty == "float" and self.rng.random() < 0.3 and f not in ("min", "max", "abs"):
             name = f + "f"  # C's float version
-        return Val(f"{name}({', '.join(a.code for a in args)})", lo, hi, err)
+        # <cmath>'s std::f of floats computes in float; C's f (all that
+        # <cmath> declares globally) in double.
+        single = all(a.single for a in args) and name.startswith("std::")
+        in_float = self.ty == "float" or single
+        u = U["float"] if in_float else self.u
+        ulp = 0 if exact_fn else (CUDA_ULP_F if in_float else CUDA_ULP_D)[f] + HOST_ULP
+        err = cond * max(a.err for a in args) + 2 * u * ulp
+        if f in ("fmin", "fmax", "hypot", "atan2", "pow"):
+            err = cond * sum(a.err for a in args) + 2 * u * ulp
+        v = Val(f"{name}({', '.join(a.code for a in args)})", lo, hi, err)
+        v.single = single
+        return v
 
     def squash(self, x, scale=1.0):
         """x / (x + 1) * scale: into (0, scale)."""
@@ -399,7 +416,7 @@ class StencilGen:
         if f == "fma":
             b, c = self.gen(depth + 1), self.gen(depth + 1)
             v = self.call(f, [x, b, c], 1.0, x.lo * b.lo + c.lo, x.hi * b.hi + c.hi, exact_fn=True)
-            v.err = max(x.err + b.err, c.err) + 2 * self.u
+            v.err = max(x.err + b.err, c.err) + 2 * (U["float"] if v.single else self.u)
             return v
         if f == "copysign":
             y = self.exact_leaf()
@@ -420,6 +437,7 @@ class StencilGen:
             self.n_local += 1
             self.lines.append(f"float {name} = static_cast<float>({x.code}) * 1.5f;")
             v = Val(name, x.lo * 1.5, x.hi * 1.5, x.err + 4 * uf)
+        v.single = True
         return v
 
     def gen(self, depth=0):
@@ -458,8 +476,10 @@ class StencilGen:
 
     def select(self, depth):
         a, b = self.gen(depth + 1), self.gen(depth + 1)
-        return Val(f"({self.condition()} ? {a.code} : {b.code})", min(a.lo, b.lo),
-                   max(a.hi, b.hi), max(a.err, b.err))
+        v = Val(f"({self.condition()} ? {a.code} : {b.code})", min(a.lo, b.lo),
+                max(a.hi, b.hi), max(a.err, b.err))
+        v.single = a.single and b.single
+        return v
 
     # --- statements ---------------------------------------------------------
     def new_local(self, v):
