@@ -12,9 +12,14 @@ using namespace clang;
 /// scope around it (the other names give it).
 static std::string
 enclosingSpecialization(const ClassTemplateSpecializationDecl *Spec) {
-  PrintingPolicy Policy(Spec->getASTContext().getLangOpts());
-  Policy.SuppressScope = true;
-  return QualType(Spec->getTypeForDecl(), 0).getAsString(Policy);
+  std::string Name = Spec->getNameAsString();
+  llvm::raw_string_ostream OS(Name);
+  // The arguments' own scopes stay (Wrap<a::T> and Wrap<b::T> differ).
+  printTemplateArgumentList(
+      OS, Spec->getTemplateArgs().asArray(),
+      PrintingPolicy(Spec->getASTContext().getLangOpts()),
+      Spec->getSpecializedTemplate()->getTemplateParameters());
+  return OS.str();
 }
 
 std::vector<std::string> stencilc::frontend::enclosingNames(const Decl *D) {

@@ -38,13 +38,26 @@ template <int R> struct Unused {
     }
   };
 };
+// An argument's namespace stays in the name (two instances, two names).
+namespace tag {
+struct A {};
+} // namespace tag
+template <typename T> struct Tagged {
+  struct STENCIL_KERNEL K {
+    STENCIL_HD void operator()(const stencil::Index2D &idx, const float *f, float *fn) const {
+      fn[idx.ix()] = 2.0f * f[idx.ix<-1, 0>()];
+    }
+  };
+};
 template struct WrapR<1>::K;
 template struct WrapR<2>::K;
 template struct WrapT<double>::K;
+template struct Tagged<tag::A>::K;
 // LIST-NOT: Unused
 // LIST: WrapR<1>::K (functor, 2-D): halo x[1,1] y[0,0]
 // LIST: WrapR<2>::K (functor, 2-D): halo x[2,2] y[0,0]
 // LIST: WrapT<double>::K (functor, 2-D)
+// LIST: Tagged<tag::A>::K (functor, 2-D)
 // LIST-NOT: {{WrapR::K|Unused}}
 // CUDA: __global__ void stencilc_WrapR_1__K_grid(
 // CUDA: /*name=*/"WrapR<1>::K",
