@@ -12,7 +12,10 @@
 
 #include <climits>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <initializer_list>
 #include <limits>
 #include <string>
@@ -115,9 +118,30 @@ TEST(HostEngine, MarginNarrowerThanHaloThrowsBeforeReading) {
 }
 
 // A free function has no name at run time: its messages give its address,
-// as the generated engines' do (nm -C maps it to the name).
+// as the generated engines' do, and the address nm lists it at.
 void radius2Function(const stencil::Index3D &idx, const float *f, float *fn) {
   fn[idx.ix()] = f[idx.ix<-2, 0, 0>()];
+}
+
+/// "(0x1a2b in " with the address nm lists radius2Function at in this
+/// program ("" where nm does not list it).
+std::string offsetNmLists() {
+  // (In the shell popen starts, /proc/self is the shell.)
+  const std::string Program = std::filesystem::read_symlink("/proc/self/exe");
+  FILE *Nm = popen(("nm '" + Program + "' 2>/dev/null").c_str(), "r");
+  if (!Nm)
+    return "";
+  char Line[4096];
+  std::string Found;
+  while (std::fgets(Line, sizeof Line, Nm))
+    if (std::strstr(Line, "radius2Function")) {
+      char Text[48];
+      std::snprintf(Text, sizeof Text, "(0x%llx in ",
+                    std::strtoull(Line, nullptr, 16));
+      Found = Text;
+    }
+  pclose(Nm);
+  return Found;
 }
 TEST(HostEngine, FreeFunctionStencilNamedByAddress) {
   Arrays A;
@@ -126,10 +150,40 @@ TEST(HostEngine, FreeFunctionStencilNamedByAddress) {
       [&] { Loop.run(radius2Function, A.f.data(), A.fn.data()); },
       {"stencil: the free-function stencil at 0x", "idx.ix<-2,0,0>()",
        "outside the array"});
+  // With the address nm lists (the program loads elsewhere each run).
+  const std::string Listed = offsetNmLists();
+  ASSERT_FALSE(Listed.empty()) << "nm lists no radius2Function";
+  expectError<AccessError>(
+      [&] { Loop.run(radius2Function, A.f.data(), A.fn.data()); },
+      {Listed.c_str()});
   const float *NoInput = nullptr;
   expectError<std::invalid_argument>(
       [&] { Loop.run(&radius2Function, NoInput, A.fn.data()); },
       {"the free-function stencil at 0x", "argument 1", "is null"});
+}
+
+// One array for a read and a writable parameter: the serial loop would read
+// values it wrote at other points, and a generated engine refuses the launch.
+void addInto(const stencil::Index3D &idx, const float *a, const float *b,
+             float *sum) {
+  sum[idx.ix()] = a[idx.ix()] + b[idx.ix<1, 0, 0>()];
+}
+TEST(HostEngine, OneArrayReadAndWrittenIsRefused) {
+  Arrays A;
+  auto Loop = loopWith<HostLoopEngine3D>(Exact);
+  const std::vector<float> Before = A.f;
+  expectError<std::invalid_argument>(
+      [&] { Loop.run(Radius2(), 0.5f, A.f.data(), A.f.data()); },
+      {"stencil 'Radius2'", "arguments 2 and 3", "one array",
+       "argument 3 is writable"});
+  expectError<std::invalid_argument>(
+      [&] { Loop.run(addInto, A.f.data(), A.fn.data(), A.fn.data()); },
+      {"arguments 2 and 3", "one array"});
+  EXPECT_EQ(A.f, Before) << "nothing written before the refusal";
+  // Two read-only parameters may share an array.
+  Loop.run(addInto, A.f.data(), A.f.data(), A.fn.data());
+  EXPECT_EQ(A.fn[(2 * N + 1) * N + 2],
+            A.f[(2 * N + 1) * N + 2] + A.f[(2 * N + 1) * N + 3]);
 }
 
 TEST(HostEngine, ExactMarginsRun) {
@@ -269,7 +323,7 @@ TEST(OpenMPEngine, MarginNarrowerThanHaloIsRefused) {
   auto Loop = loopWith<OpenMPLoopEngine3D>(ShortSides[0].margins);
   expectError<std::runtime_error>(
       [&] { Loop.run(Radius2(), 0.5f, A.f.data(), A.fn.data()); },
-      {"(points 1 to 9 of 12, the first 0)"});
+      {"(the loop runs x = 1 to 9, the arrays hold 0 to 11)"});
 }
 
 TEST(OpenMPEngine, ExactMarginsMatchTheHost) {

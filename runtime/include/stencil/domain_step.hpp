@@ -156,7 +156,9 @@ private:
                 Prepared Post = prepareRound(*E, Name, R, G, Own, Valid, Each,
                                              Noted, *settledWay(*E, R));
                 runDivided(*loop_, *Post.exchange, &Pre.bound, Post.bound);
-                ++twoDivided_;
+                // An exchange with no neighbour (one process, not periodic)
+                // has nothing travelling to overlap.
+                twoDivided_ += Post.exchange->messages() > 0;
                 continue;
               }
               timed(E->rounds[R].label, [&] {
@@ -180,9 +182,9 @@ private:
   /// Why no step entry was found for the function at \p Address on \p B.
   static std::string noGeneratedStep(Backend B, const void *Address) {
     const std::string Name = backendName(B);
-    return "no generated " + Name + " code for the step function at " +
-           detail::functionAddress(Address) +
-           " (nm -C <program> names it): stencilc generates it for a "
+    return "no generated " + Name + " code for the step function " +
+           detail::functionAt(Address) +
+           ": stencilc generates it for a "
            "function annotated STENCIL_STEP in a file it compiles "
            "(stencilc_add_sources(<target> FILES <file> BACKENDS " +
            Name +
@@ -273,7 +275,8 @@ public:
   /// 001): with the end of the group before (which needs no exchange of its
   /// own and runs as one kernel) as well as the interior of the group after.
   /// Not while rounds are timed or a fused group's ways are being measured,
-  /// which need each group alone.
+  /// which need each group alone, nor an exchange with nothing to send on
+  /// this rank (one process, not periodic), though its rounds run divided.
   int twoDivided() const { return twoDivided_; }
 
   /// The bytes this rank sent in the last run's exchanges (all arrays, all

@@ -61,9 +61,10 @@ void checkMargins(const Entry &E, const Grid &G, const Region &R) {
           "): its halo is " + std::to_string(Halo) +
           (Halo == 1 ? " point" : " points") + " at the " +
           (Side ? "end" : "start") + " of " + "xyzw"[D] +
-          " but the margin there is " + std::to_string(Margin) + " (points " +
-          std::to_string(R.lo[D]) + " to " + std::to_string(R.hi[D] - 1) +
-          " of " + std::to_string(G.extent[D]) + ", the first 0" +
+          " but the margin there is " + std::to_string(Margin) +
+          " (the loop runs " + "xyzw"[D] + " = " + std::to_string(R.lo[D]) +
+          " to " + std::to_string(R.hi[D] - 1) + ", the arrays hold 0 to " +
+          std::to_string(G.extent[D] - 1) +
           "): the loop's margins must be at least the stencil's halo");
     }
 }

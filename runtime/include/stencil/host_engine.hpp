@@ -71,6 +71,38 @@ void checkHostArgument(const StencilT &S, const A &Arg, int Position) {
                                 ": argument " + std::to_string(Position) +
                                 " (after the index; an array) is null");
 }
+
+/// Refuses one array (the same pointer) for two parameters \p P of which
+/// either is writable, a pointer to non-const: the serial loop would read
+/// what it has already written at other points. The generated engines
+/// refuse it where the stencil writes either (they know which it writes);
+/// the reference takes every writable parameter as written.
+template <typename StencilT, typename... P, typename... Args>
+void checkHostAliasing(const StencilT &S, ParamList<P...>, const Args &...A) {
+  if constexpr (sizeof...(P) == sizeof...(Args) && sizeof...(P) > 1) {
+    const void *Arrays[] = {arrayAddress(A)...};
+    constexpr bool Writable[] = {
+        std::is_pointer_v<std::remove_reference_t<P>> &&
+        !std::is_const_v<std::remove_pointer_t<std::remove_reference_t<P>>>...};
+    for (std::size_t I = 0; I < sizeof...(P); ++I)
+      for (std::size_t J = I + 1; J < sizeof...(P); ++J)
+        if (Arrays[I] && Arrays[I] == Arrays[J] && (Writable[I] || Writable[J]))
+          throw std::invalid_argument(
+              "stencil: " + stencilDisplayName(S) + ": arguments " +
+              std::to_string(I + 1) + " and " + std::to_string(J + 1) +
+              " (after the index) are one array, and argument " +
+              std::to_string(Writable[J] ? J + 1 : I + 1) +
+              " is writable (a pointer to non-const): the loop would read "
+              "what it writes (pass the array once to update it in "
+              "place)");
+  }
+}
+template <typename StencilT, typename... Args>
+void checkHostAliasing(const StencilT &S, const Args &...A) {
+  if constexpr (std::is_function_v<std::remove_pointer_t<StencilT>> ||
+                HasCallOperator<StencilT>::value)
+    checkHostAliasing(S, typename StencilTraits<StencilT>::Params(), A...);
+}
 } // namespace detail
 
 /// Calls the user's own function at every point, x fastest. This is what
@@ -92,6 +124,7 @@ public:
     int Position = 0;
     (detail::checkHostArgument(Stencil, A, ++Position), ...);
     (void)Position;
+    detail::checkHostAliasing(Stencil, A...);
     auto Values = detail::hostArguments<StencilT, Args...>(A...);
     try {
       std::apply(

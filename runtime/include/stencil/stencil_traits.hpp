@@ -15,6 +15,14 @@ namespace stencil::detail {
 
 template <typename... P> struct ParamList {};
 
+/// An argument's array (its address), or null for a scalar.
+template <typename V> const void *arrayAddress(const V &Value) {
+  if constexpr (std::is_pointer_v<V>)
+    return static_cast<const void *>(Value);
+  else
+    return nullptr;
+}
+
 /// True for a step function (or a pointer to one): its first parameter is
 /// a stencil::Step, where a stencil has its index.
 template <typename F> struct IsStepFunction : std::false_type {};

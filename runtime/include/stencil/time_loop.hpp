@@ -67,14 +67,6 @@ template <typename T> struct IsPrevious<PreviousLevel<T>> : std::true_type {};
 template <typename A> struct IsNext : std::false_type {};
 template <typename T> struct IsNext<NextLevel<T>> : std::true_type {};
 
-/// An argument's array (its address), or null for a scalar.
-template <typename V> const void *arrayAddress(const V &Value) {
-  if constexpr (std::is_pointer_v<V>)
-    return static_cast<const void *>(Value);
-  else
-    return nullptr;
-}
-
 /// The position of the first argument \p Is says is one among \p Args, or
 /// sizeof...(Args).
 template <template <typename> class Is, typename... Args>
