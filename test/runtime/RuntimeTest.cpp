@@ -186,6 +186,23 @@ TEST(HostEngine, OneArrayReadAndWrittenIsRefused) {
             A.f[(2 * N + 1) * N + 2] + A.f[(2 * N + 1) * N + 3]);
 }
 
+// A pointer to volatile is an array like any other to the argument checks.
+void scaleVolatile(const stencil::Index3D &idx, const volatile float *a,
+                   float *b) {
+  b[idx.ix()] = 2.0f * a[idx.ix()];
+}
+TEST(HostEngine, VolatileArraysRun) {
+  Arrays A;
+  volatile float *In = A.f.data();
+  loopWith<HostLoopEngine3D>(Exact).run(scaleVolatile, In, A.fn.data());
+  EXPECT_EQ(A.fn[(2 * N + 1) * N + 2], 2.0f * A.f[(2 * N + 1) * N + 2]);
+  expectError<std::invalid_argument>(
+      [&] {
+        loopWith<HostLoopEngine3D>(Exact).run(scaleVolatile, In, A.f.data());
+      },
+      {"one array"});
+}
+
 TEST(HostEngine, ExactMarginsRun) {
   Arrays A;
   loopWith<HostLoopEngine3D>(Exact).run(Radius2(), 0.5f, A.f.data(),

@@ -17,8 +17,8 @@ template <typename... P> struct ParamList {};
 
 /// An argument's array (its address), or null for a scalar.
 template <typename V> const void *arrayAddress(const V &Value) {
-  if constexpr (std::is_pointer_v<V>)
-    return static_cast<const void *>(Value);
+  if constexpr (std::is_pointer_v<V>) // (also a pointer to volatile)
+    return const_cast<const void *>(static_cast<const volatile void *>(Value));
   else
     return nullptr;
 }

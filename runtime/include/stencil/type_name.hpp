@@ -15,7 +15,10 @@
 // dladdr is in the C library itself from glibc 2.34 (no -ldl to link).
 #if defined(__GLIBC__) && defined(__GLIBC_PREREQ)
 #if __GLIBC_PREREQ(2, 34)
+#include <cstdint>
 #include <dlfcn.h>
+#include <link.h>
+#include <unistd.h>
 #define STENCIL_HAS_DLADDR 1
 #endif
 #endif
@@ -47,14 +50,32 @@ inline std::string functionAt(const void *Address) {
   std::string Text = std::string("at ") + Buf;
 #if defined(STENCIL_HAS_DLADDR)
   Dl_info Info{};
-  if (dladdr(Address, &Info) && Info.dli_fname && Info.dli_fbase) {
-    if (Info.dli_sname && Info.dli_saddr == Address)
-      return "'" + readableTypeName(Info.dli_sname) + "' " + Text;
-    const auto Offset = static_cast<unsigned long long>(
-        static_cast<const char *>(Address) -
-        static_cast<const char *>(Info.dli_fbase));
-    std::snprintf(Buf, sizeof(Buf), "%#llx", Offset);
-    Text += std::string(" (") + Buf + " in " + Info.dli_fname + ")";
+  struct link_map *Map = nullptr;
+  if (dladdr1(Address, &Info, reinterpret_cast<void **>(&Map),
+              RTLD_DL_LINKMAP) &&
+      Map) {
+    if (Info.dli_sname && Info.dli_saddr == Address) {
+      // (An extern "C" name is no mangled type: "f" is not "float".)
+      const std::string Name = Info.dli_sname;
+      return "'" +
+             (Name.rfind("_Z", 0) == 0 ? readableTypeName(Name.c_str())
+                                       : Name) +
+             "' " + Text;
+    }
+    // Where the object was loaded (0 for a program not position-
+    // independent): the difference is the address nm lists.
+    const auto Listed = reinterpret_cast<std::uintptr_t>(Address) - Map->l_addr;
+    std::snprintf(Buf, sizeof(Buf), "%#llx",
+                  static_cast<unsigned long long>(Listed));
+    // The program itself has no name in its map (dladdr gives argv[0]).
+    std::string File = Map->l_name ? Map->l_name : "";
+    if (File.empty()) {
+      char Path[4096];
+      const ssize_t N = readlink("/proc/self/exe", Path, sizeof(Path) - 1);
+      File = N > 0 ? std::string(Path, static_cast<std::size_t>(N))
+                   : std::string(Info.dli_fname ? Info.dli_fname : "?");
+    }
+    Text += std::string(" (") + Buf + " in " + File + ")";
   }
 #endif
   return Text;
